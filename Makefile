@@ -1,0 +1,38 @@
+GO      ?= go
+BIN     := bin/dossier
+PKGS    := ./...
+
+.PHONY: run build test bench fmt lint test-update clean
+
+## build: compile the dossier binary into bin/
+build:
+	$(GO) build -o $(BIN) ./cmd/dossier
+
+## run: build and open dossier on the current directory
+run: build
+	./$(BIN)
+
+## test: run every test
+test:
+	$(GO) test -count=1 $(PKGS)
+
+## bench: Go benchmarks, then the GOROOT/src comparison with repomix
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./index/...
+	$(GO) run ./cmd/dossier-bench -dossier $(BIN)
+
+## fmt: check formatting (gofmt -l must print nothing)
+fmt:
+	@out="$$(gofmt -l cmd ui evidence assemble index store themes)"; if [ -n "$$out" ]; then echo "$$out"; echo "run gofmt -w on the files above"; exit 1; fi
+
+## lint: go vet
+lint:
+	$(GO) vet $(PKGS)
+
+## test-update: refresh golden files
+test-update:
+	$(GO) test -count=1 $(PKGS) -update
+
+## clean: remove build output
+clean:
+	rm -rf bin

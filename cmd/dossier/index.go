@@ -1,0 +1,176 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/dossierhq/dossier/index"
+)
+
+type indexOptions struct {
+	*globals
+	watch   bool
+	verbose bool
+	json    bool
+	maxSize int64
+	workers int
+}
+
+func newIndexCmd(g *globals) *cobra.Command {
+	o := &indexOptions{globals: g}
+	cmd := &cobra.Command{
+		Use:   "index",
+		Short: "Build or refresh the index of the workspace",
+		Long: "Index the workspace into .dossier/index.db. Only files whose size, mtime and content\n" +
+			"changed are processed again; deleted files lose every record derived from them.\n" +
+			"With --watch, keep the index current until interrupted.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.watch, "watch", false, "keep the index current as files change, until interrupted")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "list every skipped file with its reason")
+	f.BoolVar(&o.json, "json", false, "print the summary as one JSON object")
+	f.Int64Var(&o.maxSize, "max-file-size", 0, "skip files larger than this many bytes (default from config: 1 MiB)")
+	f.IntVar(&o.workers, "workers", 0, "parallel file processors (default: one per core)")
+	return cmd
+}
+
+func (o *indexOptions) run(cmd *cobra.Command) error {
+	root, cfg, err := o.workspace()
+	if err != nil {
+		return err
+	}
+	opts := index.Options{Root: root, MaxFileSize: cfg.Index.MaxFileSize, Workers: cfg.Index.Workers,
+		Exclude: cfg.Index.Exclude, Verbose: o.verbose}
+	if o.maxSize > 0 {
+		opts.MaxFileSize = o.maxSize
+	}
+	if o.workers > 0 {
+		opts.Workers = o.workers
+	}
+	stderr := cmd.ErrOrStderr()
+	prog := newProgress(stderr)
+	opts.Progress = prog.update
+	ix, err := index.Open(opts)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	ctx := cmd.Context()
+	sum, err := ix.Run(ctx)
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	if err := o.report(cmd.OutOrStdout(), sum); err != nil {
+		return err
+	}
+	if !o.watch {
+		return nil
+	}
+	fmt.Fprintf(stderr, "watching %s for changes (Ctrl-C to stop)\n", root)
+	err = ix.Watch(ctx, func(s index.Summary, err error) {
+		if err != nil {
+			fmt.Fprintln(stderr, "dossier: watch:", err)
+			return
+		}
+		if o.json {
+			_ = json.NewEncoder(cmd.OutOrStdout()).Encode(s)
+			return
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "%s  re-indexed %d, removed %d, files %d, chunks %d (%.0f ms)\n",
+			time.Now().Format("15:04:05"), s.Indexed+s.Touched, s.Removed, s.Files, s.Chunks, s.Seconds*1000)
+	})
+	if ctx.Err() != nil {
+		return nil // Ctrl-C is how a watch ends
+	}
+	return err
+}
+
+func (o *indexOptions) report(w io.Writer, sum index.Summary) error {
+	if o.json {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	if sum.RebuiltFrom > 0 {
+		fmt.Fprintf(w, "The index was written by an older dossier (schema %d) and has been rebuilt.\n", sum.RebuiltFrom)
+	}
+	printSummary(w, sum, o.verbose)
+	return nil
+}
+
+// progress draws a bar on a terminal and prints a plain line every few
+// seconds otherwise.
+type progress struct {
+	w       io.Writer
+	bar     *progressbar.ProgressBar
+	tty     bool
+	start   time.Time
+	last    time.Time
+	lastP   index.Progress
+	started bool
+}
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w, start: time.Now(), last: time.Now()}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+	}
+	return p
+}
+
+func (p *progress) update(ev index.Progress) {
+	p.lastP = ev
+	if p.tty {
+		if p.bar == nil {
+			p.bar = progressbar.NewOptions(-1,
+				progressbar.OptionSetWriter(p.w),
+				progressbar.OptionSetDescription("indexing"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionShowIts(),
+				progressbar.OptionSetItsString("files"),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+			)
+		}
+		if ev.Total >= 0 && p.bar.GetMax() != ev.Total {
+			p.bar.ChangeMax(ev.Total)
+		}
+		_ = p.bar.Set(ev.Done)
+		return
+	}
+	if time.Since(p.last) < 2*time.Second {
+		return
+	}
+	if ev.Total <= 0 {
+		p.last = time.Now()
+		fmt.Fprintf(p.w, "indexing: %d files done, still finding files\n", ev.Done)
+		return
+	}
+	p.last = time.Now()
+	p.started = true
+	el := time.Since(p.start).Seconds()
+	rate := float64(ev.Done) / el
+	eta := 0.0
+	if rate > 0 {
+		eta = float64(ev.Total-ev.Done) / rate
+	}
+	fmt.Fprintf(p.w, "indexing: %d/%d files (%d%%), %.0f files/s, ETA %.0fs\n",
+		ev.Done, ev.Total, ev.Done*100/ev.Total, rate, eta)
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dossierhq/dossier/store/config"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// globals are the flags every command shares.
+type globals struct {
+	root string
+}
+
+// workspace resolves --root (default: the current directory) and loads its config.
+func (g *globals) workspace() (string, config.Config, error) {
+	root := g.root
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", config.Config{}, err
+		}
+		root = wd
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", config.Config{}, fmt.Errorf("root %q: %w", root, err)
+	}
+	st, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", config.Config{}, fmt.Errorf("root %s does not exist: pass an existing directory with --root", abs)
+	case err != nil:
+		return "", config.Config{}, fmt.Errorf("root %s: %w", abs, err)
+	case !st.IsDir():
+		return "", config.Config{}, fmt.Errorf("root %s is not a directory: pass a directory with --root", abs)
+	}
+	cfg, err := config.Load(abs)
+	return abs, cfg, err
+}
+
+func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:   "dossier",
+		Short: "Curate the context you send to LLMs",
+		Long: "dossier indexes a repository (tree-sitter chunks, symbols, imports, test links) into\n" +
+			".dossier/index.db and helps you curate and assemble prompt context from it.\n\n" +
+			"Without a command it indexes the current workspace and prints the summary.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetContext(ctx)
+	root.PersistentFlags().StringVar(&g.root, "root", "", "workspace root (default: the current directory)")
+	idx := newIndexCmd(g)
+	root.RunE = idx.RunE
+	root.Flags().AddFlagSet(idx.Flags())
+	root.AddCommand(idx, newStatsCmd(g))
+	return root
+}
+
+func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmd := newRootCmd(ctx, stdout, stderr)
+	cmd.SetArgs(args)
+	if prof := os.Getenv("DOSSIER_CPUPROFILE"); prof != "" {
+		if f, err := os.Create(prof); err == nil {
+			_ = pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
+	err := cmd.Execute()
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		fmt.Fprintln(stderr, "dossier: interrupted; everything written so far is kept, run the command again to finish")
+		return exitInterrupted
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, "dossier:", err)
+		return exitUsage
+	default:
+		fmt.Fprintln(stderr, "dossier:", err)
+		return exitError
+	}
+}
+
+var errUsage = errors.New("usage")

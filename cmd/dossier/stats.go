@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dossierhq/dossier/index"
+)
+
+type statsOptions struct {
+	*globals
+	json bool
+}
+
+func newStatsCmd(g *globals) *cobra.Command {
+	o := &statsOptions{globals: g}
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Print the figures of the existing index",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root, _, err := o.workspace()
+			if err != nil {
+				return err
+			}
+			sum, err := index.Stats(root)
+			if err != nil {
+				return err
+			}
+			if o.json {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(sum)
+			}
+			printSummary(cmd.OutOrStdout(), sum, true)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the figures as one JSON object")
+	return cmd
+}
+
+// printSummary writes the human form of a summary.
+func printSummary(w io.Writer, s index.Summary, verbose bool) {
+	fmt.Fprintf(w, "index   %s\n", s.Root)
+	if s.Repo.Commit != "" {
+		fmt.Fprintf(w, "git     %s @ %s (%s)\n", s.Repo.Branch, short(s.Repo.Commit), s.Repo.Remote)
+	}
+	fmt.Fprintf(w, "files   %d  (this run: %d indexed, %d unchanged, %d touched, %d removed)\n",
+		s.Files, s.Indexed, s.Unchanged, s.Touched, s.Removed)
+	fmt.Fprintf(w, "chunks  %d\n", s.Chunks)
+	fmt.Fprintf(w, "  by kind      %s\n", counts(s.ChunksByKind))
+	fmt.Fprintf(w, "  by language  %s\n", counts(s.ChunksByLanguage))
+	total := 0
+	for _, n := range s.Skipped {
+		total += n
+	}
+	fmt.Fprintf(w, "skipped %d  %s\n", total, counts(s.Skipped))
+	if s.ParseErrors > 0 {
+		fmt.Fprintf(w, "parse errors  %d files parsed with syntax errors (chunked around them)\n", s.ParseErrors)
+	}
+	if len(s.Notes) > 0 {
+		fmt.Fprintf(w, "notes   %s\n", counts(s.Notes))
+	}
+	for _, e := range s.Errors {
+		fmt.Fprintf(w, "error   %s\n", e)
+	}
+	if verbose {
+		for _, sk := range s.SkippedFiles {
+			if sk.Detail != "" {
+				fmt.Fprintf(w, "  skip %-22s %s (%s)\n", sk.Reason, sk.Path, sk.Detail)
+			} else {
+				fmt.Fprintf(w, "  skip %-22s %s\n", sk.Reason, sk.Path)
+			}
+		}
+	}
+	fmt.Fprintf(w, "time    %.2fs\n", s.Seconds)
+}
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}
+
+// counts renders a map as "a 3, b 2" sorted by count, then name.
+func counts(m map[string]int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var list []kv
+	for k, v := range m {
+		list = append(list, kv{k, v})
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].v != list[j].v {
+			return list[i].v > list[j].v
+		}
+		return list[i].k < list[j].k
+	})
+	parts := make([]string, len(list))
+	for i, e := range list {
+		parts[i] = fmt.Sprintf("%s %d", e.k, e.v)
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,180 @@
+package describe
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/dossierhq/dossier/index/segment"
+	"github.com/dossierhq/dossier/store"
+)
+
+// Normalize is the text that content hashes cover: LF line ends, no
+// trailing white space on any line, no trailing blank lines.
+func Normalize(s string) string {
+	if strings.IndexByte(s, '\r') >= 0 {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	if !needsTrim(s) {
+		return s
+	}
+	ls := strings.Split(s, "\n")
+	for i, l := range ls {
+		ls[i] = strings.TrimRight(l, " \t\r")
+	}
+	return strings.TrimRight(strings.Join(ls, "\n"), "\n")
+}
+
+func needsTrim(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') && (i+1 == len(s) || s[i+1] == '\n') {
+			return true
+		}
+	}
+	return len(s) > 0 && s[len(s)-1] == '\n'
+}
+
+// Hash is the hex sha256 of s.
+func Hash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+var validSID = regexp.MustCompile(`^[^A-Z\s]+$`)
+
+// sidPart lower-cases s and turns runs of white space and colons into "_".
+func sidPart(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "_"
+	}
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ':' || c <= ' ' || (c >= 'A' && c <= 'Z') || c >= 0x80 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	gap := false
+	for _, r := range strings.ToLower(s) {
+		if r == ':' || unicode.IsSpace(r) {
+			if !gap {
+				b.WriteByte('_')
+			}
+			gap = true
+			continue
+		}
+		gap = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// ValidateSemanticID checks seed 001's rules: lower case, no white space, no
+// empty segment (no "::", no leading or trailing ":").
+func ValidateSemanticID(sid string) error {
+	switch {
+	case !validSID.MatchString(sid):
+		return fmt.Errorf("semantic id %q: must be lower case without white space", sid)
+	case strings.Contains(sid, "::"), strings.HasPrefix(sid, ":"), strings.HasSuffix(sid, ":"):
+		return fmt.Errorf("semantic id %q: has an empty segment", sid)
+	}
+	return nil
+}
+
+// Points builds the chunks of one file from its sections. It is pure: the
+// same context and sections always give the same chunks and ids. Two
+// sections with the same id are a programming error and fail the file.
+func Points(fc *FileContext, sections []Section) ([]store.Chunk, error) {
+	chunks := make([]store.Chunk, 0, len(sections))
+	seen := map[string]int{}
+	ids := map[string]bool{}
+	sids := map[string]bool{}
+	unnamed := 0
+	for _, s := range sections {
+		symbol := strings.Join(append(append([]string(nil), s.Parents...), s.Symbol), ".")
+		if s.Symbol == "" {
+			if s.Part <= 1 {
+				unnamed++
+			}
+			symbol = "top-" + strconv.Itoa(unnamed)
+			if len(s.Parents) > 0 {
+				symbol = strings.Join(s.Parents, ".") + "." + symbol
+			}
+		}
+		// Overloads, repeated init functions and duplicated keys get an
+		// ordinal so ids stay unique and stable in source order.
+		// Case-insensitive, because semantic ids are lower case (Go's
+		// parseX and ParseX may share a file).
+		base := strings.Join([]string{sidPart(s.Kind), sidPart(symbol), sidPart(s.Key), strconv.Itoa(s.Part), s.Describer}, "\x00")
+		seen[base]++
+		if n := seen[base]; n > 1 {
+			symbol += "~" + strconv.Itoa(n)
+		}
+		id := chunkID(fc.Path, s.Kind, symbol, s.Key, s.Part, s.Describer)
+		sid := strings.Join([]string{sidPart(fc.Repo.Name), sidPart(fc.Path), sidPart(s.Kind), sidPart(symbol),
+			sidPart(s.Key), strconv.Itoa(s.Part)}, ":")
+		if s.Describer != "code" && s.Describer != "markdown" && s.Describer != "config" && s.Describer != "text" {
+			sid += ":" + sidPart(s.Describer)
+		}
+		if err := ValidateSemanticID(sid); err != nil {
+			return nil, fmt.Errorf("%s: %w", fc.Path, err)
+		}
+		if ids[id] || sids[sid] {
+			return nil, fmt.Errorf("%s: duplicate chunk id %s (%s): describer %q emitted the same section twice", fc.Path, id, sid, s.Describer)
+		}
+		ids[id], sids[sid] = true, true
+		hash := Hash(Normalize(s.Artifact))
+		c := store.Chunk{
+			ID: id, SemanticID: sid, Path: fc.Path, Language: fc.Language, Kind: s.Kind, SourceType: fc.SourceType,
+			Describer: s.Describer, Flavor: s.Flavor, Symbol: s.Symbol, Parents: s.Parents, Signature: s.Signature,
+			SectionKey: s.Key, Part: s.Part, Parts: s.Parts, StartLine: s.StartLine, EndLine: s.EndLine,
+			StartByte: s.StartByte, EndByte: s.EndByte, Hash: hash, Tokens: segment.EstimateTokens(len(s.Artifact)),
+			Finder: s.Finder,
+		}
+		if s.Outline {
+			c.Outline = s.Artifact
+		}
+		chunks = append(chunks, c)
+	}
+	return chunks, nil
+}
+
+// chunkID is stable across edits that keep the unit's identity: it hashes
+// where the unit is and what it is, not its text. It starts with the
+// file's path hash, so the store finds a chunk's file without an index
+// entry per chunk.
+func chunkID(path, kind, symbol, key string, part int, describer string) string {
+	h := sha256.New()
+	for _, p := range []string{kind, symbol, key, strconv.Itoa(part), describer} {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return "c" + store.PathHash(path) + hex.EncodeToString(h.Sum(nil)[:4])
+}
+
+// Symbols lists the symbol-map entries of a file's chunks: one per named
+// code unit, at its first part.
+func Symbols(chunks []store.Chunk) []store.Symbol {
+	var out []store.Symbol
+	for _, c := range chunks {
+		if c.Symbol == "" || c.Part > 1 || !segment.Kind(c.Kind).IsSymbol() {
+			continue
+		}
+		parent := ""
+		if len(c.Parents) > 0 {
+			parent = strings.Join(c.Parents, ".")
+		}
+		out = append(out, store.Symbol{Name: c.Symbol, Kind: c.Kind, Signature: c.Signature, Parent: parent,
+			Path: c.Path, Line: c.StartLine, ChunkID: c.ID})
+	}
+	return out
+}

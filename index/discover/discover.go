@@ -1,0 +1,310 @@
+// Package discover walks a workspace and yields the files worth indexing. It
+// honours nested .gitignore files, .git/info/exclude, .dossierignore and
+// built-in defaults, never follows a symlink out of the root, survives
+// symlink loops and unreadable entries, and counts every skip with a reason.
+package discover
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// Skip reasons, as they appear in summaries.
+const (
+	ReasonIgnored      = "ignored"        // .gitignore, .git/info/exclude, .dossierignore
+	ReasonDefault      = "default_ignore" // built-in ignores (.git, node_modules, ...)
+	ReasonTooLarge     = "too_large"
+	ReasonBinary       = "binary"
+	ReasonOutsideRoot  = "symlink_outside_root"
+	ReasonBrokenLink   = "broken_symlink"
+	ReasonLoop         = "symlink_loop"
+	ReasonUnreadable   = "unreadable"
+	ReasonSpecial      = "not_regular"
+	ReasonInvalidUTF8  = "invalid_utf8"
+	ReasonVanished     = "vanished"
+	ReasonMinified     = "generated"
+	DefaultMaxFileSize = 1 << 20
+)
+
+// IgnoreFile is the workspace-specific ignore file, in .gitignore syntax.
+const IgnoreFile = ".dossierignore"
+
+// defaultIgnores are patterns applied before any ignore file; a workspace can
+// re-include with "!pattern" in .dossierignore.
+var defaultIgnores = []string{
+	".git/", ".hg/", ".svn/", ".dossier/", "node_modules/", "bower_components/",
+	"__pycache__/", ".venv/", "venv/", ".tox/", ".mypy_cache/", ".pytest_cache/", ".ruff_cache/",
+	".next/", ".nuxt/", ".gradle/", ".terraform/", ".idea/", ".vscode/",
+	"/dist/", "/build/", "/target/", "/out/", "/coverage/", "/bin/", "/obj/",
+	"*.min.js", "*.min.css", "*.map", "*.pyc", "*.class", "*.o", "*.so", "*.a", "*.exe", "*.dll",
+	"*.lock", "package-lock.json", "pnpm-lock.yaml", "go.sum",
+	".DS_Store",
+}
+
+// Options tune a walk.
+type Options struct {
+	// MaxFileSize skips larger files; DefaultMaxFileSize when zero.
+	MaxFileSize int64
+	// Exclude adds ignore patterns (.gitignore syntax, relative to the
+	// root) that apply after every ignore file.
+	Exclude []string
+	// OnDir, when set, is called for every directory the walk enters
+	// (relative slash path, "" for the root).
+	OnDir func(rel string)
+}
+
+// Candidate is a regular file inside the root that passed the ignore rules.
+type Candidate struct {
+	Rel     string // slash-separated, relative to the root
+	Abs     string
+	Size    int64
+	ModTime int64 // Unix nanoseconds
+}
+
+// Skipped is one skipped path and why.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Skips counts skipped files by reason; safe for concurrent use.
+type Skips struct {
+	mu      sync.Mutex
+	verbose bool
+	counts  map[string]int
+	list    []Skipped
+}
+
+// NewSkips returns an empty tally; verbose keeps every path.
+func NewSkips(verbose bool) *Skips { return &Skips{verbose: verbose, counts: map[string]int{}} }
+
+// Add records one skip.
+func (s *Skips) Add(path, reason, detail string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.counts[reason]++
+	if s.verbose {
+		s.list = append(s.list, Skipped{Path: path, Reason: reason, Detail: detail})
+	}
+}
+
+// Counts returns a copy of the counts by reason.
+func (s *Skips) Counts() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]int, len(s.counts))
+	for k, v := range s.counts {
+		out[k] = v
+	}
+	return out
+}
+
+// List returns the recorded skips sorted by path (verbose only).
+func (s *Skips) List() []Skipped {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := append([]Skipped(nil), s.list...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+type walker struct {
+	root     string
+	realRoot string
+	opts     Options
+	skips    *Skips
+	fn       func(Candidate) error
+	visited  map[[2]uint64]bool
+	extra    []gitignore.Pattern
+}
+
+// Walk calls fn for every candidate under root in lexical order. Skips go to
+// skips. It stops at the first error fn returns or when ctx ends.
+func Walk(ctx context.Context, root string, opts Options, skips *Skips, fn func(Candidate) error) error {
+	if opts.MaxFileSize == 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return fmt.Errorf("root %q: %w", root, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("root %s does not exist: pass an existing directory with --root", abs)
+		}
+		return fmt.Errorf("root %s: %w", abs, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("root %s is not a directory: pass a directory with --root", abs)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return fmt.Errorf("root %s: %w", abs, err)
+	}
+	w := &walker{root: abs, realRoot: real, opts: opts, skips: skips, fn: fn, visited: map[[2]uint64]bool{}}
+	var base []gitignore.Pattern
+	for _, p := range defaultIgnores {
+		base = append(base, gitignore.ParsePattern(p, nil))
+	}
+	defaults := len(base)
+	base = append(base, readPatterns(filepath.Join(abs, ".git", "info", "exclude"), nil)...)
+	w.extra = parsePatterns(opts.Exclude, nil)
+	return w.dir(ctx, abs, nil, base, defaults, st)
+}
+
+// dir walks one directory; patterns are those in scope, the first nDefault
+// of them built-in.
+func (w *walker) dir(ctx context.Context, abs string, rel []string, patterns []gitignore.Pattern, nDefault int, st os.FileInfo) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if id, ok := fileID(st); ok {
+		if w.visited[id] {
+			w.skips.Add(strings.Join(rel, "/"), ReasonLoop, "directory already visited")
+			return nil
+		}
+		w.visited[id] = true
+	}
+	if w.opts.OnDir != nil {
+		w.opts.OnDir(strings.Join(rel, "/"))
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		w.skips.Add(strings.Join(rel, "/"), ReasonUnreadable, err.Error())
+		return nil
+	}
+	own := append(readPatterns(filepath.Join(abs, ".gitignore"), rel), readPatterns(filepath.Join(abs, IgnoreFile), rel)...)
+	if len(own) > 0 {
+		patterns = append(append([]gitignore.Pattern(nil), patterns...), own...)
+	}
+	scope := patterns
+	if len(w.extra) > 0 {
+		scope = append(append([]gitignore.Pattern(nil), patterns...), w.extra...)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		childRel := append(append([]string(nil), rel...), name)
+		relPath := strings.Join(childRel, "/")
+		childAbs := filepath.Join(abs, name)
+		typ := e.Type()
+		isDir := typ.IsDir()
+		var info os.FileInfo
+		if typ&fs.ModeSymlink != 0 {
+			target, reason, detail := w.resolveLink(childAbs)
+			if reason != "" {
+				w.skips.Add(relPath, reason, detail)
+				continue
+			}
+			info = target
+			isDir = info.IsDir()
+		}
+		if ignored, byDefault := match(scope, nDefault, childRel, isDir); ignored {
+			if byDefault {
+				w.skips.Add(relPath, ReasonDefault, "")
+			} else {
+				w.skips.Add(relPath, ReasonIgnored, "")
+			}
+			continue
+		}
+		if info == nil {
+			if info, err = e.Info(); err != nil {
+				reason := ReasonUnreadable
+				if errors.Is(err, fs.ErrNotExist) {
+					reason = ReasonVanished
+				}
+				w.skips.Add(relPath, reason, err.Error())
+				continue
+			}
+		}
+		if isDir {
+			if err := w.dir(ctx, childAbs, childRel, patterns, nDefault, info); err != nil {
+				return err
+			}
+			continue
+		}
+		if !info.Mode().IsRegular() {
+			w.skips.Add(relPath, ReasonSpecial, info.Mode().Type().String())
+			continue
+		}
+		if info.Size() > w.opts.MaxFileSize {
+			w.skips.Add(relPath, ReasonTooLarge, fmt.Sprintf("%d bytes > %d", info.Size(), w.opts.MaxFileSize))
+			continue
+		}
+		if err := w.fn(Candidate{Rel: relPath, Abs: childAbs, Size: info.Size(), ModTime: info.ModTime().UnixNano()}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resolveLink follows a symlink and refuses targets outside the root.
+func (w *walker) resolveLink(abs string) (os.FileInfo, string, string) {
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, ReasonBrokenLink, err.Error()
+		}
+		// ELOOP and friends
+		return nil, ReasonLoop, err.Error()
+	}
+	if real != w.realRoot && !strings.HasPrefix(real, w.realRoot+string(filepath.Separator)) {
+		return nil, ReasonOutsideRoot, real
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return nil, ReasonUnreadable, err.Error()
+	}
+	return info, "", ""
+}
+
+// match applies gitignore precedence: the last matching pattern wins.
+func match(patterns []gitignore.Pattern, nDefault int, path []string, isDir bool) (ignored, byDefault bool) {
+	for i := len(patterns) - 1; i >= 0; i-- {
+		if r := patterns[i].Match(path, isDir); r != gitignore.NoMatch {
+			return r == gitignore.Exclude, i < nDefault
+		}
+	}
+	return false, false
+}
+
+func readPatterns(path string, domain []string) []gitignore.Pattern {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	return parsePatterns(strings.Split(string(data), "\n"), domain)
+}
+
+func parsePatterns(lines []string, domain []string) []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	for _, line := range lines {
+		line = strings.TrimSuffix(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.HasPrefix(line, `\#`) {
+			line = line[1:]
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps
+}
+
+func fileID(st os.FileInfo) ([2]uint64, bool) {
+	if s, ok := st.Sys().(*syscall.Stat_t); ok {
+		return [2]uint64{uint64(s.Dev), uint64(s.Ino)}, true
+	}
+	return [2]uint64{}, false
+}

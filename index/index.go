@@ -1,0 +1,429 @@
+// Package index builds and maintains a workspace's index: it discovers
+// files, segments them (tree-sitter for code), describes the segments,
+// builds chunks, symbols, imports and test links, and writes them to the
+// store in batches, each batch atomic, so an interrupted run leaves a
+// consistent index that the next run completes.
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dossierhq/dossier/index/describe"
+	"github.com/dossierhq/dossier/index/discover"
+	"github.com/dossierhq/dossier/index/segment"
+	"github.com/dossierhq/dossier/store"
+)
+
+// Options configure an Indexer.
+type Options struct {
+	Root        string
+	MaxFileSize int64    // discover.DefaultMaxFileSize when zero
+	Exclude     []string // extra ignore patterns
+	Verbose     bool     // keep every skipped path in the summary
+	Workers     int      // GOMAXPROCS when zero
+	// Progress, when set, is called as files are done (from one goroutine).
+	Progress func(Progress)
+	// LockTimeout bounds the wait for another indexer; store.DefaultTimeout when zero.
+	LockTimeout time.Duration
+}
+
+// Progress reports how far a run is.
+type Progress struct {
+	Done  int
+	Total int // -1 while the walk is still finding files
+	Bytes       int64
+	Path        string
+}
+
+// Summary describes the index after a run and what the run did.
+type Summary struct {
+	Root string `json:"root"`
+	Totals
+	Indexed      int                `json:"indexed"`
+	Unchanged    int                `json:"unchanged"`
+	Touched      int                `json:"touched"`
+	Removed      int                `json:"removed"`
+	Skipped      map[string]int     `json:"skipped"`
+	SkippedFiles []discover.Skipped `json:"skipped_files,omitempty"`
+	Notes        map[string]int     `json:"notes,omitempty"`
+	Errors       []string           `json:"errors,omitempty"`
+	Seconds      float64            `json:"seconds"`
+	RebuiltFrom  int                `json:"rebuilt_from_schema,omitempty"`
+	Finished     time.Time          `json:"finished"`
+	Repo         store.Repo         `json:"repo"`
+}
+
+// Totals are the figures of the whole index.
+type Totals struct {
+	Files            int            `json:"files"`
+	Chunks           int            `json:"chunks"`
+	ChunksByKind     map[string]int `json:"chunks_by_kind"`
+	ChunksByLanguage map[string]int `json:"chunks_by_language"`
+	FilesByLanguage  map[string]int `json:"files_by_language"`
+	ParseErrors      int            `json:"files_with_parse_errors"`
+}
+
+func newTotals() Totals {
+	return Totals{ChunksByKind: map[string]int{}, ChunksByLanguage: map[string]int{}, FilesByLanguage: map[string]int{}}
+}
+
+// apply adds (sign 1) or removes (sign -1) one file's figures.
+func (t *Totals) apply(f store.File, sign int) {
+	t.Files += sign
+	t.FilesByLanguage[f.Language] += sign
+	for k, n := range f.Kinds {
+		t.Chunks += sign * n
+		t.ChunksByKind[k] += sign * n
+		t.ChunksByLanguage[f.Language] += sign * n
+	}
+	if f.ParseError {
+		t.ParseErrors += sign
+	}
+	for _, m := range []map[string]int{t.FilesByLanguage, t.ChunksByKind, t.ChunksByLanguage} {
+		for k, v := range m {
+			if v == 0 {
+				delete(m, k)
+			}
+		}
+	}
+}
+
+// Indexer keeps one workspace's index. It holds the workspace's writer lock
+// from Open to Close, and the index file only while writing a batch.
+type Indexer struct {
+	opts Options
+	root string
+	lock *store.WriterLock
+	reg  *describe.Registry
+	repo store.Repo
+}
+
+// Open takes the writer lock of opts.Root. A second indexer on the same
+// workspace fails with store.ErrInUse after opts.LockTimeout.
+func Open(opts Options) (*Indexer, error) {
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("root %q: %w", opts.Root, err)
+	}
+	if err := checkRoot(root); err != nil {
+		return nil, err
+	}
+	if opts.Workers <= 0 {
+		// One more than the cores: a worker waiting on a read or on the
+		// writer leaves a core to the others.
+		opts.Workers = runtime.GOMAXPROCS(0) + 1
+	}
+	lock, err := store.AcquireWriter(root, opts.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return &Indexer{opts: opts, root: root, lock: lock, reg: describe.Default()}, nil
+}
+
+// Close releases the writer lock.
+func (ix *Indexer) Close() error { return ix.lock.Release() }
+
+// Root is the absolute workspace root.
+func (ix *Indexer) Root() string { return ix.root }
+
+func (ix *Indexer) openDB() (*store.DB, error) {
+	return store.Open(store.Path(ix.root), store.Options{})
+}
+
+// Run brings the index up to date with the whole workspace: new and changed
+// files are processed, unchanged ones (same size and mtime, or same content)
+// are not, and files that are gone lose every record derived from them.
+func (ix *Indexer) Run(ctx context.Context) (Summary, error) {
+	start := time.Now()
+	sum := Summary{Root: ix.root, Skipped: map[string]int{}, Notes: map[string]int{}}
+	ix.repo = repoInfo(ix.root)
+	sum.Repo = ix.repo
+
+	old, rebuilt, err := ix.loadFiles()
+	if err != nil {
+		return sum, err
+	}
+	sum.RebuiltFrom = rebuilt
+
+	skips := discover.NewSkips(ix.opts.Verbose)
+	w := &batchWriter{ix: ix, sum: &sum, skips: skips}
+	seen, err := ix.processAll(ctx, old, w)
+	if err != nil {
+		return sum, err
+	}
+	var gone []string
+	for p := range old {
+		if !seen[p] || w.skipped[p] {
+			gone = append(gone, p)
+		}
+	}
+	sort.Strings(gone)
+	if err := ix.finish(gone, &sum, skips, start); err != nil {
+		return sum, err
+	}
+	return sum, nil
+}
+
+// loadFiles reads the current file records (empty for a new index).
+func (ix *Indexer) loadFiles() (map[string]store.File, int, error) {
+	db, err := ix.openDB()
+	if err != nil {
+		return nil, 0, err
+	}
+	defer db.Close()
+	old := map[string]store.File{}
+	err = db.View(func(tx *store.Tx) error {
+		return tx.FileStats(func(f store.File) { old[f.Path] = f })
+	})
+	return old, db.Rebuilt, err
+}
+
+// processAll walks the workspace and streams every new or changed file
+// through the workers into the batch writer. It returns the paths seen.
+func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w *batchWriter) (map[string]bool, error) {
+	// A deep queue lets the walk finish early, so progress knows the total.
+	jobs := make(chan discover.Candidate, 1<<16)
+	results := make(chan outcome, 64)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	seen := make(map[string]bool, len(old))
+	var walkErr error
+	var total atomic.Int64
+	total.Store(-1) // unknown until the walk ends
+	go func() {
+		defer close(jobs)
+		found := int64(0)
+		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
+		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, func(c discover.Candidate) error {
+			seen[c.Rel] = true
+			if f, ok := old[c.Rel]; ok && f.Size == c.Size && f.ModTime == c.ModTime {
+				w.sum.Unchanged++
+				return nil
+			}
+			found++
+			select {
+			case jobs <- c:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		total.Store(found)
+	}()
+	var wg sync.WaitGroup
+	for i := 0; i < ix.opts.Workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wk := &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo}
+			defer wk.parsers.Close()
+			for c := range jobs {
+				var prev *store.File
+				if f, ok := old[c.Rel]; ok {
+					prev = &f
+				}
+				o := wk.process(ctx, c, prev)
+				select {
+				case results <- o:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	for o := range results {
+		w.total = int(total.Load())
+		w.add(o)
+	}
+	if err := w.close(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// jobs is closed only after the walk returned, so walkErr is set.
+	if walkErr != nil {
+		return nil, walkErr
+	}
+	return seen, nil
+}
+
+// finish removes vanished files, rebuilds test links and records totals and
+// the summary, all in one transaction.
+func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, start time.Time) error {
+	db, err := ix.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	err = db.Update(func(tx *store.Tx) error {
+		for _, p := range gone {
+			if err := tx.DeleteFile(p); err != nil {
+				return fmt.Errorf("remove %s: %w", p, err)
+			}
+		}
+		sum.Removed = len(gone)
+		if err := tx.ReplaceTestLinks(testLinks(tx.Paths())); err != nil {
+			return fmt.Errorf("test links: %w", err)
+		}
+		t := newTotals()
+		if err := tx.Files(func(f store.File) error { t.apply(f, 1); return nil }); err != nil {
+			return err
+		}
+		sum.Totals = t
+		for k, v := range skips.Counts() {
+			sum.Skipped[k] = v
+		}
+		sum.SkippedFiles = skips.List()
+		sum.Seconds = time.Since(start).Seconds()
+		sum.Finished = time.Now().UTC()
+		if err := tx.SetRepo(ix.repo); err != nil {
+			return err
+		}
+		return tx.SetSummary(sum)
+	})
+	if err != nil {
+		return fmt.Errorf("finish index: %w", err)
+	}
+	return nil
+}
+
+// batchWriter gathers outcomes into batches of about batchBytes and commits
+// them on its own goroutine, so workers keep parsing while a batch is
+// written. Each batch is one transaction: a file is in the index whole or
+// not at all.
+type batchWriter struct {
+	ix      *Indexer
+	sum     *Summary
+	skips   *discover.Skips
+	total   int
+	done    int
+	bytes   int64
+	pending []outcome
+	size    int
+	skipped map[string]bool
+
+	queue chan []outcome
+	errc  chan error
+}
+
+const (
+	batchBytes = 8 << 20
+	batchFiles = 1000
+)
+
+func (w *batchWriter) start() {
+	w.queue = make(chan []outcome, 1)
+	w.errc = make(chan error, 1)
+	go func() {
+		var err error
+		for batch := range w.queue {
+			if err == nil {
+				err = w.commit(batch)
+			}
+		}
+		w.errc <- err
+	}()
+}
+
+func (w *batchWriter) add(o outcome) {
+	w.done++
+	w.bytes += int64(o.bytes)
+	switch {
+	case o.err != nil:
+		w.sum.Errors = append(w.sum.Errors, o.err.Error())
+	case o.skip != "":
+		w.skips.Add(o.path, o.skip, o.detail)
+		if w.skipped == nil {
+			w.skipped = map[string]bool{}
+		}
+		w.skipped[o.path] = true
+	default:
+		if o.note != "" {
+			w.sum.Notes[o.note]++
+		}
+		if o.touched != nil {
+			w.sum.Touched++
+		} else {
+			w.sum.Indexed++
+		}
+		w.pending = append(w.pending, o)
+		w.size += o.bytes
+	}
+	if p := w.ix.opts.Progress; p != nil {
+		p(Progress{Done: w.done, Total: w.total, Bytes: w.bytes, Path: o.path})
+	}
+	if w.size >= batchBytes || len(w.pending) >= batchFiles {
+		w.send()
+	}
+}
+
+func (w *batchWriter) send() {
+	if len(w.pending) == 0 {
+		return
+	}
+	if w.queue == nil {
+		w.start()
+	}
+	w.queue <- w.pending
+	w.pending, w.size = nil, 0
+}
+
+// close sends the last batch and waits for every commit.
+func (w *batchWriter) close() error {
+	w.send()
+	if w.queue == nil {
+		return nil
+	}
+	close(w.queue)
+	return <-w.errc
+}
+
+func (w *batchWriter) commit(batch []outcome) error {
+	db, err := w.ix.openDB()
+	if err != nil {
+		return err
+	}
+	err = db.Update(func(tx *store.Tx) error {
+		for _, o := range batch {
+			if o.touched != nil {
+				if err := tx.PutFile(*o.touched); err != nil {
+					return fmt.Errorf("update %s: %w", o.path, err)
+				}
+				continue
+			}
+			if err := tx.Put(o.enc); err != nil {
+				return fmt.Errorf("write %s: %w", o.path, err)
+			}
+		}
+		return nil
+	})
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func checkRoot(root string) error {
+	err := discover.Walk(context.Background(), root, discover.Options{}, discover.NewSkips(false), func(discover.Candidate) error {
+		return errStop
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return err
+	}
+	return nil
+}
+
+var errStop = errors.New("stop")

@@ -1,0 +1,116 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"unicode/utf8"
+
+	"github.com/dossierhq/dossier/index/describe"
+	"github.com/dossierhq/dossier/index/discover"
+	"github.com/dossierhq/dossier/index/lang"
+	"github.com/dossierhq/dossier/index/segment"
+	"github.com/dossierhq/dossier/store"
+)
+
+// outcome is what processing one candidate produced.
+type outcome struct {
+	path    string
+	skip    string // a discover.Reason*, when the file is not indexable
+	detail  string
+	touched *store.File       // same content, new size/mtime
+	file    *store.File    // the record of a new or changed file
+	enc     *store.Encoded // everything derived from it, ready to write
+	bytes   int
+	note    string // e.g. "invalid_utf8": indexed, but worth counting
+	err     error  // a bug in the describers; the file is left as it was
+}
+
+// worker processes candidates for one goroutine.
+type worker struct {
+	parsers *segment.Parsers
+	reg     *describe.Registry
+	repo    store.Repo
+}
+
+// sniffLen is how much of a file the binary check reads (as git does).
+const sniffLen = 8000
+
+// process reads one candidate and derives everything the index keeps about
+// it. old is the previous record, if any.
+func (w *worker) process(ctx context.Context, c discover.Candidate, old *store.File) outcome {
+	data, err := os.ReadFile(c.Abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return outcome{path: c.Rel, skip: discover.ReasonVanished, detail: err.Error()}
+		}
+		return outcome{path: c.Rel, skip: discover.ReasonUnreadable, detail: err.Error()}
+	}
+	if bytes.IndexByte(data[:min(len(data), sniffLen)], 0) >= 0 {
+		return outcome{path: c.Rel, skip: discover.ReasonBinary}
+	}
+	if minified(data) {
+		return outcome{path: c.Rel, skip: discover.ReasonMinified, detail: "minified or generated (very long lines)"}
+	}
+	sum := sha256.Sum256(data)
+	hash := hex.EncodeToString(sum[:])
+	size := int64(len(data))
+	if old != nil && old.Hash == hash {
+		f := *old
+		f.Size, f.ModTime = size, c.ModTime
+		return outcome{path: c.Rel, touched: &f}
+	}
+	head := data[:min(len(data), 2048)]
+	language := lang.Detect(c.Rel, head)
+	note := ""
+	if !utf8.Valid(data) {
+		// Chunks index into the repaired text, which is also what is stored.
+		data, note = bytes.ToValidUTF8(data, []byte("\uFFFD")), "invalid_utf8"
+	}
+	srcType := lang.SourceType(c.Rel, language, head)
+	if len(data) > lang.GeneratedParseLimit && lang.IsGenerated(head) {
+		srcType = lang.SrcGenerated
+	}
+	fc := &describe.FileContext{Path: c.Rel, Abs: c.Abs, Contents: data, Language: language,
+		SourceType: srcType, Repo: w.repo}
+	o := w.derive(ctx, fc, hash, size, c.ModTime)
+	if o.note == "" {
+		o.note = note
+	}
+	return o
+}
+
+// derive is the pure part: file context in, file update out.
+func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash string, size, mtime int64) outcome {
+	res := segment.File(ctx, w.parsers, fc.Language, fc.SourceType, fc.Contents)
+	sections := w.reg.Describe(fc, res.Segments)
+	chunks, err := describe.Points(fc, sections)
+	if err != nil {
+		return outcome{path: fc.Path, err: err}
+	}
+	f := store.File{Path: fc.Path, Size: size, ModTime: mtime, Hash: hash, Language: fc.Language,
+		SourceType: fc.SourceType, ParseError: res.ParseError, Chunks: make([]string, len(chunks)), Kinds: map[string]int{}}
+	for i, c := range chunks {
+		f.Chunks[i] = c.ID
+		f.Kinds[c.Kind]++
+	}
+	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks), Imports: res.Imports}
+	enc, err := store.Encode(u)
+	if err != nil {
+		return outcome{path: fc.Path, err: err}
+	}
+	return outcome{path: fc.Path, bytes: len(fc.Contents), file: &f, enc: enc}
+}
+
+// minified spots machine-written files: long, with very long lines.
+func minified(data []byte) bool {
+	if len(data) < 32<<10 {
+		return false
+	}
+	lines := bytes.Count(data, []byte{'\n'}) + 1
+	return len(data)/lines > 1000
+}

@@ -1,0 +1,389 @@
+package segment
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// ParseTimeout bounds one tree-sitter parse; a file that takes longer is
+// indexed as text windows.
+const ParseTimeout = 10 * time.Second
+
+// Parsers holds one tree-sitter parser per language for one goroutine
+// (parsers are not safe for concurrent use).
+type Parsers struct{ m map[string]*sitter.Parser }
+
+// NewParsers returns an empty parser cache.
+func NewParsers() *Parsers { return &Parsers{m: map[string]*sitter.Parser{}} }
+
+// Close frees the parsers.
+func (p *Parsers) Close() {
+	for _, ps := range p.m {
+		ps.Close()
+	}
+	p.m = nil
+}
+
+func (p *Parsers) code(ctx context.Context, language string, src []byte) (Result, bool) {
+	sp := specs[language]
+	if sp == nil {
+		return Result{}, false
+	}
+	if ctx.Err() != nil {
+		return Result{}, false
+	}
+	ps := p.m[language]
+	if ps == nil {
+		ps = sitter.NewParser()
+		ps.SetLanguage(sp.language())
+		// tree-sitter's own timeout, not a cancellable context: the
+		// binding's cancel goroutine can fire after a parse completes and
+		// leave the parser refusing every later parse.
+		ps.SetOperationLimit(int(ParseTimeout / time.Microsecond))
+		p.m[language] = ps
+	}
+	tree, err := ps.ParseCtx(context.Background(), nil, src)
+	if err != nil || tree == nil {
+		ps.Close()
+		delete(p.m, language)
+		return Result{}, false
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	w := &walker{sp: sp, src: src, ls: newLines(src)}
+	w.container(root, nil, false)
+	w.flush()
+	sort.SliceStable(w.out, func(i, j int) bool { return w.out[i].StartByte < w.out[j].StartByte })
+	return Result{Segments: w.out, Imports: w.imports, ParseError: root.HasError()}, true
+}
+
+// spec describes one grammar to the generic walker.
+type spec struct {
+	language func() *sitter.Language
+	// funcs are node types that define a function (a method inside a class).
+	funcs map[string]bool
+	// classes are type-like definitions; their bodies are walked for methods.
+	classes map[string]Kind
+	// containers are namespaces, modules and preprocessor blocks: walked,
+	// never chunked themselves. Their name (if any) becomes a parent.
+	containers map[string]bool
+	// wrappers wrap one definition (export, decorators, templates); the
+	// span covers the wrapper, the kind comes from what it wraps.
+	wrappers map[string]string // node type -> field of the inner node ("" = last named child)
+	comments map[string]bool
+	// imports returns the import specs a top-level node declares, if any.
+	imports func(n *sitter.Node, src []byte) []string
+	// name overrides the default "name" field lookup. It may return parents
+	// (for qualified names like A::b).
+	name func(n *sitter.Node, src []byte) (string, []string)
+	// special handles node types the generic rules cannot (Go's grouped type
+	// declarations, JS arrow-function constants). It returns false to fall
+	// through to the generic rules.
+	special func(w *walker, n, outer *sitter.Node, parents []string, inClass bool) bool
+	// decls are definitions chunked verbatim without walking inside
+	// (type aliases).
+	decls map[string]Kind
+	// headers are top-level nodes that group with imports (package clauses).
+	headers map[string]bool
+	// bodyless are containers whose members are their own children.
+	bodyless map[string]bool
+	// elide is what replaces a member body in an outline.
+	elide string
+	// doc returns a docstring found inside a definition (Python).
+	doc func(n *sitter.Node, src []byte) string
+}
+
+type run struct {
+	start, end  int
+	imports     bool
+	nonEmpty    bool
+	commentOnly bool
+}
+
+type walker struct {
+	sp       *spec
+	src      []byte
+	ls       lines
+	out      []Segment
+	imports  []string
+	pending  []*sitter.Node // comments waiting to see what follows them
+	leftover run
+}
+
+func (w *walker) text(n *sitter.Node) string { return string(w.src[n.StartByte():n.EndByte()]) }
+
+// container walks the named children of n.
+func (w *walker) container(n *sitter.Node, parents []string, inClass bool) {
+	count := int(n.NamedChildCount())
+	for i := 0; i < count; i++ {
+		c := n.NamedChild(i)
+		if c == nil {
+			continue
+		}
+		w.node(c, parents, inClass)
+	}
+	if inClass {
+		w.pending = nil // comments among members belong to the outline
+		return
+	}
+	w.flushPending()
+}
+
+func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
+	typ := c.Type()
+	if w.sp.comments[typ] {
+		if len(w.pending) > 0 {
+			last := w.pending[len(w.pending)-1]
+			if int(c.StartPoint().Row) > int(last.EndPoint().Row)+1 {
+				w.flushPending()
+			}
+		}
+		w.pending = append(w.pending, c)
+		return
+	}
+	if !inClass && w.sp.headers[typ] {
+		w.addLeftover(c, true)
+		return
+	}
+	if !inClass && w.sp.imports != nil {
+		if specs := w.sp.imports(c, w.src); len(specs) > 0 {
+			w.imports = append(w.imports, specs...)
+			w.addLeftover(c, true)
+			return
+		}
+	}
+	inner := c
+	for {
+		field, ok := w.sp.wrappers[inner.Type()]
+		if !ok {
+			break
+		}
+		var next *sitter.Node
+		if field != "" {
+			next = inner.ChildByFieldName(field)
+		} else if k := int(inner.NamedChildCount()); k > 0 {
+			next = inner.NamedChild(k - 1)
+		}
+		if next == nil {
+			break
+		}
+		inner = next
+	}
+	if w.sp.special != nil && w.sp.special(w, inner, c, parents, inClass) {
+		return
+	}
+	it := inner.Type()
+	switch {
+	case w.sp.funcs[it] && inClass && w.body(inner) == nil:
+		// A body-less member (interface or abstract method) lives in the outline.
+		w.pending = nil
+	case w.sp.funcs[it]:
+		w.function(inner, c, parents, inClass)
+	case w.sp.decls[it] != "":
+		w.flushLeftover()
+		name, qual := w.nameOf(inner)
+		w.emitSymbol(inner, c, w.sp.decls[it], name, append(append([]string(nil), parents...), qual...))
+	case w.sp.classes[it] != "" && w.body(inner) != nil:
+		w.class(inner, c, parents)
+	case w.sp.containers[it] && (w.body(inner) != nil || w.sp.bodyless[it]):
+		w.flushAll()
+		name, _ := w.nameOf(inner)
+		ps := parents
+		if name != "" {
+			ps = append(append([]string(nil), parents...), name)
+		}
+		if body := w.body(inner); body != nil {
+			w.container(body, ps, false)
+		} else {
+			w.container(inner, ps, false)
+		}
+	default:
+		if inClass {
+			// Fields and other members live in the class outline.
+			w.pending = nil
+			return
+		}
+		w.addLeftover(c, false)
+	}
+}
+
+func (w *walker) body(n *sitter.Node) *sitter.Node { return n.ChildByFieldName("body") }
+
+func (w *walker) nameOf(n *sitter.Node) (string, []string) {
+	if w.sp.name != nil {
+		if name, ps := w.sp.name(n, w.src); name != "" {
+			return name, ps
+		}
+	}
+	if nn := n.ChildByFieldName("name"); nn != nil {
+		return w.text(nn), nil
+	}
+	return "", nil
+}
+
+// docStart takes the pending comments directly above n as its doc.
+func (w *walker) docStart(n *sitter.Node) (int, string) {
+	start := int(n.StartByte())
+	if len(w.pending) == 0 {
+		return start, ""
+	}
+	last := w.pending[len(w.pending)-1]
+	if int(last.EndPoint().Row)+1 < int(n.StartPoint().Row) {
+		w.flushPending()
+		return start, ""
+	}
+	first := w.pending[0]
+	doc := string(w.src[first.StartByte():last.EndByte()])
+	start = int(first.StartByte())
+	w.pending = nil
+	return start, doc
+}
+
+// signature is the text from the start of n to its body, on one line.
+func (w *walker) signature(n *sitter.Node) string {
+	end := int(n.EndByte())
+	if b := w.body(n); b != nil {
+		end = int(b.StartByte())
+	} else if nl := strings.IndexByte(w.text(n), '\n'); nl >= 0 {
+		end = int(n.StartByte()) + nl
+	}
+	return collapse(strings.TrimRight(string(w.src[n.StartByte():end]), " \t\r\n{:"), 300)
+}
+
+func (w *walker) function(n, outer *sitter.Node, parents []string, inClass bool) {
+	w.flushLeftover()
+	name, qual := w.nameOf(n)
+	kind := Function
+	if inClass || len(qual) > 0 {
+		kind = Method
+	}
+	w.emitSymbol(n, outer, kind, name, append(append([]string(nil), parents...), qual...))
+}
+
+// emitSymbol emits the verbatim span of a definition (with its doc).
+func (w *walker) emitSymbol(n, outer *sitter.Node, kind Kind, name string, parents []string) {
+	start, doc := w.docStart(outer)
+	if w.sp.doc != nil {
+		if d := w.sp.doc(n, w.src); d != "" {
+			doc = strings.TrimSpace(doc + "\n" + d)
+		}
+	}
+	seg := span(w.src, w.ls, kind, start, int(outer.EndByte()))
+	seg.Name, seg.Parents, seg.Signature, seg.Doc = name, parents, w.signature(n), collapse(doc, 600)
+	w.out = emitSplit(w.out, w.src, w.ls, seg, 0)
+}
+
+// class emits the outline of a type (header, fields and member signatures,
+// member bodies elided) and walks its body for methods and nested types.
+func (w *walker) class(n, outer *sitter.Node, parents []string) {
+	w.flushLeftover()
+	name, qual := w.nameOf(n)
+	kind := w.sp.classes[n.Type()]
+	body := w.body(n)
+	start, doc := w.docStart(outer)
+	if w.sp.doc != nil {
+		if d := w.sp.doc(n, w.src); d != "" {
+			doc = strings.TrimSpace(doc + "\n" + d)
+		}
+	}
+	end := int(outer.EndByte())
+	// Elide the bodies of direct members that get chunks of their own.
+	var cuts [][2]int
+	count := int(body.NamedChildCount())
+	for i := 0; i < count; i++ {
+		m := body.NamedChild(i)
+		inner := m
+		for {
+			field, ok := w.sp.wrappers[inner.Type()]
+			if !ok {
+				break
+			}
+			var next *sitter.Node
+			if field != "" {
+				next = inner.ChildByFieldName(field)
+			} else if k := int(inner.NamedChildCount()); k > 0 {
+				next = inner.NamedChild(k - 1)
+			}
+			if next == nil {
+				break
+			}
+			inner = next
+		}
+		t := inner.Type()
+		if w.sp.funcs[t] || w.sp.classes[t] != "" {
+			if b := w.body(inner); b != nil && b.EndByte() > b.StartByte() {
+				cuts = append(cuts, [2]int{int(b.StartByte()), int(b.EndByte())})
+			}
+		}
+	}
+	seg := span(w.src, w.ls, kind, start, end)
+	seg.Name, seg.Parents, seg.Signature, seg.Doc = name, append(append([]string(nil), parents...), qual...), w.signature(n), collapse(doc, 600)
+	if len(cuts) > 0 {
+		var b strings.Builder
+		pos := start
+		for _, c := range cuts {
+			b.Write(w.src[pos:c[0]])
+			b.WriteString(w.sp.elide)
+			pos = c[1]
+		}
+		b.Write(w.src[pos:end])
+		seg.Text, seg.Outline = b.String(), true
+	}
+	w.out = emitSplit(w.out, w.src, w.ls, seg, 0)
+	inner := append(append([]string(nil), seg.Parents...), name)
+	w.container(body, inner, true)
+}
+
+func (w *walker) addLeftover(n *sitter.Node, isImport bool) {
+	start, end := int(n.StartByte()), int(n.EndByte())
+	if len(w.pending) > 0 {
+		start = int(w.pending[0].StartByte())
+		w.pending = nil
+	}
+	w.extend(start, end, isImport, false)
+}
+
+func (w *walker) extend(start, end int, isImport, comment bool) {
+	r := &w.leftover
+	if r.nonEmpty && EstimateTokens(end-r.start) > MaxTokens {
+		w.flushLeftover()
+	}
+	if !r.nonEmpty {
+		*r = run{start: start, end: end, imports: true, nonEmpty: true, commentOnly: true}
+	}
+	r.end = end
+	r.imports = r.imports && (isImport || comment)
+	r.commentOnly = r.commentOnly && comment
+}
+
+// flushPending turns comments that doc nothing into top-level code.
+func (w *walker) flushPending() {
+	for _, c := range w.pending {
+		w.extend(int(c.StartByte()), int(c.EndByte()), false, true)
+	}
+	w.pending = nil
+}
+
+func (w *walker) flushLeftover() {
+	r := w.leftover
+	w.leftover = run{}
+	if !r.nonEmpty {
+		return
+	}
+	kind := TopLevel
+	if r.imports && !r.commentOnly {
+		kind = Imports
+	}
+	w.out = emitSplit(w.out, w.src, w.ls, span(w.src, w.ls, kind, r.start, r.end), 0)
+}
+
+func (w *walker) flushAll() {
+	w.flushPending()
+	w.flushLeftover()
+}
+
+func (w *walker) flush() { w.flushAll() }

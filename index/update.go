@@ -1,0 +1,166 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dossierhq/dossier/index/discover"
+	"github.com/dossierhq/dossier/index/segment"
+	"github.com/dossierhq/dossier/store"
+)
+
+// Update re-indexes just the given paths (slash paths relative to the root),
+// as a watcher reports them, in one transaction. A path that no longer
+// exists, or is now ignored, is removed with everything under it. A
+// directory, or a change to an ignore file, falls back to a full Run.
+func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) {
+	start := time.Now()
+	if ix.repo.Root == "" {
+		ix.repo = repoInfo(ix.root)
+	}
+	sort.Strings(paths)
+	opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
+	var cands []discover.Candidate
+	var gone []string
+	skips := discover.NewSkips(ix.opts.Verbose)
+	for _, p := range paths {
+		if base := path.Base(p); base == ".gitignore" || base == discover.IgnoreFile || strings.HasPrefix(p, ".git/info/") {
+			return ix.Run(ctx)
+		}
+		c, reason, err := discover.Check(ix.root, p, opts)
+		switch {
+		case errors.Is(err, discover.ErrIsDir):
+			return ix.Run(ctx)
+		case err != nil:
+			return Summary{}, err
+		case reason != "":
+			skips.Add(p, reason, "")
+			gone = append(gone, p)
+		default:
+			cands = append(cands, c)
+		}
+	}
+
+	db, err := ix.openDB()
+	if err != nil {
+		return Summary{}, err
+	}
+	defer db.Close()
+	var sum Summary
+	if err := db.View(func(tx *store.Tx) error {
+		_, err := tx.Summary(&sum)
+		return err
+	}); err != nil {
+		return sum, err
+	}
+	if sum.ChunksByKind == nil {
+		sum.Totals = newTotals()
+	}
+	sum.Root, sum.Repo = ix.root, ix.repo
+	sum.Indexed, sum.Unchanged, sum.Touched, sum.Removed = 0, 0, 0, 0
+	sum.Skipped, sum.SkippedFiles, sum.Notes, sum.Errors = map[string]int{}, nil, map[string]int{}, nil
+
+	wk := &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo}
+	defer wk.parsers.Close()
+	var outs []outcome
+	err = db.View(func(tx *store.Tx) error {
+		for _, c := range cands {
+			old, ok, err := tx.File(c.Rel)
+			if err != nil {
+				return err
+			}
+			var prev *store.File
+			if ok {
+				if old.Size == c.Size && old.ModTime == c.ModTime {
+					sum.Unchanged++
+					continue
+				}
+				prev = &old
+			}
+			o := wk.process(ctx, c, prev)
+			switch {
+			case o.err != nil:
+				sum.Errors = append(sum.Errors, o.err.Error())
+			case o.skip != "":
+				skips.Add(o.path, o.skip, o.detail)
+				gone = append(gone, o.path)
+			default:
+				outs = append(outs, o)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return sum, err
+	}
+	if err := ctx.Err(); err != nil {
+		return sum, err
+	}
+	err = db.Update(func(tx *store.Tx) error {
+		changedSet := false
+		for _, o := range outs {
+			old, existed, err := tx.File(o.path)
+			if err != nil {
+				return err
+			}
+			if existed {
+				sum.Totals.apply(old, -1)
+			} else {
+				changedSet = true
+			}
+			if o.touched != nil {
+				if err := tx.PutFile(*o.touched); err != nil {
+					return err
+				}
+				sum.Totals.apply(*o.touched, 1)
+				sum.Touched++
+				continue
+			}
+			if err := tx.Put(o.enc); err != nil {
+				return fmt.Errorf("write %s: %w", o.path, err)
+			}
+			sum.Totals.apply(*o.file, 1)
+			sum.Indexed++
+			if o.note != "" {
+				sum.Notes[o.note]++
+			}
+		}
+		var removed []string
+		all := tx.Paths()
+		for _, g := range gone {
+			for _, p := range all {
+				if p == g || strings.HasPrefix(p, g+"/") {
+					removed = append(removed, p)
+				}
+			}
+		}
+		for _, p := range removed {
+			old, ok, err := tx.File(p)
+			if err != nil || !ok {
+				continue
+			}
+			if err := tx.DeleteFile(p); err != nil {
+				return fmt.Errorf("remove %s: %w", p, err)
+			}
+			sum.Totals.apply(old, -1)
+			sum.Removed++
+			changedSet = true
+		}
+		if changedSet {
+			if err := tx.ReplaceTestLinks(testLinks(tx.Paths())); err != nil {
+				return err
+			}
+		}
+		sum.Skipped = skips.Counts()
+		sum.SkippedFiles = skips.List()
+		sum.Seconds = time.Since(start).Seconds()
+		sum.Finished = time.Now().UTC()
+		return tx.SetSummary(sum)
+	})
+	return sum, err
+}

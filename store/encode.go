@@ -1,0 +1,140 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Encoded is a FileUpdate turned into the bytes the store writes. Encoding
+// is the expensive part of a write, so indexers do it in parallel and hand
+// the writer only Puts.
+type Encoded struct {
+	path    string
+	file    []byte
+	chunks  []byte
+	blob    []byte
+	imports []byte
+	locs    [][]byte
+	syms    [][2][]byte
+}
+
+// Path is the file the encoding is for.
+func (e *Encoded) Path() string { return e.path }
+
+// Encode prepares u for Tx.Put.
+func Encode(u FileUpdate) (*Encoded, error) {
+	e := &Encoded{path: u.File.Path, blob: u.Blob}
+	var err error
+	if e.file, err = json.Marshal(u.File); err != nil {
+		return nil, fmt.Errorf("encode file %s: %w", u.File.Path, err)
+	}
+	if e.chunks, err = json.Marshal(u.Chunks); err != nil {
+		return nil, fmt.Errorf("encode chunks of %s: %w", u.File.Path, err)
+	}
+	if len(u.Imports) > 0 {
+		if e.imports, err = json.Marshal(u.Imports); err != nil {
+			return nil, err
+		}
+	}
+	e.locs = make([][]byte, len(u.Chunks))
+	for i, c := range u.Chunks {
+		e.locs[i] = key(c.Hash, c.ID)
+	}
+	for _, s := range u.Symbols {
+		v, err := json.Marshal(s)
+		if err != nil {
+			return nil, err
+		}
+		e.syms = append(e.syms, [2][]byte{symbolKey(s.Name, s.Path, s.ChunkID), v})
+	}
+	return e, nil
+}
+
+func symbolKey(name, path, id string) []byte { return key(strings.ToLower(name), path, id) }
+
+// Put replaces whatever was derived from e's file with e.
+func (t *Tx) Put(e *Encoded) error {
+	if err := t.DeleteFile(e.path); err != nil {
+		return err
+	}
+	p := []byte(e.path)
+	if err := t.b(bucketChunks).Put(p, e.chunks); err != nil {
+		return err
+	}
+	if err := t.b(bucketBlobs).Put(p, e.blob); err != nil {
+		return err
+	}
+	if err := t.addPathID(e.path); err != nil {
+		return err
+	}
+	locs, syms := t.b(bucketLocations), t.b(bucketSymbols)
+	for _, l := range e.locs {
+		if err := locs.Put(l, nil); err != nil {
+			return err
+		}
+	}
+	for _, kv := range e.syms {
+		if err := syms.Put(kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	if e.imports != nil {
+		if err := t.b(bucketImports).Put(p, e.imports); err != nil {
+			return err
+		}
+	}
+	return t.b(bucketFiles).Put(p, e.file)
+}
+
+// ReplaceFile encodes and writes u in one step (for callers that write few files).
+func (t *Tx) ReplaceFile(u FileUpdate) error {
+	e, err := Encode(u)
+	if err != nil {
+		return err
+	}
+	return t.Put(e)
+}
+
+// PathHash is the first 40 bits of sha256(path) in hex: the prefix of every
+// chunk id of that file.
+func PathHash(path string) string {
+	h := sha256.Sum256([]byte(path))
+	return hex.EncodeToString(h[:5])
+}
+
+func (t *Tx) addPathID(path string) error {
+	b := t.b(bucketPathIDs)
+	k := []byte(PathHash(path))
+	paths := splitPaths(b.Get(k))
+	for _, p := range paths {
+		if p == path {
+			return nil
+		}
+	}
+	return b.Put(k, []byte(strings.Join(append(paths, path), "\x00")))
+}
+
+func (t *Tx) removePathID(path string) error {
+	b := t.b(bucketPathIDs)
+	k := []byte(PathHash(path))
+	var keep []string
+	for _, p := range splitPaths(b.Get(k)) {
+		if p != path {
+			keep = append(keep, p)
+		}
+	}
+	if len(keep) == 0 {
+		return b.Delete(k)
+	}
+	return b.Put(k, []byte(strings.Join(keep, "\x00")))
+}
+
+func splitPaths(v []byte) []string {
+	if len(v) == 0 {
+		return nil
+	}
+	return strings.Split(string(v), "\x00")
+}

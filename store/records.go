@@ -1,0 +1,92 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+)
+
+// File is what the index knows about one file of the workspace.
+type File struct {
+	Path       string         `json:"path"`
+	Size       int64          `json:"size"`
+	ModTime    int64          `json:"mtime"` // Unix nanoseconds
+	Hash       string         `json:"hash"`  // sha256 of the raw contents, hex
+	Language   string         `json:"lang"`
+	SourceType string         `json:"src"`
+	Chunks     []string       `json:"chunks"`
+	Kinds      map[string]int `json:"kinds,omitempty"` // chunks per kind
+	ParseError bool           `json:"parse_error,omitempty"`
+}
+
+// Chunk is one indexed section of a file: a function, a class header, a
+// Markdown section, a config key or a text window.
+type Chunk struct {
+	ID         string   `json:"id"`
+	SemanticID string   `json:"sid"`
+	Path       string   `json:"path"`
+	Language   string   `json:"lang"`
+	Kind       string   `json:"kind"`
+	SourceType string   `json:"src"`
+	Describer  string   `json:"by"`
+	Flavor     string   `json:"flavor,omitempty"`
+	Symbol     string   `json:"sym,omitempty"`
+	Parents    []string `json:"parents,omitempty"`
+	Signature  string   `json:"sig,omitempty"`
+	SectionKey string   `json:"section"`
+	Part       int      `json:"part"`
+	Parts      int      `json:"parts"`
+	StartLine  int      `json:"start_line"`
+	EndLine    int      `json:"end_line"`
+	StartByte  int      `json:"start_byte"`
+	EndByte    int      `json:"end_byte"`
+	Hash       string   `json:"hash"`   // sha256 of the normalized text, hex
+	Tokens     int      `json:"tokens"` // estimate: bytes/4
+	// Finder is the header of the finder snippet (path, enclosing symbols,
+	// signature, doc); the snippet that search indexes is Finder + "\n" + text.
+	Finder string `json:"finder"`
+	// Outline holds the synthesized text of an outline chunk (a type's
+	// header and member signatures); empty for chunks that are source spans.
+	Outline string `json:"outline,omitempty"`
+}
+
+// Title is seed 001's point title: "{Kind}: {Symbol} - {SectionKey} (Chunk {Part} of {Parts})".
+func (c Chunk) Title() string {
+	sym := c.Symbol
+	if len(c.Parents) > 0 && sym != "" {
+		sym = strings.Join(c.Parents, ".") + "." + sym
+	}
+	if sym == "" {
+		sym = "(top level)"
+	}
+	return fmt.Sprintf("%s: %s - %s (Chunk %d of %d)", c.Kind, sym, c.SectionKey, c.Part, c.Parts)
+}
+
+// Symbol is one entry of the symbol map.
+type Symbol struct {
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	Signature string `json:"sig,omitempty"`
+	Parent    string `json:"parent,omitempty"`
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	ChunkID   string `json:"chunk"`
+}
+
+// Repo describes the workspace root as git sees it.
+type Repo struct {
+	Root   string `json:"root"`
+	Name   string `json:"name"`
+	Remote string `json:"remote,omitempty"`
+	Branch string `json:"branch,omitempty"`
+	Commit string `json:"commit,omitempty"`
+}
+
+// FileUpdate is everything derived from one file, written in one step so a
+// reader never sees half of it.
+type FileUpdate struct {
+	File    File
+	Chunks  []Chunk
+	Blob    []byte // the text chunks index into
+	Symbols []Symbol
+	Imports []string
+}

@@ -1,0 +1,67 @@
+package store
+
+// SchemaVersion is the layout version of index.db. Bump it whenever a bucket,
+// key layout or record encoding changes incompatibly; an older index is then
+// rebuilt by the next writer and a newer one is refused.
+const SchemaVersion = 1
+
+// Bucket names. Keys are described next to each bucket; "\x00" separates the
+// parts of composite keys so prefix scans stay exact.
+var (
+	// meta: schema version, workspace facts and the last run summary.
+	bucketMeta = []byte("meta")
+	// files: relative path -> File (JSON).
+	bucketFiles = []byte("files")
+	// chunks: relative path -> []Chunk of that file in source order (JSON).
+	// One value per file keeps writes sequential and cheap.
+	bucketChunks = []byte("chunks")
+	// pathids: PathHash(path) -> the paths with that hash, "\x00"-separated.
+	// A chunk id starts with its file's path hash (see PathHash).
+	bucketPathIDs = []byte("pathids")
+	// blobs: relative path -> the text the chunks were cut from (UTF-8);
+	// a chunk's artifact is blob[StartByte:EndByte] unless it is an outline.
+	bucketBlobs = []byte("blobs")
+	// locations: content hash \x00 chunk id -> empty. Every place a piece
+	// of content occurs; the hash is the unit that gets embedded, once.
+	bucketLocations = []byte("locations")
+	// symbols: lower(name) \x00 path \x00 chunk id -> Symbol (JSON).
+	bucketSymbols = []byte("symbols")
+	// imports: path -> []string of import specs as written (JSON).
+	bucketImports = []byte("imports")
+	// testlinks: path \x00 linked path -> role of the linked path ("test" or "subject").
+	bucketTestLinks = []byte("testlinks")
+	// postings, vectors and embcache belong to search: full-text postings,
+	// chunk vectors, and embeddings keyed by model \x00 dims \x00 content hash.
+	bucketPostings = []byte("postings")
+	bucketVectors  = []byte("vectors")
+	bucketEmbCache = []byte("embcache")
+)
+
+var allBuckets = [][]byte{
+	bucketMeta, bucketFiles, bucketChunks, bucketPathIDs, bucketBlobs, bucketLocations,
+	bucketSymbols, bucketImports, bucketTestLinks, bucketPostings, bucketVectors, bucketEmbCache,
+}
+
+// Keys inside bucketMeta.
+var (
+	metaSchema  = []byte("schema")
+	metaSummary = []byte("summary")
+	metaRepo    = []byte("repo")
+)
+
+const sep = "\x00"
+
+func key(parts ...string) []byte {
+	n := len(parts) - 1
+	for _, p := range parts {
+		n += len(p)
+	}
+	b := make([]byte, 0, n)
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, 0)
+		}
+		b = append(b, p...)
+	}
+	return b
+}

@@ -1,0 +1,224 @@
+// Package store keeps dossier's index in one bbolt file per workspace,
+// <root>/.dossier/index.db. It is the only package that imports bbolt.
+//
+// Processes hold the file only for the length of one operation: a writer
+// opens it for a batch of files and closes it again, and readers open it
+// read-only per query. The long-lived "one indexer per workspace" rule is a
+// separate lock file (see AcquireWriter), so a `dossier search` in another
+// shell gets through between an indexer's batches instead of waiting for the
+// whole run.
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/gofrs/flock"
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// DirName is the per-workspace directory that holds the index and flows.
+const DirName = ".dossier"
+
+// DefaultTimeout is how long an open waits for another process's lock.
+const DefaultTimeout = 2 * time.Second
+
+// Dir returns the .dossier directory of a workspace root.
+func Dir(root string) string { return filepath.Join(root, DirName) }
+
+// Path returns the index file of a workspace root.
+func Path(root string) string { return filepath.Join(Dir(root), "index.db") }
+
+// Options control Open.
+type Options struct {
+	ReadOnly bool
+	// Timeout bounds the wait for another process's lock on the file;
+	// DefaultTimeout when zero.
+	Timeout time.Duration
+}
+
+// DB is an open index.
+type DB struct {
+	bolt *bolt.DB
+	path string
+	// Rebuilt is set when a writer found an index of an older schema and
+	// emptied it; the caller re-indexes everything and should say so.
+	Rebuilt int
+}
+
+// Open opens the index at path. A writer creates it when missing; a reader
+// gets ErrNoIndex. Lock contention past the timeout gives ErrInUse.
+func Open(path string, opts Options) (*DB, error) {
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	if opts.ReadOnly {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s: run `dossier index` first", ErrNoIndex, path)
+		}
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("create index directory: %w (make %s writable or choose another --root)", err, filepath.Dir(path))
+	}
+	b, err := bolt.Open(path, 0o644, &bolt.Options{
+		Timeout:      timeout,
+		ReadOnly:     opts.ReadOnly,
+		FreelistType: bolt.FreelistMapType,
+		// Reserve address space up front so a growing index is not
+		// remapped batch after batch; only touched pages cost memory.
+		InitialMmapSize: 1 << 30,
+	})
+	if err != nil {
+		switch {
+		case errors.Is(err, berrors.ErrTimeout):
+			return nil, fmt.Errorf("%w: %s is locked (waited %s)", ErrInUse, path, timeout)
+		case errors.Is(err, os.ErrPermission):
+			return nil, fmt.Errorf("open index %s: permission denied: make %s writable or choose another --root", path, filepath.Dir(path))
+		case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
+			return nil, fmt.Errorf("open index %s: %w: the file is not a dossier index or is damaged; delete it and run `dossier index`", path, err)
+		}
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	db := &DB{bolt: b, path: path}
+	if err := db.checkSchema(opts.ReadOnly); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close releases the file.
+func (db *DB) Close() error { return db.bolt.Close() }
+
+// FilePath is the path of the index file.
+func (db *DB) FilePath() string { return db.path }
+
+func (db *DB) checkSchema(readOnly bool) error {
+	var found int
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		m := tx.Bucket(bucketMeta)
+		if m == nil {
+			return nil
+		}
+		v, err := strconv.Atoi(string(m.Get(metaSchema)))
+		if err != nil {
+			return fmt.Errorf("index %s has an unreadable schema version %q: delete it and run `dossier index`", db.path, m.Get(metaSchema))
+		}
+		found = v
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case found > SchemaVersion:
+		return fmt.Errorf("%w (schema %d, this dossier reads %d): upgrade dossier or delete %s", ErrNewerSchema, found, SchemaVersion, db.path)
+	case found == SchemaVersion:
+		return nil
+	case readOnly && found == 0:
+		return fmt.Errorf("%w at %s: the index is empty; run `dossier index` first", ErrNoIndex, db.path)
+	case readOnly:
+		return fmt.Errorf("%w (schema %d, this dossier writes %d): run `dossier index` to rebuild it", ErrOlderSchema, found, SchemaVersion)
+	}
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		if found != 0 {
+			// Older layouts are rebuilt rather than migrated: everything in
+			// the index is derived from the workspace and can be recomputed.
+			for _, name := range allBuckets {
+				if tx.Bucket(name) != nil {
+					if err := tx.DeleteBucket(name); err != nil {
+						return err
+					}
+				}
+			}
+			db.Rebuilt = found
+		}
+		for _, name := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketMeta).Put(metaSchema, []byte(strconv.Itoa(SchemaVersion)))
+	})
+}
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(fn func(*Tx) error) error {
+	return db.bolt.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx}) })
+}
+
+// Update runs fn in a read-write transaction; nothing fn wrote is kept when
+// it returns an error.
+func (db *DB) Update(fn func(*Tx) error) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx}) })
+}
+
+// Check runs bbolt's consistency check and returns the first problem found.
+func (db *DB) Check() error {
+	return db.bolt.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			return err
+		}
+		return nil
+	})
+}
+
+// WriterLock is held by the one process that keeps a workspace's index up to
+// date. It is independent of the short bbolt opens.
+type WriterLock struct{ f *flock.Flock }
+
+// AcquireWriter takes the workspace's writer lock, waiting up to timeout
+// (DefaultTimeout when zero) before failing with ErrInUse.
+func AcquireWriter(root string, timeout time.Duration) (*WriterLock, error) {
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	dir := Dir(root)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w (make it writable or choose another --root)", dir, err)
+	}
+	lockPath := filepath.Join(dir, "index.lock")
+	f := flock.New(lockPath)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	ok, err := f.TryLockContext(ctx, 50*time.Millisecond)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		if errors.Is(err, os.ErrPermission) {
+			return nil, fmt.Errorf("lock %s: permission denied: make %s writable or choose another --root", lockPath, dir)
+		}
+		return nil, fmt.Errorf("lock %s: %w", lockPath, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w (lock %s held; waited %s)", ErrInUse, lockPath, timeout)
+	}
+	return &WriterLock{f: f}, nil
+}
+
+// Release gives the lock back.
+func (l *WriterLock) Release() error { return l.f.Unlock() }
+
+func getJSON(b *bolt.Bucket, k []byte, v any) (bool, error) {
+	data := b.Get(k)
+	if data == nil {
+		return false, nil
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return true, fmt.Errorf("decode %s/%q: %w", "record", k, err)
+	}
+	return true, nil
+}
+
+func putJSON(b *bolt.Bucket, k []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(k, data)
+}

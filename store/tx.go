@@ -1,0 +1,254 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Tx is a transaction on the index. Byte slices never escape it: every value
+// handed out is decoded or copied.
+type Tx struct{ tx *bolt.Tx }
+
+func (t *Tx) b(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }
+
+// File returns the record of path.
+func (t *Tx) File(path string) (File, bool, error) {
+	var f File
+	ok, err := getJSON(t.b(bucketFiles), []byte(path), &f)
+	return f, ok, err
+}
+
+// Files calls fn for every file record in path order.
+func (t *Tx) Files(fn func(File) error) error {
+	return t.b(bucketFiles).ForEach(func(k, v []byte) error {
+		var f File
+		if err := json.Unmarshal(v, &f); err != nil {
+			return fmt.Errorf("decode file %q: %w", k, err)
+		}
+		return fn(f)
+	})
+}
+
+// Chunk returns the chunk with id.
+func (t *Tx) Chunk(id string) (Chunk, bool, error) {
+	if len(id) < 11 {
+		return Chunk{}, false, nil
+	}
+	for _, path := range splitPaths(t.b(bucketPathIDs).Get([]byte(id[1:11]))) {
+		chunks, err := t.FileChunks(path)
+		if err != nil {
+			return Chunk{}, false, err
+		}
+		for _, c := range chunks {
+			if c.ID == id {
+				return c, true, nil
+			}
+		}
+	}
+	return Chunk{}, false, nil
+}
+
+// FileChunks returns the chunks of one file in source order.
+func (t *Tx) FileChunks(path string) ([]Chunk, error) {
+	var cs []Chunk
+	_, err := getJSON(t.b(bucketChunks), []byte(path), &cs)
+	return cs, err
+}
+
+// Chunks calls fn for every chunk, file by file in path order.
+func (t *Tx) Chunks(fn func(Chunk) error) error {
+	return t.b(bucketChunks).ForEach(func(k, v []byte) error {
+		var cs []Chunk
+		if err := json.Unmarshal(v, &cs); err != nil {
+			return fmt.Errorf("decode chunks of %q: %w", k, err)
+		}
+		for _, c := range cs {
+			if err := fn(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Blob returns a copy of the text a file's chunks were cut from.
+func (t *Tx) Blob(path string) ([]byte, bool) {
+	v := t.b(bucketBlobs).Get([]byte(path))
+	if v == nil {
+		return nil, false
+	}
+	return append([]byte(nil), v...), true
+}
+
+// Artifact returns the exact text of c as it goes into a prompt.
+func (t *Tx) Artifact(c Chunk) (string, error) {
+	if c.Outline != "" {
+		return c.Outline, nil
+	}
+	v := t.b(bucketBlobs).Get([]byte(c.Path))
+	if v == nil || c.EndByte > len(v) || c.StartByte > c.EndByte {
+		return "", fmt.Errorf("chunk %s: text of %s missing from the index: run `dossier index` again", c.ID, c.Path)
+	}
+	return string(v[c.StartByte:c.EndByte]), nil
+}
+
+// Locations lists the chunk ids that share a content hash.
+func (t *Tx) Locations(hash string) []string {
+	var ids []string
+	prefix := key(hash, "")
+	c := t.b(bucketLocations).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		ids = append(ids, string(k[len(prefix):]))
+	}
+	return ids
+}
+
+// SymbolsWithPrefix calls fn for every symbol whose lower-cased name starts
+// with prefix (lower-cased here), in name order. fn returns false to stop.
+func (t *Tx) SymbolsWithPrefix(prefix string, fn func(Symbol) bool) error {
+	p := []byte(strings.ToLower(prefix))
+	c := t.b(bucketSymbols).Cursor()
+	// An exact-name lookup passes "name\x00"; a prefix passes the prefix.
+	for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+		var s Symbol
+		if err := json.Unmarshal(v, &s); err != nil {
+			return fmt.Errorf("decode symbol %q: %w", k, err)
+		}
+		if !fn(s) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Imports returns the import specs of path as written in the source.
+func (t *Tx) Imports(path string) ([]string, error) {
+	var imps []string
+	_, err := getJSON(t.b(bucketImports), []byte(path), &imps)
+	return imps, err
+}
+
+// TestLinks returns the paths linked to path and their role relative to it:
+// "test" for a test of path, "subject" for the file path tests.
+func (t *Tx) TestLinks(path string) map[string]string {
+	links := map[string]string{}
+	prefix := key(path, "")
+	c := t.b(bucketTestLinks).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		links[string(k[len(prefix):])] = string(v)
+	}
+	return links
+}
+
+// ReplaceTestLinks swaps the whole link table for links (path -> linked path -> role).
+func (t *Tx) ReplaceTestLinks(links map[string]map[string]string) error {
+	if err := t.tx.DeleteBucket(bucketTestLinks); err != nil {
+		return err
+	}
+	b, err := t.tx.CreateBucket(bucketTestLinks)
+	if err != nil {
+		return err
+	}
+	for p, m := range links {
+		for o, role := range m {
+			if err := b.Put(key(p, o), []byte(role)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// PutFile writes a file record alone (used when only its mtime changed).
+func (t *Tx) PutFile(f File) error { return putJSON(t.b(bucketFiles), []byte(f.Path), f) }
+
+// DeleteFile removes path and every record derived from it: chunks, their
+// ids, symbols and locations, its text and its imports.
+func (t *Tx) DeleteFile(path string) error {
+	p := []byte(path)
+	if t.b(bucketFiles).Get(p) == nil {
+		return nil
+	}
+	chunks, err := t.FileChunks(path)
+	if err != nil {
+		return err
+	}
+	if err := t.removePathID(path); err != nil {
+		return err
+	}
+	locs, syms := t.b(bucketLocations), t.b(bucketSymbols)
+	for _, c := range chunks {
+		if err := locs.Delete(key(c.Hash, c.ID)); err != nil {
+			return err
+		}
+		if c.Symbol != "" {
+			if err := syms.Delete(symbolKey(c.Symbol, c.Path, c.ID)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketFiles} {
+		if err := t.b(b).Delete(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetRepo records the workspace's git facts.
+func (t *Tx) SetRepo(r Repo) error { return putJSON(t.b(bucketMeta), metaRepo, r) }
+
+// Repo returns the workspace's git facts.
+func (t *Tx) Repo() (Repo, error) {
+	var r Repo
+	_, err := getJSON(t.b(bucketMeta), metaRepo, &r)
+	return r, err
+}
+
+// SetSummary stores the summary of the last index run (any JSON value).
+func (t *Tx) SetSummary(v any) error { return putJSON(t.b(bucketMeta), metaSummary, v) }
+
+// Summary decodes the summary of the last index run into v; false if none.
+func (t *Tx) Summary(v any) (bool, error) { return getJSON(t.b(bucketMeta), metaSummary, v) }
+
+// Counts returns the number of records per bucket, for stats and tests.
+func (t *Tx) Counts() map[string]int {
+	out := map[string]int{}
+	for _, name := range allBuckets {
+		out[string(name)] = t.b(name).Stats().KeyN
+	}
+	return out
+}
+
+// Paths lists every indexed path in order, without decoding records.
+func (t *Tx) Paths() []string {
+	var out []string
+	c := t.b(bucketFiles).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		out = append(out, string(k))
+	}
+	return out
+}
+
+// FileStats calls fn with the path, size, mtime and hash of every file,
+// decoding nothing else (the cheap read an incremental run starts with).
+func (t *Tx) FileStats(fn func(File)) error {
+	type stat struct {
+		Path    string `json:"path"`
+		Size    int64  `json:"size"`
+		ModTime int64  `json:"mtime"`
+		Hash    string `json:"hash"`
+	}
+	return t.b(bucketFiles).ForEach(func(k, v []byte) error {
+		var s stat
+		if err := json.Unmarshal(v, &s); err != nil {
+			return fmt.Errorf("decode file %q: %w", k, err)
+		}
+		fn(File{Path: s.Path, Size: s.Size, ModTime: s.ModTime, Hash: s.Hash})
+		return nil
+	})
+}
