@@ -33,14 +33,16 @@ type Options struct {
 	Progress func(Progress)
 	// LockTimeout bounds the wait for another indexer; store.DefaultTimeout when zero.
 	LockTimeout time.Duration
+	// BatchFiles caps the files per write transaction (default 1000).
+	BatchFiles int
 }
 
 // Progress reports how far a run is.
 type Progress struct {
 	Done  int
 	Total int // -1 while the walk is still finding files
-	Bytes       int64
-	Path        string
+	Bytes int64
+	Path  string
 }
 
 // Summary describes the index after a run and what the run did.
@@ -56,9 +58,10 @@ type Summary struct {
 	Notes        map[string]int     `json:"notes,omitempty"`
 	Errors       []string           `json:"errors,omitempty"`
 	Seconds      float64            `json:"seconds"`
-	RebuiltFrom  int                `json:"rebuilt_from_schema,omitempty"`
-	Finished     time.Time          `json:"finished"`
-	Repo         store.Repo         `json:"repo"`
+	// RebuiltFrom is the schema of an older index this run replaced, or -1.
+	RebuiltFrom int        `json:"rebuilt_from_schema"`
+	Finished    time.Time  `json:"finished"`
+	Repo        store.Repo `json:"repo"`
 }
 
 // Totals are the figures of the whole index.
@@ -183,7 +186,11 @@ func (ix *Indexer) loadFiles() (map[string]store.File, int, error) {
 	err = db.View(func(tx *store.Tx) error {
 		return tx.FileStats(func(f store.File) { old[f.Path] = f })
 	})
-	return old, db.Rebuilt, err
+	rebuilt := -1
+	if db.Rebuilt {
+		rebuilt = db.OldSchema
+	}
+	return old, rebuilt, err
 }
 
 // processAll walks the workspace and streams every new or changed file
@@ -244,8 +251,14 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		close(results)
 	}()
 	for o := range results {
+		if ctx.Err() != nil {
+			continue // interrupted: keep what is committed, write nothing new
+		}
 		w.total = int(total.Load())
 		w.add(o)
+	}
+	if ctx.Err() != nil {
+		w.pending = nil
 	}
 	if err := w.close(); err != nil {
 		return nil, err
@@ -365,7 +378,11 @@ func (w *batchWriter) add(o outcome) {
 	if p := w.ix.opts.Progress; p != nil {
 		p(Progress{Done: w.done, Total: w.total, Bytes: w.bytes, Path: o.path})
 	}
-	if w.size >= batchBytes || len(w.pending) >= batchFiles {
+	limit := w.ix.opts.BatchFiles
+	if limit <= 0 {
+		limit = batchFiles
+	}
+	if w.size >= batchBytes || len(w.pending) >= limit {
 		w.send()
 	}
 }

@@ -22,7 +22,7 @@ type outcome struct {
 	path    string
 	skip    string // a discover.Reason*, when the file is not indexable
 	detail  string
-	touched *store.File       // same content, new size/mtime
+	touched *store.File    // same content, new size/mtime
 	file    *store.File    // the record of a new or changed file
 	enc     *store.Encoded // everything derived from it, ready to write
 	bytes   int

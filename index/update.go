@@ -61,7 +61,7 @@ func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) 
 	if sum.ChunksByKind == nil {
 		sum.Totals = newTotals()
 	}
-	sum.Root, sum.Repo = ix.root, ix.repo
+	sum.Root, sum.Repo, sum.RebuiltFrom = ix.root, ix.repo, -1
 	sum.Indexed, sum.Unchanged, sum.Touched, sum.Removed = 0, 0, 0, 0
 	sum.Skipped, sum.SkippedFiles, sum.Notes, sum.Errors = map[string]int{}, nil, map[string]int{}, nil
 

@@ -1,11 +1,14 @@
 package store
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/klauspost/compress/s2"
 )
 
 // Encoded is a FileUpdate turned into the bytes the store writes. Encoding
@@ -26,14 +29,19 @@ func (e *Encoded) Path() string { return e.path }
 
 // Encode prepares u for Tx.Put.
 func Encode(u FileUpdate) (*Encoded, error) {
-	e := &Encoded{path: u.File.Path, blob: u.Blob}
+	e := &Encoded{path: u.File.Path}
 	var err error
 	if e.file, err = json.Marshal(u.File); err != nil {
 		return nil, fmt.Errorf("encode file %s: %w", u.File.Path, err)
 	}
-	if e.chunks, err = json.Marshal(u.Chunks); err != nil {
+	chunks, err := json.Marshal(u.Chunks)
+	if err != nil {
 		return nil, fmt.Errorf("encode chunks of %s: %w", u.File.Path, err)
 	}
+	// Chunk lists and texts are compressed: JSON repeats its keys and
+	// source code is redundant, and smaller values are cheaper to write.
+	e.chunks = s2.Encode(nil, chunks)
+	e.blob = s2.Encode(nil, u.Blob)
 	if len(u.Imports) > 0 {
 		if e.imports, err = json.Marshal(u.Imports); err != nil {
 			return nil, err
@@ -44,7 +52,7 @@ func Encode(u FileUpdate) (*Encoded, error) {
 		e.locs[i] = key(c.Hash, c.ID)
 	}
 	for _, s := range u.Symbols {
-		v, err := json.Marshal(s)
+		v, err := json.Marshal(symbolValue{Name: s.Name, Kind: s.Kind, Signature: s.Signature, Parent: s.Parent, Line: s.Line})
 		if err != nil {
 			return nil, err
 		}
@@ -54,6 +62,38 @@ func Encode(u FileUpdate) (*Encoded, error) {
 }
 
 func symbolKey(name, path, id string) []byte { return key(strings.ToLower(name), path, id) }
+
+// symbolValue is a Symbol less what its key already holds (path, chunk id).
+type symbolValue struct {
+	Name      string `json:"n"`
+	Kind      string `json:"k"`
+	Signature string `json:"s,omitempty"`
+	Parent    string `json:"p,omitempty"`
+	Line      int    `json:"l"`
+}
+
+// decodeSymbol rebuilds a Symbol from a key and value of bucketSymbols.
+func decodeSymbol(k, v []byte) (Symbol, error) {
+	var sv symbolValue
+	if err := json.Unmarshal(v, &sv); err != nil {
+		return Symbol{}, fmt.Errorf("decode symbol %q: %w", k, err)
+	}
+	parts := bytes.SplitN(k, []byte{0}, 3)
+	if len(parts) != 3 {
+		return Symbol{}, fmt.Errorf("decode symbol: malformed key %q", k)
+	}
+	return Symbol{Name: sv.Name, Kind: sv.Kind, Signature: sv.Signature, Parent: sv.Parent, Line: sv.Line,
+		Path: string(parts[1]), ChunkID: string(parts[2])}, nil
+}
+
+// decompress reads a compressed value; the result is a fresh slice.
+func decompress(v []byte) ([]byte, error) {
+	out, err := s2.Decode(nil, v)
+	if err != nil {
+		return nil, fmt.Errorf("decompress: %w (the index is damaged: delete .dossier/index.db and run `dossier index`)", err)
+	}
+	return out, nil
+}
 
 // Put replaces whatever was derived from e's file with e.
 func (t *Tx) Put(e *Encoded) error {

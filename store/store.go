@@ -48,9 +48,11 @@ type Options struct {
 type DB struct {
 	bolt *bolt.DB
 	path string
-	// Rebuilt is set when a writer found an index of an older schema and
-	// emptied it; the caller re-indexes everything and should say so.
-	Rebuilt int
+	// Rebuilt is set when a writer found an index of an older schema
+	// (OldSchema) and emptied it; the caller re-indexes everything and
+	// should say so.
+	Rebuilt   bool
+	OldSchema int
 }
 
 // Open opens the index at path. A writer creates it when missing; a reader
@@ -101,14 +103,14 @@ func (db *DB) Close() error { return db.bolt.Close() }
 func (db *DB) FilePath() string { return db.path }
 
 func (db *DB) checkSchema(readOnly bool) error {
-	var found int
+	found := -1 // no meta bucket: a new, empty file
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		m := tx.Bucket(bucketMeta)
 		if m == nil {
 			return nil
 		}
 		v, err := strconv.Atoi(string(m.Get(metaSchema)))
-		if err != nil {
+		if err != nil || v < 0 {
 			return fmt.Errorf("index %s has an unreadable schema version %q: delete it and run `dossier index`", db.path, m.Get(metaSchema))
 		}
 		found = v
@@ -122,13 +124,13 @@ func (db *DB) checkSchema(readOnly bool) error {
 		return fmt.Errorf("%w (schema %d, this dossier reads %d): upgrade dossier or delete %s", ErrNewerSchema, found, SchemaVersion, db.path)
 	case found == SchemaVersion:
 		return nil
-	case readOnly && found == 0:
+	case readOnly && found < 0:
 		return fmt.Errorf("%w at %s: the index is empty; run `dossier index` first", ErrNoIndex, db.path)
 	case readOnly:
 		return fmt.Errorf("%w (schema %d, this dossier writes %d): run `dossier index` to rebuild it", ErrOlderSchema, found, SchemaVersion)
 	}
 	return db.bolt.Update(func(tx *bolt.Tx) error {
-		if found != 0 {
+		if found >= 0 {
 			// Older layouts are rebuilt rather than migrated: everything in
 			// the index is derived from the workspace and can be recomputed.
 			for _, name := range allBuckets {
@@ -138,7 +140,7 @@ func (db *DB) checkSchema(readOnly bool) error {
 					}
 				}
 			}
-			db.Rebuilt = found
+			db.Rebuilt, db.OldSchema = true, found
 		}
 		for _, name := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {

@@ -54,17 +54,31 @@ func (t *Tx) Chunk(id string) (Chunk, bool, error) {
 
 // FileChunks returns the chunks of one file in source order.
 func (t *Tx) FileChunks(path string) ([]Chunk, error) {
+	v := t.b(bucketChunks).Get([]byte(path))
+	if v == nil {
+		return nil, nil
+	}
+	return decodeChunks(path, v)
+}
+
+func decodeChunks(path string, v []byte) ([]Chunk, error) {
+	data, err := decompress(v)
+	if err != nil {
+		return nil, fmt.Errorf("chunks of %s: %w", path, err)
+	}
 	var cs []Chunk
-	_, err := getJSON(t.b(bucketChunks), []byte(path), &cs)
-	return cs, err
+	if err := json.Unmarshal(data, &cs); err != nil {
+		return nil, fmt.Errorf("decode chunks of %s: %w", path, err)
+	}
+	return cs, nil
 }
 
 // Chunks calls fn for every chunk, file by file in path order.
 func (t *Tx) Chunks(fn func(Chunk) error) error {
 	return t.b(bucketChunks).ForEach(func(k, v []byte) error {
-		var cs []Chunk
-		if err := json.Unmarshal(v, &cs); err != nil {
-			return fmt.Errorf("decode chunks of %q: %w", k, err)
+		cs, err := decodeChunks(string(k), v)
+		if err != nil {
+			return err
 		}
 		for _, c := range cs {
 			if err := fn(c); err != nil {
@@ -75,13 +89,17 @@ func (t *Tx) Chunks(fn func(Chunk) error) error {
 	})
 }
 
-// Blob returns a copy of the text a file's chunks were cut from.
+// Blob returns the text a file's chunks were cut from.
 func (t *Tx) Blob(path string) ([]byte, bool) {
 	v := t.b(bucketBlobs).Get([]byte(path))
 	if v == nil {
 		return nil, false
 	}
-	return append([]byte(nil), v...), true
+	data, err := decompress(v)
+	if err != nil {
+		return nil, false
+	}
+	return data, true
 }
 
 // Artifact returns the exact text of c as it goes into a prompt.
@@ -89,8 +107,8 @@ func (t *Tx) Artifact(c Chunk) (string, error) {
 	if c.Outline != "" {
 		return c.Outline, nil
 	}
-	v := t.b(bucketBlobs).Get([]byte(c.Path))
-	if v == nil || c.EndByte > len(v) || c.StartByte > c.EndByte {
+	v, ok := t.Blob(c.Path)
+	if !ok || c.EndByte > len(v) || c.StartByte > c.EndByte {
 		return "", fmt.Errorf("chunk %s: text of %s missing from the index: run `dossier index` again", c.ID, c.Path)
 	}
 	return string(v[c.StartByte:c.EndByte]), nil
@@ -114,9 +132,9 @@ func (t *Tx) SymbolsWithPrefix(prefix string, fn func(Symbol) bool) error {
 	c := t.b(bucketSymbols).Cursor()
 	// An exact-name lookup passes "name\x00"; a prefix passes the prefix.
 	for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
-		var s Symbol
-		if err := json.Unmarshal(v, &s); err != nil {
-			return fmt.Errorf("decode symbol %q: %w", k, err)
+		s, err := decodeSymbol(k, v)
+		if err != nil {
+			return err
 		}
 		if !fn(s) {
 			return nil

@@ -101,7 +101,7 @@ func (o *indexOptions) report(w io.Writer, sum index.Summary) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
 	}
-	if sum.RebuiltFrom > 0 {
+	if sum.RebuiltFrom >= 0 {
 		fmt.Fprintf(w, "The index was written by an older dossier (schema %d) and has been rebuilt.\n", sum.RebuiltFrom)
 	}
 	printSummary(w, sum, o.verbose)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -69,6 +70,7 @@ func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetContext(ctx)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return fmt.Errorf("%w: %v", errUsage, err) })
 	root.PersistentFlags().StringVar(&g.root, "root", "", "workspace root (default: the current directory)")
 	idx := newIndexCmd(g)
 	root.RunE = idx.RunE
@@ -94,7 +96,12 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dossier: interrupted; everything written so far is kept, run the command again to finish")
 		return exitInterrupted
 	case errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, "dossier:", strings.TrimPrefix(err.Error(), "usage: "))
+		fmt.Fprintln(stderr, "run `dossier --help` for usage")
+		return exitUsage
+	case strings.HasPrefix(err.Error(), "unknown command"), strings.Contains(err.Error(), "accepts 0 arg"):
 		fmt.Fprintln(stderr, "dossier:", err)
+		fmt.Fprintln(stderr, "run `dossier --help` for usage")
 		return exitUsage
 	default:
 		fmt.Fprintln(stderr, "dossier:", err)

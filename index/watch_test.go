@@ -1,0 +1,122 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dossierhq/dossier/store"
+)
+
+func TestUpdatePaths(t *testing.T) {
+	root := fixture(t)
+	run(t, root)
+	ix, err := Open(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	ctx := context.Background()
+
+	write(t, root, "cart/extra.go", "package cart\n\nfunc Extra() {}\n")
+	write(t, root, "py/pricing.py", "def cheaper(x):\n    return x - 1\n")
+	os.Remove(filepath.Join(root, "README.md"))
+	sum, err := ix.Update(ctx, []string{"cart/extra.go", "py/pricing.py", "README.md", "bin.dat"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Indexed != 2 || sum.Removed != 1 || sum.Skipped["binary"] != 1 {
+		t.Errorf("update: indexed %d removed %d skipped %v", sum.Indexed, sum.Removed, sum.Skipped)
+	}
+	checkDB(t, root)
+	ix.Close()
+	full := run(t, root)
+	if full.Indexed != 0 || full.Files != sum.Files || full.Chunks != sum.Chunks {
+		t.Errorf("totals drifted: update says %d files/%d chunks, a full run %d/%d (indexed %d)",
+			sum.Files, sum.Chunks, full.Files, full.Chunks, full.Indexed)
+	}
+	// A removed directory takes its files with it.
+	if ix, err = Open(Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(root, "web"))
+	sum, err = ix.Update(ctx, []string{"web"})
+	if err != nil || sum.Removed != 4 {
+		t.Errorf("directory removal: removed %d, err %v", sum.Removed, err)
+	}
+}
+
+func TestWatch(t *testing.T) {
+	old := WatchInterval
+	WatchInterval = 50 * time.Millisecond
+	defer func() { WatchInterval = old }()
+
+	root := fixture(t)
+	ix, err := Open(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	var reports []Summary
+	done := make(chan error)
+	go func() {
+		done <- ix.Watch(ctx, func(s Summary, err error) {
+			if err != nil {
+				t.Errorf("watch: %v", err)
+			}
+			mu.Lock()
+			reports = append(reports, s)
+			mu.Unlock()
+		})
+	}()
+	waitFor := func(what string, cond func(tx *store.Tx) bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			ok := false
+			if db, err := store.Open(store.Path(root), store.Options{ReadOnly: true, Timeout: 100 * time.Millisecond}); err == nil {
+				db.View(func(tx *store.Tx) error { ok = cond(tx); return nil })
+				db.Close()
+			}
+			if ok {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("watch never indexed: %s", what)
+	}
+	time.Sleep(100 * time.Millisecond) // let the watcher settle
+	write(t, root, "cart/new.go", "package cart\n\nfunc Fresh() {}\n")
+	waitFor("a new file", func(tx *store.Tx) bool { return len(symbols(tx, "fresh")) == 1 })
+	write(t, root, "newdir/sub/deep.py", "def deep():\n    pass\n")
+	waitFor("a file in a new directory", func(tx *store.Tx) bool { return len(symbols(tx, "deep")) == 1 })
+	os.Remove(filepath.Join(root, "cart/new.go"))
+	waitFor("a deletion", func(tx *store.Tx) bool { return len(symbols(tx, "fresh")) == 0 })
+
+	// The index's own writes must not feed the watcher: with nothing
+	// changing, no more batches arrive.
+	time.Sleep(300 * time.Millisecond)
+	mu.Lock()
+	n := len(reports)
+	mu.Unlock()
+	time.Sleep(500 * time.Millisecond)
+	mu.Lock()
+	if len(reports) != n {
+		t.Errorf("watch kept re-indexing with nothing changing: %d batches, then %d", n, len(reports))
+	}
+	mu.Unlock()
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("watch did not stop on cancel")
+	}
+}

@@ -1,0 +1,281 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// openTest opens a fresh index in a temp dir and checks its consistency
+// when the test ends.
+func openTest(t *testing.T) (*DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), DirName, "index.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := db.Check(); err != nil {
+			t.Errorf("consistency check: %v", err)
+		}
+		db.Close()
+	})
+	return db, path
+}
+
+func chunk(path, id, hash, sym string, start, end int) Chunk {
+	return Chunk{ID: id, Path: path, Kind: "function", Symbol: sym, Hash: hash, StartByte: start, EndByte: end, Part: 1, Parts: 1}
+}
+
+func update(path, blob string, chunks ...Chunk) FileUpdate {
+	f := File{Path: path, Size: int64(len(blob)), Hash: "h-" + path}
+	var syms []Symbol
+	for _, c := range chunks {
+		f.Chunks = append(f.Chunks, c.ID)
+		if c.Symbol != "" {
+			syms = append(syms, Symbol{Name: c.Symbol, Kind: c.Kind, Path: path, ChunkID: c.ID})
+		}
+	}
+	return FileUpdate{File: f, Chunks: chunks, Blob: []byte(blob), Symbols: syms, Imports: []string{"fmt"}}
+}
+
+func TestPutReadDelete(t *testing.T) {
+	db, _ := openTest(t)
+	a := update("a.go", "func Foo() {}\nfunc Bar() {}", chunk("a.go", "c"+PathHash("a.go")+"00000001", "h1", "Foo", 0, 13),
+		chunk("a.go", "c"+PathHash("a.go")+"00000002", "h2", "Bar", 14, 27))
+	b := update("b.go", "func Foo() {}", chunk("b.go", "c"+PathHash("b.go")+"00000001", "h1", "Foo", 0, 13))
+	if err := db.Update(func(tx *Tx) error {
+		if err := tx.ReplaceFile(a); err != nil {
+			return err
+		}
+		return tx.ReplaceFile(b)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err := db.View(func(tx *Tx) error {
+		c, ok, err := tx.Chunk(a.Chunks[1].ID)
+		if err != nil || !ok {
+			t.Fatalf("Chunk: ok=%v err=%v", ok, err)
+		}
+		art, err := tx.Artifact(c)
+		if err != nil || art != "func Bar() {}" {
+			t.Errorf("Artifact = %q, %v", art, err)
+		}
+		if locs := tx.Locations("h1"); len(locs) != 2 {
+			t.Errorf("Locations(h1) = %v, want both files", locs)
+		}
+		var names []string
+		if err := tx.SymbolsWithPrefix("fo", func(s Symbol) bool { names = append(names, s.Path); return true }); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(names, ",") != "a.go,b.go" {
+			t.Errorf("SymbolsWithPrefix(fo) paths = %v", names)
+		}
+		if imps, _ := tx.Imports("a.go"); len(imps) != 1 || imps[0] != "fmt" {
+			t.Errorf("Imports = %v", imps)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Deleting a.go keeps the content b.go shares, and leaves nothing of a.go.
+	if err := db.Update(func(tx *Tx) error { return tx.DeleteFile("a.go") }); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		if _, ok, _ := tx.Chunk(a.Chunks[0].ID); ok {
+			t.Error("chunk of a deleted file still found")
+		}
+		if locs := tx.Locations("h1"); len(locs) != 1 || locs[0] != b.Chunks[0].ID {
+			t.Errorf("Locations(h1) after delete = %v", locs)
+		}
+		if locs := tx.Locations("h2"); len(locs) != 0 {
+			t.Errorf("Locations(h2) after delete = %v", locs)
+		}
+		n := 0
+		tx.SymbolsWithPrefix("bar", func(Symbol) bool { n++; return true })
+		if n != 0 {
+			t.Errorf("symbol Bar survived its file")
+		}
+		got := tx.Counts()
+		want := map[string]int{"files": 1, "chunks": 1, "blobs": 1, "pathids": 1, "locations": 1, "symbols": 1, "imports": 1}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("bucket %s has %d records, want %d", k, got[k], v)
+			}
+		}
+		return nil
+	})
+}
+
+// A failed transaction leaves no trace of what it wrote.
+func TestUpdateRollsBack(t *testing.T) {
+	db, _ := openTest(t)
+	boom := errors.New("boom")
+	err := db.Update(func(tx *Tx) error {
+		if err := tx.ReplaceFile(update("a.go", "x", chunk("a.go", "c"+PathHash("a.go")+"00000001", "h", "X", 0, 1))); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	db.View(func(tx *Tx) error {
+		if n := len(tx.Paths()); n != 0 {
+			t.Errorf("%d files after a rolled-back write", n)
+		}
+		return nil
+	})
+}
+
+func setSchema(t *testing.T, path string, v string) {
+	t.Helper()
+	b, err := bolt.Open(path, 0o644, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(metaSchema, []byte(v)) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSchemaVersions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Update(func(tx *Tx) error {
+		return tx.ReplaceFile(update("a.go", "x", chunk("a.go", "c"+PathHash("a.go")+"00000001", "h", "X", 0, 1)))
+	})
+	db.Close()
+
+	setSchema(t, path, "99")
+	for _, ro := range []bool{false, true} {
+		_, err := Open(path, Options{ReadOnly: ro})
+		if !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), "upgrade dossier") {
+			t.Errorf("readOnly=%v: newer schema: err = %v", ro, err)
+		}
+	}
+
+	setSchema(t, path, "-1")
+	if _, err := Open(path, Options{}); err == nil || !strings.Contains(err.Error(), "delete it") {
+		t.Errorf("unreadable schema version: err = %v", err)
+	}
+}
+
+func TestOlderSchemaIsRebuilt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Update(func(tx *Tx) error {
+		return tx.ReplaceFile(update("a.go", "x", chunk("a.go", "c"+PathHash("a.go")+"00000001", "h", "X", 0, 1)))
+	})
+	db.Close()
+	older := strconv.Itoa(SchemaVersion - 1)
+	setSchema(t, path, older)
+
+	if _, err := Open(path, Options{ReadOnly: true}); !errors.Is(err, ErrOlderSchema) || !strings.Contains(err.Error(), "rebuild") {
+		t.Errorf("read-only open of an older index: err = %v", err)
+	}
+	db, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if !db.Rebuilt || strconv.Itoa(db.OldSchema) != older {
+		t.Errorf("Rebuilt = %v from %d, want true from %s", db.Rebuilt, db.OldSchema, older)
+	}
+	db.View(func(tx *Tx) error {
+		if n := len(tx.Paths()); n != 0 {
+			t.Errorf("older index kept %d files", n)
+		}
+		return nil
+	})
+}
+
+func TestReadOnlyNeedsAnIndex(t *testing.T) {
+	_, err := Open(filepath.Join(t.TempDir(), "index.db"), Options{ReadOnly: true})
+	if !errors.Is(err, ErrNoIndex) || !strings.Contains(err.Error(), "dossier index") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestNotAnIndex(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	os.WriteFile(path, []byte(strings.Repeat("not a database", 1000)), 0o644)
+	_, err := Open(path, Options{})
+	if err == nil || !strings.Contains(err.Error(), "not a dossier index or is damaged") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// A second writer on the same file gives up with ErrInUse inside its timeout.
+func TestSecondWriterTimesOut(t *testing.T) {
+	db, path := openTest(t)
+	_ = db
+	start := time.Now()
+	_, err := Open(path, Options{Timeout: 300 * time.Millisecond})
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "index in use by another dossier process") {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("waited %v for a 300ms timeout", d)
+	}
+}
+
+func TestWriterLock(t *testing.T) {
+	root := t.TempDir()
+	l, err := AcquireWriter(root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = AcquireWriter(root, 200*time.Millisecond)
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "index in use by another dossier process") {
+		t.Fatalf("second writer: err = %v", err)
+	}
+	// Readers only need the index file, which the writer does not hold
+	// between batches.
+	w, err := Open(Path(root), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	r, err := Open(Path(root), Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only open while a writer holds the workspace lock: %v", err)
+	}
+	r.Close()
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	l2, err := AcquireWriter(root, 200*time.Millisecond)
+	if err != nil {
+		t.Fatalf("lock after release: %v", err)
+	}
+	l2.Release()
+}
+
+// A file where the .dossier directory should be gives a clear error.
+func TestIndexDirIsAFile(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, DirName), []byte("x"), 0o644)
+	if _, err := Open(Path(root), Options{}); err == nil || !strings.Contains(err.Error(), "create index directory") {
+		t.Errorf("Open: err = %v", err)
+	}
+	if _, err := AcquireWriter(root, 0); err == nil || !strings.Contains(err.Error(), "choose another --root") {
+		t.Errorf("AcquireWriter: err = %v", err)
+	}
+}
