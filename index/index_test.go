@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -286,16 +288,58 @@ func TestBadRoot(t *testing.T) {
 	}
 }
 
+// makeReadOnly makes paths unwritable even for root (chattr +i), or by
+// permissions for other users; it undoes that when the test ends.
+func makeReadOnly(t *testing.T, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		p := p
+		if os.Geteuid() != 0 {
+			st, _ := os.Stat(p)
+			mode := os.FileMode(0o444)
+			if st.IsDir() {
+				mode = 0o555
+			}
+			os.Chmod(p, mode)
+			t.Cleanup(func() { os.Chmod(p, mode|0o200) })
+			continue
+		}
+		if out, err := exec.Command("chattr", "+i", p).CombinedOutput(); err != nil {
+			t.Skipf("cannot make %s read-only as root (chattr: %v %s)", p, err, out)
+		}
+		t.Cleanup(func() { exec.Command("chattr", "-i", p).Run() })
+	}
+}
+
 func TestReadOnlyIndexDir(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root writes through read-only permissions; TestIndexDirIsAFile in store covers the error path")
-	}
-	root := fixture(t)
-	os.MkdirAll(store.Dir(root), 0o555)
-	defer os.Chmod(store.Dir(root), 0o755)
-	if _, err := Open(Options{Root: root}); err == nil || !strings.Contains(err.Error(), "permission denied") {
-		t.Errorf("err = %v", err)
-	}
+	t.Run("fresh", func(t *testing.T) {
+		root := fixture(t)
+		os.MkdirAll(store.Dir(root), 0o755)
+		makeReadOnly(t, store.Dir(root))
+		_, err := Open(Options{Root: root})
+		if err == nil || !strings.Contains(err.Error(), "permission denied") || !strings.Contains(err.Error(), "writable") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("existing index", func(t *testing.T) {
+		root := fixture(t)
+		before := run(t, root)
+		makeReadOnly(t, store.Path(root), filepath.Join(store.Dir(root), "index.lock"), store.Dir(root))
+		write(t, root, "new.go", "package x\n")
+		ix, err := Open(Options{Root: root})
+		if err == nil {
+			_, err = ix.Run(context.Background())
+			ix.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), "permission denied") || !strings.Contains(err.Error(), "writable") {
+			t.Errorf("err = %v", err)
+		}
+		// The earlier index is intact and readable.
+		st, err := Stats(root)
+		if err != nil || st.Files != before.Files {
+			t.Errorf("stats after a refused write: %v, files %d", err, st.Files)
+		}
+	})
 }
 
 func TestSecondIndexerFails(t *testing.T) {
@@ -375,5 +419,54 @@ func assertCovered(t *testing.T, tx *store.Tx, path string) {
 			t.Errorf("%s: byte %d (%q) is in no chunk", path, i, b)
 			return
 		}
+	}
+}
+
+// A 50 MB minified file is skipped quickly whatever the size cap.
+func TestHugeMinifiedFile(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "bundle.js", strings.Repeat("var a=function(){return 1};", 50<<20/27))
+	write(t, root, "ok.go", "package ok\n")
+	if sum := run(t, root); sum.Skipped["too_large"] != 1 || sum.Files != 1 {
+		t.Errorf("default cap: skipped %v files %d", sum.Skipped, sum.Files)
+	}
+	sum := run(t, root, func(o *Options) { o.MaxFileSize = 64 << 20 })
+	if sum.Skipped["generated"] != 1 || sum.Files != 1 {
+		t.Errorf("raised cap: skipped %v files %d", sum.Skipped, sum.Files)
+	}
+}
+
+// Identical content in two files is one hash with both locations.
+func TestDuplicateContent(t *testing.T) {
+	root := t.TempDir()
+	body := "package x\n\n// Same is everywhere.\nfunc Same() int { return 42 }\n"
+	write(t, root, "a/x.go", body)
+	write(t, root, "b/x.go", strings.ReplaceAll(body, "\n", "  \r\n")) // CRLF and trailing blanks normalize away
+	run(t, root)
+	view(t, root, func(tx *store.Tx) {
+		var hash string
+		tx.SymbolsWithPrefix("same", func(s store.Symbol) bool {
+			c, _, _ := tx.Chunk(s.ChunkID)
+			if hash != "" && c.Hash != hash {
+				t.Errorf("identical functions have different hashes")
+			}
+			hash = c.Hash
+			return true
+		})
+		if locs := tx.Locations(hash); len(locs) != 2 {
+			t.Errorf("locations of the shared content: %v", locs)
+		}
+	})
+}
+
+// A file deleted between the walk and its read is a counted skip.
+func TestVanishedFile(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "gone.go", "package x\n")
+	w := &worker{parsers: nil, reg: nil}
+	os.Remove(filepath.Join(root, "gone.go"))
+	o := w.process(context.Background(), discover.Candidate{Rel: "gone.go", Abs: filepath.Join(root, "gone.go")}, nil)
+	if o.skip != discover.ReasonVanished {
+		t.Errorf("skip = %q", o.skip)
 	}
 }

@@ -96,6 +96,7 @@ func ValidateSemanticID(sid string) error {
 func Points(fc *FileContext, sections []Section) ([]store.Chunk, error) {
 	chunks := make([]store.Chunk, 0, len(sections))
 	seen := map[string]int{}
+	spans := map[string]bool{}
 	ids := map[string]bool{}
 	sids := map[string]bool{}
 	unnamed := 0
@@ -115,6 +116,13 @@ func Points(fc *FileContext, sections []Section) ([]store.Chunk, error) {
 		// Case-insensitive, because semantic ids are lower case (Go's
 		// parseX and ParseX may share a file).
 		base := strings.Join([]string{sidPart(s.Kind), sidPart(symbol), sidPart(s.Key), strconv.Itoa(s.Part), s.Describer}, "\x00")
+		// The same unit twice is a describer bug, not an overload.
+		span := base + "\x00" + strconv.Itoa(s.StartByte) + "-" + strconv.Itoa(s.EndByte)
+		if spans[span] {
+			return nil, fmt.Errorf("%s: duplicate chunk id for %s %q (lines %d-%d): describer %q emitted the same section twice",
+				fc.Path, s.Kind, symbol, s.StartLine, s.EndLine, s.Describer)
+		}
+		spans[span] = true
 		seen[base]++
 		if n := seen[base]; n > 1 {
 			symbol += "~" + strconv.Itoa(n)

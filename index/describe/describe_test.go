@@ -1,0 +1,194 @@
+package describe
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dossierhq/dossier/index/lang"
+	"github.com/dossierhq/dossier/index/segment"
+	"github.com/dossierhq/dossier/store"
+)
+
+type fake struct{ name string }
+
+func (f fake) Name() string        { return f.name }
+func (f fake) Description() string { return "test describer " + f.name }
+func (f fake) Describe(fc *FileContext, seg segment.Segment) (Description, bool) {
+	return single{base(f.name, fc, seg, "k", "finder")}, true
+}
+
+func TestRegistryRules(t *testing.T) {
+	r := NewRegistry()
+	if err := r.Register(segment.Function, fake{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Register(segment.Function, fake{"b"}); err != nil {
+		t.Fatalf("a second describer for a kind: %v", err)
+	}
+	if err := r.Register(segment.Method, fake{"a"}); err != nil {
+		t.Fatalf("one describer for a second kind: %v", err)
+	}
+	err := r.Register(segment.Function, fake{"a"})
+	if err == nil || !strings.Contains(err.Error(), `"a" is already registered for kind "function"`) {
+		t.Errorf("duplicate pair: err = %v", err)
+	}
+	var names []string
+	for _, d := range r.Describers(segment.Function) {
+		names = append(names, d.Name())
+	}
+	if !reflect.DeepEqual(names, []string{"a", "b"}) {
+		t.Errorf("describers in registration order: %v", names)
+	}
+	if got := r.Describers(segment.Class); len(got) != 0 {
+		t.Errorf("unregistered kind has describers: %v", got)
+	}
+	if !reflect.DeepEqual(r.Kinds(), []segment.Kind{segment.Function, segment.Method}) {
+		t.Errorf("Kinds = %v", r.Kinds())
+	}
+}
+
+// Every kind the segmenter emits has exactly one applicable built-in
+// describer for ordinary and for test code.
+func TestDefaultRegistryCoversEveryKind(t *testing.T) {
+	r := Default()
+	kinds := append(append([]segment.Kind(nil), codeKinds...), segment.Section, segment.ConfigKey, segment.Window)
+	for _, k := range kinds {
+		for _, src := range []string{lang.SrcCode, lang.SrcTest} {
+			fc := &FileContext{Path: "x", SourceType: src}
+			seg := segment.Segment{Kind: k, Name: "TestThing", Part: 1, Parts: 1}
+			n := 0
+			for _, d := range r.Describers(k) {
+				if _, ok := d.Describe(fc, seg); ok {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("kind %s in %s file: %d describers apply, want 1", k, src, n)
+			}
+		}
+	}
+}
+
+func sample() (*FileContext, []segment.Segment) {
+	src := "package cart\n\n// Add adds.\nfunc Add() {}\n\nfunc add() {}\n\nfunc Add() {}\n"
+	fc := &FileContext{Path: "cart/cart.go", Language: "go", SourceType: lang.SrcCode, Contents: []byte(src),
+		Repo: store.Repo{Name: "Shop"}}
+	segs := []segment.Segment{
+		{Kind: segment.Imports, Text: "package cart", StartLine: 1, EndLine: 1, EndByte: 12, Part: 1, Parts: 1},
+		{Kind: segment.Function, Name: "Add", Doc: "// Add adds.", Signature: "func Add()", Text: "// Add adds.\nfunc Add() {}", StartLine: 3, EndLine: 4, StartByte: 14, EndByte: 41, Part: 1, Parts: 1},
+		{Kind: segment.Function, Name: "add", Text: "func add() {}", StartLine: 6, EndLine: 6, StartByte: 43, EndByte: 56, Part: 1, Parts: 1},
+		{Kind: segment.Function, Name: "Add", Text: "func Add() {}", StartLine: 8, EndLine: 8, StartByte: 58, EndByte: 71, Part: 1, Parts: 1},
+	}
+	return fc, segs
+}
+
+func TestPointsAreDeterministicAndUnique(t *testing.T) {
+	fc, segs := sample()
+	r := Default()
+	a, err := Points(fc, r.Describe(fc, segs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Points(fc, r.Describe(fc, segs))
+	if !reflect.DeepEqual(a, b) {
+		t.Error("the same segments gave different chunks")
+	}
+	want := []string{
+		"shop:cart/cart.go:imports:top-1:imports:1",
+		"shop:cart/cart.go:function:add:body:1",
+		"shop:cart/cart.go:function:add~2:body:1",
+		"shop:cart/cart.go:function:add~3:body:1",
+	}
+	ids := map[string]bool{}
+	for i, c := range a {
+		if c.SemanticID != want[i] {
+			t.Errorf("chunk %d: sid %q, want %q", i, c.SemanticID, want[i])
+		}
+		if err := ValidateSemanticID(c.SemanticID); err != nil {
+			t.Error(err)
+		}
+		if ids[c.ID] || !strings.HasPrefix(c.ID, "c"+store.PathHash(fc.Path)) || len(c.ID) != 19 {
+			t.Errorf("chunk id %q duplicate or malformed", c.ID)
+		}
+		ids[c.ID] = true
+	}
+	if a[1].Title() != "function: Add - body (Chunk 1 of 1)" {
+		t.Errorf("title = %q", a[1].Title())
+	}
+	if !strings.Contains(a[1].Finder, "doc: // Add adds.") || !strings.Contains(a[1].Finder, "signature: func Add()") {
+		t.Errorf("finder = %q", a[1].Finder)
+	}
+	// Ids hash the unit, not its text: an edited body keeps its id.
+	segs[1].Text = "// Add adds.\nfunc Add() { println() }"
+	c, _ := Points(fc, r.Describe(fc, segs))
+	if c[1].ID != a[1].ID || c[1].Hash == a[1].Hash {
+		t.Errorf("edit: id %s→%s, hash changed %v", a[1].ID, c[1].ID, c[1].Hash != a[1].Hash)
+	}
+}
+
+// A describer that emits the same section twice is a programming error.
+func TestDuplicateSectionIsAnError(t *testing.T) {
+	fc, segs := sample()
+	secs := Default().Describe(fc, segs[:2])
+	secs = append(secs, secs[1])
+	if _, err := Points(fc, secs); err == nil || !strings.Contains(err.Error(), "duplicate chunk id") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestTestDescriber(t *testing.T) {
+	fc := &FileContext{Path: "cart/cart_test.go", Language: "go", SourceType: lang.SrcTest}
+	secs := Default().Describe(fc, []segment.Segment{{Kind: segment.Function, Name: "TestAdd", Part: 1, Parts: 1}, {Kind: segment.Function, Name: "helper", Part: 1, Parts: 1}})
+	if len(secs) != 2 || secs[0].Describer != "test" || secs[0].Flavor != "test" || !strings.Contains(secs[0].Finder, "tests: Add") || secs[1].Describer != "code" {
+		t.Errorf("sections = %+v", secs)
+	}
+}
+
+func TestValidateSemanticID(t *testing.T) {
+	for sid, ok := range map[string]bool{
+		"r:a.go:function:f:body:1": true,
+		"r:a.go:function::body:1":  false,
+		":a.go:function:f:body:1":  false,
+		"r:a.go:function:f:body:":  false,
+		"r:A.go:function:f:body:1": false,
+		"r:a b.go:function:f:b:1":  false,
+	} {
+		if err := ValidateSemanticID(sid); (err == nil) != ok {
+			t.Errorf("ValidateSemanticID(%q) = %v", sid, err)
+		}
+	}
+	if got := sidPart("  Foo::Bar Baz "); got != "foo_bar_baz" {
+		t.Errorf("sidPart = %q", got)
+	}
+	if got := sidPart("_DnsQuery"); got != "_dnsquery" {
+		t.Errorf("sidPart keeps underscores: %q", got)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\r\nb  \r\n":    "a\nb",
+		"x\t\ny\n\n\n":    "x\ny",
+		"clean\ntext":     "clean\ntext",
+		"":                "",
+		"trailing space ": "trailing space",
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSymbols(t *testing.T) {
+	chunks := []store.Chunk{
+		{ID: "1", Kind: "method", Symbol: "Add", Parents: []string{"Cart"}, Path: "c.go", StartLine: 3, Part: 1},
+		{ID: "2", Kind: "method", Symbol: "Add", Parents: []string{"Cart"}, Path: "c.go", StartLine: 90, Part: 2},
+		{ID: "3", Kind: "top_level", Path: "c.go", Part: 1},
+		{ID: "4", Kind: "markdown_section", Symbol: "Install", Path: "c.go", Part: 1},
+	}
+	got := Symbols(chunks)
+	if len(got) != 1 || got[0].Parent != "Cart" || got[0].Line != 3 || got[0].ChunkID != "1" {
+		t.Errorf("Symbols = %+v", got)
+	}
+}
