@@ -1,0 +1,76 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func workspace(t *testing.T, user, local string) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", home)
+	if user != "" {
+		os.MkdirAll(filepath.Join(home, "dossier"), 0o755)
+		os.WriteFile(filepath.Join(home, "dossier", "config.toml"), []byte(user), 0o644)
+	}
+	root := t.TempDir()
+	if local != "" {
+		os.WriteFile(filepath.Join(root, FileName), []byte(local), 0o644)
+	}
+	return root
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := Load(workspace(t, "", ""))
+	if err != nil || !reflect.DeepEqual(c, Default()) || c.Index.MaxFileSize != 1<<20 {
+		t.Errorf("Load = %+v, %v", c, err)
+	}
+}
+
+func TestWorkspaceOverridesUser(t *testing.T) {
+	root := workspace(t, "[index]\nworkers = 3\nmax_file_size = 10\n", "[index]\nmax_file_size = 2048\nexclude = [\"gen/\"]\n")
+	c, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Index{MaxFileSize: 2048, Workers: 3, Exclude: []string{"gen/"}}
+	if !reflect.DeepEqual(c.Index, want) {
+		t.Errorf("Index = %+v, want %+v", c.Index, want)
+	}
+}
+
+func TestErrorsNameFileAndPlace(t *testing.T) {
+	for name, tc := range map[string]struct{ file, want string }{
+		"unknown key": {"[index]\nmax_size = 1\n", "unknown setting"},
+		"wrong type":  {"[index]\nworkers = \"two\"\n", ":2:"},
+		"bad syntax":  {"[index\n", ":1:"},
+		"negative":    {"[index]\nworkers = -1\n", "index.workers"},
+		"zero size":   {"[index]\nmax_file_size = 0\n", "max_file_size must be positive"},
+	} {
+		_, err := Load(workspace(t, "", tc.file))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to mention %q", name, err, tc.want)
+		}
+		if err != nil && name != "negative" && name != "zero size" && !strings.Contains(err.Error(), FileName) {
+			t.Errorf("%s: error does not name the file: %v", name, err)
+		}
+	}
+}
+
+func FuzzLoad(f *testing.F) {
+	for _, s := range []string{"", "[index]\nworkers = 2\n", "[index]\nexclude = [\"a\", \"b/\"]\n", "[[x]]\n", "a = 1\n[index]\nmax_file_size = 9\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+		root := t.TempDir()
+		os.WriteFile(filepath.Join(root, FileName), []byte(data), 0o644)
+		c, err := Load(root)
+		if err == nil && (c.Index.MaxFileSize <= 0 || c.Index.Workers < 0) {
+			t.Errorf("accepted invalid settings %+v", c.Index)
+		}
+	})
+}
