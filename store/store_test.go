@@ -149,16 +149,25 @@ func setSchema(t *testing.T, path string, v string) {
 	}
 }
 
-func TestSchemaVersions(t *testing.T) {
+// closedIndex writes an index with one file and closes it.
+func closedIndex(t *testing.T) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "index.db")
 	db, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.Update(func(tx *Tx) error {
+	if err := db.Update(func(tx *Tx) error {
 		return tx.ReplaceFile(update("a.go", "x", chunk("a.go", "c"+PathHash("a.go")+"00000001", "h", "X", 0, 1)))
-	})
+	}); err != nil {
+		t.Fatal(err)
+	}
 	db.Close()
+	return path
+}
+
+func TestSchemaVersions(t *testing.T) {
+	path := closedIndex(t)
 
 	setSchema(t, path, "99")
 	for _, ro := range []bool{false, true} {
@@ -175,22 +184,14 @@ func TestSchemaVersions(t *testing.T) {
 }
 
 func TestOlderSchemaIsRebuilt(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "index.db")
-	db, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Update(func(tx *Tx) error {
-		return tx.ReplaceFile(update("a.go", "x", chunk("a.go", "c"+PathHash("a.go")+"00000001", "h", "X", 0, 1)))
-	})
-	db.Close()
+	path := closedIndex(t)
 	older := strconv.Itoa(SchemaVersion - 1)
 	setSchema(t, path, older)
 
 	if _, err := Open(path, Options{ReadOnly: true}); !errors.Is(err, ErrOlderSchema) || !strings.Contains(err.Error(), "rebuild") {
 		t.Errorf("read-only open of an older index: err = %v", err)
 	}
-	db, err = Open(path, Options{})
+	db, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,6 +75,9 @@ type spec struct {
 	// span covers the wrapper, the kind comes from what it wraps.
 	wrappers map[string]string // node type -> field of the inner node ("" = last named child)
 	comments map[string]bool
+	// attrs are attributes that sit above a definition (Rust's #[derive]):
+	// like doc comments they join the definition's span, but not its Doc.
+	attrs map[string]bool
 	// imports returns the import specs a top-level node declares, if any.
 	imports func(n *sitter.Node, src []byte) []string
 	// name overrides the default "name" field lookup. It may return parents
@@ -91,6 +94,10 @@ type spec struct {
 	headers map[string]bool
 	// bodyless are containers whose members are their own children.
 	bodyless map[string]bool
+	// conds are preprocessor conditionals: walked like bodyless containers,
+	// but they are not scopes (an include guard is no parent) and their
+	// condition is not code.
+	conds map[string]bool
 	// elide is what replaces a member body in an outline.
 	elide string
 	// doc returns a docstring found inside a definition (Python).
@@ -119,12 +126,14 @@ func (w *walker) text(n *sitter.Node) string { return string(w.src[n.StartByte()
 // container walks the named children of n.
 func (w *walker) container(n *sitter.Node, parents []string, inClass bool) {
 	count := int(n.NamedChildCount())
+	var prev *sitter.Node
 	for i := 0; i < count; i++ {
 		c := n.NamedChild(i)
 		if c == nil {
 			continue
 		}
-		w.node(c, parents, inClass)
+		w.child(n, prev, c, parents, inClass)
+		prev = c
 	}
 	if inClass {
 		w.pending = nil // comments among members belong to the outline
@@ -133,9 +142,31 @@ func (w *walker) container(n *sitter.Node, parents []string, inClass bool) {
 	w.flushPending()
 }
 
+// child walks c, the named child of n after prev. A comment that starts on
+// the line where the code before it ends is a trailing remark on that code
+// (`x := 1 // why`, `} // namespace a`), not the doc of what follows.
+func (w *walker) child(n, prev, c *sitter.Node, parents []string, inClass bool) {
+	trailing := false
+	if w.sp.comments[c.Type()] && len(w.pending) == 0 {
+		if prev != nil {
+			trailing = !w.sp.comments[prev.Type()] && c.StartPoint().Row == prev.EndPoint().Row
+		} else {
+			trailing = c.StartPoint().Row == n.StartPoint().Row && c.StartByte() > n.StartByte()
+		}
+	}
+	switch {
+	case !trailing:
+		w.node(c, parents, inClass)
+	case !inClass:
+		// Members' remarks live in the outline; top-level ones stay with
+		// the code around them.
+		w.extend(int(c.StartByte()), int(c.EndByte()), false, true)
+	}
+}
+
 func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 	typ := c.Type()
-	if w.sp.comments[typ] {
+	if w.sp.comments[typ] || w.sp.attrs[typ] {
 		if len(w.pending) > 0 {
 			last := w.pending[len(w.pending)-1]
 			if int(c.StartPoint().Row) > int(last.EndPoint().Row)+1 {
@@ -145,7 +176,7 @@ func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 		w.pending = append(w.pending, c)
 		return
 	}
-	if !inClass && w.sp.headers[typ] {
+	if !inClass && w.sp.headers[typ] && w.body(c) == nil {
 		w.addLeftover(c, true)
 		return
 	}
@@ -156,23 +187,7 @@ func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 			return
 		}
 	}
-	inner := c
-	for {
-		field, ok := w.sp.wrappers[inner.Type()]
-		if !ok {
-			break
-		}
-		var next *sitter.Node
-		if field != "" {
-			next = inner.ChildByFieldName(field)
-		} else if k := int(inner.NamedChildCount()); k > 0 {
-			next = inner.NamedChild(k - 1)
-		}
-		if next == nil {
-			break
-		}
-		inner = next
-	}
+	inner := w.unwrap(c)
 	if w.sp.special != nil && w.sp.special(w, inner, c, parents, inClass) {
 		return
 	}
@@ -189,6 +204,8 @@ func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 		w.emitSymbol(inner, c, w.sp.decls[it], name, append(append([]string(nil), parents...), qual...))
 	case w.sp.classes[it] != "" && w.body(inner) != nil:
 		w.class(inner, c, parents)
+	case w.sp.conds[it]:
+		w.conditional(inner, parents)
 	case w.sp.containers[it] && (w.body(inner) != nil || w.sp.bodyless[it]):
 		w.flushAll()
 		name, _ := w.nameOf(inner)
@@ -211,7 +228,50 @@ func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 	}
 }
 
+// unwrap returns the definition inside wrapper nodes (decorators, exports,
+// templates), or n itself.
+func (w *walker) unwrap(n *sitter.Node) *sitter.Node {
+	for {
+		field, ok := w.sp.wrappers[n.Type()]
+		if !ok {
+			return n
+		}
+		var next *sitter.Node
+		if field != "" {
+			next = n.ChildByFieldName(field)
+		} else if k := int(n.NamedChildCount()); k > 0 {
+			next = n.NamedChild(k - 1)
+		}
+		if next == nil {
+			return n
+		}
+		n = next
+	}
+}
+
 func (w *walker) body(n *sitter.Node) *sitter.Node { return n.ChildByFieldName("body") }
+
+// conditional walks the branches of a preprocessor conditional, skipping
+// its condition (the macro name of #ifdef, the expression of #if).
+func (w *walker) conditional(n *sitter.Node, parents []string) {
+	w.flushAll()
+	var prev *sitter.Node
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		if w.isField(n, c, "name") || w.isField(n, c, "condition") {
+			prev = c
+			continue
+		}
+		w.child(n, prev, c, parents, false)
+		prev = c
+	}
+	w.flushPending()
+}
+
+func (w *walker) isField(n, c *sitter.Node, field string) bool {
+	f := n.ChildByFieldName(field)
+	return f != nil && f.StartByte() == c.StartByte() && f.EndByte() == c.EndByte()
+}
 
 func (w *walker) nameOf(n *sitter.Node) (string, []string) {
 	if w.sp.name != nil {
@@ -233,20 +293,47 @@ func (w *walker) docStart(n *sitter.Node) (int, string) {
 	}
 	last := w.pending[len(w.pending)-1]
 	if int(last.EndPoint().Row)+1 < int(n.StartPoint().Row) {
+		// Detached comments are top-level code that ends before n.
 		w.flushPending()
+		w.flushLeftover()
 		return start, ""
 	}
-	first := w.pending[0]
-	doc := string(w.src[first.StartByte():last.EndByte()])
-	start = int(first.StartByte())
+	start = int(w.pending[0].StartByte())
+	// Attributes are code, not documentation.
+	var docs []string
+	for _, c := range w.pending {
+		if w.sp.comments[c.Type()] {
+			docs = append(docs, w.text(c))
+		}
+	}
 	w.pending = nil
-	return start, doc
+	return start, strings.Join(docs, "\n")
+}
+
+// headerComments returns the comments between a definition's name and its
+// body: Python and Ruby attach a comment above the first member there, not
+// to the body.
+func (w *walker) headerComments(n *sitter.Node) []*sitter.Node {
+	name, body := n.ChildByFieldName("name"), w.body(n)
+	if name == nil || body == nil {
+		return nil
+	}
+	var out []*sitter.Node
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		if w.sp.comments[c.Type()] && c.StartByte() >= name.EndByte() && c.EndByte() <= body.StartByte() {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // signature is the text from the start of n to its body, on one line.
 func (w *walker) signature(n *sitter.Node) string {
 	end := int(n.EndByte())
-	if b := w.body(n); b != nil {
+	if hc := w.headerComments(n); len(hc) > 0 {
+		end = int(hc[0].StartByte())
+	} else if b := w.body(n); b != nil {
 		end = int(b.StartByte())
 	} else if nl := strings.IndexByte(w.text(n), '\n'); nl >= 0 {
 		end = int(n.StartByte()) + nl
@@ -293,29 +380,16 @@ func (w *walker) class(n, outer *sitter.Node, parents []string) {
 	end := int(outer.EndByte())
 	// Elide the bodies of direct members that get chunks of their own.
 	var cuts [][2]int
+	members := false
 	count := int(body.NamedChildCount())
 	for i := 0; i < count; i++ {
 		m := body.NamedChild(i)
-		inner := m
-		for {
-			field, ok := w.sp.wrappers[inner.Type()]
-			if !ok {
-				break
-			}
-			var next *sitter.Node
-			if field != "" {
-				next = inner.ChildByFieldName(field)
-			} else if k := int(inner.NamedChildCount()); k > 0 {
-				next = inner.NamedChild(k - 1)
-			}
-			if next == nil {
-				break
-			}
-			inner = next
-		}
+		inner := w.unwrap(m)
 		t := inner.Type()
 		if w.sp.funcs[t] || w.sp.classes[t] != "" {
-			if b := w.body(inner); b != nil && b.EndByte() > b.StartByte() {
+			b := w.body(inner)
+			members = members || b != nil
+			if b != nil && b.EndByte() > b.StartByte() {
 				cuts = append(cuts, [2]int{int(b.StartByte()), int(b.EndByte())})
 			}
 		}
@@ -333,8 +407,17 @@ func (w *walker) class(n, outer *sitter.Node, parents []string) {
 		b.Write(w.src[pos:end])
 		seg.Text, seg.Outline = b.String(), true
 	}
+	// Members get chunks of their own, so the class encloses them even when
+	// there was no body to elide (a parse error left one empty).
+	seg.Outline = seg.Outline || members
 	w.out = emitSplit(w.out, w.src, w.ls, seg, 0)
 	inner := append(append([]string(nil), seg.Parents...), name)
+	// A comment below the header line documents the first member.
+	for _, c := range w.headerComments(n) {
+		if c.StartPoint().Row > n.StartPoint().Row {
+			w.pending = append(w.pending, c)
+		}
+	}
 	w.container(body, inner, true)
 }
 
@@ -363,7 +446,7 @@ func (w *walker) extend(start, end int, isImport, comment bool) {
 // flushPending turns comments that doc nothing into top-level code.
 func (w *walker) flushPending() {
 	for _, c := range w.pending {
-		w.extend(int(c.StartByte()), int(c.EndByte()), false, true)
+		w.extend(int(c.StartByte()), int(c.EndByte()), false, w.sp.comments[c.Type()])
 	}
 	w.pending = nil
 }

@@ -62,6 +62,7 @@ var specs = map[string]*spec{
 		containers: set("mod_item", "foreign_mod_item"),
 		decls:      map[string]Kind{"type_item": TypeDef},
 		comments:   set("line_comment", "block_comment"),
+		attrs:      set("attribute_item"),
 		imports:    fieldImports("use_declaration", "argument"),
 		name:       rustName,
 		elide:      braceElide,
@@ -80,8 +81,8 @@ var specs = map[string]*spec{
 		language:   c.GetLanguage,
 		funcs:      set("function_definition"),
 		classes:    map[string]Kind{"struct_specifier": Struct, "union_specifier": Struct, "enum_specifier": Enum},
-		containers: set("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification"),
-		bodyless:   set("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"),
+		containers: set("linkage_specification"),
+		conds:      set("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"),
 		comments:   set("comment"),
 		imports:    fieldImports("preproc_include", "path"),
 		name:       cName,
@@ -93,8 +94,8 @@ var specs = map[string]*spec{
 		funcs:    set("function_definition"),
 		classes: map[string]Kind{"class_specifier": Class, "struct_specifier": Struct, "union_specifier": Struct,
 			"enum_specifier": Enum},
-		containers: set("namespace_definition", "preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification"),
-		bodyless:   set("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"),
+		containers: set("namespace_definition", "linkage_specification"),
+		conds:      set("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"),
 		decls:      map[string]Kind{"alias_declaration": TypeDef, "concept_definition": TypeDef},
 		wrappers:   map[string]string{"template_declaration": ""},
 		comments:   set("comment"),
@@ -124,6 +125,7 @@ var specs = map[string]*spec{
 		containers: set("namespace_definition"),
 		comments:   set("comment"),
 		imports:    keywordImports("namespace_use_declaration", "use", "function", "const"),
+		headers:    set("php_tag", "namespace_definition"), // `<?php`, `namespace A;`: PHP's package clause
 		elide:      braceElide,
 	},
 	lang.Ruby: {
@@ -264,16 +266,28 @@ func goTypes(w *walker, n, outer *sitter.Node, parents []string, _ bool) bool {
 		return true
 	}
 	w.flushLeftover()
-	if len(specsN) == 1 {
+	if len(specsN) == 1 && n.NamedChildCount() == 1 {
 		name, _ := w.nameOf(specsN[0])
 		w.emitSymbol(specsN[0], outer, kindOf(specsN[0]), name, parents)
 		return true
 	}
+	// A group: each spec takes the doc comments directly above it inside
+	// the parentheses.
 	w.flushAll()
-	for _, s := range specsN {
-		name, _ := w.nameOf(s)
-		w.emitSymbol(s, s, kindOf(s), name, parents)
+	var prev *sitter.Node
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		switch {
+		case w.sp.comments[c.Type()]:
+			w.child(n, prev, c, parents, false)
+		case c.Type() == "type_spec" || c.Type() == "type_alias":
+			w.flushLeftover()
+			name, _ := w.nameOf(c)
+			w.emitSymbol(c, c, kindOf(c), name, parents)
+		}
+		prev = c
 	}
+	w.flushAll()
 	return true
 }
 

@@ -106,7 +106,7 @@ func File(ctx context.Context, parsers *Parsers, language, srcType string, src [
 	case language == lang.Markdown:
 		res.Segments = markdown(src)
 	case language == lang.JSON:
-		res.Segments = jsonKeys(src)
+		res.Segments = jsonKeys(src, srcType == lang.SrcAPIEndpoint)
 	case language == lang.YAML:
 		res.Segments = yamlKeys(src, srcType == lang.SrcAPIEndpoint)
 	case language == lang.TOML:
@@ -196,10 +196,18 @@ func splitSpan(src []byte, start, end, maxTok, overlapTok int) []piece {
 		next := cut
 		if overB > 0 {
 			next = cut - overB
-			if next <= pos {
+			switch nl := bytes.IndexByte(src[max(next, pos):cut], '\n'); {
+			case next <= pos:
 				next = cut
-			} else if nl := bytes.IndexByte(src[next:cut], '\n'); nl >= 0 && next+nl+1 < cut {
+			case src[next-1] == '\n':
+				// Already at a line start: keep the whole overlap.
+			case nl >= 0 && next+nl+1 < cut:
 				next += nl + 1
+			default:
+				// No line break to start at: at least start on a rune.
+				for next < cut && !utf8.RuneStart(src[next]) {
+					next++
+				}
 			}
 		}
 		pos = next
@@ -219,7 +227,8 @@ func emitSplit(out []Segment, src []byte, ls lines, seg Segment, overlapTok int)
 	for i, p := range ps {
 		s := seg
 		part := span(src, ls, seg.Kind, p.start, p.end)
-		s.Text, s.StartByte, s.EndByte, s.StartLine, s.EndLine = part.Text, p.start, p.end, part.StartLine, part.EndLine
+		// The part's own (trimmed) span, so Text stays src[StartByte:EndByte].
+		s.Text, s.StartByte, s.EndByte, s.StartLine, s.EndLine = part.Text, part.StartByte, part.EndByte, part.StartLine, part.EndLine
 		s.Part, s.Parts = i+1, len(ps)
 		if i > 0 {
 			s.Doc = ""

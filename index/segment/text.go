@@ -100,21 +100,20 @@ func markdown(src []byte) []Segment {
 		}
 	}
 	var out []Segment
-	prevEnd := 0
+	prevStart := 0
 	for _, s := range secs {
 		seg := span(src, ls, Section, s.start, s.end)
 		seg.Name, seg.Parents, seg.Key = s.title, s.parents, s.key
 		if s.start > 0 {
-			from := s.start - ProseOverlap*4
-			if from < prevEnd-ProseOverlap*4 || from < 0 {
-				from = 0
-			}
-			if nl := bytes.IndexByte(src[from:s.start], '\n'); from > 0 && nl >= 0 {
+			// The context is the tail of the previous section only,
+			// starting at a line boundary.
+			from := max(s.start-ProseOverlap*4, prevStart)
+			if nl := bytes.IndexByte(src[from:s.start], '\n'); from > 0 && src[from-1] != '\n' && nl >= 0 {
 				from += nl + 1
 			}
 			seg.Context = string(src[from:s.start])
 		}
-		prevEnd = s.end
+		prevStart = s.start
 		out = emitSplit(out, src, ls, seg, ProseOverlap)
 	}
 	return out
@@ -149,7 +148,9 @@ type keyed struct {
 
 // emitKeys turns key spans into segments: tiny neighbours merge until they
 // reach MinTokens, big ones are split by split (when given) or by lines.
-func emitKeys(src []byte, ls lines, keys []keyed, prefix []string, split func(k keyed) []keyed, always func(k keyed) bool) []Segment {
+// Keys for which always holds are split whatever their size, into one
+// segment per child key (an OpenAPI path is one endpoint, never merged).
+func emitKeys(src []byte, ls lines, keys []keyed, prefix []string, split func(k keyed) []keyed, always func(k keyed) bool, single bool) []Segment {
 	var out []Segment
 	var group []keyed
 	flush := func() {
@@ -169,14 +170,15 @@ func emitKeys(src []byte, ls lines, keys []keyed, prefix []string, split func(k 
 	}
 	for _, k := range keys {
 		size := EstimateTokens(k.end - k.start)
-		if split != nil && (size > MaxTokens || (always != nil && always(k))) {
+		isAlways := always != nil && always(k)
+		if split != nil && (size > MaxTokens || isAlways) {
 			if subs := split(k); len(subs) > 1 {
 				flush()
-				out = append(out, emitKeys(src, ls, subs, append(append([]string(nil), prefix...), k.name), split, nil)...)
+				out = append(out, emitKeys(src, ls, subs, append(append([]string(nil), prefix...), k.name), split, nil, isAlways)...)
 				continue
 			}
 		}
-		if size >= MinTokens {
+		if size >= MinTokens || single {
 			flush()
 			group = []keyed{k}
 			flush()
@@ -200,24 +202,34 @@ func keyPath(prefix []string, name string) string {
 }
 
 // jsonKeys chunks a JSON object by key; anything else becomes windows.
-func jsonKeys(src []byte) []Segment {
+// OpenAPI documents always get one chunk per path.
+func jsonKeys(src []byte, openAPI bool) []Segment {
 	keys, ok := jsonObjectKeys(src, 0, len(src))
 	if !ok {
 		return windows(src, 0)
 	}
 	split := func(k keyed) []keyed {
-		// The value starts after the key's colon.
-		colon := bytes.IndexByte(src[k.start:k.end], ':')
+		// The value starts after the colon that follows the quoted key
+		// (which may itself contain ':').
+		i := k.start + 1
+		for i < k.end && src[i] != '"' {
+			if src[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		colon := bytes.IndexByte(src[min(i, k.end):k.end], ':')
 		if colon < 0 {
 			return nil
 		}
-		subs, ok := jsonObjectKeys(src, k.start+colon+1, k.end)
+		subs, ok := jsonObjectKeys(src, i+colon+1, k.end)
 		if !ok {
 			return nil
 		}
 		return subs
 	}
-	return emitKeys(src, newLines(src), keys, nil, split, nil)
+	always := func(k keyed) bool { return openAPI && k.name == "paths" }
+	return emitKeys(src, newLines(src), keys, nil, split, always, false)
 }
 
 // jsonObjectKeys finds the keys of the object in src[from:to]; each span
@@ -323,12 +335,21 @@ func yamlKeys(src []byte, openAPI bool) []Segment {
 		return windows(src, 0)
 	}
 	split := func(k keyed) []keyed {
-		// Child keys sit at the first indentation found under the key line.
-		first := bytes.IndexByte(src[k.start:k.end], '\n')
+		// The key line follows the comments above it; child keys sit at
+		// the first indentation found under the key line.
+		head := k.start
+		for bytes.HasPrefix(bytes.TrimLeft(src[head:k.end], " "), []byte("#")) {
+			nl := bytes.IndexByte(src[head:k.end], '\n')
+			if nl < 0 {
+				return nil
+			}
+			head += nl + 1
+		}
+		first := bytes.IndexByte(src[head:k.end], '\n')
 		if first < 0 {
 			return nil
 		}
-		rest := src[k.start+first+1 : k.end]
+		rest := src[head+first+1 : k.end]
 		indent := -1
 		for _, l := range bytes.Split(rest, []byte("\n")) {
 			t := bytes.TrimLeft(l, " ")
@@ -340,18 +361,26 @@ func yamlKeys(src []byte, openAPI bool) []Segment {
 		if indent <= 0 {
 			return nil
 		}
-		return lineKeys(src, ls, k.start+first+1, k.end, indent, yamlKeyName)
+		return lineKeys(src, ls, head+first+1, k.end, indent, yamlKeyName)
 	}
 	always := func(k keyed) bool { return openAPI && k.name == "paths" }
-	return emitKeys(src, ls, keys, nil, split, always)
+	return emitKeys(src, ls, keys, nil, split, always, false)
 }
 
 // tomlKeys chunks TOML by table header and top-level key.
 func tomlKeys(src []byte) []Segment {
 	ls := newLines(src)
+	inTable := false
 	keys := lineKeys(src, ls, 0, len(src), 0, func(line string) (string, bool) {
 		m := tomlKey.FindString(line)
 		if m == "" {
+			return "", false
+		}
+		if strings.HasPrefix(m, "[") {
+			inTable = true
+		} else if inTable {
+			// TOML keys are not indented: a key after a table header
+			// belongs to that table.
 			return "", false
 		}
 		return strings.Trim(strings.TrimSpace(strings.TrimSuffix(m, "=")), `[]"'`), true
@@ -359,5 +388,5 @@ func tomlKeys(src []byte) []Segment {
 	if len(keys) == 0 {
 		return windows(src, 0)
 	}
-	return emitKeys(src, ls, keys, nil, nil, nil)
+	return emitKeys(src, ls, keys, nil, nil, nil, false)
 }
