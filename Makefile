@@ -16,10 +16,11 @@ run: build
 test:
 	$(GO) test -count=1 $(PKGS)
 
-## bench: Go benchmarks, then the GOROOT/src comparison with repomix
+## bench: Go benchmarks, the GOROOT/src comparison with repomix, then retrieval quality
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./index/...
 	$(GO) run ./cmd/dossier-bench -dossier $(BIN)
+	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN)
 
 ## fmt: check formatting (gofmt -l must print nothing)
 fmt:

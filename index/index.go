@@ -18,7 +18,10 @@ import (
 
 	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/discover"
+	"github.com/dossierhq/dossier/index/embed"
+	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/segment"
+	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -230,7 +233,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			wk := &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo}
+			wk := ix.newWorker()
 			defer wk.parsers.Close()
 			for c := range jobs {
 				var prev *store.File
@@ -296,6 +299,9 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, st
 			return err
 		}
 		sum.Totals = t
+		if err := refreshSearch(tx, t.Files); err != nil {
+			return err
+		}
 		for k, v := range skips.Counts() {
 			sum.Skipped[k] = v
 		}
@@ -309,6 +315,24 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, st
 	})
 	if err != nil {
 		return fmt.Errorf("finish index: %w", err)
+	}
+	return nil
+}
+
+func (ix *Indexer) newWorker() *worker {
+	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, tok: terms.New(), emb: embed.NewBuiltin()}
+}
+
+// refreshSearch rebuilds the search snapshot when enough files changed
+// since it was built (or there is none); otherwise queries read the changed
+// files' own records.
+func refreshSearch(tx *store.Tx, files int) error {
+	_, ok := tx.Snapshot()
+	if ok && tx.DirtyCount() <= search.RebuildThreshold(files) {
+		return nil
+	}
+	if err := search.Rebuild(tx); err != nil {
+		return fmt.Errorf("search snapshot: %w", err)
 	}
 	return nil
 }

@@ -12,8 +12,11 @@ import (
 
 	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/discover"
+	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/lang"
+	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/segment"
+	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -35,6 +38,8 @@ type worker struct {
 	parsers *segment.Parsers
 	reg     *describe.Registry
 	repo    store.Repo
+	tok     *terms.Tokenizer
+	emb     *embed.Builtin
 }
 
 // sniffLen is how much of a file the binary check reads (as git does).
@@ -99,11 +104,39 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 		f.Kinds[c.Kind]++
 	}
 	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks), Imports: res.Imports}
+	if u.Search, u.Vectors, err = w.searchRecords(chunks, fc.Contents); err != nil {
+		return outcome{path: fc.Path, err: err}
+	}
 	enc, err := store.Encode(u)
 	if err != nil {
 		return outcome{path: fc.Path, err: err}
 	}
 	return outcome{path: fc.Path, bytes: len(fc.Contents), file: &f, enc: enc}
+}
+
+// searchRecords derives the file's search record (weighted terms per chunk)
+// and its builtin vectors, both from the same terms.
+func (w *worker) searchRecords(chunks []store.Chunk, blob []byte) ([]byte, []byte, error) {
+	cts := make([]search.ChunkTerms, len(chunks))
+	vecs := make([][]float32, len(chunks))
+	flat := make([]float32, len(chunks)*embed.BuiltinDims)
+	scratch := make([]float32, embed.BuiltinDims)
+	for i := range chunks {
+		c := &chunks[i]
+		text := c.Outline
+		if text == "" && c.StartByte <= c.EndByte && c.EndByte <= len(blob) {
+			text = string(blob[c.StartByte:c.EndByte])
+		}
+		cts[i] = search.Analyze(w.tok, c, text)
+		v := flat[i*embed.BuiltinDims : (i+1)*embed.BuiltinDims]
+		w.emb.Chunk(v, scratch, w.tok.Terms(c.Symbol), w.tok.Terms(c.Signature), cts[i].Terms)
+		vecs[i] = v
+	}
+	vrec, err := search.EncodeVectors(embed.BuiltinModel, embed.BuiltinDims, vecs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return search.EncodeTerms(cts), vrec, nil
 }
 
 // minified spots machine-written files: long, with very long lines.

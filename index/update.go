@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/dossierhq/dossier/index/discover"
-	"github.com/dossierhq/dossier/index/segment"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -65,7 +64,7 @@ func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) 
 	sum.Indexed, sum.Unchanged, sum.Touched, sum.Removed = 0, 0, 0, 0
 	sum.Skipped, sum.SkippedFiles, sum.Notes, sum.Errors = map[string]int{}, nil, map[string]int{}, nil
 
-	wk := &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo}
+	wk := ix.newWorker()
 	defer wk.parsers.Close()
 	var outs []outcome
 	err = db.View(func(tx *store.Tx) error {
@@ -155,6 +154,9 @@ func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) 
 			if err := tx.ReplaceTestLinks(testLinks(tx.Paths())); err != nil {
 				return err
 			}
+		}
+		if err := refreshSearch(tx, sum.Totals.Files); err != nil {
+			return err
 		}
 		sum.Skipped = skips.Counts()
 		sum.SkippedFiles = skips.List()

@@ -22,6 +22,8 @@ type Encoded struct {
 	imports []byte
 	locs    [][]byte
 	syms    [][2][]byte
+	search  []byte
+	vectors []byte
 }
 
 // Path is the file the encoding is for.
@@ -47,6 +49,7 @@ func Encode(u FileUpdate) (*Encoded, error) {
 			return nil, err
 		}
 	}
+	e.search, e.vectors = u.Search, u.Vectors
 	e.locs = make([][]byte, len(u.Chunks))
 	for i, c := range u.Chunks {
 		e.locs[i] = key(c.Hash, c.ID)
@@ -121,10 +124,18 @@ func (t *Tx) Put(e *Encoded) error {
 			return err
 		}
 	}
-	if e.imports != nil {
-		if err := t.b(bucketImports).Put(p, e.imports); err != nil {
-			return err
+	for _, r := range []struct {
+		bucket []byte
+		v      []byte
+	}{{bucketImports, e.imports}, {bucketSearch, e.search}, {bucketVectors, e.vectors}} {
+		if r.v != nil {
+			if err := t.b(r.bucket).Put(p, r.v); err != nil {
+				return err
+			}
 		}
+	}
+	if err := t.markDirty(e.path); err != nil {
+		return err
 	}
 	return t.b(bucketFiles).Put(p, e.file)
 }

@@ -89,4 +89,8 @@ type FileUpdate struct {
 	Blob    []byte // the text chunks index into
 	Symbols []Symbol
 	Imports []string
+	// Search and Vectors are the file's search and vector records, encoded
+	// by the search package (nil: none).
+	Search  []byte
+	Vectors []byte
 }

@@ -3,7 +3,7 @@ package store
 // SchemaVersion is the layout version of index.db. Bump it whenever a bucket,
 // key layout or record encoding changes incompatibly; an older index is then
 // rebuilt by the next writer and a newer one is refused.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact.
@@ -30,16 +30,27 @@ var (
 	bucketImports = []byte("imports")
 	// testlinks: path \x00 linked path -> role of the linked path ("test" or "subject").
 	bucketTestLinks = []byte("testlinks")
-	// postings, vectors and embcache belong to search: full-text postings,
-	// chunk vectors, and embeddings keyed by model \x00 dims \x00 content hash.
+	// search: relative path -> the search record of its chunks (terms and
+	// counts, encoded by the search package).
+	bucketSearch = []byte("search")
+	// vectors: relative path -> the vector record of its chunks.
+	bucketVectors = []byte("vectors")
+	// postings: term -> the snapshot's postings list for it.
 	bucketPostings = []byte("postings")
-	bucketVectors  = []byte("vectors")
+	// snapshot: the search snapshot's header, document and path tables.
+	bucketSnapshot = []byte("snapshot")
+	// dirty: path -> empty, for every file written or deleted since the
+	// snapshot was built.
+	bucketDirty = []byte("dirty")
+	// embcache: model \x00 dims \x00 content hash -> embedding, for
+	// embedders that are expensive to call.
 	bucketEmbCache = []byte("embcache")
 )
 
 var allBuckets = [][]byte{
 	bucketMeta, bucketFiles, bucketChunks, bucketPathIDs, bucketBlobs, bucketLocations,
-	bucketSymbols, bucketImports, bucketTestLinks, bucketPostings, bucketVectors, bucketEmbCache,
+	bucketSymbols, bucketImports, bucketTestLinks, bucketSearch, bucketVectors, bucketPostings, bucketSnapshot,
+	bucketDirty, bucketEmbCache,
 }
 
 // Keys inside bucketMeta.
@@ -47,6 +58,13 @@ var (
 	metaSchema  = []byte("schema")
 	metaSummary = []byte("summary")
 	metaRepo    = []byte("repo")
+)
+
+// Keys inside bucketSnapshot.
+var (
+	snapMeta  = []byte("meta")
+	snapDocs  = []byte("docs")
+	snapPaths = []byte("paths")
 )
 
 const sep = "\x00"

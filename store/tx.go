@@ -185,7 +185,7 @@ func (t *Tx) ReplaceTestLinks(links map[string]map[string]string) error {
 func (t *Tx) PutFile(f File) error { return putJSON(t.b(bucketFiles), []byte(f.Path), f) }
 
 // DeleteFile removes path and every record derived from it: chunks, their
-// ids, symbols and locations, its text and its imports.
+// ids, symbols and locations, its text, imports, search and vector records.
 func (t *Tx) DeleteFile(path string) error {
 	p := []byte(path)
 	if t.b(bucketFiles).Get(p) == nil {
@@ -209,12 +209,12 @@ func (t *Tx) DeleteFile(path string) error {
 			}
 		}
 	}
-	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketFiles} {
+	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketSearch, bucketVectors, bucketFiles} {
 		if err := t.b(b).Delete(p); err != nil {
 			return err
 		}
 	}
-	return nil
+	return t.markDirty(path)
 }
 
 // SetRepo records the workspace's git facts.

@@ -149,6 +149,10 @@ func TestSideBySide(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "files   21") {
 		t.Errorf("stats beside a watcher: err %v\n%s", err, out)
 	}
+	out, err = dossier("search", "--root", root, "--mode", "symbol", "F7_3").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "pkg000/f7.go") {
+		t.Errorf("search beside a watcher: err %v\n%s", err, out)
+	}
 	watch.Process.Signal(syscall.SIGINT)
 	if err := watch.Wait(); err != nil {
 		t.Errorf("watch did not exit cleanly on Ctrl-C: %v\n%s", err, werr.String())
@@ -198,4 +202,68 @@ func TestKilledRunResumes(t *testing.T) {
 		t.Errorf("after resume: files %d functions %d (indexed %d, unchanged %d)", sum.Files, sum.ChunksByKind["function"], sum.Indexed, sum.Unchanged)
 	}
 	t.Logf("killed run had committed %d files", sum.Unchanged)
+}
+
+func TestSearchCLI(t *testing.T) {
+	root := workspace(t, 3)
+	if _, stderr, code := runCLI(t, "index", "--root", root); code != exitOK {
+		t.Fatalf("index: %d %s", code, stderr)
+	}
+	out, stderr, code := runCLI(t, "search", "--root", root, "--json", "F2_5")
+	if code != exitOK {
+		t.Fatalf("search: %d %s", code, stderr)
+	}
+	var resp struct {
+		Query   string `json:"query"`
+		Results []struct {
+			Path, Symbol, Kind, Language string
+			Score                        float64
+			StartLine                    int `json:"start_line"`
+			Sources                      []string
+		} `json:"results"`
+		Debug struct {
+			Strategy        string  `json:"strategy"`
+			LatencyMS       float64 `json:"latency_ms"`
+			TotalCandidates int     `json:"total_candidates"`
+		} `json:"debug"`
+	}
+	if err := json.Unmarshal([]byte(out), &resp); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(resp.Results) == 0 || resp.Results[0].Symbol != "F2_5" || resp.Results[0].Path != "pkg000/f2.go" ||
+		resp.Results[0].StartLine != 28 || resp.Debug.Strategy == "" || resp.Debug.TotalCandidates == 0 {
+		t.Errorf("search --json: %+v", resp)
+	}
+
+	// Queries from stdin: one JSON line each, in order.
+	cmd := dossier("search", "--root", root, "--json", "--mode", "symbol")
+	cmd.Stdin = strings.NewReader("F1_2\n\nF0_19\n")
+	stream, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(stream)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"query":"F1_2"`) || !strings.Contains(lines[1], `"query":"F0_19"`) {
+		t.Errorf("stream:\n%s", stream)
+	}
+
+	out, _, code = runCLI(t, "search", "--root", root, "a thing")
+	if code != exitOK || !strings.Contains(out, "pkg000/") || !strings.Contains(out, "results, hybrid(") {
+		t.Errorf("human output (%d):\n%s", code, out)
+	}
+	for _, bad := range [][]string{
+		{"search", "--root", root, "--mode", "fuzzy", "x"},
+		{"search", "--root", root},
+		{"search", "--root", root, "-k", "0", "x"},
+	} {
+		if _, stderr, code := runCLI(t, bad...); code != exitUsage || stderr == "" {
+			t.Errorf("%v: exit %d, %q", bad, code, stderr)
+		}
+	}
+	if _, stderr, code := runCLI(t, "search", "--root", t.TempDir(), "x"); code != exitError || !strings.Contains(stderr, "dossier index") {
+		t.Errorf("search without an index: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "search", "--root", root, "--mode", "regex", "(x"); code != exitError || !strings.Contains(stderr, "bad regular expression") {
+		t.Errorf("bad regex: exit %d, %q", code, stderr)
+	}
 }

@@ -1,0 +1,314 @@
+// Command dossier-retrieval measures search quality the CodeSearchNet way
+// on code nobody here wrote: it copies Go packages (by default the
+// standard library's net and encoding trees), takes every function with a
+// doc comment, removes the comment from the copy, and uses the comment's
+// first sentence (without the function's name) as the query and the
+// function as the answer. It indexes the copy with the dossier binary,
+// runs every query in each mode through `dossier search --json` (one
+// process per mode, queries on stdin) and reports MRR@10, recall@1 and
+// recall@10, and latency percentiles.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// item is one query and its answer.
+type item struct {
+	Query string `json:"query"`
+	Path  string `json:"path"`
+	Func  string `json:"func"`
+	Start int    `json:"start_line"`
+	End   int    `json:"end_line"`
+}
+
+type result struct {
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+}
+
+type response struct {
+	Query   string   `json:"query"`
+	Results []result `json:"results"`
+	Error   string   `json:"error"`
+	Debug   struct {
+		LatencyMS float64 `json:"latency_ms"`
+	} `json:"debug"`
+}
+
+// Score is one mode's figures.
+type Score struct {
+	Mode    string  `json:"mode"`
+	Queries int     `json:"queries"`
+	MRR10   float64 `json:"mrr_at_10"`
+	R1      float64 `json:"recall_at_1"`
+	R10     float64 `json:"recall_at_10"`
+	P50     float64 `json:"latency_p50_ms"`
+	P95     float64 `json:"latency_p95_ms"`
+}
+
+func main() {
+	goroot := strings.TrimSpace(run("go", "env", "GOROOT"))
+	var (
+		bin     = flag.String("dossier", "bin/dossier", "path of the dossier binary")
+		srcs    = flag.String("src", filepath.Join(goroot, "src", "net")+","+filepath.Join(goroot, "src", "encoding"), "comma-separated package trees to copy")
+		max     = flag.Int("max", 1500, "use at most this many queries (evenly spread; 0 = all)")
+		modes   = flag.String("modes", "text,vector,hybrid", "modes to measure")
+		asJSON  = flag.Bool("json", false, "print the scores as JSON")
+		keep    = flag.Bool("keep", false, "keep the temporary copy and print its path")
+		dumpSet = flag.String("dump", "", "write the query set (JSON lines) to this file")
+		reuse   = flag.String("reuse", "", "measure an existing indexed copy (from -keep) with the set from -dump, without copying or indexing")
+	)
+	flag.Parse()
+	if *reuse != "" {
+		items, err := load(*dumpSet)
+		check(err)
+		report(*bin, *reuse, *modes, items, *asJSON)
+		return
+	}
+	tmp, err := os.MkdirTemp("", "dossier-retrieval-")
+	check(err)
+	if !*keep {
+		defer os.RemoveAll(tmp)
+	} else {
+		fmt.Println("copy kept at", tmp)
+	}
+	var items []item
+	for _, src := range strings.Split(*srcs, ",") {
+		its, err := prepare(src, filepath.Join(tmp, filepath.Base(src)), filepath.Base(src))
+		check(err)
+		items = append(items, its...)
+	}
+	items = spread(items, *max)
+	if *dumpSet != "" {
+		var b bytes.Buffer
+		for _, it := range items {
+			line, _ := json.Marshal(it)
+			b.Write(append(line, '\n'))
+		}
+		check(os.WriteFile(*dumpSet, b.Bytes(), 0o644))
+	}
+	fmt.Printf("%d queries from %s (%d CPUs)\n", len(items), *srcs, runtime.NumCPU())
+	out, err := exec.Command(*bin, "index", "--root", tmp).CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "index failed: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	report(*bin, tmp, *modes, items, *asJSON)
+}
+
+// load reads a query set written by -dump.
+func load(path string) ([]item, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var items []item
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var it item
+		if err := json.Unmarshal(line, &it); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		items = append(items, it)
+	}
+	return items, nil
+}
+
+func report(bin, root, modes string, items []item, asJSON bool) {
+	var scores []Score
+	for _, mode := range strings.Split(modes, ",") {
+		s, err := measure(bin, root, mode, items)
+		check(err)
+		scores = append(scores, s)
+	}
+	if asJSON {
+		check(json.NewEncoder(os.Stdout).Encode(scores))
+		return
+	}
+	fmt.Printf("%-8s %7s %7s %7s %7s %9s %9s\n", "mode", "queries", "MRR@10", "R@1", "R@10", "p50 ms", "p95 ms")
+	for _, s := range scores {
+		fmt.Printf("%-8s %7d %7.3f %7.3f %7.3f %9.2f %9.2f\n", s.Mode, s.Queries, s.MRR10, s.R1, s.R10, s.P50, s.P95)
+	}
+}
+
+// prepare copies the Go files under src to dst (test files too, as they
+// are part of a real tree), strips the doc comments of documented
+// functions in non-test files, and returns those functions as items with
+// paths relative to the workspace (prefix/...).
+func prepare(src, dst, prefix string) ([]item, error) {
+	var items []item
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			if d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		relPath := filepath.ToSlash(filepath.Join(prefix, rel))
+		if !strings.HasSuffix(p, "_test.go") {
+			var its []item
+			data, its = strip(data, relPath)
+			items = append(items, its...)
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	return items, err
+}
+
+// strip blanks the doc comments of documented functions (keeping line
+// numbers) and returns the queries made from them.
+func strip(src []byte, rel string) ([]byte, []item) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, rel, src, parser.ParseComments)
+	if err != nil {
+		return src, nil
+	}
+	out := slices.Clone(src)
+	var items []item
+	for _, decl := range f.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fn.Doc == nil || fn.Body == nil {
+			continue
+		}
+		q := query(fn.Doc.Text(), fn.Name.Name)
+		if len(strings.Fields(q)) < 3 {
+			continue
+		}
+		start, end := fset.Position(fn.Doc.Pos()).Offset, fset.Position(fn.Doc.End()).Offset
+		for i := start; i < end; i++ {
+			if out[i] != '\n' {
+				out[i] = ' '
+			}
+		}
+		items = append(items, item{Query: q, Path: rel, Func: fn.Name.Name,
+			Start: fset.Position(fn.Pos()).Line, End: fset.Position(fn.End()).Line})
+	}
+	return out, items
+}
+
+// query is the first sentence of a doc comment without the leading name.
+func query(doc, name string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	if i := strings.Index(doc, ". "); i >= 0 {
+		doc = doc[:i]
+	}
+	doc = strings.TrimSuffix(doc, ".")
+	words := strings.Fields(doc)
+	if len(words) > 0 && (words[0] == name || strings.HasSuffix(words[0], "."+name)) {
+		words = words[1:]
+	}
+	q := strings.Join(words, " ")
+	return strings.TrimFunc(q, func(r rune) bool { return unicode.IsPunct(r) && r != ')' })
+}
+
+// spread keeps n items evenly spread over the list (a stable sample).
+func spread(items []item, n int) []item {
+	if n <= 0 || len(items) <= n {
+		return items
+	}
+	out := make([]item, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, items[i*len(items)/n])
+	}
+	return out
+}
+
+func measure(bin, root, mode string, items []item) (Score, error) {
+	cmd := exec.Command(bin, "search", "--root", root, "--json", "--mode", mode, "-k", "10", "--min-score", "0")
+	var in bytes.Buffer
+	for _, it := range items {
+		in.WriteString(it.Query + "\n")
+	}
+	cmd.Stdin = &in
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return Score{}, fmt.Errorf("search --mode %s: %w", mode, err)
+	}
+	s := Score{Mode: mode}
+	var lat []float64
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	i := 0
+	for sc.Scan() {
+		if i >= len(items) {
+			return s, fmt.Errorf("more answers than queries")
+		}
+		var r response
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return s, err
+		}
+		if r.Error != "" {
+			return s, fmt.Errorf("query %q: %s", r.Query, r.Error)
+		}
+		it := items[i]
+		i++
+		lat = append(lat, r.Debug.LatencyMS)
+		for rank, res := range r.Results {
+			if res.Path == it.Path && res.StartLine <= it.End && it.Start <= res.EndLine {
+				s.MRR10 += 1 / float64(rank+1)
+				if rank == 0 {
+					s.R1++
+				}
+				s.R10++
+				break
+			}
+		}
+	}
+	if i != len(items) {
+		return s, fmt.Errorf("%d answers for %d queries", i, len(items))
+	}
+	n := float64(len(items))
+	s.Queries = len(items)
+	s.MRR10, s.R1, s.R10 = s.MRR10/n, s.R1/n, s.R10/n
+	slices.Sort(lat)
+	s.P50, s.P95 = pct(lat, 0.50), pct(lat, 0.95)
+	return s, nil
+}
+
+func pct(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[min(len(sorted)-1, int(p*float64(len(sorted))))]
+}
+
+func run(name string, args ...string) string {
+	out, err := exec.Command(name, args...).Output()
+	check(err)
+	return string(out)
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dossier-retrieval:", err)
+		os.Exit(1)
+	}
+}

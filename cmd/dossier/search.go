@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dossierhq/dossier/index/search"
+)
+
+type searchOptions struct {
+	*globals
+	k          int
+	mode       string
+	types      []string
+	pathPrefix string
+	near       string
+	minScore   float64
+	json       bool
+}
+
+func newSearchCmd(g *globals) *cobra.Command {
+	o := &searchOptions{globals: g}
+	cmd := &cobra.Command{
+		Use:   "search [QUERY]",
+		Short: "Search the index (hybrid text, vector and symbol retrieval)",
+		Long: "Search the index for QUERY and print the ranked chunks.\n\n" +
+			"Modes: hybrid (default: BM25 text, builtin vectors and symbol names, fused by\n" +
+			"reciprocal rank), text, vector, symbol (exact, prefix and fuzzy names) and regex\n" +
+			"(Go regular expressions over the files' text, case-insensitive unless the pattern\n" +
+			"has an upper-case letter).\n\n" +
+			"With --json and no QUERY (or \"-\"), one query per line is read from standard input\n" +
+			"and one JSON line is written per query, in order.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root, _, err := o.workspace()
+			if err != nil {
+				return err
+			}
+			mode := search.Mode(o.mode)
+			if !slices.Contains(search.Modes, mode) {
+				return fmt.Errorf("%w: --mode %q: use one of hybrid, text, vector, symbol, regex", errUsage, o.mode)
+			}
+			if o.k <= 0 {
+				return fmt.Errorf("%w: -k %d: give a positive number of results", errUsage, o.k)
+			}
+			q := search.Query{K: o.k, Mode: mode, Types: o.types, PathPrefix: o.pathPrefix, Near: o.near, MinScore: o.minScore}
+			e := search.NewEngine()
+			out := cmd.OutOrStdout()
+			if len(args) == 0 || args[0] == "-" {
+				if !o.json {
+					return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", errUsage)
+				}
+				return searchStream(cmd.InOrStdin(), out, e, root, q)
+			}
+			q.Text = args[0]
+			resp, err := e.SearchRoot(root, q)
+			if err != nil {
+				return err
+			}
+			if o.json {
+				return json.NewEncoder(out).Encode(resp)
+			}
+			printResults(out, resp)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&o.k, "k", "k", search.DefaultK, "number of results")
+	f.StringVar(&o.mode, "mode", string(search.Hybrid), "hybrid, text, vector, symbol or regex")
+	f.StringSliceVar(&o.types, "type", nil, "keep only these kinds or source types (function,method,test,doc,...)")
+	f.StringVar(&o.pathPrefix, "path-prefix", "", "keep only paths starting with this")
+	f.StringVar(&o.near, "near", "", "rank results near this path higher")
+	f.Float64Var(&o.minScore, "min-score", search.DefaultMinScore, "drop results scoring below this (scores are 0..1)")
+	f.BoolVar(&o.json, "json", false, "print JSON (one object per query)")
+	return cmd
+}
+
+// searchStream answers one query per input line with one JSON line each.
+// A failing query yields {"query", "error"} and the stream goes on.
+func searchStream(in io.Reader, out io.Writer, e *search.Engine, root string, q search.Query) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	enc := json.NewEncoder(out)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		q.Text = line
+		resp, err := e.SearchRoot(root, q)
+		if err != nil {
+			if err := enc.Encode(map[string]string{"query": line, "error": err.Error()}); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := enc.Encode(resp); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("reading queries: %w", err)
+	}
+	return nil
+}
+
+func printResults(w io.Writer, resp search.Response) {
+	if len(resp.Results) == 0 {
+		fmt.Fprintf(w, "no results for %q (%s, %.1f ms)\n", resp.Query, resp.Debug.Strategy, resp.Debug.LatencyMS)
+		for _, n := range resp.Debug.Notes {
+			fmt.Fprintln(w, "note:", n)
+		}
+		return
+	}
+	for i, r := range resp.Results {
+		sym := r.Symbol
+		if sym == "" {
+			sym = "-"
+		}
+		fmt.Fprintf(w, "%2d  %.3f  %s:%d-%d  %s  %s  [%s]\n", i+1, r.Score, r.Path, r.StartLine, r.EndLine, r.Kind, sym, strings.Join(r.Sources, ","))
+		if r.Line != "" {
+			fmt.Fprintf(w, "      %s\n", r.Line)
+		}
+	}
+	fmt.Fprintf(w, "%d results, %s, %d candidates, %.1f ms\n", len(resp.Results), resp.Debug.Strategy, resp.Debug.TotalCandidates, resp.Debug.LatencyMS)
+	for _, n := range resp.Debug.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+}

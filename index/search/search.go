@@ -1,0 +1,562 @@
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dossierhq/dossier/index/embed"
+	"github.com/dossierhq/dossier/index/lang"
+	"github.com/dossierhq/dossier/index/terms"
+	"github.com/dossierhq/dossier/store"
+)
+
+// Mode is a retrieval strategy.
+type Mode string
+
+const (
+	Hybrid Mode = "hybrid"
+	Text   Mode = "text"
+	Vector Mode = "vector"
+	Symbol Mode = "symbol"
+	Regex  Mode = "regex"
+)
+
+// Modes lists the modes in the order help shows them.
+var Modes = []Mode{Hybrid, Text, Vector, Symbol, Regex}
+
+// Defaults from seed 002's retrieval contract.
+const (
+	DefaultK        = 12
+	DefaultMinScore = 0.25
+)
+
+// Query is one search request.
+type Query struct {
+	Text       string
+	K          int      // DefaultK when zero
+	Mode       Mode     // Hybrid when empty
+	Types      []string // kinds or source types to keep (any of)
+	PathPrefix string
+	Near       string  // a path the user is working on: nearby results rank higher
+	MinScore   float64 // results below are dropped; 0 keeps all
+}
+
+// Result is one ranked chunk.
+type Result struct {
+	ID        string   `json:"id"`
+	Path      string   `json:"path"`
+	StartLine int      `json:"start_line"`
+	EndLine   int      `json:"end_line"`
+	Symbol    string   `json:"symbol"`
+	Kind      string   `json:"kind"`
+	Language  string   `json:"language"`
+	Score     float64  `json:"score"`
+	Sources   []string `json:"sources"`
+	// Line is the chunk's first non-blank line, or the matching line in
+	// regex mode.
+	Line string `json:"line,omitempty"`
+	// Ranks gives the rank (1-based) in each retriever's list.
+	Ranks map[string]int `json:"ranks,omitempty"`
+}
+
+// Response is the answer to one query.
+type Response struct {
+	Query   string   `json:"query"`
+	Results []Result `json:"results"`
+	Debug   Debug    `json:"debug"`
+}
+
+// Debug explains how a response was made.
+type Debug struct {
+	Strategy        string   `json:"strategy"`
+	LatencyMS       float64  `json:"latency_ms"`
+	TotalCandidates int      `json:"total_candidates"`
+	Dirty           int      `json:"dirty_files"`
+	Notes           []string `json:"notes,omitempty"`
+}
+
+// Engine answers queries against one index. It keeps what it derived from
+// the snapshot between queries and notices when the snapshot changes.
+type Engine struct {
+	tok      *terms.Tokenizer
+	emb      *embed.Builtin
+	snapKey  string
+	meta     snapMeta
+	paths    []string
+	pathNums map[string]uint32
+}
+
+// NewEngine returns an Engine; it is not safe for concurrent use.
+func NewEngine() *Engine { return &Engine{tok: terms.New(), emb: embed.NewBuiltin()} }
+
+// view is one query's view of the index.
+type view struct {
+	tx       *store.Tx
+	e        *Engine
+	docs     []byte
+	dirty    map[string]bool
+	dirtyNum map[uint32]bool
+	chunks   map[string][]store.Chunk
+	blobs    map[string][]byte
+	hasSnap  bool
+}
+
+func (e *Engine) open(tx *store.Tx) (*view, error) {
+	v := &view{tx: tx, e: e, dirty: map[string]bool{}, dirtyNum: map[uint32]bool{}, chunks: map[string][]store.Chunk{}, blobs: map[string][]byte{}}
+	snap, ok := tx.Snapshot()
+	if ok {
+		if key := string(snap.Meta); key != e.snapKey {
+			var m snapMeta
+			if err := json.Unmarshal(snap.Meta, &m); err != nil {
+				return nil, fmt.Errorf("search snapshot: %w (run `dossier index` to rebuild it)", err)
+			}
+			e.meta, e.snapKey = m, key
+			e.paths = strings.Split(string(snap.Paths), "\n")
+			if len(snap.Paths) == 0 {
+				e.paths = nil
+			}
+			e.pathNums = make(map[string]uint32, len(e.paths))
+			for i, p := range e.paths {
+				e.pathNums[p] = uint32(i)
+			}
+		}
+		if len(snap.Docs) != e.meta.Docs*docSize {
+			return nil, fmt.Errorf("search snapshot: document table damaged (run `dossier index` to rebuild it)")
+		}
+		v.docs, v.hasSnap = snap.Docs, true
+	} else {
+		e.snapKey, e.meta, e.paths, e.pathNums = "", snapMeta{}, nil, nil
+	}
+	for _, p := range tx.Dirty() {
+		v.dirty[p] = true
+		if n, ok := e.pathNums[p]; ok {
+			v.dirtyNum[n] = true
+		}
+	}
+	if !ok {
+		// No snapshot yet: every file is read from its own record.
+		_ = tx.SearchRecords(func(p string, _ []byte) error { v.dirty[p] = true; return nil })
+	}
+	return v, nil
+}
+
+// fileChunks decodes (once per query) the chunks of path.
+func (v *view) fileChunks(p string) []store.Chunk {
+	if cs, ok := v.chunks[p]; ok {
+		return cs
+	}
+	cs, err := v.tx.FileChunks(p)
+	if err != nil {
+		cs = nil
+	}
+	v.chunks[p] = cs
+	return cs
+}
+
+// key identifies a chunk by file and position, which every retriever knows.
+type key struct {
+	path string
+	ord  int
+}
+
+type hit struct {
+	key   key
+	score float64
+	line  string
+}
+
+// filter decides which chunks a query may return.
+type filter struct {
+	types  map[string]bool
+	prefix string
+}
+
+func newFilter(q Query) filter {
+	f := filter{prefix: strings.TrimPrefix(q.PathPrefix, "./")}
+	if len(q.Types) > 0 {
+		f.types = map[string]bool{}
+		for _, t := range q.Types {
+			f.types[strings.ToLower(strings.TrimSpace(t))] = true
+		}
+	}
+	return f
+}
+
+// path reports whether p starts with the prefix (a plain string prefix of
+// the relative path, so "net/http" also keeps "net/httptest").
+func (f filter) path(p string) bool { return strings.HasPrefix(p, f.prefix) }
+
+func (f filter) kind(kind, src string) bool {
+	return f.types == nil || f.types[kind] || f.types[src]
+}
+
+// Search answers q.
+func (e *Engine) Search(tx *store.Tx, q Query) (Response, error) {
+	start := time.Now()
+	if q.K <= 0 {
+		q.K = DefaultK
+	}
+	if q.Mode == "" {
+		q.Mode = Hybrid
+	}
+	resp := Response{Query: q.Text, Results: []Result{}}
+	if strings.TrimSpace(q.Text) == "" {
+		return resp, fmt.Errorf("empty query: give the words, symbol or pattern to look for")
+	}
+	v, err := e.open(tx)
+	if err != nil {
+		return resp, err
+	}
+	resp.Debug.Dirty = len(v.dirtyNum) + countMissing(v)
+	f := newFilter(q)
+	lists := map[string][]hit{}
+	var order []string
+	add := func(name string, hs []hit, err error) error {
+		if err != nil {
+			return err
+		}
+		lists[name] = hs
+		order = append(order, name)
+		return nil
+	}
+	var (
+		hs  []hit
+		cos map[key]float64
+	)
+	switch q.Mode {
+	case Text:
+		hs, err = v.text(q.Text, f, candidates)
+		err = add("text", hs, err)
+	case Vector:
+		hs, _, err = v.vector(q.Text, f, candidates, nil)
+		err = add("vector", hs, err)
+	case Symbol:
+		hs, err = v.symbols(q.Text, f, true)
+		err = add("symbol", hs, err)
+	case Regex:
+		hs, err = v.regex(q.Text, f, q.K)
+		err = add("regex", hs, err)
+	case Hybrid:
+		hs, err = v.text(q.Text, f, candidates)
+		if err = add("text", hs, err); err != nil {
+			break
+		}
+		hs, err = v.symbols(q.Text, f, false)
+		if err = add("symbol", hs, err); err != nil {
+			break
+		}
+		hs, cos, err = v.vector(q.Text, f, candidates, append(lists["text"], lists["symbol"]...))
+		err = add("vector", hs, err)
+	default:
+		return resp, fmt.Errorf("unknown mode %q: use one of %s", q.Mode, joinModes())
+	}
+	if err != nil {
+		return resp, err
+	}
+	var active []string
+	for _, name := range order {
+		if len(lists[name]) > 0 {
+			active = append(active, name)
+		}
+	}
+	resp.Debug.Strategy = string(q.Mode)
+	if len(active) > 0 {
+		resp.Debug.Strategy += "(" + strings.Join(active, "+") + ")"
+	}
+	if !v.hasSnap {
+		resp.Debug.Notes = append(resp.Debug.Notes, "no search snapshot yet: every file read from its own record (run `dossier index`)")
+	}
+	fused, total := fuse(lists, order, cos)
+	resp.Debug.TotalCandidates = total
+	resp.Results = v.finish(fused, q, f)
+	resp.Debug.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
+	return resp, nil
+}
+
+func countMissing(v *view) int {
+	n := 0
+	for p := range v.dirty {
+		if _, ok := v.e.pathNums[p]; !ok {
+			n++
+		}
+	}
+	return n
+}
+
+func joinModes() string {
+	s := make([]string, len(Modes))
+	for i, m := range Modes {
+		s[i] = string(m)
+	}
+	return strings.Join(s, ", ")
+}
+
+// fused is a candidate with its fused score and where it came from.
+type fused struct {
+	key   key
+	score float64
+	line  string
+	ranks map[string]int
+}
+
+// Hybrid fusion weights. Each retriever's scores are scaled so its best
+// candidate has 1; a candidate's fused score is its scaled text score plus
+// these shares of its scaled cosine and symbol scores. Scores, not ranks:
+// BM25 and cosine both say how well a chunk matches, and rank fusion throws
+// that away (measured with cmd/dossier-retrieval: reciprocal-rank fusion
+// gained a third of what this does).
+const (
+	vectorWeight = 0.5
+	symbolWeight = 0.5
+)
+
+// fuse merges ranked lists by weighted score (see vectorWeight); one list
+// keeps its own scores, scaled so the best is 1. cos holds the cosine of
+// candidates outside the vector list. The result is sorted, best first.
+func fuse(lists map[string][]hit, order []string, cos map[key]float64) ([]fused, int) {
+	weight := map[string]float64{"vector": vectorWeight, "symbol": symbolWeight}
+	byKey := map[key]*fused{}
+	var out []*fused
+	for _, name := range order {
+		hs := lists[name]
+		if len(hs) == 0 || hs[0].score <= 0 {
+			continue
+		}
+		w, top := 1.0, hs[0].score
+		if len(order) > 1 && weight[name] > 0 {
+			w = weight[name]
+		}
+		for i, h := range hs {
+			f := byKey[h.key]
+			if f == nil {
+				f = &fused{key: h.key, line: h.line, ranks: map[string]int{}}
+				byKey[h.key] = f
+				out = append(out, f)
+			}
+			f.ranks[name] = i + 1
+			f.score += w * h.score / top
+		}
+		if name == "vector" {
+			for _, f := range out {
+				if c, ok := cos[f.key]; ok && f.ranks[name] == 0 {
+					f.score += w * c / top
+				}
+			}
+		}
+	}
+	res := make([]fused, len(out))
+	best := 0.0
+	for i, f := range out {
+		res[i] = *f
+		best = max(best, f.score)
+	}
+	for i := range res {
+		if best > 0 {
+			res[i].score /= best
+		}
+	}
+	slices.SortStableFunc(res, func(a, b fused) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return strings.Compare(a.key.path, b.key.path)*2 + cmpInt(a.key.ord, b.key.ord)
+	})
+	return res, len(res)
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// candidates is how many results each retriever hands to fusion.
+const candidates = 200
+
+// rerankDepth is how many fused candidates the heuristics look at.
+const rerankDepth = 60
+
+// finish resolves candidates to chunks, applies the reranking heuristics
+// of seed 004 (proximity, recency, tests last unless asked, no overlapping
+// spans from one file) and the type filter, and cuts to K.
+func (v *view) finish(cands []fused, q Query, f filter) []Result {
+	wantTests := false
+	for _, w := range strings.Fields(strings.ToLower(q.Text)) {
+		if strings.HasPrefix(w, "test") || w == "spec" {
+			wantTests = true
+		}
+	}
+	now := time.Now()
+	var rs []Result
+	for _, c := range cands {
+		if len(rs) >= rerankDepth && q.Mode != Regex {
+			break
+		}
+		cs := v.fileChunks(c.key.path)
+		if c.key.ord >= len(cs) {
+			continue
+		}
+		ch := cs[c.key.ord]
+		if !f.kind(ch.Kind, ch.SourceType) {
+			continue
+		}
+		score := c.score
+		if q.Mode != Regex {
+			if !wantTests && (ch.SourceType == lang.SrcTest || ch.Flavor == "test") {
+				score *= 0.85
+			}
+			score *= proximity(q.Near, ch.Path)
+			if file, ok, _ := v.tx.File(ch.Path); ok && file.ModTime > 0 {
+				age := now.Sub(time.Unix(0, file.ModTime)).Hours() / 24
+				if age < 30 {
+					score *= 1 + 0.03*(1-age/30)
+				}
+			}
+		}
+		r := Result{ID: ch.ID, Path: ch.Path, StartLine: ch.StartLine, EndLine: ch.EndLine, Symbol: qualifiedSymbol(ch),
+			Kind: ch.Kind, Language: ch.Language, Score: score, Line: c.line, Ranks: c.ranks}
+		for _, name := range []string{"text", "vector", "symbol", "regex"} {
+			if c.ranks[name] > 0 {
+				r.Sources = append(r.Sources, name)
+			}
+		}
+		if r.Line == "" {
+			r.Line = v.firstLine(ch)
+		}
+		rs = append(rs, r)
+	}
+	if q.Mode != Regex {
+		slices.SortStableFunc(rs, func(a, b Result) int {
+			switch {
+			case a.Score > b.Score:
+				return -1
+			case a.Score < b.Score:
+				return 1
+			}
+			return 0
+		})
+		rs = dedupe(rs)
+		// Boosts may lift the best past 1: scale back into 0..1.
+		if len(rs) > 0 && rs[0].Score > 1 {
+			top := rs[0].Score
+			for i := range rs {
+				rs[i].Score /= top
+			}
+		}
+	}
+	out := rs[:0]
+	for _, r := range rs {
+		if r.Score < q.MinScore {
+			continue
+		}
+		out = append(out, r)
+		if len(out) == q.K {
+			break
+		}
+	}
+	return out
+}
+
+// dedupe drops a result whose lines overlap a better one from the same file.
+func dedupe(rs []Result) []Result {
+	var out []Result
+	for _, r := range rs {
+		overlaps := false
+		for _, o := range out {
+			if o.Path == r.Path && r.StartLine <= o.EndLine && o.StartLine <= r.EndLine {
+				overlaps = true
+				break
+			}
+		}
+		if !overlaps {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// proximity boosts results near the path the user works on.
+func proximity(near, p string) float64 {
+	if near == "" {
+		return 1
+	}
+	near = strings.TrimPrefix(path.Clean(near), "./")
+	switch {
+	case p == near:
+		return 1.2
+	case path.Dir(p) == path.Dir(near):
+		return 1.12
+	case strings.SplitN(p, "/", 2)[0] == strings.SplitN(near, "/", 2)[0]:
+		return 1.04
+	}
+	return 1
+}
+
+func qualifiedSymbol(c store.Chunk) string {
+	if c.Symbol == "" {
+		return ""
+	}
+	return strings.Join(append(append([]string(nil), c.Parents...), c.Symbol), ".")
+}
+
+// firstLine is the first non-blank line of a chunk's text.
+func (v *view) firstLine(c store.Chunk) string {
+	text := c.Outline
+	if text == "" {
+		blob, ok := v.blobs[c.Path]
+		if !ok {
+			blob, _ = v.tx.Blob(c.Path)
+			v.blobs[c.Path] = blob
+		}
+		if c.EndByte > len(blob) {
+			return ""
+		}
+		text = string(blob[c.StartByte:c.EndByte])
+	}
+	for line := range strings.SplitSeq(text, "\n") {
+		if s := strings.TrimSpace(line); s != "" {
+			return clip(s, 160)
+		}
+	}
+	return ""
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// SearchRoot answers q against the index of the workspace at root. It opens
+// the index read-only for just this query, so a running indexer or
+// workbench is never held up for longer than one search.
+func (e *Engine) SearchRoot(root string, q Query) (Response, error) {
+	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		return Response{Query: q.Text, Results: []Result{}}, err
+	}
+	defer db.Close()
+	var resp Response
+	err = db.View(func(tx *store.Tx) error {
+		var err error
+		resp, err = e.Search(tx, q)
+		return err
+	})
+	return resp, err
+}

@@ -1,0 +1,309 @@
+package search_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/store"
+)
+
+var files = map[string]string{
+	"shop/cart.go": `package shop
+
+// Cart holds the items a customer picked.
+type Cart struct{ Items []Item }
+
+// AddItem puts an item in the cart.
+func (c *Cart) AddItem(it Item) { c.Items = append(c.Items, it) }
+
+// TotalPrice sums the prices of every item in the cart.
+func (c *Cart) TotalPrice() int {
+	sum := 0
+	for _, it := range c.Items {
+		sum += it.Price
+	}
+	return sum
+}
+`,
+	"shop/item.go": `package shop
+
+// Item is something for sale.
+type Item struct {
+	Name  string
+	Price int
+}
+
+// ParseItem reads "name:price" into an Item. TODO: accept decimals.
+func ParseItem(s string) (Item, error) {
+	name, price, _ := strings.Cut(s, ":")
+	n, err := strconv.Atoi(price)
+	return Item{Name: name, Price: n}, err
+}
+`,
+	"shop/cart_test.go": `package shop
+
+func TestTotalPrice(t *testing.T) {
+	c := &Cart{}
+	c.AddItem(Item{Price: 2})
+	if c.TotalPrice() != 2 {
+		t.Fatal("total")
+	}
+}
+`,
+	"net/conn.go": `package net
+
+// dialTimeout opens a connection to the address, giving up after the timeout.
+func dialTimeout(address string, timeout int) (*Conn, error) {
+	return nil, nil
+}
+
+// Close shuts the connection down.
+func (c *Conn) Close() error { return nil }
+`,
+	"docs/guide.md": "# Guide\n\n## Checkout\n\nThe checkout flow sums the cart and charges the card.\n",
+	"tools/pricing.py": `import math
+
+
+def round_price(x):
+    """Round a price up to a whole unit."""
+    return math.ceil(x)
+`,
+}
+
+func workspace(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range files {
+		write(t, root, p, c)
+	}
+	reindex(t, root)
+	return root
+}
+
+func write(t *testing.T, root, rel, content string) {
+	t.Helper()
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func reindex(t *testing.T, root string, paths ...string) {
+	t.Helper()
+	ix, err := index.Open(index.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if len(paths) > 0 {
+		_, err = ix.Update(context.Background(), paths)
+	} else {
+		_, err = ix.Run(context.Background())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func query(t *testing.T, root string, q search.Query) search.Response {
+	t.Helper()
+	resp, err := search.NewEngine().SearchRoot(root, q)
+	if err != nil {
+		t.Fatalf("search %+v: %v", q, err)
+	}
+	return resp
+}
+
+func first(t *testing.T, resp search.Response) search.Result {
+	t.Helper()
+	if len(resp.Results) == 0 {
+		t.Fatalf("no results for %q (%s)", resp.Query, resp.Debug.Strategy)
+	}
+	return resp.Results[0]
+}
+
+func TestModesFindTheRightChunk(t *testing.T) {
+	root := workspace(t)
+	cases := []struct {
+		mode      search.Mode
+		q         string
+		path, sym string
+	}{
+		{search.Text, "sum the prices of the items", "shop/cart.go", "Cart.TotalPrice"},
+		{search.Hybrid, "open a connection with a timeout", "net/conn.go", "dialTimeout"},
+		{search.Hybrid, "round price up", "tools/pricing.py", "round_price"},
+		{search.Vector, "connections timeouts", "net/conn.go", "dialTimeout"},
+		{search.Symbol, "ParseItem", "shop/item.go", "ParseItem"},
+		{search.Symbol, "TotalPr", "shop/cart.go", "Cart.TotalPrice"},
+		{search.Symbol, "prsitm", "shop/item.go", "ParseItem"},
+		{search.Hybrid, "checkout flow", "docs/guide.md", "Guide.Checkout"},
+	}
+	for _, c := range cases {
+		r := first(t, query(t, root, search.Query{Text: c.q, Mode: c.mode}))
+		if r.Path != c.path || r.Symbol != c.sym {
+			t.Errorf("%s %q: first is %s %s, want %s %s", c.mode, c.q, r.Path, r.Symbol, c.path, c.sym)
+		}
+		if r.Score <= 0 || r.Score > 1 {
+			t.Errorf("%s %q: score %v outside (0, 1]", c.mode, c.q, r.Score)
+		}
+		if r.ID == "" || r.Language == "" || r.StartLine <= 0 || r.EndLine < r.StartLine || len(r.Sources) == 0 {
+			t.Errorf("%s %q: incomplete result %+v", c.mode, c.q, r)
+		}
+	}
+}
+
+func TestRegexIsSmartCase(t *testing.T) {
+	root := workspace(t)
+	r := first(t, query(t, root, search.Query{Text: `todo: accept`, Mode: search.Regex}))
+	if r.Path != "shop/item.go" || r.Symbol != "ParseItem" || !strings.Contains(r.Line, "TODO: accept decimals") {
+		t.Errorf("regex: %+v", r)
+	}
+	if resp := query(t, root, search.Query{Text: `Todo: accept`, Mode: search.Regex}); len(resp.Results) != 0 {
+		t.Errorf("an upper-case pattern must match case: %+v", resp.Results)
+	}
+	if _, err := search.NewEngine().SearchRoot(root, search.Query{Text: `(unclosed`, Mode: search.Regex}); err == nil || !strings.Contains(err.Error(), "bad regular expression") {
+		t.Errorf("bad pattern: %v", err)
+	}
+}
+
+func TestFiltersAndTests(t *testing.T) {
+	root := workspace(t)
+	resp := query(t, root, search.Query{Text: "total price", Mode: search.Text})
+	for i, r := range resp.Results {
+		if r.Path == "shop/cart_test.go" && i == 0 {
+			t.Errorf("a test ranks first although the query does not ask for tests")
+		}
+	}
+	resp = query(t, root, search.Query{Text: "total price", Types: []string{"test"}})
+	if len(resp.Results) == 0 {
+		t.Fatal("no test results")
+	}
+	for _, r := range resp.Results {
+		if r.Path != "shop/cart_test.go" {
+			t.Errorf("--type test kept %s", r.Path)
+		}
+	}
+	resp = query(t, root, search.Query{Text: "price", PathPrefix: "tools/"})
+	for _, r := range resp.Results {
+		if !strings.HasPrefix(r.Path, "tools/") {
+			t.Errorf("--path-prefix tools/ kept %s", r.Path)
+		}
+	}
+	resp = query(t, root, search.Query{Text: "price", K: 2, MinScore: 0})
+	if len(resp.Results) != 2 {
+		t.Errorf("K=2 gave %d results", len(resp.Results))
+	}
+}
+
+// TestChangedFilesAreCurrent proves that files changed since the snapshot
+// are searched from their own records: new words are found, old ones gone.
+func TestChangedFilesAreCurrent(t *testing.T) {
+	root := workspace(t)
+	write(t, root, "net/conn.go", "package net\n\n// resolveHostname looks a hostname up in the zone file.\nfunc resolveHostname(h string) string { return h }\n")
+	reindex(t, root, "net/conn.go")
+	resp := query(t, root, search.Query{Text: "look up a hostname in the zone file"})
+	if r := first(t, resp); r.Symbol != "resolveHostname" {
+		t.Errorf("first = %+v", r)
+	}
+	if resp.Debug.Dirty != 1 {
+		t.Errorf("dirty files = %d, want 1", resp.Debug.Dirty)
+	}
+	for _, mode := range []search.Mode{search.Text, search.Vector, search.Hybrid} {
+		for _, r := range query(t, root, search.Query{Text: "dial timeout connection", Mode: mode}).Results {
+			if r.Symbol == "dialTimeout" {
+				t.Errorf("%s: removed function still found", mode)
+			}
+		}
+	}
+	// Deleting a file removes it from results too.
+	if err := os.Remove(filepath.Join(root, "tools/pricing.py")); err != nil {
+		t.Fatal(err)
+	}
+	reindex(t, root, "tools/pricing.py")
+	for _, r := range query(t, root, search.Query{Text: "round price up"}).Results {
+		if r.Path == "tools/pricing.py" {
+			t.Errorf("deleted file still found")
+		}
+	}
+	// A full run rebuilds the snapshot when there is none, and afterwards
+	// the same answers come from it.
+	reindex(t, root)
+	if r := first(t, query(t, root, search.Query{Text: "look up a hostname in the zone file"})); r.Symbol != "resolveHostname" {
+		t.Errorf("after full run: first = %+v", r)
+	}
+}
+
+func TestSnapshotRebuildMatchesRecords(t *testing.T) {
+	root := workspace(t)
+	q := search.Query{Text: "sum prices items in the cart", Mode: search.Text, MinScore: 0}
+	before := query(t, root, q)
+	// Make every file dirty without changing content: the answers must
+	// not change when they are read from the per-file records instead.
+	db, err := store.Open(store.Path(root), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *store.Tx) error {
+		for _, p := range tx.Paths() {
+			f, _, _ := tx.File(p)
+			chunks, _ := tx.FileChunks(p)
+			blob, _ := tx.Blob(p)
+			u := store.FileUpdate{File: f, Chunks: chunks, Blob: blob, Search: tx.SearchRecord(p), Vectors: tx.VectorRecord(p)}
+			u.Search, u.Vectors = append([]byte(nil), u.Search...), append([]byte(nil), u.Vectors...)
+			if err := tx.ReplaceFile(u); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := query(t, root, q)
+	if after.Debug.Dirty == 0 {
+		t.Fatal("nothing dirty")
+	}
+	if len(before.Results) != len(after.Results) {
+		t.Fatalf("%d results from the snapshot, %d from records", len(before.Results), len(after.Results))
+	}
+	for i := range before.Results {
+		b, a := before.Results[i], after.Results[i]
+		if b.ID != a.ID || abs(b.Score-a.Score) > 1e-9 {
+			t.Errorf("result %d: snapshot %s %.4f, records %s %.4f", i, b.ID, b.Score, a.ID, a.Score)
+		}
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestBadQueries(t *testing.T) {
+	root := workspace(t)
+	e := search.NewEngine()
+	if _, err := e.SearchRoot(root, search.Query{Text: "  "}); err == nil {
+		t.Error("empty query accepted")
+	}
+	if _, err := e.SearchRoot(root, search.Query{Text: "x", Mode: "fuzzy"}); err == nil || !strings.Contains(err.Error(), "hybrid") {
+		t.Errorf("unknown mode: %v", err)
+	}
+	if _, err := e.SearchRoot(t.TempDir(), search.Query{Text: "x"}); err == nil {
+		t.Error("search without an index succeeded")
+	}
+	// Words that match nothing give an empty list, not an error.
+	if resp := query(t, root, search.Query{Text: "zzqx wvvy"}); len(resp.Results) != 0 {
+		t.Errorf("nonsense matched %+v", resp.Results)
+	}
+}

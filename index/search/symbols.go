@@ -1,0 +1,191 @@
+package search
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/sahilm/fuzzy"
+
+	"github.com/dossierhq/dossier/store"
+)
+
+// Symbol scores: an exact name, a prefix of one, a fuzzy match.
+const (
+	scoreExact  = 1.0
+	scoreFold   = 0.9
+	scorePrefix = 0.7
+	scoreFuzzy  = 0.5
+	// ambiguous is how many definitions of one name make it noise in
+	// hybrid mode (String, Error, New ...).
+	ambiguous = 40
+)
+
+// symbols looks names up in the symbol map. In hybrid mode only words that
+// look like identifiers (and adjacent words run together, "is loopback" ->
+// isloopback) are tried, exactly; symbol mode adds prefixes and fuzzy matches.
+func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
+	words := identifiers(q)
+	var cands []string
+	if full {
+		cands = words
+	} else {
+		for _, w := range words {
+			if looksLikeIdentifier(w) || len(words) == 1 {
+				cands = append(cands, w)
+			}
+		}
+		plain := strings.Fields(strings.ToLower(q))
+		for i := 0; i+1 < len(plain); i++ {
+			cands = append(cands, plain[i]+plain[i+1])
+		}
+	}
+	best := map[key]float64{}
+	var order []key
+	add := func(s store.Symbol, score float64) {
+		if !f.path(s.Path) {
+			return
+		}
+		k, ok := v.symbolKey(s)
+		if !ok {
+			return
+		}
+		if _, seen := best[k]; !seen {
+			order = append(order, k)
+		}
+		best[k] = max(best[k], score)
+	}
+	for _, w := range cands {
+		var exact []store.Symbol
+		err := v.tx.SymbolsWithPrefix(strings.ToLower(w)+"\x00", func(s store.Symbol) bool {
+			exact = append(exact, s)
+			return len(exact) <= ambiguous*4
+		})
+		if err != nil {
+			return nil, err
+		}
+		if !full && len(exact) > ambiguous {
+			continue
+		}
+		for _, s := range exact {
+			score := scoreFold
+			if s.Name == w {
+				score = scoreExact
+			}
+			add(s, score)
+		}
+		if !full || len(w) < 2 {
+			continue
+		}
+		n := 0
+		err = v.tx.SymbolsWithPrefix(strings.ToLower(w), func(s store.Symbol) bool {
+			if !strings.EqualFold(s.Name, w) {
+				add(s, scorePrefix*float64(len(w))/float64(len(s.Name)))
+				n++
+			}
+			return n < 200
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if full && len(best) < 20 && len(words) > 0 {
+		if err := v.fuzzySymbols(words[len(words)-1], add); err != nil {
+			return nil, err
+		}
+	}
+	hits := make([]hit, 0, len(order))
+	for _, k := range order {
+		hits = append(hits, hit{key: k, score: best[k]})
+	}
+	return top(hits, 200), nil
+}
+
+// fuzzySymbols adds the names closest to w by fzf-style subsequence matching.
+func (v *view) fuzzySymbols(w string, add func(store.Symbol, float64)) error {
+	var names []string
+	v.tx.SymbolNames(func(n string) { names = append(names, n) })
+	matches := fuzzy.FindNoSort(strings.ToLower(w), names)
+	if len(matches) == 0 {
+		return nil
+	}
+	matches = topMatches(matches, 20)
+	bestScore := matches[0].Score
+	for _, m := range matches {
+		rel := 1.0
+		if bestScore > 0 {
+			rel = max(float64(m.Score)/float64(bestScore), 0.1)
+		}
+		err := v.tx.SymbolsWithPrefix(m.Str+"\x00", func(s store.Symbol) bool {
+			add(s, scoreFuzzy*rel)
+			return true
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func topMatches(ms fuzzy.Matches, n int) fuzzy.Matches {
+	// Highest score first, then shorter names (closer to what was typed).
+	sortMatches(ms)
+	if len(ms) > n {
+		ms = ms[:n]
+	}
+	return ms
+}
+
+// symbolKey finds the chunk position of a symbol's chunk.
+func (v *view) symbolKey(s store.Symbol) (key, bool) {
+	for i, c := range v.fileChunks(s.Path) {
+		if c.ID == s.ChunkID {
+			return key{s.Path, i}, true
+		}
+	}
+	return key{}, false
+}
+
+// identifiers splits a query into identifier-like words; a dotted name
+// also yields its last part (Addr.IsLoopback -> IsLoopback).
+func identifiers(q string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(q, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.' || r == '$')
+	}) {
+		w = strings.Trim(w, ".")
+		if w == "" {
+			continue
+		}
+		out = append(out, w)
+		if i := strings.LastIndexByte(w, '.'); i >= 0 {
+			out = append(out, w[i+1:])
+		}
+	}
+	return out
+}
+
+// looksLikeIdentifier is true for camelCase, snake_case and dotted words.
+func looksLikeIdentifier(w string) bool {
+	if strings.ContainsAny(w, "_.$") {
+		return true
+	}
+	for i, r := range w {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+func sortMatches(ms fuzzy.Matches) {
+	slices.SortStableFunc(ms, func(a, b fuzzy.Match) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(a.Str), len(b.Str)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Str, b.Str)
+	})
+}

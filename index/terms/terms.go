@@ -1,0 +1,185 @@
+// Package terms turns code and prose into search terms: identifiers are
+// split at camelCase, snake_case and acronym boundaries, lower-cased and
+// stemmed, and a split identifier also yields its joined form, so both
+// "read file" and "ReadFile" find func ReadFile. Index and query use the
+// same Tokenizer, so whatever a query is split into, the index was too.
+package terms
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// Tokenizer splits text into terms. It caches stems, so keep one per
+// goroutine; it is not safe for concurrent use.
+type Tokenizer struct {
+	stems map[string]string
+	buf   []byte
+	parts []span
+}
+
+type span struct{ start, end int }
+
+// New returns a Tokenizer.
+func New() *Tokenizer { return &Tokenizer{stems: make(map[string]string, 4096)} }
+
+// maxStems bounds the stem cache; past it the cache starts over.
+const maxStems = 1 << 18
+
+// Each calls fn with every term of text, in order, repeats included. The
+// string passed to fn is only valid during the call unless fn copies it
+// (map keys built with string(...) do).
+func (t *Tokenizer) Each(text string, fn func(term string)) {
+	i := 0
+	for i < len(text) {
+		c := text[i]
+		if !isWord(c) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWord(text[j]) {
+			j++
+		}
+		t.word(text[i:j], fn)
+		i = j
+	}
+}
+
+// Terms returns the terms of text with their counts.
+func (t *Tokenizer) Terms(text string) map[string]int {
+	m := map[string]int{}
+	t.Each(text, func(s string) { m[s]++ })
+	return m
+}
+
+// isWord reports whether c can be part of an identifier. Bytes of multi-byte
+// UTF-8 sequences count as word bytes, so non-ASCII words stay whole.
+func isWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// word emits the parts of one identifier-like word and, when it has more
+// than one, the joined whole.
+func (t *Tokenizer) word(w string, fn func(string)) {
+	if len(w) > 64 || !utf8.ValidString(w) {
+		return // hashes, base64 and binary noise
+	}
+	t.parts = t.parts[:0]
+	start := -1
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c == '_' {
+			if start >= 0 {
+				t.parts = append(t.parts, span{start, i})
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := w[i-1]
+		switch {
+		case isUpper(c) && (isLower(prev) || isDigit(prev)):
+			// fooBar, utf8Valid
+			t.parts = append(t.parts, span{start, i})
+			start = i
+		case isUpper(prev) && isUpper(c) && i+1 < len(w) && isLower(w[i+1]):
+			// HTTPRequest: the last capital starts the next part.
+			t.parts = append(t.parts, span{start, i})
+			start = i
+		}
+	}
+	if start >= 0 {
+		t.parts = append(t.parts, span{start, len(w)})
+	}
+	emitted := 0
+	for _, p := range t.parts {
+		if t.emit(w[p.start:p.end], fn) {
+			emitted++
+		}
+	}
+	if len(t.parts) > 1 && emitted > 0 {
+		// The joined identifier, unstemmed: ReadFile -> "readfile".
+		t.buf = t.buf[:0]
+		for _, p := range t.parts {
+			t.buf = appendLower(t.buf, w[p.start:p.end])
+		}
+		if len(t.buf) <= 40 {
+			fn(string(t.buf))
+		}
+	}
+}
+
+// emit lower-cases, filters and stems one part.
+func (t *Tokenizer) emit(p string, fn func(string)) bool {
+	if len(p) < 2 && !isDigit(p[0]) {
+		return false
+	}
+	if allDigits(p) && len(p) > 4 {
+		return false // long numbers are noise for search
+	}
+	t.buf = appendLower(t.buf[:0], p)
+	if stop[string(t.buf)] {
+		return false
+	}
+	if s, ok := t.stems[string(t.buf)]; ok {
+		fn(s)
+		return true
+	}
+	low := string(t.buf)
+	s := low
+	if len(low) > 3 && !allDigits(low) && isLower(low[0]) {
+		s = english.Stem(low, false)
+	}
+	if len(t.stems) >= maxStems {
+		clear(t.stems)
+	}
+	t.stems[low] = s
+	fn(s)
+	return true
+}
+
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// stop are English function words that carry no meaning in a query or a
+// comment. Code keywords are left to IDF, which gives them little weight.
+var stop = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an and are as at be been but by can could did do does
+		for from had has have he her his how i in into is it its may might must of on or our
+		she should so than that the their them then there these they this those to too was
+		we were what when where which while who whom why will with would you your`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// IsStop reports whether w (lower case) is a stop word.
+func IsStop(w string) bool { return stop[w] }

@@ -1,0 +1,136 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Search data has two layers. Per file, written with the file and deleted
+// with it: a search record (terms per chunk) and a vector record (one
+// vector per chunk). Per workspace, rebuilt from the per-file layer: a
+// snapshot (the postings of every term, the document table and the path
+// table). Every file written or deleted since the snapshot was built is in
+// the dirty set, so a reader uses the snapshot for clean files and the
+// per-file records for dirty ones, and never sees stale results.
+//
+// The record formats belong to the search package; the store keeps bytes.
+
+// Snapshot is the workspace-wide part of the search data. Its byte slices
+// point into the index file and are valid until the transaction ends.
+type Snapshot struct {
+	Meta  []byte // the search package's header (JSON)
+	Docs  []byte // fixed-size document entries
+	Paths []byte // "\n"-separated paths, indexed by the docs
+}
+
+// SearchRecord returns path's search record; valid until the transaction ends.
+func (t *Tx) SearchRecord(path string) []byte { return t.b(bucketSearch).Get([]byte(path)) }
+
+// VectorRecord returns path's vector record; valid until the transaction ends.
+func (t *Tx) VectorRecord(path string) []byte { return t.b(bucketVectors).Get([]byte(path)) }
+
+// SearchRecords calls fn with every search record in path order. rec is
+// valid until the transaction ends.
+func (t *Tx) SearchRecords(fn func(path string, rec []byte) error) error {
+	return t.b(bucketSearch).ForEach(func(k, v []byte) error { return fn(string(k), v) })
+}
+
+// VectorRecords calls fn with every vector record in path order. rec is
+// valid until the transaction ends, so callers may keep it to scan in
+// parallel before they return.
+func (t *Tx) VectorRecords(fn func(path string, rec []byte) error) error {
+	return t.b(bucketVectors).ForEach(func(k, v []byte) error { return fn(string(k), v) })
+}
+
+// PutVectorRecord replaces path's vector record (an embedder that runs after
+// the file was written, such as a remote one, fills it in later).
+func (t *Tx) PutVectorRecord(path string, rec []byte) error {
+	if t.b(bucketFiles).Get([]byte(path)) == nil {
+		return fmt.Errorf("vectors for %s: %w", path, ErrNotFound)
+	}
+	return t.b(bucketVectors).Put([]byte(path), rec)
+}
+
+// Dirty returns the paths written or deleted since the snapshot was built.
+func (t *Tx) Dirty() []string {
+	var out []string
+	c := t.b(bucketDirty).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		out = append(out, string(k))
+	}
+	return out
+}
+
+// DirtyCount is len(Dirty()) without building the list.
+func (t *Tx) DirtyCount() int { return t.b(bucketDirty).Stats().KeyN }
+
+func (t *Tx) markDirty(path string) error { return t.b(bucketDirty).Put([]byte(path), nil) }
+
+// Snapshot returns the search snapshot, or false if none was built.
+func (t *Tx) Snapshot() (Snapshot, bool) {
+	b := t.b(bucketSnapshot)
+	s := Snapshot{Meta: b.Get(snapMeta), Docs: b.Get(snapDocs), Paths: b.Get(snapPaths)}
+	return s, s.Meta != nil
+}
+
+// Postings returns the postings of term in the snapshot (nil if none);
+// valid until the transaction ends.
+func (t *Tx) Postings(term string) []byte { return t.b(bucketPostings).Get([]byte(term)) }
+
+// ReplaceSnapshot writes a new snapshot and clears the dirty set. postings
+// must call put once per term in ascending byte order: the bucket is
+// bulk-loaded, which is fast only in key order.
+func (t *Tx) ReplaceSnapshot(s Snapshot, postings func(put func(term string, plist []byte) error) error) error {
+	for _, name := range [][]byte{bucketPostings, bucketSnapshot, bucketDirty} {
+		if err := t.tx.DeleteBucket(name); err != nil {
+			return fmt.Errorf("clear %s: %w", name, err)
+		}
+		if _, err := t.tx.CreateBucket(name); err != nil {
+			return fmt.Errorf("create %s: %w", name, err)
+		}
+	}
+	pb := t.b(bucketPostings)
+	pb.FillPercent = 1 // appended in order: full pages, no splits
+	var last []byte
+	err := postings(func(term string, plist []byte) error {
+		k := []byte(term)
+		if last != nil && bytes.Compare(k, last) <= 0 {
+			return fmt.Errorf("postings out of order: %q after %q", term, last)
+		}
+		last = k
+		return pb.Put(k, plist)
+	})
+	if err != nil {
+		return err
+	}
+	b := t.b(bucketSnapshot)
+	for _, kv := range []struct{ k, v []byte }{{snapMeta, s.Meta}, {snapDocs, s.Docs}, {snapPaths, s.Paths}} {
+		if err := b.Put(kv.k, kv.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SymbolNames calls fn with every distinct lower-cased symbol name, in
+// order, decoding nothing.
+func (t *Tx) SymbolNames(fn func(name string)) {
+	c := t.b(bucketSymbols).Cursor()
+	var last []byte
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		name, _, _ := bytes.Cut(k, []byte{0})
+		if !bytes.Equal(name, last) {
+			fn(string(name))
+			last = name
+		}
+	}
+}
+
+// RawBlobs calls fn with every file's compressed text (see DecodeBlob); raw
+// is valid until the transaction ends, so callers may decode in parallel.
+func (t *Tx) RawBlobs(fn func(path string, raw []byte) error) error {
+	return t.b(bucketBlobs).ForEach(func(k, v []byte) error { return fn(string(k), v) })
+}
+
+// DecodeBlob decompresses a value RawBlobs handed out.
+func DecodeBlob(raw []byte) ([]byte, error) { return decompress(raw) }
