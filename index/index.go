@@ -327,8 +327,7 @@ func (ix *Indexer) newWorker() *worker {
 // since it was built (or there is none); otherwise queries read the changed
 // files' own records.
 func refreshSearch(tx *store.Tx, files int) error {
-	_, ok := tx.Snapshot()
-	if ok && tx.DirtyCount() <= search.RebuildThreshold(files) {
+	if tx.HasSnapshot() && tx.DirtyCount() <= search.RebuildThreshold(files) {
 		return nil
 	}
 	if err := search.Rebuild(tx); err != nil {

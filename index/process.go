@@ -104,7 +104,7 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 		f.Kinds[c.Kind]++
 	}
 	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks), Imports: res.Imports}
-	if u.Search, u.Vectors, err = w.searchRecords(chunks, fc.Contents); err != nil {
+	if u.Search, u.Vectors, err = w.searchRecords(f.ModTime, chunks, fc.Contents); err != nil {
 		return outcome{path: fc.Path, err: err}
 	}
 	enc, err := store.Encode(u)
@@ -116,7 +116,7 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 
 // searchRecords derives the file's search record (weighted terms per chunk)
 // and its builtin vectors, both from the same terms.
-func (w *worker) searchRecords(chunks []store.Chunk, blob []byte) ([]byte, []byte, error) {
+func (w *worker) searchRecords(mtime int64, chunks []store.Chunk, blob []byte) ([]byte, []byte, error) {
 	cts := make([]search.ChunkTerms, len(chunks))
 	vecs := make([][]float32, len(chunks))
 	flat := make([]float32, len(chunks)*embed.BuiltinDims)
@@ -136,7 +136,7 @@ func (w *worker) searchRecords(chunks []store.Chunk, blob []byte) ([]byte, []byt
 	if err != nil {
 		return nil, nil, err
 	}
-	return search.EncodeTerms(cts), vrec, nil
+	return search.EncodeTerms(mtime, cts), vrec, nil
 }
 
 // minified spots machine-written files: long, with very long lines.

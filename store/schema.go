@@ -3,7 +3,7 @@ package store
 // SchemaVersion is the layout version of index.db. Bump it whenever a bucket,
 // key layout or record encoding changes incompatibly; an older index is then
 // rebuilt by the next writer and a newer one is refused.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact.
@@ -37,7 +37,8 @@ var (
 	bucketVectors = []byte("vectors")
 	// postings: term -> the snapshot's postings list for it.
 	bucketPostings = []byte("postings")
-	// snapshot: the search snapshot's header, document and path tables.
+	// snapshot: the search snapshot: its header ("meta"), document, path
+	// and chunk-metadata tables, laid out by the search package.
 	bucketSnapshot = []byte("snapshot")
 	// dirty: path -> empty, for every file written or deleted since the
 	// snapshot was built.
@@ -60,12 +61,10 @@ var (
 	metaRepo    = []byte("repo")
 )
 
-// Keys inside bucketSnapshot.
-var (
-	snapMeta  = []byte("meta")
-	snapDocs  = []byte("docs")
-	snapPaths = []byte("paths")
-)
+// snapMeta is the key of the search snapshot's header inside
+// bucketSnapshot; the rest of that bucket's keys belong to the search
+// package.
+var snapMeta = []byte("meta")
 
 const sep = "\x00"
 

@@ -15,14 +15,6 @@ import (
 //
 // The record formats belong to the search package; the store keeps bytes.
 
-// Snapshot is the workspace-wide part of the search data. Its byte slices
-// point into the index file and are valid until the transaction ends.
-type Snapshot struct {
-	Meta  []byte // the search package's header (JSON)
-	Docs  []byte // fixed-size document entries
-	Paths []byte // "\n"-separated paths, indexed by the docs
-}
-
 // SearchRecord returns path's search record; valid until the transaction ends.
 func (t *Tx) SearchRecord(path string) []byte { return t.b(bucketSearch).Get([]byte(path)) }
 
@@ -66,21 +58,23 @@ func (t *Tx) DirtyCount() int { return t.b(bucketDirty).Stats().KeyN }
 
 func (t *Tx) markDirty(path string) error { return t.b(bucketDirty).Put([]byte(path), nil) }
 
-// Snapshot returns the search snapshot, or false if none was built.
-func (t *Tx) Snapshot() (Snapshot, bool) {
-	b := t.b(bucketSnapshot)
-	s := Snapshot{Meta: b.Get(snapMeta), Docs: b.Get(snapDocs), Paths: b.Get(snapPaths)}
-	return s, s.Meta != nil
-}
+// HasSnapshot reports whether a search snapshot was built.
+func (t *Tx) HasSnapshot() bool { return t.b(bucketSnapshot).Get(snapMeta) != nil }
+
+// SnapshotValue returns one value of the search snapshot (nil if none);
+// valid until the transaction ends.
+func (t *Tx) SnapshotValue(key []byte) []byte { return t.b(bucketSnapshot).Get(key) }
 
 // Postings returns the postings of term in the snapshot (nil if none);
 // valid until the transaction ends.
 func (t *Tx) Postings(term string) []byte { return t.b(bucketPostings).Get([]byte(term)) }
 
-// ReplaceSnapshot writes a new snapshot and clears the dirty set. postings
+// ReplaceSnapshot writes a new snapshot and clears the dirty set. entries
+// puts the snapshot's values (its header under the key "meta"); postings
 // must call put once per term in ascending byte order: the bucket is
-// bulk-loaded, which is fast only in key order.
-func (t *Tx) ReplaceSnapshot(s Snapshot, postings func(put func(term string, plist []byte) error) error) error {
+// bulk-loaded, which is fast only in key order. Values are kept until the
+// transaction commits, so each must be a slice of its own.
+func (t *Tx) ReplaceSnapshot(entries func(put func(k, v []byte) error) error, postings func(put func(term string, plist []byte) error) error) error {
 	for _, name := range [][]byte{bucketPostings, bucketSnapshot, bucketDirty} {
 		if err := t.tx.DeleteBucket(name); err != nil {
 			return fmt.Errorf("clear %s: %w", name, err)
@@ -103,13 +97,8 @@ func (t *Tx) ReplaceSnapshot(s Snapshot, postings func(put func(term string, pli
 	if err != nil {
 		return err
 	}
-	b := t.b(bucketSnapshot)
-	for _, kv := range []struct{ k, v []byte }{{snapMeta, s.Meta}, {snapDocs, s.Docs}, {snapPaths, s.Paths}} {
-		if err := b.Put(kv.k, kv.v); err != nil {
-			return err
-		}
-	}
-	return nil
+	sb := t.b(bucketSnapshot)
+	return entries(func(k, v []byte) error { return sb.Put(k, v) })
 }
 
 // SymbolNames calls fn with every distinct lower-cased symbol name, in

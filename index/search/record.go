@@ -4,9 +4,11 @@
 //
 // Its data lives in the store in two layers (see store/search.go): per-file
 // records written by the indexer's workers with each file, and a snapshot
-// (postings, documents, paths) rebuilt from them. Queries read the snapshot
-// for files unchanged since it was built and the per-file records for the
-// rest, so results are always current.
+// (postings, documents, chunk metadata, vectors, paths) rebuilt from them.
+// Queries read the snapshot for files unchanged since it was built and the
+// per-file records for the rest, so results are always current. Both layers
+// carry each chunk's metadata (Meta), so answering a query never decodes
+// the chunk records themselves.
 package search
 
 import (
@@ -38,18 +40,77 @@ var finderWeights = map[string]int{
 	"kind": 0, "language": 0,
 }
 
-// ChunkTerms is the weighted term counts of one chunk, their sum, and the
-// chunk's kind and source type (for filters).
+// Meta is what a search result shows of a chunk.
+type Meta struct {
+	ID                 string
+	Kind               string
+	SrcType            string
+	Language           string
+	Flavor             string
+	Symbol             string // qualified with its parents: Type.Method
+	StartLine, EndLine int
+	StartByte, EndByte int
+	Outline            bool   // the chunk's text is a synthesized outline, not a span
+	Line               string // first non-blank line, clipped
+}
+
+// IsTest reports whether the chunk is test code.
+func (m *Meta) IsTest() bool { return m.SrcType == "test" || m.Flavor == "test" }
+
+// MetaOf derives a chunk's Meta; text is its artifact.
+func MetaOf(c *store.Chunk, text string) Meta {
+	return Meta{ID: c.ID, Kind: c.Kind, SrcType: c.SourceType, Language: c.Language, Flavor: c.Flavor,
+		Symbol: qualifiedSymbol(c), StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte,
+		EndByte: c.EndByte, Outline: c.Outline != "", Line: firstLine(text)}
+}
+
+func qualifiedSymbol(c *store.Chunk) string {
+	if c.Symbol == "" {
+		return ""
+	}
+	if len(c.Parents) == 0 {
+		return c.Symbol
+	}
+	return strings.Join(c.Parents, ".") + "." + c.Symbol
+}
+
+// firstLine is the first non-blank line of text, clipped.
+func firstLine(text string) string {
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		if s := strings.TrimSpace(line); s != "" {
+			return clip(s, 160)
+		}
+	}
+	return ""
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// ChunkTerms is one chunk's metadata, weighted term counts and their sum.
 type ChunkTerms struct {
-	Len     int
-	Kind    string
-	SrcType string
-	Terms   map[string]int
+	Meta  Meta
+	Len   int
+	Terms map[string]int
 }
 
 // Analyze computes the weighted terms of a chunk whose artifact is text.
 func Analyze(tok *terms.Tokenizer, c *store.Chunk, text string) ChunkTerms {
-	ct := ChunkTerms{Kind: c.Kind, SrcType: c.SourceType, Terms: make(map[string]int, 64)}
+	ct := ChunkTerms{Meta: MetaOf(c, text), Terms: make(map[string]int, 64)}
 	add := func(s string, w int) {
 		if w == 0 {
 			return
@@ -75,28 +136,32 @@ func Analyze(tok *terms.Tokenizer, c *store.Chunk, text string) ChunkTerms {
 	return ct
 }
 
-// Record versions; a record of another version is read as missing.
+// Record versions; a record of another version is read as damaged, and the
+// schema version of the store changes with it, so an index of an older
+// dossier is rebuilt before it is read.
 const (
 	searchMagic = 'S'
 	vectorMagic = 'V'
-	version     = 1
+	version     = 2
 )
 
-// EncodeTerms encodes a file's chunk terms as a search record.
-func EncodeTerms(chunks []ChunkTerms) []byte {
+// EncodeTerms encodes a file's chunks as a search record; mtime is the
+// file's modification time (Unix nanoseconds), for recency.
+func EncodeTerms(mtime int64, chunks []ChunkTerms) []byte {
 	b := []byte{searchMagic, version}
+	b = binary.AppendVarint(b, mtime)
 	b = binary.AppendUvarint(b, uint64(len(chunks)))
 	var keys []string
-	for _, c := range chunks {
+	for i := range chunks {
+		c := &chunks[i]
+		b = appendMeta(b, &c.Meta)
 		b = binary.AppendUvarint(b, uint64(c.Len))
-		b = appendString(b, c.Kind)
-		b = appendString(b, c.SrcType)
 		b = binary.AppendUvarint(b, uint64(len(c.Terms)))
 		keys = keys[:0]
 		for k := range c.Terms {
 			keys = append(keys, k)
 		}
-		slices.Sort(keys)
+		slices.Sort(keys) // deterministic records
 		for _, k := range keys {
 			b = appendString(b, k)
 			b = binary.AppendUvarint(b, uint64(c.Terms[k]))
@@ -105,43 +170,89 @@ func EncodeTerms(chunks []ChunkTerms) []byte {
 	return s2.Encode(nil, b)
 }
 
+func appendMeta(b []byte, m *Meta) []byte {
+	for _, s := range []string{m.ID, m.Kind, m.SrcType, m.Language, m.Flavor, m.Symbol, m.Line} {
+		b = appendString(b, s)
+	}
+	for _, n := range []int{m.StartLine, m.EndLine, m.StartByte, m.EndByte} {
+		b = binary.AppendUvarint(b, uint64(max(n, 0)))
+	}
+	flags := byte(0)
+	if m.Outline {
+		flags = 1
+	}
+	return append(b, flags)
+}
+
+func (r *reader) meta(m *Meta) {
+	for _, s := range []*string{&m.ID, &m.Kind, &m.SrcType, &m.Language, &m.Flavor, &m.Symbol, &m.Line} {
+		*s = string(r.bytes(r.uvarint()))
+	}
+	for _, n := range []*int{&m.StartLine, &m.EndLine, &m.StartByte, &m.EndByte} {
+		*n = r.uvarint()
+	}
+	f := r.bytes(1)
+	m.Outline = len(f) == 1 && f[0]&1 != 0
+}
+
 func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
 var errRecord = errors.New("damaged search record (run `dossier index` to rebuild it)")
 
-// DecodeTerms reads a search record: chunk is called for every chunk in
-// order with its length, kind and source type, then term for each of its terms (term is only
-// valid during the call). A record of another version reads as empty.
-func DecodeTerms(rec []byte, chunk func(ordinal, length int, kind, srcType string), term func(ordinal int, term []byte, tf int)) error {
+// FileRecord is a decoded search record's header and chunk metadata.
+type FileRecord struct {
+	ModTime int64
+	Metas   []Meta
+	Lens    []int
+}
+
+// DecodeTerms reads a search record. chunk is called for every chunk in
+// order with its metadata and length, then term for each of its terms (the
+// term bytes are only valid during the call); either may be nil.
+func DecodeTerms(rec []byte, chunk func(ord, length int, m *Meta), term func(ord int, term []byte, tf int)) (mtime int64, err error) {
 	raw, err := s2.Decode(nil, rec)
-	if err != nil || len(raw) < 2 || raw[0] != searchMagic {
-		return errRecord
-	}
-	if raw[1] != version {
-		return nil
+	if err != nil || len(raw) < 2 || raw[0] != searchMagic || raw[1] != version {
+		return 0, errRecord
 	}
 	r := reader{b: raw[2:]}
+	mtime = r.varint()
 	n := r.uvarint()
+	var m Meta
 	for i := 0; i < n && r.err == nil; i++ {
+		r.meta(&m)
 		length := r.uvarint()
-		kind := string(r.bytes(r.uvarint()))
-		src := string(r.bytes(r.uvarint()))
 		count := r.uvarint()
 		if r.err != nil {
 			break
 		}
-		chunk(i, length, kind, src)
+		if chunk != nil {
+			chunk(i, length, &m)
+		}
 		for j := 0; j < count && r.err == nil; j++ {
 			t := r.bytes(r.uvarint())
 			tf := r.uvarint()
-			if r.err == nil {
+			if r.err == nil && term != nil {
 				term(i, t, tf)
 			}
 		}
 	}
-	return r.err
+	return mtime, r.err
+}
+
+// DecodeRecord reads a search record's header and chunk metadata.
+func DecodeRecord(rec []byte) (*FileRecord, error) {
+	fr := &FileRecord{}
+	mtime, err := DecodeTerms(rec, func(_, length int, m *Meta) {
+		fr.Metas = append(fr.Metas, *m)
+		fr.Lens = append(fr.Lens, length)
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	fr.ModTime = mtime
+	return fr, nil
 }
 
 // reader decodes uvarints and byte strings, remembering the first error.
@@ -164,6 +275,19 @@ func (r *reader) uvarint() int {
 	return int(v)
 }
 
+func (r *reader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b[r.pos:])
+	if n <= 0 {
+		r.err = errRecord
+		return 0
+	}
+	r.pos += n
+	return v
+}
+
 func (r *reader) bytes(n int) []byte {
 	if r.err != nil {
 		return nil
@@ -181,7 +305,6 @@ func (r *reader) bytes(n int) []byte {
 type VectorSet struct {
 	Model string
 	Dims  int
-	rec   []byte // the whole record
 	data  []byte // n × (4-byte scale + dims bytes)
 }
 
@@ -224,7 +347,7 @@ func DecodeVectors(rec []byte) (VectorSet, error) {
 	if len(rec) < 5+ml+4 || dims == 0 {
 		return VectorSet{}, errRecord
 	}
-	vs := VectorSet{Model: string(rec[5 : 5+ml]), Dims: dims, rec: rec}
+	vs := VectorSet{Model: string(rec[5 : 5+ml]), Dims: dims}
 	n := int(binary.LittleEndian.Uint32(rec[5+ml:]))
 	vs.data = rec[5+ml+4:]
 	if len(vs.data) != n*(4+dims) {
@@ -236,9 +359,8 @@ func DecodeVectors(rec []byte) (VectorSet, error) {
 // Len is the number of vectors.
 func (v VectorSet) Len() int { return len(v.data) / (4 + v.Dims) }
 
-// At returns vector i's scale and components.
-func (v VectorSet) At(i int) (float32, []byte) {
-	off := i * (4 + v.Dims)
-	scale := math.Float32frombits(binary.LittleEndian.Uint32(v.data[off:]))
-	return scale, v.data[off+4 : off+4+v.Dims]
+// Raw returns vector i as stored: 4-byte scale, then the components.
+func (v VectorSet) Raw(i int) []byte {
+	w := 4 + v.Dims
+	return v.data[i*w : (i+1)*w]
 }

@@ -77,11 +77,14 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 		if len(m.offsets) == 0 {
 			continue
 		}
-		chunks := v.fileChunks(files[i].path)
+		metas, err := v.fileMetas(files[i].path)
+		if err != nil {
+			return nil, err
+		}
 		seen := map[int]bool{}
 		for _, off := range m.offsets {
-			ord := chunkAt(chunks, off)
-			if ord < 0 || seen[ord] || !f.kind(chunks[ord].Kind, chunks[ord].SourceType) {
+			ord := chunkAt(metas, off)
+			if ord < 0 || seen[ord] || !f.kind(metas[ord].Kind, metas[ord].SrcType) {
 				continue
 			}
 			seen[ord] = true
@@ -96,13 +99,13 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 
 // chunkAt is the smallest chunk that is a span of the file holding offset
 // (outlines only when nothing else does), or -1.
-func chunkAt(chunks []store.Chunk, off int) int {
+func chunkAt(chunks []*Meta, off int) int {
 	best, bestOutline := -1, -1
 	for i, c := range chunks {
 		if off < c.StartByte || off >= c.EndByte {
 			continue
 		}
-		if c.Outline != "" {
+		if c.Outline {
 			if bestOutline < 0 {
 				bestOutline = i
 			}

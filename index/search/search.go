@@ -1,7 +1,7 @@
 package search
 
 import (
-	"encoding/json"
+	"cmp"
 	"fmt"
 	"path"
 	"slices"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/dossierhq/dossier/index/embed"
-	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store"
 )
@@ -82,80 +81,13 @@ type Debug struct {
 // Engine answers queries against one index. It keeps what it derived from
 // the snapshot between queries and notices when the snapshot changes.
 type Engine struct {
-	tok      *terms.Tokenizer
-	emb      *embed.Builtin
-	snapKey  string
-	meta     snapMeta
-	paths    []string
-	pathNums map[string]uint32
+	tok  *terms.Tokenizer
+	emb  *embed.Builtin
+	snap snapshotState
 }
 
 // NewEngine returns an Engine; it is not safe for concurrent use.
 func NewEngine() *Engine { return &Engine{tok: terms.New(), emb: embed.NewBuiltin()} }
-
-// view is one query's view of the index.
-type view struct {
-	tx       *store.Tx
-	e        *Engine
-	docs     []byte
-	dirty    map[string]bool
-	dirtyNum map[uint32]bool
-	chunks   map[string][]store.Chunk
-	blobs    map[string][]byte
-	hasSnap  bool
-}
-
-func (e *Engine) open(tx *store.Tx) (*view, error) {
-	v := &view{tx: tx, e: e, dirty: map[string]bool{}, dirtyNum: map[uint32]bool{}, chunks: map[string][]store.Chunk{}, blobs: map[string][]byte{}}
-	snap, ok := tx.Snapshot()
-	if ok {
-		if key := string(snap.Meta); key != e.snapKey {
-			var m snapMeta
-			if err := json.Unmarshal(snap.Meta, &m); err != nil {
-				return nil, fmt.Errorf("search snapshot: %w (run `dossier index` to rebuild it)", err)
-			}
-			e.meta, e.snapKey = m, key
-			e.paths = strings.Split(string(snap.Paths), "\n")
-			if len(snap.Paths) == 0 {
-				e.paths = nil
-			}
-			e.pathNums = make(map[string]uint32, len(e.paths))
-			for i, p := range e.paths {
-				e.pathNums[p] = uint32(i)
-			}
-		}
-		if len(snap.Docs) != e.meta.Docs*docSize {
-			return nil, fmt.Errorf("search snapshot: document table damaged (run `dossier index` to rebuild it)")
-		}
-		v.docs, v.hasSnap = snap.Docs, true
-	} else {
-		e.snapKey, e.meta, e.paths, e.pathNums = "", snapMeta{}, nil, nil
-	}
-	for _, p := range tx.Dirty() {
-		v.dirty[p] = true
-		if n, ok := e.pathNums[p]; ok {
-			v.dirtyNum[n] = true
-		}
-	}
-	if !ok {
-		// No snapshot yet: every file is read from its own record.
-		_ = tx.SearchRecords(func(p string, _ []byte) error { v.dirty[p] = true; return nil })
-	}
-	return v, nil
-}
-
-// fileChunks decodes (once per query) the chunks of path.
-func (v *view) fileChunks(p string) []store.Chunk {
-	if cs, ok := v.chunks[p]; ok {
-		return cs
-	}
-	cs, err := v.tx.FileChunks(p)
-	if err != nil {
-		cs = nil
-	}
-	v.chunks[p] = cs
-	return cs
-}
 
 // key identifies a chunk by file and position, which every retriever knows.
 type key struct {
@@ -211,7 +143,7 @@ func (e *Engine) Search(tx *store.Tx, q Query) (Response, error) {
 	if err != nil {
 		return resp, err
 	}
-	resp.Debug.Dirty = len(v.dirtyNum) + countMissing(v)
+	resp.Debug.Dirty = v.dirtyCount()
 	f := newFilter(q)
 	lists := map[string][]hit{}
 	var order []string
@@ -272,19 +204,11 @@ func (e *Engine) Search(tx *store.Tx, q Query) (Response, error) {
 	}
 	fused, total := fuse(lists, order, cos)
 	resp.Debug.TotalCandidates = total
-	resp.Results = v.finish(fused, q, f)
+	if resp.Results, err = v.finish(fused, q, f); err != nil {
+		return resp, err
+	}
 	resp.Debug.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
 	return resp, nil
-}
-
-func countMissing(v *view) int {
-	n := 0
-	for p := range v.dirty {
-		if _, ok := v.e.pathNums[p]; !ok {
-			n++
-		}
-	}
-	return n
 }
 
 func joinModes() string {
@@ -390,7 +314,7 @@ const rerankDepth = 60
 // finish resolves candidates to chunks, applies the reranking heuristics
 // of seed 004 (proximity, recency, tests last unless asked, no overlapping
 // spans from one file) and the type filter, and cuts to K.
-func (v *view) finish(cands []fused, q Query, f filter) []Result {
+func (v *view) finish(cands []fused, q Query, f filter) ([]Result, error) {
 	wantTests := false
 	for _, w := range strings.Fields(strings.ToLower(q.Text)) {
 		if strings.HasPrefix(w, "test") || w == "spec" {
@@ -403,49 +327,40 @@ func (v *view) finish(cands []fused, q Query, f filter) []Result {
 		if len(rs) >= rerankDepth && q.Mode != Regex {
 			break
 		}
-		cs := v.fileChunks(c.key.path)
-		if c.key.ord >= len(cs) {
-			continue
+		m, mtime, ok, err := v.meta(c.key)
+		if err != nil {
+			return nil, err
 		}
-		ch := cs[c.key.ord]
-		if !f.kind(ch.Kind, ch.SourceType) {
+		if !ok || !f.kind(m.Kind, m.SrcType) {
 			continue
 		}
 		score := c.score
 		if q.Mode != Regex {
-			if !wantTests && (ch.SourceType == lang.SrcTest || ch.Flavor == "test") {
+			if !wantTests && m.IsTest() {
 				score *= 0.85
 			}
-			score *= proximity(q.Near, ch.Path)
-			if file, ok, _ := v.tx.File(ch.Path); ok && file.ModTime > 0 {
-				age := now.Sub(time.Unix(0, file.ModTime)).Hours() / 24
-				if age < 30 {
+			score *= proximity(q.Near, c.key.path)
+			if mtime > 0 {
+				age := now.Sub(time.Unix(0, mtime)).Hours() / 24
+				if age >= 0 && age < 30 {
 					score *= 1 + 0.03*(1-age/30)
 				}
 			}
 		}
-		r := Result{ID: ch.ID, Path: ch.Path, StartLine: ch.StartLine, EndLine: ch.EndLine, Symbol: qualifiedSymbol(ch),
-			Kind: ch.Kind, Language: ch.Language, Score: score, Line: c.line, Ranks: c.ranks}
+		r := Result{ID: m.ID, Path: c.key.path, StartLine: m.StartLine, EndLine: m.EndLine, Symbol: m.Symbol,
+			Kind: m.Kind, Language: m.Language, Score: score, Line: c.line, Ranks: c.ranks}
 		for _, name := range []string{"text", "vector", "symbol", "regex"} {
 			if c.ranks[name] > 0 {
 				r.Sources = append(r.Sources, name)
 			}
 		}
 		if r.Line == "" {
-			r.Line = v.firstLine(ch)
+			r.Line = m.Line
 		}
 		rs = append(rs, r)
 	}
 	if q.Mode != Regex {
-		slices.SortStableFunc(rs, func(a, b Result) int {
-			switch {
-			case a.Score > b.Score:
-				return -1
-			case a.Score < b.Score:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(rs, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
 		rs = dedupe(rs)
 		// Boosts may lift the best past 1: scale back into 0..1.
 		if len(rs) > 0 && rs[0].Score > 1 {
@@ -455,7 +370,7 @@ func (v *view) finish(cands []fused, q Query, f filter) []Result {
 			}
 		}
 	}
-	out := rs[:0]
+	out := []Result{}
 	for _, r := range rs {
 		if r.Score < q.MinScore {
 			continue
@@ -465,7 +380,7 @@ func (v *view) finish(cands []fused, q Query, f filter) []Result {
 			break
 		}
 	}
-	return out
+	return out, nil
 }
 
 // dedupe drops a result whose lines overlap a better one from the same file.
@@ -501,46 +416,6 @@ func proximity(near, p string) float64 {
 		return 1.04
 	}
 	return 1
-}
-
-func qualifiedSymbol(c store.Chunk) string {
-	if c.Symbol == "" {
-		return ""
-	}
-	return strings.Join(append(append([]string(nil), c.Parents...), c.Symbol), ".")
-}
-
-// firstLine is the first non-blank line of a chunk's text.
-func (v *view) firstLine(c store.Chunk) string {
-	text := c.Outline
-	if text == "" {
-		blob, ok := v.blobs[c.Path]
-		if !ok {
-			blob, _ = v.tx.Blob(c.Path)
-			v.blobs[c.Path] = blob
-		}
-		if c.EndByte > len(blob) {
-			return ""
-		}
-		text = string(blob[c.StartByte:c.EndByte])
-	}
-	for line := range strings.SplitSeq(text, "\n") {
-		if s := strings.TrimSpace(line); s != "" {
-			return clip(s, 160)
-		}
-	}
-	return ""
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
 }
 
 // SearchRoot answers q against the index of the workspace at root. It opens

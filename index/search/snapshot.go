@@ -15,41 +15,113 @@ import (
 type snapMeta struct {
 	Version  int       `json:"version"`
 	Docs     int       `json:"docs"`
+	Paths    int       `json:"paths"`
 	TotalLen int64     `json:"total_len"`
 	Kinds    []string  `json:"kinds"`
 	SrcTypes []string  `json:"src_types"`
 	Built    time.Time `json:"built"`
 }
 
+// Snapshot keys inside the store's snapshot namespace.
+var (
+	keyMeta     = []byte("meta")
+	keyDocs     = []byte("docs")
+	keyPaths    = []byte("paths")
+	keyPathInfo = []byte("pathinfo")
+)
+
+// metaKey is the key of metadata segment n.
+func metaKey(n int) []byte { return binary.BigEndian.AppendUint32([]byte("m"), uint32(n)) }
+
+// segDocs is how many documents' metadata one segment holds: a query
+// decodes only the few segments its results fall in.
+const segDocs = 512
+
 // docSize is the size of one document entry: path number, ordinal and
-// length (uint32 each), kind and source type codes (uint8 each), padding.
+// length (uint32 each), kind and source type codes (uint8 each), flags,
+// padding.
 const docSize = 16
+
+// docTest flags a document that is test code.
+const docTest = 1
 
 type doc struct {
 	path, ordinal, length uint32
-	kind, src             uint8
+	kind, src, flags      uint8
 }
 
 func putDoc(b []byte, d doc) {
 	binary.LittleEndian.PutUint32(b, d.path)
 	binary.LittleEndian.PutUint32(b[4:], d.ordinal)
 	binary.LittleEndian.PutUint32(b[8:], d.length)
-	b[12], b[13] = d.kind, d.src
+	b[12], b[13], b[14] = d.kind, d.src, d.flags
 }
 
 func getDoc(docs []byte, i int) doc {
 	b := docs[i*docSize : (i+1)*docSize]
-	return doc{binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:]), b[12], b[13]}
+	return doc{binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:]), b[12], b[13], b[14]}
+}
+
+// pathInfoSize is the size of one path entry: first document, number of
+// documents (uint32 each) and modification time (int64, Unix ns).
+const pathInfoSize = 16
+
+type pathInfo struct {
+	first, n uint32
+	mtime    int64
+}
+
+func getPathInfo(b []byte, i int) pathInfo {
+	e := b[i*pathInfoSize:]
+	return pathInfo{binary.LittleEndian.Uint32(e), binary.LittleEndian.Uint32(e[4:]), int64(binary.LittleEndian.Uint64(e[8:]))}
 }
 
 // Builder accumulates files' search records into a snapshot.
 type Builder struct {
 	postings map[string]*plist
 	docs     []byte
+	segs     [][]byte // finished metadata segments
+	seg      segment  // the one being filled
 	paths    []string
+	pathInfo []byte
 	totalLen int64
 	kinds    codes
 	srcs     codes
+}
+
+// segment is a metadata segment being built: entry offsets, then entries.
+type segment struct {
+	offs []uint32
+	data []byte
+}
+
+func (s *segment) encode() []byte {
+	b := binary.LittleEndian.AppendUint32(nil, uint32(len(s.offs)))
+	for _, o := range s.offs {
+		b = binary.LittleEndian.AppendUint32(b, o)
+	}
+	return append(b, s.data...)
+}
+
+// segEntry returns entry i of an encoded segment.
+func segEntry(seg []byte, i int) ([]byte, bool) {
+	if len(seg) < 4 {
+		return nil, false
+	}
+	n := int(binary.LittleEndian.Uint32(seg))
+	if i >= n || len(seg) < 4+4*n {
+		return nil, false
+	}
+	data := seg[4+4*n:]
+	start := binary.LittleEndian.Uint32(seg[4+4*i:])
+	end := uint32(len(data))
+	if i+1 < n {
+		end = binary.LittleEndian.Uint32(seg[4+4*(i+1):])
+	}
+	if start > end || int(end) > len(data) {
+		return nil, false
+	}
+	return data[start:end], true
 }
 
 // plist is one term's postings being built: (doc delta, tf) uvarint pairs.
@@ -87,15 +159,25 @@ func NewBuilder() *Builder { return &Builder{postings: make(map[string]*plist, 1
 // AddFile adds one file's search record. Files may come in any order.
 func (b *Builder) AddFile(path string, rec []byte) error {
 	pathNum := uint32(len(b.paths))
-	b.paths = append(b.paths, path)
-	first := uint32(len(b.docs) / docSize)
-	err := DecodeTerms(rec, func(ordinal, length int, kind, src string) {
+	first := uint32(b.Docs())
+	mtime, err := DecodeTerms(rec, func(ord, length int, m *Meta) {
+		flags := uint8(0)
+		if m.IsTest() {
+			flags |= docTest
+		}
 		var e [docSize]byte
-		putDoc(e[:], doc{path: pathNum, ordinal: uint32(ordinal), length: uint32(length), kind: b.kinds.code(kind), src: b.srcs.code(src)})
+		putDoc(e[:], doc{path: pathNum, ordinal: uint32(ord), length: uint32(length),
+			kind: b.kinds.code(m.Kind), src: b.srcs.code(m.SrcType), flags: flags})
 		b.docs = append(b.docs, e[:]...)
 		b.totalLen += int64(length)
-	}, func(ordinal int, term []byte, tf int) {
-		d := first + uint32(ordinal)
+		b.seg.offs = append(b.seg.offs, uint32(len(b.seg.data)))
+		b.seg.data = appendMeta(b.seg.data, m)
+		if len(b.seg.offs) == segDocs {
+			b.segs = append(b.segs, b.seg.encode())
+			b.seg = segment{}
+		}
+	}, func(ord int, term []byte, tf int) {
+		d := first + uint32(ord)
 		p := b.postings[string(term)]
 		if p == nil {
 			p = &plist{}
@@ -107,8 +189,13 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 		p.df++
 	})
 	if err != nil {
+		// The builder is now inconsistent; the caller abandons it.
 		return fmt.Errorf("search record of %s: %w", path, err)
 	}
+	b.paths = append(b.paths, path)
+	b.pathInfo = binary.LittleEndian.AppendUint32(b.pathInfo, first)
+	b.pathInfo = binary.LittleEndian.AppendUint32(b.pathInfo, uint32(b.Docs())-first)
+	b.pathInfo = binary.LittleEndian.AppendUint64(b.pathInfo, uint64(mtime))
 	return nil
 }
 
@@ -117,7 +204,11 @@ func (b *Builder) Docs() int { return len(b.docs) / docSize }
 
 // Write replaces the snapshot in tx with what b holds.
 func (b *Builder) Write(tx *store.Tx) error {
-	meta, err := json.Marshal(snapMeta{Version: version, Docs: b.Docs(), TotalLen: b.totalLen,
+	if len(b.seg.offs) > 0 {
+		b.segs = append(b.segs, b.seg.encode())
+		b.seg = segment{}
+	}
+	meta, err := json.Marshal(snapMeta{Version: version, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
 		Kinds: b.kinds.names, SrcTypes: b.srcs.names, Built: time.Now().UTC()})
 	if err != nil {
 		return err
@@ -127,14 +218,26 @@ func (b *Builder) Write(tx *store.Tx) error {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	s := store.Snapshot{Meta: meta, Docs: b.docs, Paths: []byte(strings.Join(b.paths, "\n"))}
-	if len(s.Docs) == 0 {
-		s.Docs = []byte{}
+	entries := func(put func(k, v []byte) error) error {
+		// Values must stay untouched until commit: each is its own slice.
+		for _, kv := range []struct{ k, v []byte }{
+			{keyMeta, meta}, {keyDocs, nonNil(b.docs)},
+			{keyPaths, []byte(strings.Join(b.paths, "\n"))}, {keyPathInfo, nonNil(b.pathInfo)},
+		} {
+			if err := put(kv.k, kv.v); err != nil {
+				return err
+			}
+		}
+		for i, s := range b.segs {
+			if err := put(metaKey(i), s); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	return tx.ReplaceSnapshot(s, func(put func(string, []byte) error) error {
+	return tx.ReplaceSnapshot(entries, func(put func(string, []byte) error) error {
 		for _, k := range keys {
 			p := b.postings[k]
-			// bbolt keeps the value until commit: a fresh slice each.
 			v := binary.AppendUvarint(make([]byte, 0, len(p.buf)+5), uint64(p.df))
 			v = append(v, p.buf...)
 			if err := put(k, v); err != nil {
@@ -143,6 +246,13 @@ func (b *Builder) Write(tx *store.Tx) error {
 		}
 		return nil
 	})
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
 }
 
 // Rebuild builds the snapshot from every file's search record in tx.

@@ -43,11 +43,15 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 	}
 	best := map[key]float64{}
 	var order []key
+	var lookupErr error
 	add := func(s store.Symbol, score float64) {
-		if !f.path(s.Path) {
+		if !f.path(s.Path) || lookupErr != nil {
 			return
 		}
-		k, ok := v.symbolKey(s)
+		k, ok, err := v.symbolKey(s)
+		if err != nil {
+			lookupErr = err
+		}
 		if !ok {
 			return
 		}
@@ -95,6 +99,9 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 			return nil, err
 		}
 	}
+	if lookupErr != nil {
+		return nil, lookupErr
+	}
 	hits := make([]hit, 0, len(order))
 	for _, k := range order {
 		hits = append(hits, hit{key: k, score: best[k]})
@@ -138,13 +145,17 @@ func topMatches(ms fuzzy.Matches, n int) fuzzy.Matches {
 }
 
 // symbolKey finds the chunk position of a symbol's chunk.
-func (v *view) symbolKey(s store.Symbol) (key, bool) {
-	for i, c := range v.fileChunks(s.Path) {
-		if c.ID == s.ChunkID {
-			return key{s.Path, i}, true
+func (v *view) symbolKey(s store.Symbol) (key, bool, error) {
+	metas, err := v.fileMetas(s.Path)
+	if err != nil {
+		return key{}, false, err
+	}
+	for i, m := range metas {
+		if m.ID == s.ChunkID {
+			return key{s.Path, i}, true, nil
 		}
 	}
-	return key{}, false
+	return key{}, false, nil
 }
 
 // identifiers splits a query into identifier-like words; a dotted name

@@ -22,9 +22,9 @@ type stats struct {
 }
 
 func (v *view) stats(qt map[string]int) stats {
-	s := stats{n: float64(max(v.e.meta.Docs, 1)), avgdl: 1, df: map[string]int{}, plist: map[string][]byte{}}
-	if v.e.meta.Docs > 0 {
-		s.avgdl = max(float64(v.e.meta.TotalLen)/float64(v.e.meta.Docs), 1)
+	s := stats{n: float64(max(v.e.snap.meta.Docs, 1)), avgdl: 1, df: map[string]int{}, plist: map[string][]byte{}}
+	if v.e.snap.meta.Docs > 0 {
+		s.avgdl = max(float64(v.e.snap.meta.TotalLen)/float64(v.e.snap.meta.Docs), 1)
 	}
 	for t := range qt {
 		pl := v.tx.Postings(t)
@@ -58,7 +58,8 @@ func (v *view) text(q string, f filter, limit int) ([]hit, error) {
 		return nil, nil
 	}
 	st := v.stats(qt)
-	kinds, srcs := v.e.meta.Kinds, v.e.meta.SrcTypes
+	kinds, srcs := v.e.snap.meta.Kinds, v.e.snap.meta.SrcTypes
+	paths := v.e.snap.paths
 	allowed := make(map[uint32]bool) // path numbers that pass the filter, by first sight
 	scores := map[uint32]float64{}
 	for t, qtf := range qt {
@@ -85,7 +86,7 @@ func (v *view) text(q string, f filter, limit int) ([]hit, error) {
 			} else {
 				d += delta
 			}
-			if int(d) >= v.e.meta.Docs {
+			if int(d) >= v.e.snap.meta.Docs {
 				return nil, errRecord
 			}
 			doc := getDoc(v.docs, int(d))
@@ -94,7 +95,7 @@ func (v *view) text(q string, f filter, limit int) ([]hit, error) {
 			}
 			ok, seen := allowed[doc.path]
 			if !seen {
-				ok = int(doc.path) < len(v.e.paths) && f.path(v.e.paths[doc.path])
+				ok = int(doc.path) < len(paths) && f.path(paths[doc.path])
 				allowed[doc.path] = ok
 			}
 			if !ok || f.types != nil && !f.kind(name(kinds, doc.kind), name(srcs, doc.src)) {
@@ -106,7 +107,7 @@ func (v *view) text(q string, f filter, limit int) ([]hit, error) {
 	var hits []hit
 	for d, s := range scores {
 		doc := getDoc(v.docs, int(d))
-		hits = append(hits, hit{key: key{v.e.paths[doc.path], int(doc.ordinal)}, score: s})
+		hits = append(hits, hit{key: key{paths[doc.path], int(doc.ordinal)}, score: s})
 	}
 	// Files changed since the snapshot: score their own records.
 	for p := range v.dirty {
@@ -125,9 +126,9 @@ func (v *view) text(q string, f filter, limit int) ([]hit, error) {
 				hits = append(hits, hit{key: key{p, cur.ord}, score: cur.score})
 			}
 		}
-		err := DecodeTerms(rec, func(ord, length int, kind, src string) {
+		_, err := DecodeTerms(rec, func(ord, length int, m *Meta) {
 			flush()
-			cur.ok, cur.length, cur.score, cur.ord = f.kind(kind, src), float64(length), 0, ord
+			cur.ok, cur.length, cur.score, cur.ord = f.kind(m.Kind, m.SrcType), float64(length), 0, ord
 		}, func(_ int, term []byte, tf int) {
 			if qtf, ok := qt[string(term)]; ok && cur.ok {
 				cur.score += st.bm25(float64(tf), cur.length, st.idf(string(term))*float64(qtf))

@@ -2,7 +2,9 @@ package search
 
 import (
 	"container/heap"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 
@@ -42,6 +44,7 @@ func (v *view) vector(q string, f filter, limit int, want []hit) ([]hit, map[key
 	type file struct {
 		path string
 		set  VectorSet
+		keep func(ord int) bool
 	}
 	var files []file
 	var mismatch string
@@ -57,7 +60,11 @@ func (v *view) vector(q string, f filter, limit int, want []hit) ([]hit, map[key
 			mismatch = set.Model
 			return nil
 		}
-		files = append(files, file{p, set})
+		keep, err := v.kindFilter(p, f)
+		if err != nil {
+			return err
+		}
+		files = append(files, file{p, set, keep})
 		return nil
 	})
 	if err != nil {
@@ -78,8 +85,10 @@ func (v *view) vector(q string, f filter, limit int, want []hit) ([]hit, map[key
 			for i := w; i < len(files); i += workers {
 				fl := files[i]
 				for j := 0; j < fl.set.Len(); j++ {
-					scale, comps := fl.set.At(j)
-					s := float64(dot(qi, comps)) * float64(scale) * float64(qscale)
+					if fl.keep != nil && !fl.keep(j) {
+						continue
+					}
+					s := score(qi, qscale, fl.set.Raw(j))
 					if h.Len() < limit {
 						heap.Push(h, hit{key: key{fl.path, j}, score: s})
 					} else if s > (*h)[0].score {
@@ -89,9 +98,7 @@ func (v *view) vector(q string, f filter, limit int, want []hit) ([]hit, map[key
 				}
 				for _, j := range wanted[fl.path] {
 					if j < fl.set.Len() {
-						scale, comps := fl.set.At(j)
-						s := float64(dot(qi, comps)) * float64(scale) * float64(qscale)
-						found[w] = append(found[w], hit{key: key{fl.path, j}, score: s})
+						found[w] = append(found[w], hit{key: key{fl.path, j}, score: score(qi, qscale, fl.set.Raw(j))})
 					}
 				}
 			}
@@ -121,6 +128,13 @@ func (v *view) vector(q string, f filter, limit int, want []hit) ([]hit, map[key
 // minCosine is the similarity below which two unrelated texts land by
 // chance (random hashed vectors of this size reach about 0.1).
 const minCosine = 0.15
+
+// score is the cosine of a quantized query and a stored vector (4-byte
+// scale, then int8 components).
+func score(q []int8, qscale float32, raw []byte) float64 {
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(raw))
+	return float64(dot(q, raw[4:])) * float64(scale) * float64(qscale)
+}
 
 // dot is the int32 dot product of a query and a stored vector.
 func dot(q []int8, d []byte) int32 {

@@ -1,0 +1,210 @@
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dossierhq/dossier/store"
+)
+
+// view is one query's view of the index: the snapshot for files unchanged
+// since it was built, and the per-file records of the rest (dirty files).
+type view struct {
+	tx       *store.Tx
+	e        *Engine
+	docs     []byte
+	pathInfo []byte
+	hasSnap  bool
+	dirty    map[string]bool
+	dirtyNum map[uint32]bool
+	recs     map[string]*FileRecord // decoded records of dirty files
+	metas    map[int]*Meta          // decoded snapshot metadata, by document
+}
+
+// snapshotState is what an Engine keeps of one snapshot between queries.
+type snapshotState struct {
+	key      string // the snapshot's header bytes: new with every rebuild
+	meta     snapMeta
+	paths    []string
+	pathNums map[string]uint32
+}
+
+func (e *Engine) open(tx *store.Tx) (*view, error) {
+	v := &view{tx: tx, e: e, dirty: map[string]bool{}, dirtyNum: map[uint32]bool{},
+		recs: map[string]*FileRecord{}, metas: map[int]*Meta{}}
+	raw := tx.SnapshotValue(keyMeta)
+	if raw == nil {
+		e.snap = snapshotState{}
+		// No snapshot yet: every file is read from its own record.
+		err := tx.SearchRecords(func(p string, _ []byte) error { v.dirty[p] = true; return nil })
+		return v, err
+	}
+	if string(raw) != e.snap.key {
+		var m snapMeta
+		if err := json.Unmarshal(raw, &m); err != nil || m.Version != version {
+			return nil, fmt.Errorf("search snapshot: unreadable header (run `dossier index` to rebuild it)")
+		}
+		paths := strings.Split(string(tx.SnapshotValue(keyPaths)), "\n")
+		if m.Paths == 0 {
+			paths = nil
+		}
+		if len(paths) != m.Paths {
+			return nil, fmt.Errorf("search snapshot: path table damaged (run `dossier index` to rebuild it)")
+		}
+		nums := make(map[string]uint32, len(paths))
+		for i, p := range paths {
+			nums[p] = uint32(i)
+		}
+		e.snap = snapshotState{key: string(raw), meta: m, paths: paths, pathNums: nums}
+	}
+	v.docs, v.pathInfo = tx.SnapshotValue(keyDocs), tx.SnapshotValue(keyPathInfo)
+	if len(v.docs) != e.snap.meta.Docs*docSize || len(v.pathInfo) != e.snap.meta.Paths*pathInfoSize {
+		return nil, fmt.Errorf("search snapshot: document table damaged (run `dossier index` to rebuild it)")
+	}
+	v.hasSnap = true
+	for _, p := range tx.Dirty() {
+		v.dirty[p] = true
+		if n, ok := e.snap.pathNums[p]; ok {
+			v.dirtyNum[n] = true
+		}
+	}
+	return v, nil
+}
+
+// record decodes (once per query) the search record of a dirty file; nil
+// when the file is gone.
+func (v *view) record(p string) (*FileRecord, error) {
+	if r, ok := v.recs[p]; ok {
+		return r, nil
+	}
+	var r *FileRecord
+	if rec := v.tx.SearchRecord(p); rec != nil {
+		var err error
+		if r, err = DecodeRecord(rec); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	v.recs[p] = r
+	return r, nil
+}
+
+// snapDoc returns the snapshot document of chunk k of a clean file.
+func (v *view) snapDoc(k key) (int, pathInfo, bool) {
+	n, ok := v.e.snap.pathNums[k.path]
+	if !ok || v.dirtyNum[n] {
+		return 0, pathInfo{}, false
+	}
+	pi := getPathInfo(v.pathInfo, int(n))
+	if k.ord < 0 || k.ord >= int(pi.n) {
+		return 0, pathInfo{}, false
+	}
+	return int(pi.first) + k.ord, pi, true
+}
+
+// docMeta decodes the metadata of snapshot document d.
+func (v *view) docMeta(d int) (*Meta, error) {
+	if m, ok := v.metas[d]; ok {
+		return m, nil
+	}
+	entry, ok := segEntry(v.tx.SnapshotValue(metaKey(d/segDocs)), d%segDocs)
+	if !ok {
+		return nil, fmt.Errorf("search snapshot: chunk metadata damaged (run `dossier index` to rebuild it)")
+	}
+	r := reader{b: entry}
+	m := &Meta{}
+	r.meta(m)
+	if r.err != nil {
+		return nil, r.err
+	}
+	v.metas[d] = m
+	return m, nil
+}
+
+// meta returns chunk k's metadata and its file's modification time; false
+// when the chunk is not in the index.
+func (v *view) meta(k key) (*Meta, int64, bool, error) {
+	if v.dirty[k.path] {
+		r, err := v.record(k.path)
+		if err != nil || r == nil || k.ord < 0 || k.ord >= len(r.Metas) {
+			return nil, 0, false, err
+		}
+		return &r.Metas[k.ord], r.ModTime, true, nil
+	}
+	d, pi, ok := v.snapDoc(k)
+	if !ok {
+		return nil, 0, false, nil
+	}
+	m, err := v.docMeta(d)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	return m, pi.mtime, true, nil
+}
+
+// fileMetas returns the metadata of every chunk of path, in order.
+func (v *view) fileMetas(p string) ([]*Meta, error) {
+	var out []*Meta
+	if v.dirty[p] {
+		r, err := v.record(p)
+		if err != nil || r == nil {
+			return nil, err
+		}
+		for i := range r.Metas {
+			out = append(out, &r.Metas[i])
+		}
+		return out, nil
+	}
+	for ord := 0; ; ord++ {
+		d, _, ok := v.snapDoc(key{p, ord})
+		if !ok {
+			return out, nil
+		}
+		m, err := v.docMeta(d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+}
+
+// kindFilter returns, for a query with a type filter, a test of whether
+// chunk ord of path may be returned; nil means every chunk may.
+func (v *view) kindFilter(p string, f filter) (func(ord int) bool, error) {
+	if f.types == nil {
+		return nil, nil
+	}
+	if v.dirty[p] {
+		r, err := v.record(p)
+		if err != nil || r == nil {
+			return func(int) bool { return false }, err
+		}
+		return func(ord int) bool {
+			return ord < len(r.Metas) && f.kind(r.Metas[ord].Kind, r.Metas[ord].SrcType)
+		}, nil
+	}
+	n, ok := v.e.snap.pathNums[p]
+	if !ok {
+		return func(int) bool { return false }, nil
+	}
+	pi := getPathInfo(v.pathInfo, int(n))
+	kinds, srcs := v.e.snap.meta.Kinds, v.e.snap.meta.SrcTypes
+	return func(ord int) bool {
+		if ord >= int(pi.n) {
+			return false
+		}
+		d := getDoc(v.docs, int(pi.first)+ord)
+		return f.kind(name(kinds, d.kind), name(srcs, d.src))
+	}, nil
+}
+
+// dirtyCount is the number of files read from their own records.
+func (v *view) dirtyCount() int {
+	n := len(v.dirtyNum)
+	for p := range v.dirty {
+		if _, ok := v.e.snap.pathNums[p]; !ok {
+			n++
+		}
+	}
+	return n
+}
