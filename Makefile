@@ -21,6 +21,8 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./index/...
 	$(GO) run ./cmd/dossier-bench -dossier $(BIN)
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN)
+	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang python
+	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang js
 
 ## fmt: check formatting (gofmt -l must print nothing)
 fmt:

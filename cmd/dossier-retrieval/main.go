@@ -1,23 +1,22 @@
 // Command dossier-retrieval measures search quality the CodeSearchNet way
-// on code nobody here wrote: it copies Go packages (by default the
-// standard library's net and encoding trees), takes every function with a
-// doc comment, removes the comment from the copy, and uses the comment's
-// first sentence (without the function's name) as the query and the
-// function as the answer. It indexes the copy with the dossier binary,
-// runs every query in each mode through `dossier search --json` (one
-// process per mode, queries on stdin) and reports MRR@10, recall@1 and
-// recall@10, and latency percentiles.
+// on code nobody here wrote: it copies source trees (by default, for -lang
+// go, the standard library's net and encoding trees; see python.go and
+// javascript.go for the other languages), takes every function with a doc
+// comment or docstring, removes the comment from the copy (keeping line
+// numbers), and uses the comment's first sentence (without the function's
+// name) as the query and the function as the answer. It indexes the copy
+// with the dossier binary, runs every query in each mode through
+// `dossier search --json` (one process per mode, queries on stdin) and
+// reports MRR@10, recall@1 and recall@10, and latency percentiles.
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -26,6 +25,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // item is one query and its answer.
@@ -63,11 +64,39 @@ type Score struct {
 	P95     float64 `json:"latency_p95_ms"`
 }
 
+// language is how one language's trees are turned into a query set.
+type language struct {
+	// defaults returns the default source trees; it may fetch them into
+	// scratch (a temporary directory removed at exit). An error means the
+	// language cannot be measured on this machine: it is reported and the
+	// run is skipped, not failed.
+	defaults func(scratch string) ([]string, error)
+	// code reports whether strip applies to the file (by name).
+	code func(name string) bool
+	// test reports whether a code file (path relative to the workspace) is
+	// a test, copied but never a query source.
+	test func(rel string) bool
+	// skipDir reports whether a directory is left out of the copy.
+	skipDir func(name string) bool
+	// codeOnly copies only code files (Go, as this harness always did);
+	// otherwise every regular file of the tree is copied.
+	codeOnly bool
+	// strip blanks the documentation of documented functions (keeping
+	// every line and every byte offset within a line) and returns the
+	// queries made from it.
+	strip func(src []byte, rel string) ([]byte, []item)
+}
+
+var languages = map[string]*language{"go": goLang, "python": pythonLang, "js": jsLang}
+
+// cleanups run before the process exits, also on errors.
+var cleanups []func()
+
 func main() {
-	goroot := strings.TrimSpace(run("go", "env", "GOROOT"))
 	var (
 		bin     = flag.String("dossier", "bin/dossier", "path of the dossier binary")
-		srcs    = flag.String("src", filepath.Join(goroot, "src", "net")+","+filepath.Join(goroot, "src", "encoding"), "comma-separated package trees to copy")
+		langArg = flag.String("lang", "go", "language of the query set: go, python or js")
+		srcs    = flag.String("src", "", "comma-separated source trees to copy (default: per -lang, see the package doc)")
 		max     = flag.Int("max", 1500, "use at most this many queries (evenly spread; 0 = all)")
 		modes   = flag.String("modes", "text,vector,hybrid", "modes to measure")
 		asJSON  = flag.Bool("json", false, "print the scores as JSON")
@@ -76,25 +105,50 @@ func main() {
 		reuse   = flag.String("reuse", "", "measure an existing indexed copy (from -keep) with the set from -dump, without copying or indexing")
 	)
 	flag.Parse()
+	defer runCleanups()
 	if *reuse != "" {
 		items, err := load(*dumpSet)
 		check(err)
 		report(*bin, *reuse, *modes, items, *asJSON)
 		return
 	}
+	lg := languages[*langArg]
+	if lg == nil {
+		check(fmt.Errorf("unknown -lang %q (want go, python or js)", *langArg))
+	}
+	var trees []string
+	if *srcs != "" {
+		trees = strings.Split(*srcs, ",")
+	} else {
+		scratch, err := os.MkdirTemp("", "dossier-retrieval-src-")
+		check(err)
+		cleanups = append(cleanups, func() { os.RemoveAll(scratch) })
+		trees, err = lg.defaults(scratch)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "dossier-retrieval: skipping -lang %s: %v\n", *langArg, err)
+			return
+		}
+	}
 	tmp, err := os.MkdirTemp("", "dossier-retrieval-")
 	check(err)
 	if !*keep {
-		defer os.RemoveAll(tmp)
+		cleanups = append(cleanups, func() { os.RemoveAll(tmp) })
 	} else {
 		fmt.Println("copy kept at", tmp)
 	}
 	var items []item
-	for _, src := range strings.Split(*srcs, ",") {
-		its, err := prepare(src, filepath.Join(tmp, filepath.Base(src)), filepath.Base(src))
+	used := map[string]bool{}
+	for _, src := range trees {
+		prefix := filepath.Base(src)
+		for i := 2; used[prefix]; i++ {
+			prefix = fmt.Sprintf("%s-%d", filepath.Base(src), i)
+		}
+		used[prefix] = true
+		its, err := prepare(lg, src, filepath.Join(tmp, prefix), prefix)
 		check(err)
 		items = append(items, its...)
 	}
+	all := len(items)
 	items = spread(items, *max)
 	if *dumpSet != "" {
 		var b bytes.Buffer
@@ -104,14 +158,113 @@ func main() {
 		}
 		check(os.WriteFile(*dumpSet, b.Bytes(), 0o644))
 	}
-	fmt.Printf("%d queries from %s (%d CPUs)\n", len(items), *srcs, runtime.NumCPU())
+	fmt.Printf("%s: %d queries (of %d) from %s (%d CPUs)\n", *langArg, len(items), all, strings.Join(trees, ","), runtime.NumCPU())
 	out, err := exec.Command(*bin, "index", "--root", tmp).CombinedOutput()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "index failed: %v\n%s", err, out)
-		os.Exit(1)
+		check(fmt.Errorf("index failed: %v\n%s", err, out))
 	}
 	report(*bin, tmp, *modes, items, *asJSON)
 }
+
+// prepare copies the tree src to dst (test files too, as they are part of
+// a real tree), strips the documentation of documented functions in
+// non-test code files, and returns those functions as items with paths
+// relative to the workspace (prefix/...).
+func prepare(lg *language, src, dst, prefix string) ([]item, error) {
+	var items []item
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			if p != src && lg.skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		code := lg.code(d.Name())
+		if !d.Type().IsRegular() || (lg.codeOnly && !code) {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		relPath := filepath.ToSlash(filepath.Join(prefix, rel))
+		if code && !lg.test(relPath) {
+			var its []item
+			data, its = lg.strip(data, relPath)
+			items = append(items, its...)
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	return items, err
+}
+
+// blank overwrites src[start:end] with spaces, keeping newlines (and so
+// every line number and every byte offset within a line).
+func blank(src []byte, start, end int) {
+	for i := start; i < end; i++ {
+		if src[i] != '\n' {
+			src[i] = ' '
+		}
+	}
+}
+
+// query is the first sentence of a doc comment without the leading name.
+func query(doc, name string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	if i := strings.Index(doc, ". "); i >= 0 {
+		doc = doc[:i]
+	}
+	doc = strings.TrimSuffix(doc, ".")
+	words := strings.Fields(doc)
+	if len(words) > 0 && (words[0] == name || strings.HasSuffix(words[0], "."+name) || strings.HasPrefix(words[0], name+"(")) {
+		words = words[1:]
+	}
+	q := strings.Join(words, " ")
+	return strings.TrimFunc(q, func(r rune) bool { return unicode.IsPunct(r) && r != ')' })
+}
+
+// paragraph is the first paragraph of text: the lines up to the first
+// blank line after some content.
+func paragraph(text string) string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.TrimSpace(line) == "" {
+			if len(out) > 0 {
+				break
+			}
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// parse parses src with a tree-sitter grammar (nil if it cannot).
+func parse(l *sitter.Language, src []byte) *sitter.Tree {
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(l)
+	tree, err := p.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		return nil
+	}
+	return tree
+}
+
+// walk calls f on n and every node below it, depth first.
+func walk(n *sitter.Node, f func(*sitter.Node)) {
+	f(n)
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		walk(n.NamedChild(i), f)
+	}
+}
+
+// enough reports whether a query has at least three words.
+func enough(q string) bool { return len(strings.Fields(q)) >= 3 }
 
 // load reads a query set written by -dump.
 func load(path string) ([]item, error) {
@@ -145,87 +298,6 @@ func report(bin, root, modes string, items []item, asJSON bool) {
 	for _, s := range scores {
 		fmt.Printf("%-8s %7d %7.3f %7.3f %7.3f %9.2f %9.2f\n", s.Mode, s.Queries, s.MRR10, s.R1, s.R10, s.P50, s.P95)
 	}
-}
-
-// prepare copies the Go files under src to dst (test files too, as they
-// are part of a real tree), strips the doc comments of documented
-// functions in non-test files, and returns those functions as items with
-// paths relative to the workspace (prefix/...).
-func prepare(src, dst, prefix string) ([]item, error) {
-	var items []item
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		relPath := filepath.ToSlash(filepath.Join(prefix, rel))
-		if !strings.HasSuffix(p, "_test.go") {
-			var its []item
-			data, its = strip(data, relPath)
-			items = append(items, its...)
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	return items, err
-}
-
-// strip blanks the doc comments of documented functions (keeping line
-// numbers) and returns the queries made from them.
-func strip(src []byte, rel string) ([]byte, []item) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, rel, src, parser.ParseComments)
-	if err != nil {
-		return src, nil
-	}
-	out := slices.Clone(src)
-	var items []item
-	for _, decl := range f.Decls {
-		fn, ok := decl.(*ast.FuncDecl)
-		if !ok || fn.Doc == nil || fn.Body == nil {
-			continue
-		}
-		q := query(fn.Doc.Text(), fn.Name.Name)
-		if len(strings.Fields(q)) < 3 {
-			continue
-		}
-		start, end := fset.Position(fn.Doc.Pos()).Offset, fset.Position(fn.Doc.End()).Offset
-		for i := start; i < end; i++ {
-			if out[i] != '\n' {
-				out[i] = ' '
-			}
-		}
-		items = append(items, item{Query: q, Path: rel, Func: fn.Name.Name,
-			Start: fset.Position(fn.Pos()).Line, End: fset.Position(fn.End()).Line})
-	}
-	return out, items
-}
-
-// query is the first sentence of a doc comment without the leading name.
-func query(doc, name string) string {
-	doc = strings.Join(strings.Fields(doc), " ")
-	if i := strings.Index(doc, ". "); i >= 0 {
-		doc = doc[:i]
-	}
-	doc = strings.TrimSuffix(doc, ".")
-	words := strings.Fields(doc)
-	if len(words) > 0 && (words[0] == name || strings.HasSuffix(words[0], "."+name)) {
-		words = words[1:]
-	}
-	q := strings.Join(words, " ")
-	return strings.TrimFunc(q, func(r rune) bool { return unicode.IsPunct(r) && r != ')' })
 }
 
 // spread keeps n items evenly spread over the list (a stable sample).
@@ -300,15 +372,17 @@ func pct(sorted []float64, p float64) float64 {
 	return sorted[min(len(sorted)-1, int(p*float64(len(sorted))))]
 }
 
-func run(name string, args ...string) string {
-	out, err := exec.Command(name, args...).Output()
-	check(err)
-	return string(out)
+func runCleanups() {
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
+	cleanups = nil
 }
 
 func check(err error) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dossier-retrieval:", err)
+		runCleanups()
 		os.Exit(1)
 	}
 }

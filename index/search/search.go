@@ -81,9 +81,11 @@ type Debug struct {
 // Engine answers queries against one index. It keeps what it derived from
 // the snapshot between queries and notices when the snapshot changes.
 type Engine struct {
-	tok  *terms.Tokenizer
-	emb  *embed.Builtin
-	snap snapshotState
+	tok     *terms.Tokenizer
+	emb     *embed.Builtin
+	snap    snapshotState
+	scores  []float64 // BM25 accumulators, one per snapshot document
+	touched []uint32  // documents with a score this query
 }
 
 // NewEngine returns an Engine; it is not safe for concurrent use.

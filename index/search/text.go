@@ -2,6 +2,7 @@ package search
 
 import (
 	"cmp"
+	"container/heap"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -51,6 +52,115 @@ func (s stats) bm25(tf, dl, idf float64) float64 {
 	return idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/s.avgdl))
 }
 
+// scoreSnapshot ranks the snapshot's documents of clean files by BM25 and
+// returns the best limit. Scores accumulate in a dense array the Engine
+// reuses, so a query costs a few nanoseconds per posting.
+func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) ([]hit, error) {
+	if !v.hasSnap {
+		return nil, nil
+	}
+	nd := v.e.snap.meta.Docs
+	blocked := v.blockedPaths(f)
+	okKind, okSrc := v.kindTables(f)
+	if cap(v.e.scores) < nd {
+		v.e.scores = make([]float64, nd)
+	}
+	scores := v.e.scores[:nd]
+	touched := v.e.touched[:0]
+	defer func() {
+		for _, d := range touched {
+			scores[d] = 0
+		}
+		v.e.touched = touched[:0]
+	}()
+	for t, qtf := range qt {
+		pl, ok := st.plist[t]
+		if !ok {
+			continue
+		}
+		idf := st.idf(t) * float64(qtf)
+		d := -1
+		for len(pl) > 0 {
+			delta, n := binary.Uvarint(pl)
+			if n <= 0 {
+				return nil, errRecord
+			}
+			tf, m := binary.Uvarint(pl[n:])
+			if m <= 0 {
+				return nil, errRecord
+			}
+			pl = pl[n+m:]
+			if d < 0 {
+				d = int(delta)
+			} else {
+				d += int(delta)
+			}
+			if d >= nd {
+				return nil, errRecord
+			}
+			e := v.docs[d*docSize : (d+1)*docSize]
+			if blocked != nil && blocked[binary.LittleEndian.Uint32(e)] {
+				continue
+			}
+			if okKind != nil && !okKind[e[12]] && !okSrc[e[13]] {
+				continue
+			}
+			if scores[d] == 0 {
+				touched = append(touched, uint32(d))
+			}
+			scores[d] += st.bm25(float64(tf), float64(binary.LittleEndian.Uint32(e[8:])), idf)
+		}
+	}
+	h := make(hitHeap, 0, limit)
+	var worst float64
+	for _, d := range touched {
+		s := scores[d]
+		if len(h) == limit && s <= worst {
+			continue
+		}
+		doc := getDoc(v.docs, int(d))
+		k := key{v.e.snap.paths[doc.path], int(doc.ordinal)}
+		if len(h) < limit {
+			heap.Push(&h, hit{key: k, score: s})
+		} else {
+			h[0] = hit{key: k, score: s}
+			heap.Fix(&h, 0)
+		}
+		worst = h[0].score
+	}
+	return h, nil
+}
+
+// blockedPaths marks the snapshot's paths a query must not read from it:
+// files changed since (read from their records instead) and paths the
+// filter drops. nil when none is.
+func (v *view) blockedPaths(f filter) []bool {
+	if len(v.dirtyNum) == 0 && f.prefix == "" {
+		return nil
+	}
+	blocked := make([]bool, len(v.e.snap.paths))
+	for i, p := range v.e.snap.paths {
+		blocked[i] = v.dirtyNum[uint32(i)] || !f.path(p)
+	}
+	return blocked
+}
+
+// kindTables maps the snapshot's kind and source-type codes to whether the
+// filter keeps them; nil when it keeps everything.
+func (v *view) kindTables(f filter) (okKind, okSrc *[256]bool) {
+	if f.types == nil {
+		return nil, nil
+	}
+	okKind, okSrc = new([256]bool), new([256]bool)
+	for i, k := range v.e.snap.meta.Kinds {
+		okKind[i] = f.types[k]
+	}
+	for i, s := range v.e.snap.meta.SrcTypes {
+		okSrc[i] = f.types[s]
+	}
+	return okKind, okSrc
+}
+
 // text ranks chunks by BM25 over their weighted terms.
 func (v *view) text(q string, f filter, limit int) ([]hit, error) {
 	qt := v.e.tok.Terms(q)
@@ -58,56 +168,9 @@ func (v *view) text(q string, f filter, limit int) ([]hit, error) {
 		return nil, nil
 	}
 	st := v.stats(qt)
-	kinds, srcs := v.e.snap.meta.Kinds, v.e.snap.meta.SrcTypes
-	paths := v.e.snap.paths
-	allowed := make(map[uint32]bool) // path numbers that pass the filter, by first sight
-	scores := map[uint32]float64{}
-	for t, qtf := range qt {
-		pl, ok := st.plist[t]
-		if !ok {
-			continue
-		}
-		idf := st.idf(t) * float64(qtf)
-		var d uint64
-		first := true
-		for len(pl) > 0 {
-			delta, n := binary.Uvarint(pl)
-			if n <= 0 {
-				return nil, errRecord
-			}
-			pl = pl[n:]
-			tf, m := binary.Uvarint(pl)
-			if m <= 0 {
-				return nil, errRecord
-			}
-			pl = pl[m:]
-			if first {
-				d, first = delta, false
-			} else {
-				d += delta
-			}
-			if int(d) >= v.e.snap.meta.Docs {
-				return nil, errRecord
-			}
-			doc := getDoc(v.docs, int(d))
-			if v.dirtyNum[doc.path] {
-				continue
-			}
-			ok, seen := allowed[doc.path]
-			if !seen {
-				ok = int(doc.path) < len(paths) && f.path(paths[doc.path])
-				allowed[doc.path] = ok
-			}
-			if !ok || f.types != nil && !f.kind(name(kinds, doc.kind), name(srcs, doc.src)) {
-				continue
-			}
-			scores[uint32(d)] += st.bm25(float64(tf), float64(doc.length), idf)
-		}
-	}
-	var hits []hit
-	for d, s := range scores {
-		doc := getDoc(v.docs, int(d))
-		hits = append(hits, hit{key: key{paths[doc.path], int(doc.ordinal)}, score: s})
+	hits, err := v.scoreSnapshot(qt, st, f, limit)
+	if err != nil {
+		return nil, err
 	}
 	// Files changed since the snapshot: score their own records.
 	for p := range v.dirty {
