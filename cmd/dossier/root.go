@@ -75,7 +75,7 @@ func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	idx := newIndexCmd(g)
 	root.RunE = idx.RunE
 	root.Flags().AddFlagSet(idx.Flags())
-	root.AddCommand(idx, newStatsCmd(g), newSearchCmd(g))
+	root.AddCommand(idx, newStatsCmd(g), newSearchCmd(g), newRelatedCmd(g))
 	return root
 }
 

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dossierhq/dossier/index/related"
+	"github.com/dossierhq/dossier/store"
+)
+
+type relatedOptions struct {
+	*globals
+	json  bool
+	limit int
+}
+
+func newRelatedCmd(g *globals) *cobra.Command {
+	o := &relatedOptions{globals: g}
+	cmd := &cobra.Command{
+		Use:   "related PATH[::RANGE]",
+		Short: "Print a file's imports, importers, tests, callees and callers",
+		Long: "Print the dependency expansion of a file, a range of it or a symbol in it: its imports\n" +
+			"resolved to workspace files, the files importing it, its tests, the definitions it calls\n" +
+			"and the chunks that call it.\n\n" +
+			"PATH is relative to the workspace root (or the current directory, or absolute).\n" +
+			"RANGE: ::100,200 lines 100-200, ::100 line 100 to the end, ::100c,500c bytes,\n" +
+			"::@Name the chunks of a function, method or type (::@Type.Method for one method).\n\n" +
+			"Calls are found by name, not by type: callers and callees are likely candidates,\n" +
+			"ranked by proximity (same file, same package, imported, elsewhere).",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return fmt.Errorf("%w: related takes one PATH[::RANGE], got %d arguments", errUsage, len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root, _, err := o.workspace()
+			if err != nil {
+				return err
+			}
+			if o.limit <= 0 {
+				return fmt.Errorf("%w: --limit %d: give a positive number of results per list", errUsage, o.limit)
+			}
+			t, err := related.ParseTarget(args[0])
+			if err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
+			if t.Path, err = workspacePath(root, t.Path); err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
+			x, err := expand(root, t, o.limit)
+			if err != nil {
+				return err
+			}
+			if o.json {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(x)
+			}
+			printExpansion(cmd.OutOrStdout(), t, x)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print one JSON object")
+	cmd.Flags().IntVar(&o.limit, "limit", related.DefaultLimit, "results per list")
+	return cmd
+}
+
+// expand opens the index read-only for the length of one expansion.
+func expand(root string, t related.Target, limit int) (*related.Expansion, error) {
+	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var x *related.Expansion
+	err = db.View(func(tx *store.Tx) error {
+		var err error
+		x, err = related.Expand(tx, t, related.Options{Limit: limit})
+		return err
+	})
+	if errors.Is(err, related.ErrNotIndexed) {
+		abs := filepath.Join(root, filepath.FromSlash(t.Path))
+		if _, serr := os.Stat(abs); errors.Is(serr, os.ErrNotExist) {
+			return nil, fmt.Errorf("no such file: %s (paths are relative to the workspace root %s)", t.Path, root)
+		}
+		return nil, fmt.Errorf("%s is not in the index: run `dossier index` if it is new, or check .gitignore and .dossierignore if it is ignored", t.Path)
+	}
+	return x, err
+}
+
+// workspacePath turns a command-line path into the index's form: slash
+// separated and relative to root. A relative path is taken from the root
+// when the file is there, else from the current directory.
+func workspacePath(root, p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		if _, err := os.Stat(filepath.Join(root, p)); err == nil {
+			return path.Clean(filepath.ToSlash(p)), nil
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", err
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return path.Clean(filepath.ToSlash(p)), nil // reported as missing later
+		}
+		p = abs
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the workspace root %s: pass --root or a path inside it", p, root)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// printExpansion writes the human form: one section per list, each entry
+// as path:line  symbol  (kind).
+func printExpansion(w io.Writer, t related.Target, x *related.Expansion) {
+	s := x.Target
+	what := "whole file"
+	if !s.WholeFile {
+		what = fmt.Sprintf("lines %d-%d, %d chunk%s", s.StartLine, s.EndLine, len(s.Chunks), plural(len(s.Chunks)))
+	}
+	fmt.Fprintf(w, "%s  (%s, %s)\n", t, s.Language, what)
+	section := func(title string, n int, list string) {
+		head := fmt.Sprintf("\n%s (%d", title, n)
+		if more := x.Omitted[list]; more > 0 {
+			head += fmt.Sprintf(" of %d", n+more)
+		}
+		fmt.Fprintln(w, head+")")
+		if n == 0 {
+			fmt.Fprintln(w, "  none")
+		}
+	}
+	section("Imports", len(x.Imports), "imports")
+	for _, imp := range x.Imports {
+		to := "external"
+		switch {
+		case imp.Dir != "":
+			to = fmt.Sprintf("%s/ (%d file%s)", imp.Dir, len(imp.Paths), plural(len(imp.Paths)))
+		case len(imp.Paths) > 0:
+			to = strings.Join(imp.Paths, ", ")
+		}
+		fmt.Fprintf(w, "  %s:%d  %s  -> %s\n", s.Path, imp.Line, imp.Spec, to)
+	}
+	section("Importers", len(x.Importers), "importers")
+	for _, r := range x.Importers {
+		fmt.Fprintf(w, "  %s:%d  imports %s\n", r.Path, r.Line, r.Name)
+	}
+	section("Tests", len(x.Tests), "tests")
+	for _, r := range x.Tests {
+		fmt.Fprintf(w, "  %s  (%s)\n", r.Path, r.Role)
+	}
+	section("Callees", len(x.Callees), "callees")
+	for _, r := range x.Callees {
+		fmt.Fprintf(w, "  %s:%d  %s  (%s)  <- line %d\n", r.Path, r.Line, r.Symbol, r.Kind, r.CallLine)
+	}
+	section("Callers", len(x.Callers), "callers")
+	for _, r := range x.Callers {
+		sym := r.Symbol
+		if sym == "" {
+			sym = "(top level)"
+		}
+		fmt.Fprintf(w, "  %s:%d  %s  (%s)  calls %s\n", r.Path, r.Line, sym, r.Kind, r.Name)
+		fmt.Fprintf(w, "      %s\n", r.Text)
+	}
+	for _, n := range x.Notes {
+		fmt.Fprintln(w, "\nnote:", n)
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

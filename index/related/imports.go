@@ -1,0 +1,208 @@
+package related
+
+import (
+	"bytes"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// imports resolves the target file's imports, as the index stores them.
+// It also records what they resolve to, for ranking callees, and for Go
+// the package names (or aliases) that qualify calls into them.
+func (e *expander) imports() ([]Import, error) {
+	specs, err := e.tx.Imports(e.path)
+	if err != nil {
+		return nil, err
+	}
+	var names map[string][]string
+	if e.fam == "python" {
+		names = pythonNames(e.text)
+	}
+	out := []Import{}
+	seen := map[string]bool{}
+	var aliases map[string]string
+	if e.fam == "go" {
+		aliases = goAliases(e.text)
+	}
+	for _, spec := range specs {
+		if seen[spec] {
+			continue
+		}
+		seen[spec] = true
+		files, dir := e.w.resolve(e.path, e.fam, spec, names[spec])
+		files = slices.DeleteFunc(files, func(p string) bool { return p == e.path })
+		imp := Import{Spec: spec, Line: importLine(e.text, spec), Dir: dir, Paths: files, External: dir == "" && len(files) == 0}
+		for _, p := range files {
+			e.imported[p] = true
+		}
+		if dir != "" {
+			e.imported[dir+"/"] = true
+			e.goQuals[goPackageName(spec)] = dir
+			if alias := aliases[spec]; alias != "" {
+				e.goQuals[alias] = dir
+			}
+		}
+		out = append(out, imp)
+	}
+	return out, nil
+}
+
+// importer is a file that imports the target, with the spec that does.
+type importer struct{ path, spec string }
+
+// importers scans every import of the target's language family and keeps
+// the files whose imports resolve to the target (for Go, to its package).
+// Specs that cannot name the target are skipped before resolution.
+func (e *expander) importers() ([]importer, error) {
+	if e.fam == "go" && strings.HasSuffix(e.path, "_test.go") {
+		return nil, nil // nothing imports a test file
+	}
+	stem := strings.TrimSuffix(path.Base(e.path), path.Ext(e.path))
+	dirBase := path.Base(e.dir())
+	isModuleDir := false
+	for _, m := range e.w.goMods {
+		isModuleDir = isModuleDir || m.dir == e.dir()
+	}
+	var out []importer
+	pyNames := map[string]map[string][]string{}
+	keep := func(p string) bool { return p != e.path && familyOf(p) == e.fam }
+	err := e.tx.EachImports(keep, func(p string, specs []string) error {
+		for _, spec := range specs {
+			var hit bool
+			switch e.fam {
+			case "go":
+				hit = (isModuleDir || strings.HasSuffix(spec, dirBase)) && e.w.resolveGo(p, spec) == e.dir()
+			case "python":
+				hit = e.pythonImports(p, spec, pyNames)
+			default:
+				if strings.Contains(spec, stem) || strings.Contains(spec, dirBase) {
+					files, _ := e.w.resolve(p, e.fam, spec, nil)
+					hit = slices.Contains(files, e.path)
+				}
+			}
+			if hit {
+				out = append(out, importer{p, spec})
+				break
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// pythonImports reports whether spec of file p imports the target module,
+// directly or as a name of its package ("from . import target").
+func (e *expander) pythonImports(p, spec string, cache map[string]map[string][]string) bool {
+	files := e.w.resolvePython(p, spec, nil)
+	if slices.Contains(files, e.path) {
+		return true
+	}
+	pkgInit := path.Join(e.dir(), "__init__.py")
+	last := spec[strings.LastIndexByte(spec, '.')+1:]
+	if !slices.Contains(files, pkgInit) && strings.Trim(spec, ".") != "" && last != path.Base(e.dir()) {
+		return false
+	}
+	names, ok := cache[p]
+	if !ok {
+		text, _ := e.tx.Blob(p)
+		names = pythonNames(text)
+		cache[p] = names
+	}
+	return slices.Contains(e.w.resolvePython(p, spec, names[spec]), e.path)
+}
+
+// importerRefs turns the first importers (in path order) into refs with
+// the line of the import and the chunk holding it.
+func (e *expander) importerRefs(imps []importer) ([]Ref, error) {
+	slices.SortFunc(imps, func(a, b importer) int { return strings.Compare(a.path, b.path) })
+	if len(imps) > e.limit {
+		e.omitted["importers"] = len(imps) - e.limit
+		imps = imps[:e.limit]
+	}
+	out := []Ref{}
+	for _, imp := range imps {
+		r := Ref{Path: imp.path, Line: 1, Name: imp.spec}
+		if text, ok := e.tx.Blob(imp.path); ok {
+			if line := importLine(text, imp.spec); line > 0 {
+				r.Line = line
+			}
+		}
+		chunks, err := e.tx.FileChunks(imp.path)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range chunks {
+			if c.StartLine <= r.Line && r.Line <= c.EndLine && c.Outline == "" {
+				r.ChunkID, r.Kind, r.Symbol, r.StartLine, r.EndLine = c.ID, c.Kind, qualifiedName(c), c.StartLine, c.EndLine
+				break
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// importLine finds the line of the first occurrence of spec standing
+// alone (not inside a longer name or path), or 0.
+func importLine(text []byte, spec string) int {
+	if spec == "" {
+		return 0
+	}
+	for off := 0; ; {
+		i := bytes.Index(text[off:], []byte(spec))
+		if i < 0 {
+			return 0
+		}
+		i += off
+		end := i + len(spec)
+		before, after := byte(' '), byte(' ')
+		if i > 0 {
+			before = text[i-1]
+		}
+		if end < len(text) {
+			after = text[end]
+		}
+		if !isPathByte(before) && !isPathByte(after) {
+			return bytes.Count(text[:i], []byte("\n")) + 1
+		}
+		off = i + 1
+	}
+}
+
+func isPathByte(c byte) bool { return isIdent(c) || c == '.' || c == '/' || c == '-' }
+
+// goPackageName guesses a Go import's package name from its path: the
+// last element, skipping a major version and go-/-go decorations.
+func goPackageName(spec string) string {
+	elems := strings.Split(spec, "/")
+	name := elems[len(elems)-1]
+	if len(elems) > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+		name = elems[len(elems)-2]
+	}
+	if i := strings.Index(name, ".v"); i > 0 {
+		name = name[:i]
+	}
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "go-"), "-go")
+	return strings.ReplaceAll(name, "-", "")
+}
+
+var goImportAlias = regexp.MustCompile(`(?m)^[ \t]*(?:import[ \t]+)?([\p{L}_][\p{L}\p{N}_]*|\.)[ \t]+"([^"]+)"`)
+
+// goAliases maps import paths to the names a Go file gives them ("." for
+// a dot import). Imports precede declarations, so the search stops at the
+// first function.
+func goAliases(text []byte) map[string]string {
+	if i := bytes.Index(text, []byte("\nfunc ")); i >= 0 {
+		text = text[:i]
+	}
+	out := map[string]string{}
+	for _, m := range goImportAlias.FindAllSubmatch(text, -1) {
+		// "import "x"" matches with import as the name: not an alias.
+		if name := string(m[1]); name != "_" && name != "import" {
+			out[string(m[2])] = string(m[1])
+		}
+	}
+	return out
+}

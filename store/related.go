@@ -1,0 +1,32 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// What dependency expansion (index/related) reads: every file's imports, to
+// build the reverse import map per query, and single texts still encoded, so
+// a caller scan can decode many files in parallel after one sequential read.
+
+// EachImports calls fn with the import specs of every file that has any and
+// that keep accepts, in path order. keep sees only the path, so files of
+// other languages cost no decoding; a nil keep accepts every file.
+func (t *Tx) EachImports(keep func(path string) bool, fn func(path string, imports []string) error) error {
+	return t.b(bucketImports).ForEach(func(k, v []byte) error {
+		path := string(k)
+		if keep != nil && !keep(path) {
+			return nil
+		}
+		var imps []string
+		if err := json.Unmarshal(v, &imps); err != nil {
+			return fmt.Errorf("decode imports of %s: %w", path, err)
+		}
+		return fn(path, imps)
+	})
+}
+
+// RawBlob returns path's text still compressed (see DecodeBlob), or nil. It
+// is valid until the transaction ends; decoding may run in other goroutines,
+// reading the bucket may not.
+func (t *Tx) RawBlob(path string) []byte { return t.b(bucketBlobs).Get([]byte(path)) }
