@@ -237,7 +237,7 @@ type fused struct {
 // gained a third of what this does).
 const (
 	vectorWeight = 0.5
-	symbolWeight = 0.5
+	symbolWeight = 0.1
 )
 
 // fuse merges ranked lists by weighted score (see vectorWeight); one list
@@ -310,6 +310,14 @@ func cmpInt(a, b int) int {
 // candidates is how many results each retriever hands to fusion.
 const candidates = 200
 
+// Priors of the reranker: tests rank lower unless the query asks for
+// them (seed 004), and so do import blocks, which match the words of
+// everything a file uses and are almost never what a query looks for.
+const (
+	testPrior    = 0.85
+	importsPrior = 0.7
+)
+
 // rerankDepth is how many fused candidates the heuristics look at.
 const rerankDepth = 60
 
@@ -339,7 +347,10 @@ func (v *view) finish(cands []fused, q Query, f filter) ([]Result, error) {
 		score := c.score
 		if q.Mode != Regex {
 			if !wantTests && m.IsTest() {
-				score *= 0.85
+				score *= testPrior
+			}
+			if m.Kind == "imports" {
+				score *= importsPrior
 			}
 			score *= proximity(q.Near, c.key.path)
 			if mtime > 0 {
