@@ -21,8 +21,8 @@ import (
 
 	"github.com/klauspost/compress/s2"
 
-	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/terms"
+	"github.com/dossierhq/dossier/index/vecindex"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -142,7 +142,7 @@ func Analyze(tok *terms.Tokenizer, c *store.Chunk, text string) ChunkTerms {
 const (
 	searchMagic = 'S'
 	vectorMagic = 'V'
-	version     = 2
+	version     = 3
 )
 
 // EncodeTerms encodes a file's chunks as a search record; mtime is the
@@ -301,11 +301,14 @@ func (r *reader) bytes(n int) []byte {
 	return s
 }
 
-// VectorSet is a file's vectors: int8 components with a scale each.
+// VectorSet is a file's vectors as the store keeps them (see
+// vecindex.Encode): an entry per vector, then their residuals.
 type VectorSet struct {
-	Model string
-	Dims  int
-	data  []byte // n × (4-byte scale + dims bytes)
+	Model   string
+	Dims    int
+	n       int
+	entries []byte
+	resid   []byte
 }
 
 // vectorHeader is magic, version, dims (uint16), model length, model, count (uint32).
@@ -316,25 +319,20 @@ func vectorHeader(model string, dims, n int) []byte {
 	return binary.LittleEndian.AppendUint32(b, uint32(n))
 }
 
-// EncodeVectors encodes unit vectors as a vector record.
+// EncodeVectors encodes vectors (normalized on the way) as a vector record.
 func EncodeVectors(model string, dims int, vs [][]float32) ([]byte, error) {
 	if dims <= 0 || dims > math.MaxUint16 || len(model) > 255 {
 		return nil, fmt.Errorf("vectors: bad model %q or dims %d", model, dims)
 	}
 	b := vectorHeader(model, dims, len(vs))
-	q := make([]int8, 0, dims)
+	resid := make([]byte, 0, len(vs)*dims)
 	for i, v := range vs {
 		if len(v) != dims {
 			return nil, fmt.Errorf("vector %d has %d dimensions, want %d", i, len(v), dims)
 		}
-		var scale float32
-		q, scale = embed.Quantize(q[:0], v)
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(scale))
-		for _, x := range q {
-			b = append(b, byte(x))
-		}
+		b, resid = vecindex.Encode(b, resid, v)
 	}
-	return b, nil
+	return append(b, resid...), nil
 }
 
 // DecodeVectors reads a vector record without copying it.
@@ -348,19 +346,24 @@ func DecodeVectors(rec []byte) (VectorSet, error) {
 		return VectorSet{}, errRecord
 	}
 	vs := VectorSet{Model: string(rec[5 : 5+ml]), Dims: dims}
-	n := int(binary.LittleEndian.Uint32(rec[5+ml:]))
-	vs.data = rec[5+ml+4:]
-	if len(vs.data) != n*(4+dims) {
+	vs.n = int(binary.LittleEndian.Uint32(rec[5+ml:]))
+	data := rec[5+ml+4:]
+	size := vecindex.EntrySize(dims)
+	if len(data) != vs.n*(size+dims) {
 		return VectorSet{}, errRecord
 	}
+	vs.entries, vs.resid = data[:vs.n*size], data[vs.n*size:]
 	return vs, nil
 }
 
 // Len is the number of vectors.
-func (v VectorSet) Len() int { return len(v.data) / (4 + v.Dims) }
+func (v VectorSet) Len() int { return v.n }
 
-// Raw returns vector i as stored: 4-byte scale, then the components.
-func (v VectorSet) Raw(i int) []byte {
-	w := 4 + v.Dims
-	return v.data[i*w : (i+1)*w]
+// Entry returns vector i's entry, for vecindex.Query.Estimate.
+func (v VectorSet) Entry(i int) []byte {
+	size := vecindex.EntrySize(v.Dims)
+	return v.entries[i*size : (i+1)*size]
 }
+
+// Resid returns vector i's residuals, for vecindex.Query.Refine.
+func (v VectorSet) Resid(i int) []byte { return v.resid[i*v.Dims : (i+1)*v.Dims] }

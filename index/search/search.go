@@ -101,6 +101,7 @@ type hit struct {
 	key   key
 	score float64
 	line  string
+	file  int // the vector scan's file number, for rescoring
 }
 
 // filter decides which chunks a query may return.
@@ -166,7 +167,9 @@ func (e *Engine) Search(tx *store.Tx, q Query) (Response, error) {
 		hs, err = v.text(q.Text, f, candidates)
 		err = add("text", hs, err)
 	case Vector:
-		hs, _, err = v.vector(q.Text, f, candidates, nil)
+		if qv, ok := v.queryVector(q.Text); ok {
+			hs, _, err = v.vector(qv, embed.BuiltinModel, f, candidates, nil)
+		}
 		err = add("vector", hs, err)
 	case Symbol:
 		hs, err = v.symbols(q.Text, f, true)
@@ -183,7 +186,10 @@ func (e *Engine) Search(tx *store.Tx, q Query) (Response, error) {
 		if err = add("symbol", hs, err); err != nil {
 			break
 		}
-		hs, cos, err = v.vector(q.Text, f, candidates, append(lists["text"], lists["symbol"]...))
+		hs = nil
+		if qv, ok := v.queryVector(q.Text); ok {
+			hs, cos, err = v.vector(qv, embed.BuiltinModel, f, candidates, append(lists["text"], lists["symbol"]...))
+		}
 		err = add("vector", hs, err)
 	default:
 		return resp, fmt.Errorf("unknown mode %q: use one of %s", q.Mode, joinModes())

@@ -2,13 +2,12 @@ package search
 
 import (
 	"container/heap"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"runtime"
 	"sync"
 
 	"github.com/dossierhq/dossier/index/embed"
+	"github.com/dossierhq/dossier/index/vecindex"
 )
 
 // queryVector embeds a query with the builtin embedder, weighting each
@@ -27,27 +26,24 @@ func (v *view) queryVector(q string) ([]float32, bool) {
 	return vec, true
 }
 
-// vector ranks chunks by cosine similarity with the query: an exact scan
-// over every chunk's int8 vector, split across the cores. The similarity of
+// vector ranks chunks by cosine similarity with the query vector qv, whose
+// model is model: an exact scan over every chunk's stored vector, straight
+// from the index file, split across the cores, whose best int8 estimates
+// are then rescored from their residuals (vecindex). The similarity of
 // every chunk in want (other retrievers' candidates) is also returned, so
 // fusion can weigh each candidate by all its evidence.
-func (v *view) vector(q string, f filter, limit int, want []hit) ([]hit, map[key]float64, error) {
-	qv, ok := v.queryVector(q)
-	if !ok {
-		return nil, nil, nil
-	}
+func (v *view) vector(qv []float32, model string, f filter, limit int, want []hit) ([]hit, map[key]float64, error) {
 	wanted := map[string][]int{}
 	for _, h := range want {
 		wanted[h.key.path] = append(wanted[h.key.path], h.key.ord)
 	}
-	qi, qscale := embed.Quantize(nil, qv)
 	type file struct {
 		path string
 		set  VectorSet
 		keep func(ord int) bool
 	}
 	var files []file
-	var mismatch string
+	var mismatch VectorSet
 	err := v.tx.VectorRecords(func(p string, rec []byte) error {
 		if !f.path(p) {
 			return nil
@@ -56,8 +52,8 @@ func (v *view) vector(q string, f filter, limit int, want []hit) ([]hit, map[key
 		if err != nil {
 			return fmt.Errorf("vectors of %s: %w", p, err)
 		}
-		if set.Model != embed.BuiltinModel || set.Dims != len(qi) {
-			mismatch = set.Model
+		if set.Model != model || set.Dims != len(qv) {
+			mismatch = set
 			return nil
 		}
 		keep, err := v.kindFilter(p, f)
@@ -70,55 +66,57 @@ func (v *view) vector(q string, f filter, limit int, want []hit) ([]hit, map[key
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(files) == 0 && mismatch != "" {
-		return nil, nil, fmt.Errorf("the index's vectors come from model %q, this query from %q: search with the same embedder or re-index with `dossier index --embedder`", mismatch, embed.BuiltinModel)
+	if len(files) == 0 && mismatch.Model != "" {
+		return nil, nil, fmt.Errorf("the index's vectors come from %q (%d dimensions) but this query was embedded with %q (%d): search with the embedder the index was built with, or re-index with `dossier index --embedder`",
+			mismatch.Model, mismatch.Dims, model, len(qv))
 	}
+	q := vecindex.NewQuery(qv)
+	ncand := vecindex.Candidates(limit)
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)/64))
 	heaps := make([]hitHeap, workers)
-	found := make([][]hit, workers)
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
+	for w := range workers {
+		wg.Go(func() {
 			h := &heaps[w]
 			for i := w; i < len(files); i += workers {
-				fl := files[i]
-				for j := 0; j < fl.set.Len(); j++ {
+				fl := &files[i]
+				for j := range fl.set.Len() {
 					if fl.keep != nil && !fl.keep(j) {
 						continue
 					}
-					s := score(qi, qscale, fl.set.Raw(j))
-					if h.Len() < limit {
-						heap.Push(h, hit{key: key{fl.path, j}, score: s})
+					s := float64(q.Estimate(fl.set.Entry(j)))
+					if h.Len() < ncand {
+						heap.Push(h, hit{key: key{fl.path, j}, score: s, file: i})
 					} else if s > (*h)[0].score {
-						(*h)[0] = hit{key: key{fl.path, j}, score: s}
+						(*h)[0] = hit{key: key{fl.path, j}, score: s, file: i}
 						heap.Fix(h, 0)
 					}
 				}
-				for _, j := range wanted[fl.path] {
-					if j < fl.set.Len() {
-						found[w] = append(found[w], hit{key: key{fl.path, j}, score: score(qi, qscale, fl.set.Raw(j))})
-					}
-				}
 			}
-		}(w)
+		})
 	}
 	wg.Wait()
 	var all []hit
 	for _, h := range heaps {
 		all = append(all, h...)
 	}
-	hits := top(all, limit)
+	cands := top(all, ncand)
+	for i := range cands {
+		set := files[cands[i].file].set
+		cands[i].score = float64(q.Refine(set.Entry(cands[i].key.ord), set.Resid(cands[i].key.ord)))
+	}
+	hits := top(cands, limit)
 	// Hashed features collide: below minCosine a match is noise.
 	for len(hits) > 0 && hits[len(hits)-1].score < minCosine {
 		hits = hits[:len(hits)-1]
 	}
 	cos := map[key]float64{}
-	for _, hs := range found {
-		for _, h := range hs {
-			if h.score >= minCosine {
-				cos[h.key] = h.score
+	for _, fl := range files {
+		for _, j := range wanted[fl.path] {
+			if j < fl.set.Len() {
+				if s := float64(q.Refine(fl.set.Entry(j), fl.set.Resid(j))); s >= minCosine {
+					cos[key{fl.path, j}] = s
+				}
 			}
 		}
 	}
@@ -128,30 +126,6 @@ func (v *view) vector(q string, f filter, limit int, want []hit) ([]hit, map[key
 // minCosine is the similarity below which two unrelated texts land by
 // chance (random hashed vectors of this size reach about 0.1).
 const minCosine = 0.15
-
-// score is the cosine of a quantized query and a stored vector (4-byte
-// scale, then int8 components).
-func score(q []int8, qscale float32, raw []byte) float64 {
-	scale := math.Float32frombits(binary.LittleEndian.Uint32(raw))
-	return float64(dot(q, raw[4:])) * float64(scale) * float64(qscale)
-}
-
-// dot is the int32 dot product of a query and a stored vector.
-func dot(q []int8, d []byte) int32 {
-	d = d[:len(q)]
-	var s0, s1, s2, s3 int32
-	i := 0
-	for ; i+4 <= len(q); i += 4 {
-		s0 += int32(q[i]) * int32(int8(d[i]))
-		s1 += int32(q[i+1]) * int32(int8(d[i+1]))
-		s2 += int32(q[i+2]) * int32(int8(d[i+2]))
-		s3 += int32(q[i+3]) * int32(int8(d[i+3]))
-	}
-	for ; i < len(q); i++ {
-		s0 += int32(q[i]) * int32(int8(d[i]))
-	}
-	return s0 + s1 + s2 + s3
-}
 
 // hitHeap is a min-heap of hits by score.
 type hitHeap []hit

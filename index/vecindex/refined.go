@@ -115,19 +115,8 @@ func (r *Refined) SearchScores(q []float32, ids []int) []float32 {
 }
 
 // score is the cosine of the unit query u with vector id rebuilt to
-// 16-bit precision: component = (254·q + residual) · scale/254.
+// 16-bit precision.
 func (r *Refined) score(u []float32, id int) float32 {
 	d := r.flat.dims
-	comps := r.flat.vec(id)
-	resid := r.resid[id*d : (id+1)*d : (id+1)*d]
-	var s0, s1 float32
-	i := 0
-	for ; i+2 <= len(u); i += 2 {
-		s0 += u[i] * float32(residSteps*int32(int8(comps[i]))+int32(int8(resid[i])))
-		s1 += u[i+1] * float32(residSteps*int32(int8(comps[i+1]))+int32(int8(resid[i+1])))
-	}
-	if i < len(u) {
-		s0 += u[i] * float32(residSteps*int32(int8(comps[i]))+int32(int8(resid[i])))
-	}
-	return (s0 + s1) * (r.flat.scales[id] / residSteps)
+	return refine(u, r.flat.vec(id), r.resid[id*d:(id+1)*d:(id+1)*d], r.flat.scales[id])
 }
