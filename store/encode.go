@@ -55,7 +55,7 @@ func Encode(u FileUpdate) (*Encoded, error) {
 		e.locs[i] = key(c.Hash, c.ID)
 	}
 	for _, s := range u.Symbols {
-		v, err := json.Marshal(symbolValue{Name: s.Name, Kind: s.Kind, Signature: s.Signature, Parent: s.Parent, Line: s.Line})
+		v, err := json.Marshal(symbolValue{Name: s.Name, Kind: s.Kind, Signature: s.Signature, Parent: s.Parent, Line: s.Line, Ordinal: s.Ordinal})
 		if err != nil {
 			return nil, err
 		}
@@ -73,6 +73,7 @@ type symbolValue struct {
 	Signature string `json:"s,omitempty"`
 	Parent    string `json:"p,omitempty"`
 	Line      int    `json:"l"`
+	Ordinal   int    `json:"o"`
 }
 
 // decodeSymbol rebuilds a Symbol from a key and value of bucketSymbols.
@@ -86,7 +87,7 @@ func decodeSymbol(k, v []byte) (Symbol, error) {
 		return Symbol{}, fmt.Errorf("decode symbol: malformed key %q", k)
 	}
 	return Symbol{Name: sv.Name, Kind: sv.Kind, Signature: sv.Signature, Parent: sv.Parent, Line: sv.Line,
-		Path: string(parts[1]), ChunkID: string(parts[2])}, nil
+		Ordinal: sv.Ordinal, Path: string(parts[1]), ChunkID: string(parts[2])}, nil
 }
 
 // decompress reads a compressed value; the result is a fresh slice.

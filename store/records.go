@@ -70,6 +70,8 @@ type Symbol struct {
 	Path      string `json:"path"`
 	Line      int    `json:"line"`
 	ChunkID   string `json:"chunk"`
+	// Ordinal is the position of the symbol's chunk among its file's chunks.
+	Ordinal int `json:"ordinal"`
 }
 
 // Repo describes the workspace root as git sees it.

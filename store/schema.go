@@ -3,7 +3,7 @@ package store
 // SchemaVersion is the layout version of index.db. Bump it whenever a bucket,
 // key layout or record encoding changes incompatibly; an older index is then
 // rebuilt by the next writer and a newer one is refused.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact.
@@ -59,6 +59,10 @@ var (
 	metaSchema  = []byte("schema")
 	metaSummary = []byte("summary")
 	metaRepo    = []byte("repo")
+	// metaGeneration counts committed write transactions (uint64, big
+	// endian), so readers can tell whether the index changed since they
+	// last looked.
+	metaGeneration = []byte("generation")
 )
 
 // snapMeta is the key of the search snapshot's header inside

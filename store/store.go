@@ -11,6 +11,7 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -157,9 +158,26 @@ func (db *DB) View(fn func(*Tx) error) error {
 }
 
 // Update runs fn in a read-write transaction; nothing fn wrote is kept when
-// it returns an error.
+// it returns an error. Every committed update bumps the index's generation.
 func (db *DB) Update(fn func(*Tx) error) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx}) })
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		t := &Tx{tx: tx}
+		if err := fn(t); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(metaGeneration, binary.BigEndian.AppendUint64(nil, t.Generation()+1))
+	})
+}
+
+// Generation identifies the state of the index: it changes with every
+// committed update, so anything derived from the index and keyed by it is
+// current exactly while the generation is unchanged.
+func (t *Tx) Generation() uint64 {
+	v := t.b(bucketMeta).Get(metaGeneration)
+	if len(v) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(v)
 }
 
 // Check runs bbolt's consistency check and returns the first problem found.

@@ -280,3 +280,26 @@ func TestIndexDirIsAFile(t *testing.T) {
 		t.Errorf("AcquireWriter: err = %v", err)
 	}
 }
+
+func TestGenerationCountsCommits(t *testing.T) {
+	db, _ := openTest(t)
+	gen := func() uint64 {
+		var g uint64
+		if err := db.View(func(tx *Tx) error { g = tx.Generation(); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	g0 := gen()
+	if err := db.Update(func(tx *Tx) error { return tx.SetRepo(Repo{Name: "x"}) }); err != nil {
+		t.Fatal(err)
+	}
+	if g1 := gen(); g1 != g0+1 {
+		t.Errorf("after a commit the generation is %d, want %d", g1, g0+1)
+	}
+	// A failed update changes nothing, the generation included.
+	_ = db.Update(func(tx *Tx) error { _ = tx.SetRepo(Repo{Name: "y"}); return errors.New("boom") })
+	if g2 := gen(); g2 != g0+1 {
+		t.Errorf("after a rolled-back update the generation is %d, want %d", g2, g0+1)
+	}
+}

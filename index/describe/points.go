@@ -173,7 +173,7 @@ func chunkID(path, kind, symbol, key string, part int, describer string) string 
 // code unit, at its first part.
 func Symbols(chunks []store.Chunk) []store.Symbol {
 	var out []store.Symbol
-	for _, c := range chunks {
+	for i, c := range chunks {
 		if c.Symbol == "" || c.Part > 1 || !segment.Kind(c.Kind).IsSymbol() {
 			continue
 		}
@@ -182,7 +182,7 @@ func Symbols(chunks []store.Chunk) []store.Symbol {
 			parent = strings.Join(c.Parents, ".")
 		}
 		out = append(out, store.Symbol{Name: c.Symbol, Kind: c.Kind, Signature: c.Signature, Parent: parent,
-			Path: c.Path, Line: c.StartLine, ChunkID: c.ID})
+			Path: c.Path, Line: c.StartLine, ChunkID: c.ID, Ordinal: i})
 	}
 	return out
 }

@@ -86,6 +86,8 @@ type Engine struct {
 	snap    snapshotState
 	scores  []float64 // BM25 accumulators, one per snapshot document
 	touched []uint32  // documents with a score this query
+	vecs    vectorCache
+	syms    symbolCache
 }
 
 // NewEngine returns an Engine; it is not safe for concurrent use.
@@ -101,7 +103,6 @@ type hit struct {
 	key   key
 	score float64
 	line  string
-	file  int // the vector scan's file number, for rescoring
 }
 
 // filter decides which chunks a query may return.

@@ -43,18 +43,14 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 	}
 	best := map[key]float64{}
 	var order []key
-	var lookupErr error
 	add := func(s store.Symbol, score float64) {
-		if !f.path(s.Path) || lookupErr != nil {
+		if !f.path(s.Path) || s.Ordinal < 0 {
 			return
 		}
-		k, ok, err := v.symbolKey(s)
-		if err != nil {
-			lookupErr = err
-		}
-		if !ok {
-			return
-		}
+		// The symbol map and the search records are written in one
+		// transaction with the file, so the ordinal names the same chunk
+		// (finish drops a position the file does not have).
+		k := key{s.Path, s.Ordinal}
 		if _, seen := best[k]; !seen {
 			order = append(order, k)
 		}
@@ -94,13 +90,10 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 			return nil, err
 		}
 	}
-	if full && len(best) < 20 && len(words) > 0 {
+	if full && len(best) == 0 && len(words) > 0 {
 		if err := v.fuzzySymbols(words[len(words)-1], add); err != nil {
 			return nil, err
 		}
-	}
-	if lookupErr != nil {
-		return nil, lookupErr
 	}
 	hits := make([]hit, 0, len(order))
 	for _, k := range order {
@@ -109,11 +102,19 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 	return top(hits, 200), nil
 }
 
-// fuzzySymbols adds the names closest to w by fzf-style subsequence matching.
+// fuzzySymbols adds the names closest to w by fzf-style subsequence
+// matching, when nothing matched exactly or by prefix.
 func (v *view) fuzzySymbols(w string, add func(store.Symbol, float64)) error {
+	w = strings.ToLower(w)
+	// Only names that hold w's bytes in order can match; finding those is a
+	// byte loop, much cheaper than scoring every name.
 	var names []string
-	v.tx.SymbolNames(func(n string) { names = append(names, n) })
-	matches := fuzzy.FindNoSort(strings.ToLower(w), names)
+	for _, n := range v.e.symbolNames(v.tx) {
+		if subsequence(w, n) {
+			names = append(names, n)
+		}
+	}
+	matches := fuzzy.FindNoSort(w, names)
 	if len(matches) == 0 {
 		return nil
 	}
@@ -142,20 +143,6 @@ func topMatches(ms fuzzy.Matches, n int) fuzzy.Matches {
 		ms = ms[:n]
 	}
 	return ms
-}
-
-// symbolKey finds the chunk position of a symbol's chunk.
-func (v *view) symbolKey(s store.Symbol) (key, bool, error) {
-	metas, err := v.fileMetas(s.Path)
-	if err != nil {
-		return key{}, false, err
-	}
-	for i, m := range metas {
-		if m.ID == s.ChunkID {
-			return key{s.Path, i}, true, nil
-		}
-	}
-	return key{}, false, nil
 }
 
 // identifiers splits a query into identifier-like words; a dotted name
@@ -199,4 +186,15 @@ func sortMatches(ms fuzzy.Matches) {
 		}
 		return cmp.Compare(a.Str, b.Str)
 	})
+}
+
+// subsequence reports whether the bytes of p occur in s in order.
+func subsequence(p, s string) bool {
+	i := 0
+	for j := 0; i < len(p) && j < len(s); j++ {
+		if s[j] == p[i] {
+			i++
+		}
+	}
+	return i == len(p)
 }

@@ -33,44 +33,37 @@ func (v *view) queryVector(q string) ([]float32, bool) {
 // every chunk in want (other retrievers' candidates) is also returned, so
 // fusion can weigh each candidate by all its evidence.
 func (v *view) vector(qv []float32, model string, f filter, limit int, want []hit) ([]hit, map[key]float64, error) {
-	wanted := map[string][]int{}
-	for _, h := range want {
-		wanted[h.key.path] = append(wanted[h.key.path], h.key.ord)
-	}
 	type file struct {
-		path string
-		set  VectorSet
+		*vectorFile
 		keep func(ord int) bool
 	}
-	var files []file
-	var mismatch VectorSet
-	err := v.tx.VectorRecords(func(p string, rec []byte) error {
-		if !f.path(p) {
-			return nil
-		}
-		set, err := DecodeVectors(rec)
-		if err != nil {
-			return fmt.Errorf("vectors of %s: %w", p, err)
-		}
-		if set.Model != model || set.Dims != len(qv) {
-			mismatch = set
-			return nil
-		}
-		keep, err := v.kindFilter(p, f)
-		if err != nil {
-			return err
-		}
-		files = append(files, file{p, set, keep})
-		return nil
-	})
+	cached, err := v.e.vectors(v.tx)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(files) == 0 && mismatch.Model != "" {
+	var files []file
+	var mismatch *vectorFile
+	for i := range cached {
+		vf := &cached[i]
+		if !f.path(vf.path) {
+			continue
+		}
+		if vf.model != model || vf.dims != len(qv) {
+			mismatch = vf
+			continue
+		}
+		keep, err := v.kindFilter(vf.path, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, file{vf, keep})
+	}
+	if len(files) == 0 && mismatch != nil {
 		return nil, nil, fmt.Errorf("the index's vectors come from %q (%d dimensions) but this query was embedded with %q (%d): search with the embedder the index was built with, or re-index with `dossier index --embedder`",
-			mismatch.Model, mismatch.Dims, model, len(qv))
+			mismatch.model, mismatch.dims, model, len(qv))
 	}
 	q := vecindex.NewQuery(qv)
+	size := vecindex.EntrySize(len(qv))
 	ncand := vecindex.Candidates(limit)
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)/64))
 	heaps := make([]hitHeap, workers)
@@ -80,15 +73,15 @@ func (v *view) vector(qv []float32, model string, f filter, limit int, want []hi
 			h := &heaps[w]
 			for i := w; i < len(files); i += workers {
 				fl := &files[i]
-				for j := range fl.set.Len() {
+				for j := range fl.n {
 					if fl.keep != nil && !fl.keep(j) {
 						continue
 					}
-					s := float64(q.Estimate(fl.set.Entry(j)))
+					s := float64(q.Estimate(fl.entries[j*size : (j+1)*size]))
 					if h.Len() < ncand {
-						heap.Push(h, hit{key: key{fl.path, j}, score: s, file: i})
+						heap.Push(h, hit{key: key{fl.path, j}, score: s})
 					} else if s > (*h)[0].score {
-						(*h)[0] = hit{key: key{fl.path, j}, score: s, file: i}
+						(*h)[0] = hit{key: key{fl.path, j}, score: s}
 						heap.Fix(h, 0)
 					}
 				}
@@ -100,10 +93,34 @@ func (v *view) vector(qv []float32, model string, f filter, limit int, want []hi
 	for _, h := range heaps {
 		all = append(all, h...)
 	}
+	// Rescore the best estimates, and the other retrievers' candidates,
+	// from their stored residuals.
+	sets := map[string]VectorSet{}
+	refine := func(k key) (float64, bool, error) {
+		set, ok := sets[k.path]
+		if !ok {
+			var err error
+			if rec := v.tx.VectorRecord(k.path); rec != nil {
+				if set, err = DecodeVectors(rec); err != nil {
+					return 0, false, fmt.Errorf("vectors of %s: %w", k.path, err)
+				}
+			}
+			sets[k.path] = set
+		}
+		if set.Model != model || set.Dims != len(qv) || k.ord >= set.Len() {
+			return 0, false, nil
+		}
+		return float64(q.Refine(set.Entry(k.ord), set.Resid(k.ord))), true, nil
+	}
 	cands := top(all, ncand)
 	for i := range cands {
-		set := files[cands[i].file].set
-		cands[i].score = float64(q.Refine(set.Entry(cands[i].key.ord), set.Resid(cands[i].key.ord)))
+		s, ok, err := refine(cands[i].key)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			cands[i].score = s
+		}
 	}
 	hits := top(cands, limit)
 	// Hashed features collide: below minCosine a match is noise.
@@ -111,13 +128,16 @@ func (v *view) vector(qv []float32, model string, f filter, limit int, want []hi
 		hits = hits[:len(hits)-1]
 	}
 	cos := map[key]float64{}
-	for _, fl := range files {
-		for _, j := range wanted[fl.path] {
-			if j < fl.set.Len() {
-				if s := float64(q.Refine(fl.set.Entry(j), fl.set.Resid(j))); s >= minCosine {
-					cos[key{fl.path, j}] = s
-				}
-			}
+	for _, h := range want {
+		if !f.path(h.key.path) {
+			continue
+		}
+		s, ok, err := refine(h.key)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok && s >= minCosine {
+			cos[h.key] = s
 		}
 	}
 	return hits, cos, nil

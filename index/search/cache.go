@@ -1,0 +1,92 @@
+package search
+
+import (
+	"fmt"
+
+	"github.com/dossierhq/dossier/store"
+)
+
+// An Engine keeps copies of the data every query scans (vector entries,
+// symbol names) for as long as the index's generation is unchanged. Queries
+// open the index file read-only for their own duration only, so a running
+// indexer is never held up, and a fresh memory map would otherwise fault in
+// the same pages again for every query: at the size of Go's source tree
+// (137k chunks) that was most of a vector query's time.
+
+// vectorFile is one file's vector entries, copied out of the index.
+type vectorFile struct {
+	path    string
+	model   string
+	dims    int
+	n       int
+	entries []byte // n entries of vecindex.EntrySize(dims) bytes
+}
+
+// vectorCache holds every file's vector entries at one generation.
+type vectorCache struct {
+	gen    uint64
+	loaded bool
+	files  []vectorFile
+	bytes  int
+}
+
+// vectors returns the index's vector entries, loading them when the index
+// changed since the last query.
+func (e *Engine) vectors(tx *store.Tx) ([]vectorFile, error) {
+	gen := tx.Generation()
+	if e.vecs.loaded && e.vecs.gen == gen {
+		return e.vecs.files, nil
+	}
+	c := vectorCache{gen: gen, loaded: true}
+	// One arena for all entries, sized by a first pass over the headers, so
+	// the copy costs the size of the data and no more.
+	total := 0
+	err := tx.VectorRecords(func(p string, rec []byte) error {
+		set, err := DecodeVectors(rec)
+		if err != nil {
+			return fmt.Errorf("vectors of %s: %w", p, err)
+		}
+		total += len(set.entries)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	arena := make([]byte, 0, total)
+	err = tx.VectorRecords(func(p string, rec []byte) error {
+		set, err := DecodeVectors(rec)
+		if err != nil || len(arena)+len(set.entries) > total {
+			return fmt.Errorf("vectors of %s changed while being read", p)
+		}
+		start := len(arena)
+		arena = append(arena, set.entries...)
+		c.files = append(c.files, vectorFile{path: p, model: set.Model, dims: set.Dims, n: set.n, entries: arena[start:len(arena):len(arena)]})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.bytes = len(arena)
+	e.vecs = c
+	return c.files, nil
+}
+
+// symbolNames returns every distinct lower-cased symbol name, for fuzzy
+// lookup, loading them when the index changed since the last query.
+func (e *Engine) symbolNames(tx *store.Tx) []string {
+	gen := tx.Generation()
+	if e.syms.loaded && e.syms.gen == gen {
+		return e.syms.names
+	}
+	var names []string
+	tx.SymbolNames(func(n string) { names = append(names, n) })
+	e.syms = symbolCache{gen: gen, loaded: true, names: names}
+	return names
+}
+
+// symbolCache holds the symbol names at one generation.
+type symbolCache struct {
+	gen    uint64
+	loaded bool
+	names  []string
+}
