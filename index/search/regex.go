@@ -17,7 +17,10 @@ const maxMatchesPerFile = 1000
 
 // regex finds the chunks whose text matches pattern, in path and line
 // order, one hit per chunk with its first matching line. Like ripgrep, the
-// pattern is case-insensitive unless it has an upper-case letter.
+// pattern is case-insensitive unless it has an upper-case letter. Files are
+// searched in path order, a batch at a time across the cores, and the
+// search stops once the batches done hold limit hits: the rest could only
+// come after them.
 func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 	expr := pattern
 	if !hasUpper(pattern) {
@@ -27,6 +30,7 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bad regular expression %q: %v", pattern, err)
 	}
+	pf := newPrefilter(expr)
 	type file struct {
 		path string
 		raw  []byte
@@ -46,56 +50,62 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 		text    []byte
 		err     error
 	}
-	found := make([]match, len(files))
 	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(files); i += workers {
-				text, err := store.DecodeBlob(files[i].raw)
-				if err != nil {
-					found[i].err = fmt.Errorf("text of %s: %w", files[i].path, err)
-					continue
-				}
-				for _, loc := range re.FindAllIndex(text, maxMatchesPerFile) {
-					found[i].offsets = append(found[i].offsets, loc[0])
-				}
-				if len(found[i].offsets) > 0 {
-					found[i].text = text
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
+	lower := make([][]byte, workers) // each worker's scratch for the prefilter
 	var hits []hit
-	for i, m := range found {
-		if m.err != nil {
-			return nil, m.err
+	for start := 0; start < len(files) && len(hits) < limit; start += regexBatch {
+		batch := files[start:min(start+regexBatch, len(files))]
+		found := make([]match, len(batch))
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for i := w; i < len(batch); i += workers {
+					text, err := store.DecodeBlob(batch[i].raw)
+					if err != nil {
+						found[i].err = fmt.Errorf("text of %s: %w", batch[i].path, err)
+						continue
+					}
+					if !pf.match(text, &lower[w]) {
+						continue
+					}
+					for _, loc := range re.FindAllIndex(text, maxMatchesPerFile) {
+						found[i].offsets = append(found[i].offsets, loc[0])
+					}
+					if len(found[i].offsets) > 0 {
+						found[i].text = text
+					}
+				}
+			})
 		}
-		if len(m.offsets) == 0 {
-			continue
-		}
-		metas, err := v.fileMetas(files[i].path)
-		if err != nil {
-			return nil, err
-		}
-		seen := map[int]bool{}
-		for _, off := range m.offsets {
-			ord := chunkAt(metas, off)
-			if ord < 0 || seen[ord] || !f.kind(metas[ord].Kind, metas[ord].SrcType) {
+		wg.Wait()
+		for i, m := range found {
+			if m.err != nil {
+				return nil, m.err
+			}
+			if len(m.offsets) == 0 {
 				continue
 			}
-			seen[ord] = true
-			hits = append(hits, hit{key: key{files[i].path, ord}, score: 1, line: lineAt(m.text, off)})
-		}
-		if len(hits) >= limit*4 {
-			break // enough for any cut the caller makes, in path order
+			metas, err := v.fileMetas(batch[i].path)
+			if err != nil {
+				return nil, err
+			}
+			seen := map[int]bool{}
+			for _, off := range m.offsets {
+				ord := chunkAt(metas, off)
+				if ord < 0 || seen[ord] || !f.kind(metas[ord].Kind, metas[ord].SrcType) {
+					continue
+				}
+				seen[ord] = true
+				hits = append(hits, hit{key: key{batch[i].path, ord}, score: 1, line: lineAt(m.text, off)})
+			}
 		}
 	}
 	return hits, nil
 }
+
+// regexBatch is how many files a regex search takes at a time between
+// checks for enough hits.
+const regexBatch = 256
 
 // chunkAt is the smallest chunk that is a span of the file holding offset
 // (outlines only when nothing else does), or -1.

@@ -1,0 +1,159 @@
+package search
+
+import (
+	"bytes"
+	"encoding/binary"
+	"regexp/syntax"
+	"slices"
+	"strings"
+)
+
+// prefilter holds literals of which every match of a pattern contains at
+// least one, so a file without any of them is skipped without running the
+// regular expression, whose engine is far slower than a substring search.
+type prefilter struct {
+	lits [][]byte // lower-cased when fold
+	fold bool
+}
+
+// minLiteral is the shortest literal worth filtering by.
+const minLiteral = 2
+
+// newPrefilter analyses expr (Go syntax, as regexp.Compile gets it); nil
+// when some match need not contain any literal of useful length.
+func newPrefilter(expr string) *prefilter {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	lits, fold := required(re.Simplify())
+	if len(lits) == 0 {
+		return nil
+	}
+	p := &prefilter{fold: fold}
+	for _, l := range lits {
+		if len(l) < minLiteral || fold && !isASCII(l) {
+			return nil
+		}
+		if fold {
+			l = strings.ToLower(l)
+		}
+		p.lits = append(p.lits, []byte(l))
+	}
+	return p
+}
+
+// required returns literals of which every match of re contains one, and
+// whether any of them is case-insensitive; nil when there are none.
+func required(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return []string{string(re.Rune)}, re.Flags&syntax.FoldCase != 0
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		// Any part's literals will do; the set whose shortest is longest
+		// filters best.
+		var best []string
+		var bestFold bool
+		for _, sub := range re.Sub {
+			lits, fold := required(sub)
+			if len(lits) > 0 && (best == nil || shortest(lits) > shortest(best)) {
+				best, bestFold = lits, fold
+			}
+		}
+		return best, bestFold
+	case syntax.OpAlternate:
+		var all []string
+		fold := false
+		for _, sub := range re.Sub {
+			lits, f := required(sub)
+			if len(lits) == 0 {
+				return nil, false
+			}
+			all, fold = append(all, lits...), fold || f
+		}
+		return all, fold
+	}
+	return nil, false
+}
+
+func shortest(lits []string) int {
+	return len(slices.MinFunc(lits, func(a, b string) int { return len(a) - len(b) }))
+}
+
+// match reports whether text may match: it holds one of the literals.
+// lower is scratch space for the lower-cased text of a folding filter.
+func (p *prefilter) match(text []byte, lower *[]byte) bool {
+	if p == nil {
+		return true
+	}
+	if p.fold {
+		// (?i) also folds two non-ASCII letters onto ASCII ones, ſ onto s
+		// and the Kelvin sign onto k: where they occur, only the regular
+		// expression can tell.
+		if bytes.Contains(text, longS) || bytes.Contains(text, kelvin) {
+			return true
+		}
+		*lower = asciiLower(*lower, text)
+		text = *lower
+	}
+	for _, l := range p.lits {
+		if bytes.Contains(text, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// The only non-ASCII runes that simple case folding maps onto ASCII
+// letters, in UTF-8.
+var (
+	longS  = []byte("\u017f")
+	kelvin = []byte("\u212a")
+)
+
+// asciiLower returns text with A-Z lowered, in buf (grown as needed).
+// Eight bytes at a time: for each byte, bit 7 of ge is set when its low
+// seven bits are at least 'A', of gt when they are past 'Z'; a byte with
+// bit 7 clear in the input and ge but not gt is upper case, and gets 0x20.
+func asciiLower(buf, text []byte) []byte {
+	if cap(buf) < len(text) {
+		buf = make([]byte, len(text)+len(text)/4)
+	}
+	buf = buf[:len(text)]
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		x := binary.LittleEndian.Uint64(text[i:])
+		low := x &^ high
+		ge := low + (0x80-'A')*ones
+		gt := low + (0x80-'Z'-1)*ones
+		upper := ge &^ gt &^ x & high
+		binary.LittleEndian.PutUint64(buf[i:], x|upper>>2)
+	}
+	for ; i < len(text); i++ {
+		c := text[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return buf
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
