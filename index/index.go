@@ -38,6 +38,10 @@ type Options struct {
 	LockTimeout time.Duration
 	// BatchFiles caps the files per write transaction (default 1000).
 	BatchFiles int
+	// Embedder gives chunks their vectors when it is not the builtin one
+	// (nil); Model describes it (see NewEmbedder).
+	Embedder embed.Embedder
+	Model    store.VectorModel
 }
 
 // Progress reports how far a run is.
@@ -105,11 +109,14 @@ func (t *Totals) apply(f store.File, sign int) {
 // Indexer keeps one workspace's index. It holds the workspace's writer lock
 // from Open to Close, and the index file only while writing a batch.
 type Indexer struct {
-	opts Options
-	root string
-	lock *store.WriterLock
-	reg  *describe.Registry
-	repo store.Repo
+	opts   Options
+	root   string
+	lock   *store.WriterLock
+	reg    *describe.Registry
+	repo   store.Repo
+	model  store.VectorModel
+	remote embed.Embedder // nil: builtin vectors, computed with each file
+	force  bool           // process every file, changed or not (a new vector model)
 }
 
 // Open takes the writer lock of opts.Root. A second indexer on the same
@@ -131,7 +138,11 @@ func Open(opts Options) (*Indexer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Indexer{opts: opts, root: root, lock: lock, reg: describe.Default()}, nil
+	ix := &Indexer{opts: opts, root: root, lock: lock, reg: describe.Default(), model: BuiltinModel}
+	if opts.Embedder != nil {
+		ix.model, ix.remote = opts.Model, opts.Embedder
+	}
+	return ix, nil
 }
 
 // Close releases the writer lock.
@@ -153,14 +164,31 @@ func (ix *Indexer) Run(ctx context.Context) (Summary, error) {
 	ix.repo = repoInfo(ix.root)
 	sum.Repo = ix.repo
 
-	old, rebuilt, err := ix.loadFiles()
+	old, rebuilt, current, err := ix.loadFiles()
 	if err != nil {
 		return sum, err
 	}
 	sum.RebuiltFrom = rebuilt
+	if current = ix.adoptModel(current); ix.model.Dims == 0 {
+		if err := ix.prepareModel(ctx); err != nil {
+			return sum, err
+		}
+	}
+	// Another model's vectors are replaced by re-indexing every file; a
+	// remote model's embeddings are all fetched first, so a failing
+	// endpoint leaves the index as it was.
+	ix.force = len(old) > 0 && (current == nil || !current.Same(ix.model))
+	if ix.force {
+		sum.Notes["vector_model_changed"] = 1
+		if ix.remote != nil {
+			if err := ix.prefill(ctx); err != nil {
+				return sum, fmt.Errorf("%w; the index still holds its vectors from %s", err, describeModel(current))
+			}
+		}
+	}
 
 	skips := discover.NewSkips(ix.opts.Verbose)
-	w := &batchWriter{ix: ix, sum: &sum, skips: skips}
+	w := &batchWriter{ix: ix, ctx: ctx, sum: &sum, skips: skips}
 	seen, err := ix.processAll(ctx, old, w)
 	if err != nil {
 		return sum, err
@@ -178,22 +206,98 @@ func (ix *Indexer) Run(ctx context.Context) (Summary, error) {
 	return sum, nil
 }
 
-// loadFiles reads the current file records (empty for a new index).
-func (ix *Indexer) loadFiles() (map[string]store.File, int, error) {
+// loadFiles reads the current file records (empty for a new index) and the
+// model of the index's vectors (nil when none is recorded).
+func (ix *Indexer) loadFiles() (map[string]store.File, int, *store.VectorModel, error) {
 	db, err := ix.openDB()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	defer db.Close()
 	old := map[string]store.File{}
+	var current *store.VectorModel
 	err = db.View(func(tx *store.Tx) error {
+		m, ok, err := tx.VectorModel()
+		if err != nil {
+			return err
+		}
+		if ix.remote != nil && ix.model.Dims == 0 {
+			// A model cached at one size only: that is its size.
+			if dims := tx.CachedDims(ix.model.Model); len(dims) == 1 {
+				ix.model.Dims = dims[0]
+			}
+		}
+		if ok {
+			current = &m
+		} else {
+			// A first run that never finished records no model; its files'
+			// vectors name theirs.
+			current = ix.recordsModel(tx)
+		}
 		return tx.FileStats(func(f store.File) { old[f.Path] = f })
 	})
 	rebuilt := -1
 	if db.Rebuilt {
 		rebuilt = db.OldSchema
 	}
-	return old, rebuilt, err
+	return old, rebuilt, current, err
+}
+
+// recordsModel is the model named by the index's vector records (the first
+// one found), or nil when there are none.
+func (ix *Indexer) recordsModel(tx *store.Tx) *store.VectorModel {
+	var found *store.VectorModel
+	_ = tx.VectorRecords(func(_ string, rec []byte) error {
+		set, err := search.DecodeVectors(rec)
+		if err != nil {
+			return errStop
+		}
+		found = &store.VectorModel{Model: set.Model, Dims: set.Dims} // provider unknown
+		return errStop
+	})
+	return found
+}
+
+// adoptModel completes the configured model from the index's: a remote
+// model's size when the index already holds its vectors (so an unchanged
+// workspace costs no request), and the provider of a model read from the
+// records. It returns current, completed.
+func (ix *Indexer) adoptModel(current *store.VectorModel) *store.VectorModel {
+	if current == nil {
+		return nil
+	}
+	sameModel := current.Model == ix.model.Model && (current.Provider == "" || current.Provider == ix.model.Provider)
+	if sameModel && ix.model.Dims == 0 && current.BaseURL == ix.model.BaseURL {
+		ix.model.Dims = current.Dims
+	}
+	if current.Provider == "" && sameModel && current.Dims == ix.model.Dims {
+		return &ix.model
+	}
+	return current
+}
+
+// prepareModel learns a remote model's dimensions (and checks that the
+// endpoint answers) before anything is written.
+func (ix *Indexer) prepareModel(ctx context.Context) error {
+	p, ok := ix.remote.(interface {
+		Probe(context.Context) error
+		Dims() int
+	})
+	if !ok {
+		return nil
+	}
+	if err := p.Probe(ctx); err != nil {
+		return fmt.Errorf("embeddings endpoint %s: %w", ix.model.BaseURL, err)
+	}
+	ix.model.Dims = p.Dims()
+	return nil
+}
+
+func describeModel(m *store.VectorModel) string {
+	if m == nil {
+		return "no model"
+	}
+	return m.String()
 }
 
 // processAll walks the workspace and streams every new or changed file
@@ -214,7 +318,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
 		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, func(c discover.Candidate) error {
 			seen[c.Rel] = true
-			if f, ok := old[c.Rel]; ok && f.Size == c.Size && f.ModTime == c.ModTime {
+			if f, ok := old[c.Rel]; ok && f.Size == c.Size && f.ModTime == c.ModTime && !ix.force {
 				w.sum.Unchanged++
 				return nil
 			}
@@ -237,7 +341,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 			defer wk.parsers.Close()
 			for c := range jobs {
 				var prev *store.File
-				if f, ok := old[c.Rel]; ok {
+				if f, ok := old[c.Rel]; ok && !ix.force {
 					prev = &f
 				}
 				o := wk.process(ctx, c, prev)
@@ -311,6 +415,9 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, st
 		if err := tx.SetRepo(ix.repo); err != nil {
 			return err
 		}
+		if err := tx.SetVectorModel(ix.model); err != nil {
+			return err
+		}
 		return tx.SetSummary(sum)
 	})
 	if err != nil {
@@ -320,7 +427,7 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, st
 }
 
 func (ix *Indexer) newWorker() *worker {
-	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, tok: terms.New(), emb: embed.NewBuiltin()}
+	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, tok: terms.New(), emb: embed.NewBuiltin(), remote: ix.remote != nil}
 }
 
 // refreshSearch rebuilds the search snapshot when enough files changed
@@ -342,6 +449,7 @@ func refreshSearch(tx *store.Tx, files int) error {
 // not at all.
 type batchWriter struct {
 	ix      *Indexer
+	ctx     context.Context
 	sum     *Summary
 	skips   *discover.Skips
 	total   int
@@ -432,6 +540,9 @@ func (w *batchWriter) close() error {
 }
 
 func (w *batchWriter) commit(batch []outcome) error {
+	if err := w.ix.resolveVectors(w.ctx, batch); err != nil {
+		return err
+	}
 	db, err := w.ix.openDB()
 	if err != nil {
 		return err

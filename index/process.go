@@ -29,8 +29,9 @@ type outcome struct {
 	file    *store.File    // the record of a new or changed file
 	enc     *store.Encoded // everything derived from it, ready to write
 	bytes   int
-	note    string // e.g. "invalid_utf8": indexed, but worth counting
-	err     error  // a bug in the describers; the file is left as it was
+	note    string      // e.g. "invalid_utf8": indexed, but worth counting
+	err     error       // a bug in the describers; the file is left as it was
+	embeds  []embedItem // the chunks' texts, when a remote embedder gives the vectors
 }
 
 // worker processes candidates for one goroutine.
@@ -40,6 +41,7 @@ type worker struct {
 	repo    store.Repo
 	tok     *terms.Tokenizer
 	emb     *embed.Builtin
+	remote  bool // vectors come later, from a remote embedder
 }
 
 // sniffLen is how much of a file the binary check reads (as git does).
@@ -104,23 +106,35 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 		f.Kinds[c.Kind]++
 	}
 	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks), Imports: res.Imports}
-	if u.Search, u.Vectors, err = w.searchRecords(f.ModTime, chunks, fc.Contents); err != nil {
+	var embeds []embedItem
+	if u.Search, u.Vectors, embeds, err = w.searchRecords(f.ModTime, chunks, fc.Contents); err != nil {
 		return outcome{path: fc.Path, err: err}
 	}
 	enc, err := store.Encode(u)
 	if err != nil {
 		return outcome{path: fc.Path, err: err}
 	}
-	return outcome{path: fc.Path, bytes: len(fc.Contents), file: &f, enc: enc}
+	return outcome{path: fc.Path, bytes: len(fc.Contents), file: &f, enc: enc, embeds: embeds}
 }
 
 // searchRecords derives the file's search record (weighted terms per chunk)
-// and its builtin vectors, both from the same terms.
-func (w *worker) searchRecords(mtime int64, chunks []store.Chunk, blob []byte) ([]byte, []byte, error) {
+// and its builtin vectors, both from the same terms; with a remote embedder,
+// the texts to embed instead of the vectors.
+func (w *worker) searchRecords(mtime int64, chunks []store.Chunk, blob []byte) ([]byte, []byte, []embedItem, error) {
 	cts := make([]search.ChunkTerms, len(chunks))
-	vecs := make([][]float32, len(chunks))
-	flat := make([]float32, len(chunks)*embed.BuiltinDims)
-	scratch := make([]float32, embed.BuiltinDims)
+	var (
+		embeds  []embedItem
+		vecs    [][]float32
+		flat    []float32
+		scratch []float32
+	)
+	if w.remote {
+		embeds = make([]embedItem, len(chunks))
+	} else {
+		vecs = make([][]float32, len(chunks))
+		flat = make([]float32, len(chunks)*embed.BuiltinDims)
+		scratch = make([]float32, embed.BuiltinDims)
+	}
 	for i := range chunks {
 		c := &chunks[i]
 		text := c.Outline
@@ -128,15 +142,22 @@ func (w *worker) searchRecords(mtime int64, chunks []store.Chunk, blob []byte) (
 			text = string(blob[c.StartByte:c.EndByte])
 		}
 		cts[i] = search.Analyze(w.tok, c, text)
+		if w.remote {
+			embeds[i] = newEmbedItem(c, text)
+			continue
+		}
 		v := flat[i*embed.BuiltinDims : (i+1)*embed.BuiltinDims]
 		w.emb.Chunk(v, scratch, w.tok.Terms(c.Symbol), w.tok.Terms(c.Signature), cts[i].Terms)
 		vecs[i] = v
 	}
+	if w.remote {
+		return search.EncodeTerms(mtime, cts), nil, embeds, nil
+	}
 	vrec, err := search.EncodeVectors(embed.BuiltinModel, embed.BuiltinDims, vecs)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return search.EncodeTerms(mtime, cts), vrec, nil
+	return search.EncodeTerms(mtime, cts), vrec, nil, nil
 }
 
 // minified spots machine-written files: long, with very long lines.

@@ -49,9 +49,15 @@ func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) 
 	if err != nil {
 		return Summary{}, err
 	}
-	defer db.Close()
+	defer func() { db.Close() }()
 	var sum Summary
 	if err := db.View(func(tx *store.Tx) error {
+		if m, ok, err := tx.VectorModel(); err != nil || ok && !m.Same(ix.model) {
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("the index holds vectors from %s, not %s: run a full `dossier index` to re-embed", m, ix.model)
+		}
 		_, err := tx.Summary(&sum)
 		return err
 	}); err != nil {
@@ -99,6 +105,18 @@ func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) 
 	}
 	if err := ctx.Err(); err != nil {
 		return sum, err
+	}
+	if ix.remote != nil {
+		// Not holding the index file while the endpoint answers.
+		if err := db.Close(); err != nil {
+			return sum, err
+		}
+		if err := ix.resolveVectors(ctx, outs); err != nil {
+			return sum, err
+		}
+		if db, err = ix.openDB(); err != nil {
+			return sum, err
+		}
 	}
 	err = db.Update(func(tx *store.Tx) error {
 		changedSet := false

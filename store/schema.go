@@ -43,8 +43,9 @@ var (
 	// dirty: path -> empty, for every file written or deleted since the
 	// snapshot was built.
 	bucketDirty = []byte("dirty")
-	// embcache: model \x00 dims \x00 content hash -> embedding, for
-	// embedders that are expensive to call.
+	// embcache: model \x00 dims (uint32) \x00 sha256 of the embedded text
+	// -> its vector in the stored form (see index/vecindex), for embedders
+	// that are expensive to call.
 	bucketEmbCache = []byte("embcache")
 )
 
@@ -63,6 +64,8 @@ var (
 	// endian), so readers can tell whether the index changed since they
 	// last looked.
 	metaGeneration = []byte("generation")
+	// metaVectors is the VectorModel of the index's vectors (JSON).
+	metaVectors = []byte("vectors")
 )
 
 // snapMeta is the key of the search snapshot's header inside

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -301,5 +302,47 @@ func TestGenerationCountsCommits(t *testing.T) {
 	_ = db.Update(func(tx *Tx) error { _ = tx.SetRepo(Repo{Name: "y"}); return errors.New("boom") })
 	if g2 := gen(); g2 != g0+1 {
 		t.Errorf("after a rolled-back update the generation is %d, want %d", g2, g0+1)
+	}
+}
+
+func TestEmbeddingCache(t *testing.T) {
+	db, _ := openTest(t)
+	h1, h2 := []byte("hash-one-................32bytes"), []byte("hash-two-................32bytes")
+	err := db.Update(func(tx *Tx) error {
+		for _, e := range []struct {
+			model string
+			dims  int
+			hash  []byte
+		}{{"m", 8, h1}, {"m", 8, h2}, {"m", 16, h1}, {"m2", 4, h1}} {
+			if err := tx.PutEmbedding(e.model, e.dims, e.hash, []byte(fmt.Sprint(e.model, e.dims))); err != nil {
+				return err
+			}
+		}
+		// A NUL in the name would make keys ambiguous.
+		if err := tx.PutEmbedding("m\x00x", 2, h1, []byte("x")); err == nil {
+			t.Error("a model name with a NUL byte was accepted")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.View(func(tx *Tx) error {
+		if got := tx.CachedDims("m"); fmt.Sprint(got) != "[8 16]" {
+			t.Errorf("CachedDims(m) = %v, want [8 16]", got)
+		}
+		if got := tx.CachedDims("none"); len(got) != 0 {
+			t.Errorf("CachedDims(none) = %v", got)
+		}
+		if v := tx.Embedding("m", 16, h1); string(v) != "m16" {
+			t.Errorf("Embedding(m, 16) = %q", v)
+		}
+		if v := tx.Embedding("m", 16, h2); v != nil {
+			t.Errorf("Embedding(m, 16, h2) = %q, want none", v)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/store/config"
 )
 
 type indexOptions struct {
@@ -19,8 +20,9 @@ type indexOptions struct {
 	watch   bool
 	verbose bool
 	json    bool
-	maxSize int64
-	workers int
+	maxSize  int64
+	workers  int
+	embedder string
 }
 
 func newIndexCmd(g *globals) *cobra.Command {
@@ -40,6 +42,7 @@ func newIndexCmd(g *globals) *cobra.Command {
 	f.BoolVar(&o.json, "json", false, "print the summary as one JSON object")
 	f.Int64Var(&o.maxSize, "max-file-size", 0, "skip files larger than this many bytes (default from config: 1 MiB)")
 	f.IntVar(&o.workers, "workers", 0, "parallel file processors (default: one per core)")
+	f.StringVar(&o.embedder, "embedder", "", "builtin (offline, the default) or openai (the endpoint in the config's [embed]); a change re-embeds everything")
 	return cmd
 }
 
@@ -55,6 +58,12 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 	}
 	if o.workers > 0 {
 		opts.Workers = o.workers
+	}
+	if o.embedder != "" && o.embedder != config.ProviderBuiltin && o.embedder != config.ProviderOpenAI {
+		return fmt.Errorf("%w: --embedder %q: use builtin or openai", errUsage, o.embedder)
+	}
+	if opts.Model, opts.Embedder, err = index.NewEmbedder(cfg.Embed, o.embedder); err != nil {
+		return err
 	}
 	stderr := cmd.ErrOrStderr()
 	prog := newProgress(stderr)

@@ -263,7 +263,20 @@ func TestSearchCLI(t *testing.T) {
 	if _, stderr, code := runCLI(t, "search", "--root", t.TempDir(), "x"); code != exitError || !strings.Contains(stderr, "dossier index") {
 		t.Errorf("search without an index: exit %d, %q", code, stderr)
 	}
-	if _, stderr, code := runCLI(t, "search", "--root", root, "--mode", "regex", "(x"); code != exitError || !strings.Contains(stderr, "bad regular expression") {
-		t.Errorf("bad regex: exit %d, %q", code, stderr)
+	for _, bad := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--mode", "regex", "(x"}, exitUsage, "bad regular expression"},
+		{[]string{" "}, exitUsage, "empty query"},
+		{[]string{strings.Repeat("word ", 2000)}, exitUsage, "the limit is 2000"},
+		{[]string{"--min-score", "1.5", "x"}, exitUsage, "between 0 and 1"},
+		{[]string{"--embedder", "openai", "x"}, exitError, "cannot be compared"},
+	} {
+		args := append([]string{"search", "--root", root}, bad.args...)
+		if _, stderr, code := runCLI(t, args...); code != bad.code || !strings.Contains(stderr, bad.want) || strings.Contains(stderr, "panic") {
+			t.Errorf("%.40q: exit %d, %q (want exit %d and a message with %q)", bad.args, code, stderr, bad.code, bad.want)
+		}
 	}
 }

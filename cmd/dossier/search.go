@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -22,6 +24,7 @@ type searchOptions struct {
 	near       string
 	minScore   float64
 	json       bool
+	embedder   string
 }
 
 func newSearchCmd(g *globals) *cobra.Command {
@@ -38,7 +41,7 @@ func newSearchCmd(g *globals) *cobra.Command {
 			"and one JSON line is written per query, in order.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, _, err := o.workspace()
+			root, cfg, err := o.workspace()
 			if err != nil {
 				return err
 			}
@@ -49,17 +52,31 @@ func newSearchCmd(g *globals) *cobra.Command {
 			if o.k <= 0 {
 				return fmt.Errorf("%w: -k %d: give a positive number of results", errUsage, o.k)
 			}
-			q := search.Query{K: o.k, Mode: mode, Types: o.types, PathPrefix: o.pathPrefix, Near: o.near, MinScore: o.minScore}
+			if o.minScore < 0 || o.minScore > 1 {
+				return fmt.Errorf("%w: --min-score %g: scores are between 0 and 1", errUsage, o.minScore)
+			}
+			// A query is embedded by the index's own model unless the user
+			// chose one (flag, or config): then a mismatch is refused.
+			want := cfg.Embed.Provider
+			if o.embedder != "" {
+				want = o.embedder
+			}
+			q := search.Query{K: o.k, Mode: mode, Types: o.types, PathPrefix: o.pathPrefix, Near: o.near, MinScore: o.minScore, Embedder: want}
+			ctx := cmd.Context()
 			e := search.NewEngine()
 			out := cmd.OutOrStdout()
 			if len(args) == 0 || args[0] == "-" {
 				if !o.json {
 					return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", errUsage)
 				}
-				return searchStream(cmd.InOrStdin(), out, e, root, q)
+				return searchStream(ctx, cmd.InOrStdin(), out, e, root, q)
 			}
 			q.Text = args[0]
-			resp, err := e.SearchRoot(root, q)
+			resp, err := e.SearchRoot(ctx, root, q)
+			var bad *search.BadQueryError
+			if errors.As(err, &bad) {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
 			if err != nil {
 				return err
 			}
@@ -78,12 +95,13 @@ func newSearchCmd(g *globals) *cobra.Command {
 	f.StringVar(&o.near, "near", "", "rank results near this path higher")
 	f.Float64Var(&o.minScore, "min-score", search.DefaultMinScore, "drop results scoring below this (scores are 0..1)")
 	f.BoolVar(&o.json, "json", false, "print JSON (one object per query)")
+	f.StringVar(&o.embedder, "embedder", "", "embed the query with this provider (builtin or openai); it must be the index's (default: the index's)")
 	return cmd
 }
 
 // searchStream answers one query per input line with one JSON line each.
 // A failing query yields {"query", "error"} and the stream goes on.
-func searchStream(in io.Reader, out io.Writer, e *search.Engine, root string, q search.Query) error {
+func searchStream(ctx context.Context, in io.Reader, out io.Writer, e *search.Engine, root string, q search.Query) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	enc := json.NewEncoder(out)
@@ -93,8 +111,11 @@ func searchStream(in io.Reader, out io.Writer, e *search.Engine, root string, q 
 			continue
 		}
 		q.Text = line
-		resp, err := e.SearchRoot(root, q)
+		resp, err := e.SearchRoot(ctx, root, q)
 		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			if err := enc.Encode(map[string]string{"query": line, "error": err.Error()}); err != nil {
 				return err
 			}

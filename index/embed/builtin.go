@@ -9,7 +9,7 @@ import (
 
 // BuiltinModel names the builtin embedder's model; bump the suffix whenever
 // its features change, so indexes re-embed.
-const BuiltinModel = "dossier-builtin-v2"
+const BuiltinModel = "dossier-builtin-v3"
 
 // BuiltinDims is the builtin vectors' length.
 const BuiltinDims = 256
@@ -25,10 +25,33 @@ const BuiltinDims = 256
 // differs from BM25, whose saturating term counts let a long body that
 // mentions many query words outrank the short function whose name says
 // what the query asks, and it is why fusing the two beats either alone.
-type Builtin struct{}
+type Builtin struct {
+	acc Vec
+}
 
-// NewBuiltin returns the builtin embedder.
-func NewBuiltin() *Builtin { return &Builtin{} }
+// Vec accumulates features exactly: its components are fixed-point
+// integers, so a vector comes out the same whatever order its terms are
+// added in (float sums would differ in their last bits from run to run,
+// as Go's maps are iterated in random order).
+type Vec []int64
+
+// fixedOne is 1.0 in Vec's fixed point.
+const fixedOne = 1 << 20
+
+func fixed(w float32) int64 { return int64(math.Round(float64(w) * fixedOne)) }
+
+// Float writes v, normalized, to dst (of the same length) and clears v.
+func (v Vec) Float(dst []float32) {
+	for i, x := range v {
+		dst[i] = float32(float64(x) / fixedOne)
+		v[i] = 0
+	}
+	Normalize(dst)
+}
+
+// NewBuiltin returns the builtin embedder. It keeps scratch space: use one
+// per goroutine.
+func NewBuiltin() *Builtin { return &Builtin{acc: make(Vec, BuiltinDims)} }
 
 func (*Builtin) Model() string { return BuiltinModel }
 func (*Builtin) Dims() int     { return BuiltinDims }
@@ -43,11 +66,12 @@ func (b *Builtin) Embed(ctx context.Context, texts []string) ([][]float32, error
 		}
 		w := map[string]float32{}
 		tok.Each(t, func(s string) { w[s]++ })
-		v := make([]float32, BuiltinDims)
+		acc := make(Vec, BuiltinDims)
 		for term, n := range w {
-			b.Add(v, term, TermWeight(term, n))
+			b.Add(acc, term, TermWeight(term, n))
 		}
-		Normalize(v)
+		v := make([]float32, BuiltinDims)
+		acc.Float(v)
 		out[i] = v
 	}
 	return out, nil
@@ -61,12 +85,12 @@ const (
 	signatureShare = 0.2
 )
 
-// Chunk embeds a chunk into v (of length BuiltinDims, zeroed) from the
-// weighted term counts of its name, signature and whole snippet. scratch
-// must have the same length; it is overwritten.
+// Chunk embeds a chunk into v (of length BuiltinDims) from the weighted
+// term counts of its name, signature and whole snippet. scratch must have
+// the same length; it is overwritten.
 func (b *Builtin) Chunk(v, scratch []float32, name, signature, body map[string]int) {
-	b.bag(v, body)
-	Normalize(v)
+	b.bag(b.acc, body)
+	b.acc.Float(v)
 	scale(v, 1-nameShare-signatureShare)
 	for _, f := range []struct {
 		terms map[string]int
@@ -75,9 +99,8 @@ func (b *Builtin) Chunk(v, scratch []float32, name, signature, body map[string]i
 		if len(f.terms) == 0 {
 			continue
 		}
-		clear(scratch)
-		b.bag(scratch, f.terms)
-		Normalize(scratch)
+		b.bag(b.acc, f.terms)
+		b.acc.Float(scratch)
 		for i, x := range scratch {
 			v[i] += f.share * x
 		}
@@ -85,7 +108,7 @@ func (b *Builtin) Chunk(v, scratch []float32, name, signature, body map[string]i
 	Normalize(v)
 }
 
-func (b *Builtin) bag(v []float32, terms map[string]int) {
+func (b *Builtin) bag(v Vec, terms map[string]int) {
 	for t, n := range terms {
 		b.Add(v, t, TermWeight(t, float32(n)))
 	}
@@ -110,17 +133,18 @@ func TermWeight(term string, n float32) float32 {
 const trigramWeight = 0.3
 
 // Add adds term's features, scaled by w, to v (of length BuiltinDims).
-func (*Builtin) Add(v []float32, term string, w float32) {
+func (*Builtin) Add(v Vec, term string, w float32) {
 	h := fnv(term, 0)
-	v[h%BuiltinDims] += sign(h>>20) * w
-	v[(h>>32)%BuiltinDims] += sign(h>>52) * w
+	fw := fixed(w)
+	v[h%BuiltinDims] += sign(h>>20) * fw
+	v[(h>>32)%BuiltinDims] += sign(h>>52) * fw
 	if len(term) < 4 {
 		return
 	}
 	// Trigrams of ^term$, with the boundary marks.
 	var buf [3]byte
 	n := len(term) + 2
-	tw := w * trigramWeight
+	tw := fixed(w * trigramWeight)
 	for i := 0; i+3 <= n; i++ {
 		for j := 0; j < 3; j++ {
 			switch k := i + j; {
@@ -137,7 +161,7 @@ func (*Builtin) Add(v []float32, term string, w float32) {
 	}
 }
 
-func sign(h uint64) float32 {
+func sign(h uint64) int64 {
 	if h&1 == 0 {
 		return 1
 	}

@@ -367,3 +367,24 @@ func (v VectorSet) Entry(i int) []byte {
 
 // Resid returns vector i's residuals, for vecindex.Query.Refine.
 func (v VectorSet) Resid(i int) []byte { return v.resid[i*v.Dims : (i+1)*v.Dims] }
+
+// EncodeStoredVectors assembles a vector record from vectors already in
+// their stored form, each an entry followed by its residuals, as
+// vecindex.Encode appends them (the form the embedding cache keeps).
+func EncodeStoredVectors(model string, dims int, stored [][]byte) ([]byte, error) {
+	if dims <= 0 || dims > math.MaxUint16 || len(model) > 255 {
+		return nil, fmt.Errorf("vectors: bad model %q or dims %d", model, dims)
+	}
+	size := vecindex.EntrySize(dims)
+	b := vectorHeader(model, dims, len(stored))
+	for i, s := range stored {
+		if len(s) != size+dims {
+			return nil, fmt.Errorf("stored vector %d has %d bytes, want %d for %d dimensions", i, len(s), size+dims, dims)
+		}
+		b = append(b, s[:size]...)
+	}
+	for _, s := range stored {
+		b = append(b, s[size:]...)
+	}
+	return b, nil
+}

@@ -28,7 +28,7 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 	}
 	re, err := regexp.Compile("(?m)" + expr)
 	if err != nil {
-		return nil, fmt.Errorf("bad regular expression %q: %v", pattern, err)
+		return nil, badQuery("bad regular expression %q: %v", pattern, err)
 	}
 	pf := newPrefilter(expr)
 	type file struct {

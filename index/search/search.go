@@ -2,7 +2,9 @@ package search
 
 import (
 	"cmp"
+	"context"
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -42,7 +44,13 @@ type Query struct {
 	PathPrefix string
 	Near       string  // a path the user is working on: nearby results rank higher
 	MinScore   float64 // results below are dropped; 0 keeps all
+	// Embedder is the provider the user asked to embed the query with;
+	// empty follows the index. A different one than the index's is refused.
+	Embedder string
 }
+
+// MaxQueryLen bounds a query: longer text is a pasted file, not a search.
+const MaxQueryLen = 2000
 
 // Result is one ranked chunk.
 type Result struct {
@@ -88,6 +96,20 @@ type Engine struct {
 	touched []uint32  // documents with a score this query
 	vecs    vectorCache
 	syms    symbolCache
+	// remote embeds queries for an index of a remote model.
+	remote      embed.Embedder
+	remoteModel store.VectorModel
+}
+
+// BadQueryError is a query that cannot be answered as given: empty, too
+// long, an unknown mode, a pattern that does not compile. The query, not
+// the index, is at fault.
+type BadQueryError struct{ msg string }
+
+func (e *BadQueryError) Error() string { return e.msg }
+
+func badQuery(format string, args ...any) error {
+	return &BadQueryError{fmt.Sprintf(format, args...)}
 }
 
 // NewEngine returns an Engine; it is not safe for concurrent use.
@@ -130,8 +152,8 @@ func (f filter) kind(kind, src string) bool {
 	return f.types == nil || f.types[kind] || f.types[src]
 }
 
-// Search answers q.
-func (e *Engine) Search(tx *store.Tx, q Query) (Response, error) {
+// Search answers q; ctx bounds a remote embedder's call.
+func (e *Engine) Search(ctx context.Context, tx *store.Tx, q Query) (Response, error) {
 	start := time.Now()
 	if q.K <= 0 {
 		q.K = DefaultK
@@ -141,7 +163,10 @@ func (e *Engine) Search(tx *store.Tx, q Query) (Response, error) {
 	}
 	resp := Response{Query: q.Text, Results: []Result{}}
 	if strings.TrimSpace(q.Text) == "" {
-		return resp, fmt.Errorf("empty query: give the words, symbol or pattern to look for")
+		return resp, badQuery("empty query: give the words, symbol or pattern to look for")
+	}
+	if len(q.Text) > MaxQueryLen {
+		return resp, badQuery("the query is %d bytes long, the limit is %d: search for its most specific words", len(q.Text), MaxQueryLen)
 	}
 	v, err := e.open(tx)
 	if err != nil {
@@ -168,8 +193,9 @@ func (e *Engine) Search(tx *store.Tx, q Query) (Response, error) {
 		hs, err = v.text(q.Text, f, candidates)
 		err = add("text", hs, err)
 	case Vector:
-		if qv, ok := v.queryVector(q.Text); ok {
-			hs, _, err = v.vector(qv, embed.BuiltinModel, f, candidates, nil)
+		qv, m, ok, qerr := v.queryVector(ctx, q.Text, q.Embedder)
+		if err = qerr; ok {
+			hs, _, err = v.vector(qv, m, f, candidates, nil)
 		}
 		err = add("vector", hs, err)
 	case Symbol:
@@ -188,12 +214,13 @@ func (e *Engine) Search(tx *store.Tx, q Query) (Response, error) {
 			break
 		}
 		hs = nil
-		if qv, ok := v.queryVector(q.Text); ok {
-			hs, cos, err = v.vector(qv, embed.BuiltinModel, f, candidates, append(lists["text"], lists["symbol"]...))
+		qv, m, ok, qerr := v.queryVector(ctx, q.Text, q.Embedder)
+		if err = qerr; ok {
+			hs, cos, err = v.vector(qv, m, f, candidates, append(lists["text"], lists["symbol"]...))
 		}
 		err = add("vector", hs, err)
 	default:
-		return resp, fmt.Errorf("unknown mode %q: use one of %s", q.Mode, joinModes())
+		return resp, badQuery("unknown mode %q: use one of %s", q.Mode, joinModes())
 	}
 	if err != nil {
 		return resp, err
@@ -361,7 +388,8 @@ func (v *view) finish(cands []fused, q Query, f filter) ([]Result, error) {
 			}
 			score *= proximity(q.Near, c.key.path)
 			if mtime > 0 {
-				age := now.Sub(time.Unix(0, mtime)).Hours() / 24
+				// In whole days, so the same search ranks the same all day.
+				age := math.Floor(now.Sub(time.Unix(0, mtime)).Hours() / 24)
 				if age >= 0 && age < 30 {
 					score *= 1 + 0.03*(1-age/30)
 				}
@@ -441,7 +469,7 @@ func proximity(near, p string) float64 {
 // SearchRoot answers q against the index of the workspace at root. It opens
 // the index read-only for just this query, so a running indexer or
 // workbench is never held up for longer than one search.
-func (e *Engine) SearchRoot(root string, q Query) (Response, error) {
+func (e *Engine) SearchRoot(ctx context.Context, root string, q Query) (Response, error) {
 	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
 	if err != nil {
 		return Response{Query: q.Text, Results: []Result{}}, err
@@ -450,7 +478,7 @@ func (e *Engine) SearchRoot(root string, q Query) (Response, error) {
 	var resp Response
 	err = db.View(func(tx *store.Tx) error {
 		var err error
-		resp, err = e.Search(tx, q)
+		resp, err = e.Search(ctx, tx, q)
 		return err
 	})
 	return resp, err

@@ -115,7 +115,7 @@ func reindex(t *testing.T, root string, paths ...string) {
 
 func query(t *testing.T, root string, q search.Query) search.Response {
 	t.Helper()
-	resp, err := search.NewEngine().SearchRoot(root, q)
+	resp, err := search.NewEngine().SearchRoot(context.Background(), root, q)
 	if err != nil {
 		t.Fatalf("search %+v: %v", q, err)
 	}
@@ -169,7 +169,7 @@ func TestRegexIsSmartCase(t *testing.T) {
 	if resp := query(t, root, search.Query{Text: `Todo: accept`, Mode: search.Regex}); len(resp.Results) != 0 {
 		t.Errorf("an upper-case pattern must match case: %+v", resp.Results)
 	}
-	if _, err := search.NewEngine().SearchRoot(root, search.Query{Text: `(unclosed`, Mode: search.Regex}); err == nil || !strings.Contains(err.Error(), "bad regular expression") {
+	if _, err := search.NewEngine().SearchRoot(context.Background(), root, search.Query{Text: `(unclosed`, Mode: search.Regex}); err == nil || !strings.Contains(err.Error(), "bad regular expression") {
 		t.Errorf("bad pattern: %v", err)
 	}
 }
@@ -293,13 +293,13 @@ func abs(x float64) float64 {
 func TestBadQueries(t *testing.T) {
 	root := workspace(t)
 	e := search.NewEngine()
-	if _, err := e.SearchRoot(root, search.Query{Text: "  "}); err == nil {
+	if _, err := e.SearchRoot(context.Background(), root, search.Query{Text: "  "}); err == nil {
 		t.Error("empty query accepted")
 	}
-	if _, err := e.SearchRoot(root, search.Query{Text: "x", Mode: "fuzzy"}); err == nil || !strings.Contains(err.Error(), "hybrid") {
+	if _, err := e.SearchRoot(context.Background(), root, search.Query{Text: "x", Mode: "fuzzy"}); err == nil || !strings.Contains(err.Error(), "hybrid") {
 		t.Errorf("unknown mode: %v", err)
 	}
-	if _, err := e.SearchRoot(t.TempDir(), search.Query{Text: "x"}); err == nil {
+	if _, err := e.SearchRoot(context.Background(), t.TempDir(), search.Query{Text: "x"}); err == nil {
 		t.Error("search without an index succeeded")
 	}
 	// Words that match nothing give an empty list, not an error.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"container/heap"
 	"encoding/binary"
+	"maps"
 	"math"
 	"slices"
 )
@@ -73,7 +74,9 @@ func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) (
 		}
 		v.e.touched = touched[:0]
 	}()
-	for t, qtf := range qt {
+	// In term order: the same query adds up the same scores every time.
+	for _, t := range slices.Sorted(maps.Keys(qt)) {
+		qtf := qt[t]
 		pl, ok := st.plist[t]
 		if !ok {
 			continue

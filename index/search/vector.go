@@ -8,21 +8,23 @@ import (
 
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/vecindex"
+	"github.com/dossierhq/dossier/store"
 )
 
-// queryVector embeds a query with the builtin embedder, weighting each
-// term by its IDF in the index, so rare words steer the vector.
-func (v *view) queryVector(q string) ([]float32, bool) {
+// builtinQueryVector embeds a query with the builtin embedder, weighting
+// each term by its IDF in the index, so rare words steer the vector.
+func (v *view) builtinQueryVector(q string) ([]float32, bool) {
 	qt := v.e.tok.Terms(q)
 	if len(qt) == 0 {
 		return nil, false
 	}
 	st := v.stats(qt)
-	vec := make([]float32, embed.BuiltinDims)
+	acc := make(embed.Vec, embed.BuiltinDims)
 	for t, n := range qt {
-		v.e.emb.Add(vec, t, float32(st.idf(t))*embed.TermWeight(t, float32(n)))
+		v.e.emb.Add(acc, t, float32(st.idf(t))*embed.TermWeight(t, float32(n)))
 	}
-	embed.Normalize(vec)
+	vec := make([]float32, embed.BuiltinDims)
+	acc.Float(vec)
 	return vec, true
 }
 
@@ -32,7 +34,13 @@ func (v *view) queryVector(q string) ([]float32, bool) {
 // are then rescored from their residuals (vecindex). The similarity of
 // every chunk in want (other retrievers' candidates) is also returned, so
 // fusion can weigh each candidate by all its evidence.
-func (v *view) vector(qv []float32, model string, f filter, limit int, want []hit) ([]hit, map[key]float64, error) {
+func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, want []hit) ([]hit, map[key]float64, error) {
+	model := m.Model
+	// Hashed features collide: below minCosine a builtin match is noise.
+	floor := 0.0
+	if m.Provider == store.ProviderBuiltin {
+		floor = minCosine
+	}
 	type file struct {
 		*vectorFile
 		keep func(ord int) bool
@@ -123,8 +131,7 @@ func (v *view) vector(qv []float32, model string, f filter, limit int, want []hi
 		}
 	}
 	hits := top(cands, limit)
-	// Hashed features collide: below minCosine a match is noise.
-	for len(hits) > 0 && hits[len(hits)-1].score < minCosine {
+	for len(hits) > 0 && hits[len(hits)-1].score < floor {
 		hits = hits[:len(hits)-1]
 	}
 	cos := map[key]float64{}
@@ -136,7 +143,7 @@ func (v *view) vector(qv []float32, model string, f filter, limit int, want []hi
 		if err != nil {
 			return nil, nil, err
 		}
-		if ok && s >= minCosine {
+		if ok && s >= floor {
 			cos[h.key] = s
 		}
 	}

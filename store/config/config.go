@@ -10,8 +10,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/dossierhq/dossier/store"
 )
 
 // FileName is the workspace config file at the root of a workspace.
@@ -20,6 +23,63 @@ const FileName = ".dossier.toml"
 // Config is every setting dossier reads from files.
 type Config struct {
 	Index Index `toml:"index"`
+	Embed Embed `toml:"embed"`
+}
+
+// Embed chooses the embedder that gives chunks their vectors.
+type Embed struct {
+	// Provider is "builtin" (offline, the default) or "openai" (any
+	// OpenAI-compatible embeddings endpoint: OpenAI, Ollama's /v1, vLLM,
+	// LM Studio).
+	Provider string `toml:"provider"`
+	// BaseURL is the API root, e.g. https://api.openai.com/v1.
+	BaseURL string `toml:"base_url"`
+	Model   string `toml:"model"`
+	// Dimensions, when set, is sent with each request and checked on
+	// every vector; 0 takes the model's own size.
+	Dimensions int `toml:"dimensions"`
+	// APIKeyEnv names the environment variable holding the API key (the
+	// key itself never goes in a file); empty for endpoints without one.
+	APIKeyEnv   string `toml:"api_key_env"`
+	BatchSize   int    `toml:"batch_size"`
+	Concurrency int    `toml:"concurrency"`
+	// MaxRetries is how often a request that failed for a passing reason
+	// (429, 5xx, a timeout) is tried again: 0 is the default (5), -1 never.
+	MaxRetries int `toml:"max_retries"`
+	// Timeout bounds each request, as a Go duration ("60s").
+	Timeout string `toml:"timeout"`
+}
+
+// Embedder providers.
+const (
+	ProviderBuiltin = store.ProviderBuiltin
+	ProviderOpenAI  = store.ProviderOpenAI
+)
+
+// Check reports the first setting of e that cannot work.
+func (e Embed) Check() error {
+	switch e.Provider {
+	case "", ProviderBuiltin:
+		return nil
+	case ProviderOpenAI:
+	default:
+		return fmt.Errorf("config: embed.provider %q: use %q or %q", e.Provider, ProviderBuiltin, ProviderOpenAI)
+	}
+	if e.BaseURL == "" || e.Model == "" {
+		return fmt.Errorf("config: embed.provider = %q needs embed.base_url and embed.model (e.g. base_url = \"https://api.openai.com/v1\", model = \"text-embedding-3-small\")", e.Provider)
+	}
+	if e.MaxRetries < -1 {
+		return fmt.Errorf("config: embed.max_retries %d: give -1 (never retry), 0 (the default, 5) or more", e.MaxRetries)
+	}
+	if e.Dimensions < 0 || e.BatchSize < 0 || e.Concurrency < 0 {
+		return fmt.Errorf("config: embed.dimensions, batch_size and concurrency must be 0 (the default) or more")
+	}
+	if e.Timeout != "" {
+		if d, err := time.ParseDuration(e.Timeout); err != nil || d <= 0 {
+			return fmt.Errorf("config: embed.timeout %q: give a positive duration such as \"60s\"", e.Timeout)
+		}
+	}
+	return nil
 }
 
 // Index configures discovery and indexing.
@@ -57,7 +117,7 @@ func Load(root string) (Config, error) {
 	if c.Index.Workers < 0 {
 		return c, fmt.Errorf("config: index.workers must be 0 (one per core) or more, got %d", c.Index.Workers)
 	}
-	return c, nil
+	return c, c.Embed.Check()
 }
 
 func merge(c *Config, path string) error {

@@ -74,3 +74,32 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+func TestEmbedSettings(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	write := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, FileName), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("[embed]\nprovider = \"openai\"\nbase_url = \"http://localhost:11434/v1\"\nmodel = \"nomic-embed-text\"\ndimensions = 768\napi_key_env = \"OLLAMA_KEY\"\ntimeout = \"30s\"\n")
+	c, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Embed.Provider != "openai" || c.Embed.Model != "nomic-embed-text" || c.Embed.Dimensions != 768 || c.Embed.APIKeyEnv != "OLLAMA_KEY" {
+		t.Errorf("embed settings not read: %+v", c.Embed)
+	}
+	for _, bad := range []struct{ toml, want string }{
+		{"[embed]\nprovider = \"openia\"\n", `"openia"`},
+		{"[embed]\nprovider = \"openai\"\n", "needs embed.base_url and embed.model"},
+		{"[embed]\nprovider = \"openai\"\nbase_url = \"http://x\"\nmodel = \"m\"\ntimeout = \"soon\"\n", `"soon"`},
+	} {
+		write(bad.toml)
+		if _, err := Load(root); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: error %v, want one mentioning %s", bad.toml, err, bad.want)
+		}
+	}
+}
