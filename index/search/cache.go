@@ -1,7 +1,13 @@
 package search
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/dossierhq/dossier/store"
 )
@@ -89,4 +95,40 @@ type symbolCache struct {
 	gen    uint64
 	loaded bool
 	names  []string
+}
+
+// Recent answers are kept (seed 004: an LRU of 1000 entries for 5 minutes)
+// under the query and the index's generation, so any change to the index
+// retires them.
+const (
+	resultCacheSize = 1000
+	resultCacheTTL  = 5 * time.Minute
+)
+
+// resultKey identifies a query against one state of the index.
+func resultKey(gen uint64, q Query) string {
+	b, _ := json.Marshal(q) // plain fields only: cannot fail
+	return strconv.FormatUint(gen, 10) + "\x00" + string(b)
+}
+
+// cached returns a copy of a recent answer to q at generation gen.
+func (e *Engine) cached(gen uint64, q Query) (Response, bool) {
+	if e.results == nil {
+		return Response{}, false
+	}
+	r, ok := e.results.Get(resultKey(gen, q))
+	if !ok {
+		return Response{}, false
+	}
+	r.Results = slices.Clone(r.Results)
+	r.Debug.Notes = append(slices.Clone(r.Debug.Notes), "answered from the result cache")
+	return r, true
+}
+
+func (e *Engine) remember(gen uint64, q Query, r Response) {
+	if e.results == nil {
+		e.results = expirable.NewLRU[string, Response](resultCacheSize, nil, resultCacheTTL)
+	}
+	r.Results = slices.Clone(r.Results)
+	e.results.Add(resultKey(gen, q), r)
 }

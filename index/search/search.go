@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/expirable"
+
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store"
@@ -99,6 +101,7 @@ type Engine struct {
 	// remote embeds queries for an index of a remote model.
 	remote      embed.Embedder
 	remoteModel store.VectorModel
+	results     *expirable.LRU[string, Response]
 }
 
 // BadQueryError is a query that cannot be answered as given: empty, too
@@ -167,6 +170,11 @@ func (e *Engine) Search(ctx context.Context, tx *store.Tx, q Query) (Response, e
 	}
 	if len(q.Text) > MaxQueryLen {
 		return resp, badQuery("the query is %d bytes long, the limit is %d: search for its most specific words", len(q.Text), MaxQueryLen)
+	}
+	gen := tx.Generation()
+	if r, ok := e.cached(gen, q); ok {
+		r.Debug.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
+		return r, nil
 	}
 	v, err := e.open(tx)
 	if err != nil {
@@ -244,6 +252,7 @@ func (e *Engine) Search(ctx context.Context, tx *store.Tx, q Query) (Response, e
 		return resp, err
 	}
 	resp.Debug.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
+	e.remember(gen, q, resp)
 	return resp, nil
 }
 

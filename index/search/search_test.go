@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -305,5 +306,36 @@ func TestBadQueries(t *testing.T) {
 	// Words that match nothing give an empty list, not an error.
 	if resp := query(t, root, search.Query{Text: "zzqx wvvy"}); len(resp.Results) != 0 {
 		t.Errorf("nonsense matched %+v", resp.Results)
+	}
+}
+
+// TestResultCache proves the recent-results cache answers a repeated query
+// and is retired by any change to the index.
+func TestResultCache(t *testing.T) {
+	root := workspace(t)
+	e := search.NewEngine()
+	q := search.Query{Text: "look up a hostname in the zone file"}
+	before, err := e.SearchRoot(context.Background(), root, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := e.SearchRoot(context.Background(), root, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(again.Debug.Notes, "answered from the result cache") || len(again.Results) != len(before.Results) {
+		t.Fatalf("repeat not answered from the cache: %+v", again.Debug)
+	}
+	write(t, root, "net/conn.go", "package net\n\n// resolveHostname looks a hostname up in the zone file.\nfunc resolveHostname(h string) string { return h }\n")
+	reindex(t, root, "net/conn.go")
+	after, err := e.SearchRoot(context.Background(), root, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(after.Debug.Notes, "answered from the result cache") {
+		t.Fatal("a cached answer survived a change to the index")
+	}
+	if r := first(t, after); r.Symbol != "resolveHostname" {
+		t.Errorf("after the change, first = %+v", r)
 	}
 }
