@@ -132,7 +132,11 @@ func TermWeight(term string, n float32) float32 {
 // trigramWeight is a trigram's weight relative to its whole term.
 const trigramWeight = 0.3
 
-// Add adds term's features, scaled by w, to v (of length BuiltinDims).
+// Add adds term's features, scaled by w, to v (of length BuiltinDims): two
+// signed components for the term itself, and one for each character
+// trigram of ^term$ (with the boundary marks) when it is long enough to
+// have sub-words. Hashing is cheaper than looking the features up in a
+// cache (measured).
 func (*Builtin) Add(v Vec, term string, w float32) {
 	h := fnv(term, 0)
 	fw := fixed(w)
@@ -141,7 +145,6 @@ func (*Builtin) Add(v Vec, term string, w float32) {
 	if len(term) < 4 {
 		return
 	}
-	// Trigrams of ^term$, with the boundary marks.
 	var buf [3]byte
 	n := len(term) + 2
 	tw := fixed(w * trigramWeight)

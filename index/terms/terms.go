@@ -23,7 +23,19 @@ type Tokenizer struct {
 type span struct{ start, end int }
 
 // New returns a Tokenizer.
-func New() *Tokenizer { return &Tokenizer{stems: make(map[string]string, 4096)} }
+func New() *Tokenizer {
+	t := &Tokenizer{stems: make(map[string]string, 4096)}
+	t.seed()
+	return t
+}
+
+// seed puts the stop words in the stem cache, as stemming to nothing: one
+// lookup per word then answers both questions.
+func (t *Tokenizer) seed() {
+	for w := range stop {
+		t.stems[w] = ""
+	}
+}
 
 // maxStems bounds the stem cache; past it the cache starts over.
 const maxStems = 1 << 18
@@ -128,10 +140,10 @@ func (t *Tokenizer) emit(p string, fn func(string)) bool {
 		return false // long numbers are noise for search
 	}
 	t.buf = appendLower(t.buf[:0], p)
-	if stop[string(t.buf)] {
-		return false
-	}
 	if s, ok := t.stems[string(t.buf)]; ok {
+		if s == "" {
+			return false // a stop word
+		}
 		fn(s)
 		return true
 	}
@@ -142,6 +154,7 @@ func (t *Tokenizer) emit(p string, fn func(string)) bool {
 	}
 	if len(t.stems) >= maxStems {
 		clear(t.stems)
+		t.seed()
 	}
 	t.stems[low] = s
 	fn(s)

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-
-	"github.com/dossierhq/dossier/index/embed"
 )
 
 // Refined is a Flat that also keeps, for every component, the int8
@@ -59,19 +57,48 @@ func (r *Refined) AddQuantized(scale float32, comps, resid []byte) int {
 // int8 quantization, as embed.Quantize gives it, and the residual bytes a
 // Refined index rescores with.
 func QuantizeRefined(v []float32) (scale float32, comps, resid []byte) {
-	u := normalized(v)
-	q, scale := embed.Quantize(make([]int8, 0, len(u)), u)
-	comps = make([]byte, len(q))
-	resid = make([]byte, len(q))
-	for i, x := range q {
-		comps[i] = byte(x)
-		if scale == 0 {
-			continue
-		}
-		e := math.Round(float64((u[i] - float32(x)*scale) / scale * residSteps))
+	comps, resid = make([]byte, len(v)), make([]byte, len(v))
+	return quantizeInto(comps, resid, v), comps, resid
+}
+
+// quantizeInto writes the int8 quantization of v, normalized, to comps and
+// its residuals to resid (each len(v) bytes) and returns the scale. It
+// computes exactly what embed.Normalize then embed.Quantize would, without
+// allocating.
+func quantizeInto(comps, resid []byte, v []float32) float32 {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	inv := float32(1)
+	if sum > 0 {
+		inv = float32(1 / math.Sqrt(sum))
+	}
+	var maxAbs float32
+	for _, x := range v {
+		maxAbs = max(maxAbs, abs32(x*inv))
+	}
+	if maxAbs == 0 {
+		clear(comps)
+		clear(resid)
+		return 0
+	}
+	scale := maxAbs / 127
+	for i, x := range v {
+		u := x * inv
+		q := int8(math.Round(float64(u / scale)))
+		comps[i] = byte(q)
+		e := math.Round(float64((u - float32(q)*scale) / scale * residSteps))
 		resid[i] = byte(int8(max(-127, min(127, e))))
 	}
-	return scale, comps, resid
+	return scale
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // candidates is how many int8 hits are rescored for k results. The int8

@@ -3,6 +3,7 @@ package vecindex
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 )
 
 // Stored vectors are what dossier keeps on disk and scans in place, from
@@ -19,10 +20,13 @@ func EntrySize(dims int) int { return 8 + dims }
 // Encode appends the stored form of v (normalized first; v itself is not
 // modified) to entries and resid.
 func Encode(entries, resid []byte, v []float32) ([]byte, []byte) {
-	scale, comps, res := QuantizeRefined(v)
-	entries = binary.LittleEndian.AppendUint32(entries, math.Float32bits(scale))
-	entries = binary.LittleEndian.AppendUint32(entries, uint32(blockSum(comps)))
-	return append(entries, comps...), append(resid, res...)
+	e, r := len(entries), len(resid)
+	entries, resid = slices.Grow(entries, EntrySize(len(v)))[:e+EntrySize(len(v))], slices.Grow(resid, len(v))[:r+len(v)]
+	comps := entries[e+8:]
+	scale := quantizeInto(comps, resid[r:], v)
+	binary.LittleEndian.PutUint32(entries[e:], math.Float32bits(scale))
+	binary.LittleEndian.PutUint32(entries[e+4:], uint32(blockSum(comps)))
+	return entries, resid
 }
 
 // Candidates is how many int8 estimates a search rescores for k results.
