@@ -42,11 +42,14 @@ func (o output) tail() string {
 // Because processes that are alive at the same time add up, measure also
 // samples the summed RSS of the child's process group (the child is started
 // as a group leader) from /proc every 20 ms, and reports the largest sum.
-func measure(ctx context.Context, dir, name string, args ...string) (Measurement, output, error) {
+func measure(ctx context.Context, dir string, stdin []byte, name string, args ...string) (Measurement, output, error) {
 	var m Measurement
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/dossierhq/dossier/cmd/internal/docquery"
 )
 
 // goLang measures on Go package trees, by default $GOROOT/src/net and
@@ -45,8 +47,8 @@ func stripGo(src []byte, rel string) ([]byte, []item) {
 		if !ok || fn.Doc == nil || fn.Body == nil {
 			continue
 		}
-		q := query(fn.Doc.Text(), fn.Name.Name)
-		if !enough(q) {
+		q := docquery.FirstSentence(fn.Doc.Text(), fn.Name.Name)
+		if !docquery.Enough(q) {
 			continue
 		}
 		blank(out, fset.Position(fn.Doc.Pos()).Offset, fset.Position(fn.Doc.End()).Offset)

@@ -16,6 +16,8 @@ import (
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
+
+	"github.com/dossierhq/dossier/cmd/internal/docquery"
 )
 
 // npmTree is one default tree: a directory of a pinned npm package.
@@ -125,8 +127,8 @@ func stripJS(src []byte, rel string) ([]byte, []item) {
 		if !strings.HasPrefix(text, "/**") || strings.HasPrefix(text, "/**/") {
 			return
 		}
-		q := query(paragraph(jsDocText(text)), name)
-		if !enough(q) {
+		q := docquery.FirstSentence(paragraph(jsDocText(text)), name)
+		if !docquery.Enough(q) {
 			return
 		}
 		blank(out, int(c.StartByte()), int(c.EndByte()))

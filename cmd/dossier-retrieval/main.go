@@ -24,7 +24,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"unicode"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -212,21 +211,6 @@ func blank(src []byte, start, end int) {
 	}
 }
 
-// query is the first sentence of a doc comment without the leading name.
-func query(doc, name string) string {
-	doc = strings.Join(strings.Fields(doc), " ")
-	if i := strings.Index(doc, ". "); i >= 0 {
-		doc = doc[:i]
-	}
-	doc = strings.TrimSuffix(doc, ".")
-	words := strings.Fields(doc)
-	if len(words) > 0 && (words[0] == name || strings.HasSuffix(words[0], "."+name) || strings.HasPrefix(words[0], name+"(")) {
-		words = words[1:]
-	}
-	q := strings.Join(words, " ")
-	return strings.TrimFunc(q, func(r rune) bool { return unicode.IsPunct(r) && r != ')' })
-}
-
 // paragraph is the first paragraph of text: the lines up to the first
 // blank line after some content.
 func paragraph(text string) string {
@@ -262,9 +246,6 @@ func walk(n *sitter.Node, f func(*sitter.Node)) {
 		walk(n.NamedChild(i), f)
 	}
 }
-
-// enough reports whether a query has at least three words.
-func enough(q string) bool { return len(strings.Fields(q)) >= 3 }
 
 // load reads a query set written by -dump.
 func load(path string) ([]item, error) {

@@ -11,6 +11,8 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/python"
+
+	"github.com/dossierhq/dossier/cmd/internal/docquery"
 )
 
 // pythonPackages are the default trees, packages of the standard library
@@ -77,7 +79,7 @@ func stripPython(src []byte, rel string) ([]byte, []item) {
 			parents = append(parents[:len(parents):len(parents)], name)
 		case "function_definition":
 			if doc := pythonDocstring(n); doc != nil {
-				if q := query(paragraph(docText(doc.Content(src))), name); enough(q) {
+				if q := docquery.FirstSentence(paragraph(docText(doc.Content(src))), name); docquery.Enough(q) {
 					s, e := int(doc.StartByte()), int(doc.EndByte())
 					blank(out, s, e)
 					copy(out[s:], "...")

@@ -17,9 +17,9 @@ import (
 
 type indexOptions struct {
 	*globals
-	watch   bool
-	verbose bool
-	json    bool
+	watch    bool
+	verbose  bool
+	json     bool
 	maxSize  int64
 	workers  int
 	embedder string
