@@ -8,12 +8,13 @@ import (
 	"strings"
 )
 
-// prefilter holds literals of which every match of a pattern contains at
-// least one, so a file without any of them is skipped without running the
-// regular expression, whose engine is far slower than a substring search.
+// prefilter holds literals that every match of a pattern contains: for
+// each clause, at least one of its literals. A file without them is skipped
+// without running the regular expression, whose engine is far slower than
+// a substring search.
 type prefilter struct {
-	lits [][]byte // lower-cased when fold
-	fold bool
+	clauses [][][]byte // lower-cased when fold
+	fold    bool
 }
 
 // minLiteral is the shortest literal worth filtering by.
@@ -26,29 +27,34 @@ func newPrefilter(expr string) *prefilter {
 	if err != nil {
 		return nil
 	}
-	lits, fold := required(re.Simplify())
-	if len(lits) == 0 {
-		return nil
-	}
+	clauses, fold := required(re.Simplify())
 	p := &prefilter{fold: fold}
-	for _, l := range lits {
-		if len(l) < minLiteral || fold && !isASCII(l) {
-			return nil
+	for _, c := range clauses {
+		if shortest(c) < minLiteral || fold && slices.ContainsFunc(c, func(l string) bool { return !isASCII(l) }) {
+			continue // a clause of short or non-ASCII folded literals filters nothing
 		}
-		if fold {
-			l = strings.ToLower(l)
+		var lits [][]byte
+		for _, l := range c {
+			if fold {
+				l = strings.ToLower(l)
+			}
+			lits = append(lits, []byte(l))
 		}
-		p.lits = append(p.lits, []byte(l))
+		p.clauses = append(p.clauses, lits)
+	}
+	if len(p.clauses) == 0 {
+		return nil
 	}
 	return p
 }
 
-// required returns literals of which every match of re contains one, and
-// whether any of them is case-insensitive; nil when there are none.
-func required(re *syntax.Regexp) ([]string, bool) {
+// required returns what every match of re contains, as clauses that must
+// all hold, each satisfied by any one of its literals, and whether any
+// literal is case-insensitive; nil when nothing is required.
+func required(re *syntax.Regexp) ([][]string, bool) {
 	switch re.Op {
 	case syntax.OpLiteral:
-		return []string{string(re.Rune)}, re.Flags&syntax.FoldCase != 0
+		return [][]string{{string(re.Rune)}}, re.Flags&syntax.FoldCase != 0
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(re.Sub[0])
 	case syntax.OpRepeat:
@@ -56,30 +62,34 @@ func required(re *syntax.Regexp) ([]string, bool) {
 			return required(re.Sub[0])
 		}
 	case syntax.OpConcat:
-		// Any part's literals will do; the set whose shortest is longest
-		// filters best.
-		var best []string
-		var bestFold bool
-		for _, sub := range re.Sub {
-			lits, fold := required(sub)
-			if len(lits) > 0 && (best == nil || shortest(lits) > shortest(best)) {
-				best, bestFold = lits, fold
-			}
-		}
-		return best, bestFold
-	case syntax.OpAlternate:
-		var all []string
+		// Every part's requirements hold.
+		var all [][]string
 		fold := false
 		for _, sub := range re.Sub {
-			lits, f := required(sub)
-			if len(lits) == 0 {
-				return nil, false
-			}
-			all, fold = append(all, lits...), fold || f
+			cs, f := required(sub)
+			all, fold = append(all, cs...), fold || f
 		}
 		return all, fold
+	case syntax.OpAlternate:
+		// One branch holds: its best clause joins one alternative clause.
+		var any []string
+		fold := false
+		for _, sub := range re.Sub {
+			cs, f := required(sub)
+			if len(cs) == 0 {
+				return nil, false
+			}
+			any, fold = append(any, best(cs)...), fold || f
+		}
+		return [][]string{any}, fold
 	}
 	return nil, false
+}
+
+// best is the clause that filters best: the one whose shortest literal is
+// longest.
+func best(clauses [][]string) []string {
+	return slices.MaxFunc(clauses, func(a, b []string) int { return shortest(a) - shortest(b) })
 }
 
 func shortest(lits []string) int {
@@ -102,12 +112,12 @@ func (p *prefilter) match(text []byte, lower *[]byte) bool {
 		*lower = asciiLower(*lower, text)
 		text = *lower
 	}
-	for _, l := range p.lits {
-		if bytes.Contains(text, l) {
-			return true
+	for _, c := range p.clauses {
+		if !slices.ContainsFunc(c, func(l []byte) bool { return bytes.Contains(text, l) }) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // The only non-ASCII runes that simple case folding maps onto ASCII

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -51,7 +52,8 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 		err     error
 	}
 	workers := runtime.GOMAXPROCS(0)
-	lower := make([][]byte, workers) // each worker's scratch for the prefilter
+	// Each worker's scratch: decoded text and its lower-cased copy.
+	texts, lower := make([][]byte, workers), make([][]byte, workers)
 	var hits []hit
 	for start := 0; start < len(files) && len(hits) < limit; start += regexBatch {
 		batch := files[start:min(start+regexBatch, len(files))]
@@ -60,11 +62,12 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 		for w := range workers {
 			wg.Go(func() {
 				for i := w; i < len(batch); i += workers {
-					text, err := store.DecodeBlob(batch[i].raw)
+					text, err := store.DecodeBlobInto(texts[w], batch[i].raw)
 					if err != nil {
 						found[i].err = fmt.Errorf("text of %s: %w", batch[i].path, err)
 						continue
 					}
+					texts[w] = text
 					if !pf.match(text, &lower[w]) {
 						continue
 					}
@@ -72,7 +75,7 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 						found[i].offsets = append(found[i].offsets, loc[0])
 					}
 					if len(found[i].offsets) > 0 {
-						found[i].text = text
+						found[i].text = slices.Clone(text) // the buffer is reused
 					}
 				}
 			})
