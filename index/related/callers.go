@@ -1,7 +1,6 @@
 package related
 
 import (
-	"bytes"
 	"cmp"
 	"maps"
 	"path"
@@ -11,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -227,7 +226,7 @@ func (e *expander) callerRefs(p string, text []byte, chunks []store.Chunk, sites
 		if isDef(text, chunks, s, sx) || inSignatures(chunks, s.off) {
 			continue
 		}
-		r := Ref{Path: p, Line: lineAt(lines, s.off), Name: s.name, Text: lineText(text, s.off)}
+		r := Ref{Path: p, Line: lineAt(lines, s.off), Name: s.name, Text: search.LineAt(text, s.off)}
 		if c := chunkAt(chunks, s.off); c >= 0 {
 			ch := chunks[c]
 			r.ChunkID, r.Symbol, r.Kind, r.StartLine, r.EndLine = ch.ID, qualifiedName(ch), ch.Kind, ch.StartLine, ch.EndLine
@@ -266,22 +265,3 @@ func goPackageClause(text []byte) string {
 	return ""
 }
 
-// lineText is the trimmed line holding off, clipped to 160 bytes.
-func lineText(text []byte, off int) string {
-	start := bytes.LastIndexByte(text[:off], '\n') + 1
-	end := bytes.IndexByte(text[off:], '\n')
-	if end < 0 {
-		end = len(text)
-	} else {
-		end += off
-	}
-	line := strings.TrimSpace(string(text[start:end]))
-	if len(line) > 160 {
-		cut := 157
-		for cut > 0 && !utf8.RuneStart(line[cut]) {
-			cut--
-		}
-		line = line[:cut] + "..."
-	}
-	return line
-}

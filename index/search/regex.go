@@ -99,7 +99,7 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 					continue
 				}
 				seen[ord] = true
-				hits = append(hits, hit{key: key{batch[i].path, ord}, score: 1, line: lineAt(m.text, off)})
+				hits = append(hits, hit{key: key{batch[i].path, ord}, score: 1, line: LineAt(m.text, off)})
 			}
 		}
 	}
@@ -134,7 +134,9 @@ func chunkAt(chunks []*Meta, off int) int {
 	return best
 }
 
-func lineAt(text []byte, off int) string {
+// LineAt is the line of text holding byte off, trimmed and clipped to 160
+// bytes (on a rune boundary, marked with "…").
+func LineAt(text []byte, off int) string {
 	start := bytes.LastIndexByte(text[:off], '\n') + 1
 	end := bytes.IndexByte(text[off:], '\n')
 	if end < 0 {
