@@ -427,7 +427,9 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, st
 }
 
 func (ix *Indexer) newWorker() *worker {
-	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, tok: terms.New(), emb: embed.NewBuiltin(), remote: ix.remote != nil}
+	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, tok: terms.New(), emb: embed.NewBuiltin(),
+		remote: ix.remote != nil, name: map[string]int{}, sig: map[string]int{},
+		vec: make([]float32, embed.BuiltinDims), scratch: make([]float32, embed.BuiltinDims)}
 }
 
 // refreshSearch rebuilds the search snapshot when enough files changed

@@ -42,6 +42,13 @@ type worker struct {
 	tok     *terms.Tokenizer
 	emb     *embed.Builtin
 	remote  bool // vectors come later, from a remote embedder
+
+	// Buffers reused from chunk to chunk and file to file.
+	recs      search.RecordWriter
+	vecs      search.VectorWriter
+	name, sig map[string]int
+	vec       []float32
+	scratch   []float32
 }
 
 // sniffLen is how much of a file the binary check reads (as git does).
@@ -121,43 +128,33 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 // and its builtin vectors, both from the same terms; with a remote embedder,
 // the texts to embed instead of the vectors.
 func (w *worker) searchRecords(mtime int64, chunks []store.Chunk, blob []byte) ([]byte, []byte, []embedItem, error) {
-	cts := make([]search.ChunkTerms, len(chunks))
-	var (
-		embeds  []embedItem
-		vecs    [][]float32
-		flat    []float32
-		scratch []float32
-	)
+	var embeds []embedItem
 	if w.remote {
 		embeds = make([]embedItem, len(chunks))
-	} else {
-		vecs = make([][]float32, len(chunks))
-		flat = make([]float32, len(chunks)*embed.BuiltinDims)
-		scratch = make([]float32, embed.BuiltinDims)
+	} else if err := w.vecs.Begin(embed.BuiltinModel, embed.BuiltinDims); err != nil {
+		return nil, nil, nil, err
 	}
+	w.recs.Begin(mtime, len(chunks))
 	for i := range chunks {
 		c := &chunks[i]
 		text := c.Outline
 		if text == "" && c.StartByte <= c.EndByte && c.EndByte <= len(blob) {
 			text = string(blob[c.StartByte:c.EndByte])
 		}
-		cts[i] = search.Analyze(w.tok, c, text)
+		ct := w.recs.Add(w.tok, c, text)
 		if w.remote {
 			embeds[i] = newEmbedItem(c, text)
 			continue
 		}
-		v := flat[i*embed.BuiltinDims : (i+1)*embed.BuiltinDims]
-		w.emb.Chunk(v, scratch, w.tok.Terms(c.Symbol), w.tok.Terms(c.Signature), cts[i].Terms)
-		vecs[i] = v
+		w.tok.Count(w.name, c.Symbol)
+		w.tok.Count(w.sig, c.Signature)
+		w.emb.Chunk(w.vec, w.scratch, w.name, w.sig, ct.Terms)
+		w.vecs.Add(w.vec)
 	}
 	if w.remote {
-		return search.EncodeTerms(mtime, cts), nil, embeds, nil
+		return w.recs.Record(), nil, embeds, nil
 	}
-	vrec, err := search.EncodeVectors(embed.BuiltinModel, embed.BuiltinDims, vecs)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return search.EncodeTerms(mtime, cts), vrec, nil, nil
+	return w.recs.Record(), w.vecs.Record(), nil, nil
 }
 
 // minified spots machine-written files: long, with very long lines.

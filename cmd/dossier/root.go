@@ -89,6 +89,12 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	err := cmd.Execute()
+	if prof := os.Getenv("DOSSIER_MEMPROFILE"); prof != "" {
+		if f, err := os.Create(prof); err == nil {
+			_ = pprof.Lookup("allocs").WriteTo(f, 0)
+			f.Close()
+		}
+	}
 	switch {
 	case err == nil:
 		return exitOK

@@ -264,4 +264,3 @@ func goPackageClause(text []byte) string {
 	}
 	return ""
 }
-

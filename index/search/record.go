@@ -110,7 +110,15 @@ type ChunkTerms struct {
 
 // Analyze computes the weighted terms of a chunk whose artifact is text.
 func Analyze(tok *terms.Tokenizer, c *store.Chunk, text string) ChunkTerms {
-	ct := ChunkTerms{Meta: MetaOf(c, text), Terms: make(map[string]int, 64)}
+	ct := ChunkTerms{Terms: make(map[string]int, 64)}
+	analyzeInto(&ct, tok, c, text)
+	return ct
+}
+
+// analyzeInto is Analyze into ct, whose Terms map is cleared and reused.
+func analyzeInto(ct *ChunkTerms, tok *terms.Tokenizer, c *store.Chunk, text string) {
+	ct.Meta, ct.Len = MetaOf(c, text), 0
+	clear(ct.Terms)
 	add := func(s string, w int) {
 		if w == 0 {
 			return
@@ -133,7 +141,6 @@ func Analyze(tok *terms.Tokenizer, c *store.Chunk, text string) ChunkTerms {
 		add(value, w)
 	}
 	add(text, weightBody)
-	return ct
 }
 
 // Record versions; a record of another version is read as damaged, and the
@@ -148,27 +155,58 @@ const (
 // EncodeTerms encodes a file's chunks as a search record; mtime is the
 // file's modification time (Unix nanoseconds), for recency.
 func EncodeTerms(mtime int64, chunks []ChunkTerms) []byte {
-	b := []byte{searchMagic, version}
-	b = binary.AppendVarint(b, mtime)
-	b = binary.AppendUvarint(b, uint64(len(chunks)))
-	var keys []string
+	var w RecordWriter
+	w.Begin(mtime, len(chunks))
 	for i := range chunks {
-		c := &chunks[i]
-		b = appendMeta(b, &c.Meta)
-		b = binary.AppendUvarint(b, uint64(c.Len))
-		b = binary.AppendUvarint(b, uint64(len(c.Terms)))
-		keys = keys[:0]
-		for k := range c.Terms {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys) // deterministic records
-		for _, k := range keys {
-			b = appendString(b, k)
-			b = binary.AppendUvarint(b, uint64(c.Terms[k]))
-		}
+		w.appendChunk(&chunks[i])
 	}
-	return s2.Encode(nil, b)
+	return w.Record()
 }
+
+// RecordWriter builds a file's search record chunk by chunk in buffers it
+// keeps from file to file; use one per goroutine.
+type RecordWriter struct {
+	buf  []byte
+	keys []string
+	ct   ChunkTerms
+}
+
+// Begin starts the record of a file of n chunks modified at mtime (Unix
+// nanoseconds, for recency).
+func (w *RecordWriter) Begin(mtime int64, n int) {
+	w.buf = append(w.buf[:0], searchMagic, version)
+	w.buf = binary.AppendVarint(w.buf, mtime)
+	w.buf = binary.AppendUvarint(w.buf, uint64(n))
+}
+
+// Add analyses the next chunk, whose artifact is text, and appends it. The
+// terms it returns are valid until the next Add.
+func (w *RecordWriter) Add(tok *terms.Tokenizer, c *store.Chunk, text string) *ChunkTerms {
+	if w.ct.Terms == nil {
+		w.ct.Terms = make(map[string]int, 256)
+	}
+	analyzeInto(&w.ct, tok, c, text)
+	w.appendChunk(&w.ct)
+	return &w.ct
+}
+
+func (w *RecordWriter) appendChunk(c *ChunkTerms) {
+	w.buf = appendMeta(w.buf, &c.Meta)
+	w.buf = binary.AppendUvarint(w.buf, uint64(c.Len))
+	w.buf = binary.AppendUvarint(w.buf, uint64(len(c.Terms)))
+	w.keys = w.keys[:0]
+	for k := range c.Terms {
+		w.keys = append(w.keys, k)
+	}
+	slices.Sort(w.keys) // deterministic records
+	for _, k := range w.keys {
+		w.buf = appendString(w.buf, k)
+		w.buf = binary.AppendUvarint(w.buf, uint64(c.Terms[k]))
+	}
+}
+
+// Record returns the finished record, compressed, in a slice of its own.
+func (w *RecordWriter) Record() []byte { return s2.Encode(nil, w.buf) }
 
 func appendMeta(b []byte, m *Meta) []byte {
 	for _, s := range []string{m.ID, m.Kind, m.SrcType, m.Language, m.Flavor, m.Symbol, m.Line} {
@@ -212,7 +250,12 @@ type FileRecord struct {
 // order with its metadata and length, then term for each of its terms (the
 // term bytes are only valid during the call); either may be nil.
 func DecodeTerms(rec []byte, chunk func(ord, length int, m *Meta), term func(ord int, term []byte, tf int)) (mtime int64, err error) {
-	raw, err := s2.Decode(nil, rec)
+	return decodeTerms(nil, rec, chunk, term)
+}
+
+// decodeTerms is DecodeTerms decompressing into buf when it is large enough.
+func decodeTerms(buf, rec []byte, chunk func(ord, length int, m *Meta), term func(ord int, term []byte, tf int)) (mtime int64, err error) {
+	raw, err := s2.Decode(buf[:cap(buf)], rec)
 	if err != nil || len(raw) < 2 || raw[0] != searchMagic || raw[1] != version {
 		return 0, errRecord
 	}
@@ -321,18 +364,48 @@ func vectorHeader(model string, dims, n int) []byte {
 
 // EncodeVectors encodes vectors (normalized on the way) as a vector record.
 func EncodeVectors(model string, dims int, vs [][]float32) ([]byte, error) {
-	if dims <= 0 || dims > math.MaxUint16 || len(model) > 255 {
-		return nil, fmt.Errorf("vectors: bad model %q or dims %d", model, dims)
+	var w VectorWriter
+	if err := w.Begin(model, dims); err != nil {
+		return nil, err
 	}
-	b := vectorHeader(model, dims, len(vs))
-	resid := make([]byte, 0, len(vs)*dims)
 	for i, v := range vs {
 		if len(v) != dims {
 			return nil, fmt.Errorf("vector %d has %d dimensions, want %d", i, len(v), dims)
 		}
-		b, resid = vecindex.Encode(b, resid, v)
+		w.Add(v)
 	}
-	return append(b, resid...), nil
+	return w.Record(), nil
+}
+
+// VectorWriter builds a file's vector record vector by vector in buffers
+// it keeps from file to file; use one per goroutine.
+type VectorWriter struct {
+	model          string
+	dims, n        int
+	entries, resid []byte
+}
+
+// Begin starts a record of dims-dimensional vectors from model.
+func (w *VectorWriter) Begin(model string, dims int) error {
+	if dims <= 0 || dims > math.MaxUint16 || len(model) > 255 {
+		return fmt.Errorf("vectors: bad model %q or dims %d", model, dims)
+	}
+	w.model, w.dims, w.n = model, dims, 0
+	w.entries, w.resid = w.entries[:0], w.resid[:0]
+	return nil
+}
+
+// Add appends v (of the record's length), normalized.
+func (w *VectorWriter) Add(v []float32) {
+	w.entries, w.resid = vecindex.Encode(w.entries, w.resid, v)
+	w.n++
+}
+
+// Record returns the finished record in a slice of its own.
+func (w *VectorWriter) Record() []byte {
+	h := vectorHeader(w.model, w.dims, w.n)
+	b := make([]byte, 0, len(h)+len(w.entries)+len(w.resid))
+	return append(append(append(b, h...), w.entries...), w.resid...)
 }
 
 // DecodeVectors reads a vector record without copying it.

@@ -4,9 +4,12 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/klauspost/compress/s2"
 
 	"github.com/dossierhq/dossier/store"
 )
@@ -87,6 +90,7 @@ type Builder struct {
 	totalLen int64
 	kinds    codes
 	srcs     codes
+	raw      []byte // decompression buffer, reused from record to record
 }
 
 // segment is a metadata segment being built: entry offsets, then entries.
@@ -124,12 +128,17 @@ func segEntry(seg []byte, i int) ([]byte, bool) {
 	return data[start:end], true
 }
 
-// plist is one term's postings being built: (doc delta, tf) uvarint pairs.
+// plist is one term's postings being built: room for the document
+// frequency's uvarint, then (doc delta, tf) uvarint pairs.
 type plist struct {
 	buf  []byte
 	last uint32
 	df   uint32
 }
+
+// dfRoom is the space kept at the head of a postings list for its
+// document frequency, so the finished list is written without a copy.
+const dfRoom = binary.MaxVarintLen32
 
 // codes numbers a small set of strings (kinds, source types).
 type codes struct {
@@ -160,7 +169,10 @@ func NewBuilder() *Builder { return &Builder{postings: make(map[string]*plist, 1
 func (b *Builder) AddFile(path string, rec []byte) error {
 	pathNum := uint32(len(b.paths))
 	first := uint32(b.Docs())
-	mtime, err := DecodeTerms(rec, func(ord, length int, m *Meta) {
+	if n, err := s2.DecodedLen(rec); err == nil && n > cap(b.raw) {
+		b.raw = make([]byte, n+n/2)
+	}
+	mtime, err := decodeTerms(b.raw, rec, func(ord, length int, m *Meta) {
 		flags := uint8(0)
 		if m.IsTest() {
 			flags |= docTest
@@ -180,7 +192,7 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 		d := first + uint32(ord)
 		p := b.postings[string(term)]
 		if p == nil {
-			p = &plist{}
+			p = &plist{buf: make([]byte, dfRoom, dfRoom+8)}
 			b.postings[string(term)] = p
 		}
 		p.buf = binary.AppendUvarint(p.buf, uint64(d-p.last))
@@ -236,11 +248,15 @@ func (b *Builder) Write(tx *store.Tx) error {
 		return nil
 	}
 	return tx.ReplaceSnapshot(entries, func(put func(string, []byte) error) error {
+		var df [dfRoom]byte
 		for _, k := range keys {
 			p := b.postings[k]
-			v := binary.AppendUvarint(make([]byte, 0, len(p.buf)+5), uint64(p.df))
-			v = append(v, p.buf...)
-			if err := put(k, v); err != nil {
+			// The document frequency goes right-aligned into the room at
+			// the head; each list is its own slice, untouched until commit.
+			n := binary.PutUvarint(df[:], uint64(p.df))
+			start := dfRoom - n
+			copy(p.buf[start:], df[:n])
+			if err := put(k, p.buf[start:]); err != nil {
 				return err
 			}
 		}
@@ -257,6 +273,9 @@ func nonNil(b []byte) []byte {
 
 // Rebuild builds the snapshot from every file's search record in tx.
 func Rebuild(tx *store.Tx) error {
+	// The rebuild holds every posting at once while it decodes every
+	// record, the peak of an index run's memory: collect more often.
+	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	b := NewBuilder()
 	if err := tx.SearchRecords(b.AddFile); err != nil {
 		return err

@@ -67,6 +67,12 @@ func (t *Tokenizer) Terms(text string) map[string]int {
 	return m
 }
 
+// Count clears m and fills it with the terms of text and their counts.
+func (t *Tokenizer) Count(m map[string]int, text string) {
+	clear(m)
+	t.Each(text, func(s string) { m[s]++ })
+}
+
 // isWord reports whether c can be part of an identifier. Bytes of multi-byte
 // UTF-8 sequences count as word bytes, so non-ASCII words stay whole.
 func isWord(c byte) bool {
