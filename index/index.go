@@ -181,7 +181,7 @@ func (ix *Indexer) Run(ctx context.Context) (Summary, error) {
 	if ix.force {
 		sum.Notes["vector_model_changed"] = 1
 		if ix.remote != nil {
-			if err := ix.prefill(ctx); err != nil {
+			if err := ix.prefill(ctx, old); err != nil {
 				return sum, fmt.Errorf("%w; the index still holds its vectors from %s", err, describeModel(current))
 			}
 		}
@@ -220,12 +220,6 @@ func (ix *Indexer) loadFiles() (map[string]store.File, int, *store.VectorModel, 
 		m, ok, err := tx.VectorModel()
 		if err != nil {
 			return err
-		}
-		if ix.remote != nil && ix.model.Dims == 0 {
-			// A model cached at one size only: that is its size.
-			if dims := tx.CachedDims(ix.model.Model); len(dims) == 1 {
-				ix.model.Dims = dims[0]
-			}
 		}
 		if ok {
 			current = &m
@@ -267,7 +261,8 @@ func (ix *Indexer) adoptModel(current *store.VectorModel) *store.VectorModel {
 		return nil
 	}
 	sameModel := current.Model == ix.model.Model && (current.Provider == "" || current.Provider == ix.model.Provider)
-	if sameModel && ix.model.Dims == 0 && current.BaseURL == ix.model.BaseURL {
+	// The model's own size, recorded when it was last asked for it.
+	if sameModel && ix.model.Dims == 0 && !current.DimsRequested && current.BaseURL == ix.model.BaseURL {
 		ix.model.Dims = current.Dims
 	}
 	if current.Provider == "" && sameModel && current.Dims == ix.model.Dims {
@@ -452,6 +447,7 @@ func refreshSearch(tx *store.Tx, files int) error {
 type batchWriter struct {
 	ix      *Indexer
 	ctx     context.Context
+	dry     bool // batches only fill the embedding cache (see prefill)
 	sum     *Summary
 	skips   *discover.Skips
 	total   int
@@ -542,6 +538,14 @@ func (w *batchWriter) close() error {
 }
 
 func (w *batchWriter) commit(batch []outcome) error {
+	if w.dry {
+		var items []embedItem
+		for _, o := range batch {
+			items = append(items, o.embeds...)
+		}
+		_, err := w.ix.embedAll(w.ctx, items)
+		return err
+	}
 	if err := w.ix.resolveVectors(w.ctx, batch); err != nil {
 		return err
 	}

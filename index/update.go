@@ -49,7 +49,11 @@ func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) 
 	if err != nil {
 		return Summary{}, err
 	}
-	defer func() { db.Close() }()
+	defer func() {
+		if db != nil {
+			db.Close()
+		}
+	}()
 	var sum Summary
 	if err := db.View(func(tx *store.Tx) error {
 		if m, ok, err := tx.VectorModel(); err != nil || ok && !m.Same(ix.model) {
@@ -108,14 +112,16 @@ func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) 
 	}
 	if ix.remote != nil {
 		// Not holding the index file while the endpoint answers.
-		if err := db.Close(); err != nil {
+		err := db.Close()
+		db = nil
+		if err != nil {
 			return sum, err
 		}
 		if err := ix.resolveVectors(ctx, outs); err != nil {
 			return sum, err
 		}
 		if db, err = ix.openDB(); err != nil {
-			return sum, err
+			return sum, err // db is nil: nothing for the deferred Close
 		}
 	}
 	err = db.Update(func(tx *store.Tx) error {

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/vecindex"
@@ -188,39 +189,15 @@ func (ix *Indexer) resolveVectors(ctx context.Context, outs []outcome) error {
 	return nil
 }
 
-// prefill embeds every chunk the index holds into the cache, before a
-// switch to a remote model re-indexes with it: should the endpoint fail,
-// nothing but the cache has changed, and the index still answers with its
-// old vectors.
-func (ix *Indexer) prefill(ctx context.Context) error {
-	db, err := ix.openDB()
-	if err != nil {
-		return err
-	}
-	var items []embedItem
-	err = db.View(func(tx *store.Tx) error {
-		for _, p := range tx.Paths() {
-			chunks, err := tx.FileChunks(p)
-			if err != nil {
-				return err
-			}
-			for i := range chunks {
-				art, err := tx.Artifact(chunks[i])
-				if err != nil {
-					return err
-				}
-				items = append(items, newEmbedItem(&chunks[i], art))
-			}
-		}
-		return nil
-	})
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if _, err := ix.embedAll(ctx, items); err != nil {
+// prefill embeds every chunk of the workspace into the cache, before a
+// switch to a remote model re-indexes with it: the files are processed as
+// the run will process them, but nothing is written except the cache.
+// Should the endpoint fail, the index still answers with its old vectors;
+// once it succeeds, the run that follows finds every vector cached.
+func (ix *Indexer) prefill(ctx context.Context, old map[string]store.File) error {
+	sum := Summary{Skipped: map[string]int{}, Notes: map[string]int{}}
+	w := &batchWriter{ix: ix, ctx: ctx, sum: &sum, skips: discover.NewSkips(false), dry: true}
+	if _, err := ix.processAll(ctx, old, w); err != nil {
 		return fmt.Errorf("embeddings from %s: %w", ix.model.BaseURL, err)
 	}
 	return nil

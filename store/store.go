@@ -11,6 +11,7 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -147,6 +148,16 @@ func (db *DB) checkSchema(readOnly bool) error {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
+		}
+		// A new (or rebuilt) index starts its generation at a random
+		// number, so a reader that derived something from an earlier index
+		// at this path never mistakes the new one for it.
+		var start [8]byte
+		if _, err := rand.Read(start[:]); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketMeta).Put(metaGeneration, start[:]); err != nil {
+			return err
 		}
 		return tx.Bucket(bucketMeta).Put(metaSchema, []byte(strconv.Itoa(SchemaVersion)))
 	})

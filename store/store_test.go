@@ -328,11 +328,11 @@ func TestEmbeddingCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.View(func(tx *Tx) error {
-		if got := tx.CachedDims("m"); fmt.Sprint(got) != "[8 16]" {
-			t.Errorf("CachedDims(m) = %v, want [8 16]", got)
+		if v := tx.Embedding("m", 8, h2); string(v) != "m8" {
+			t.Errorf("Embedding(m, 8, h2) = %q", v)
 		}
-		if got := tx.CachedDims("none"); len(got) != 0 {
-			t.Errorf("CachedDims(none) = %v", got)
+		if v := tx.Embedding("m2", 8, h1); v != nil {
+			t.Errorf("Embedding(m2, 8) = %q, want none (m2 is cached at 4)", v)
 		}
 		if v := tx.Embedding("m", 16, h1); string(v) != "m16" {
 			t.Errorf("Embedding(m, 16) = %q", v)
@@ -344,5 +344,20 @@ func TestEmbeddingCache(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestGenerationIsNewForANewIndex proves a rebuilt index is never taken for
+// the one it replaced: its generation starts somewhere else.
+func TestGenerationIsNewForANewIndex(t *testing.T) {
+	gens := map[uint64]bool{}
+	for range 5 {
+		db, _ := openTest(t)
+		if err := db.View(func(tx *Tx) error { gens[tx.Generation()] = true; return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(gens) != 5 {
+		t.Errorf("5 new indexes share generations: %v", gens)
 	}
 }

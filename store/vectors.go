@@ -62,23 +62,6 @@ func (t *Tx) Embedding(model string, dims int, hash []byte) []byte {
 	return t.b(bucketEmbCache).Get(embKey(model, dims, hash))
 }
 
-// CachedDims returns the vector sizes the cache holds for model, smallest
-// first.
-func (t *Tx) CachedDims(model string) []int {
-	var out []int
-	prefix := append([]byte(model), 0)
-	c := t.b(bucketEmbCache).Cursor()
-	for k, _ := c.Seek(prefix); len(k) >= len(prefix)+4 && string(k[:len(prefix)]) == string(prefix); {
-		d := binary.BigEndian.Uint32(k[len(prefix):])
-		out = append(out, int(d))
-		if d == ^uint32(0) {
-			break
-		}
-		k, _ = c.Seek(binary.BigEndian.AppendUint32(append([]byte(nil), prefix...), d+1))
-	}
-	return out
-}
-
 // PutEmbedding caches the embedding of a text by its hash under a model.
 // The value must not change until the transaction commits.
 func (t *Tx) PutEmbedding(model string, dims int, hash, v []byte) error {

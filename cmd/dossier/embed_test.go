@@ -3,134 +3,22 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
-	"math"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
-	"unicode"
+
+	"github.com/dossierhq/dossier/index/embed/embedtest"
 )
-
-// embedServer is an OpenAI-compatible embeddings endpoint: it decodes the
-// real request and answers in the real wire format with deterministic
-// vectors (hashed words, so texts that share words are close).
-type embedServer struct {
-	*httptest.Server
-	mu       sync.Mutex
-	requests int
-	texts    int
-	mode     string // "", "fail", "malformed", "wrongdims", "slow"
-}
-
-const fakeDims = 32
-
-func newEmbedServer(t *testing.T) *embedServer {
-	s := &embedServer{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/v1/embeddings" {
-			http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
-			return
-		}
-		if r.Header.Get("Authorization") != "Bearer test-secret" {
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprint(w, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}`)
-			return
-		}
-		var req struct {
-			Input []string `json:"input"`
-			Model string   `json:"model"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model != "fake-embed" {
-			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
-			return
-		}
-		s.mu.Lock()
-		s.requests++
-		s.texts += len(req.Input)
-		mode := s.mode
-		s.mu.Unlock()
-		switch mode {
-		case "fail":
-			http.Error(w, `{"error":{"message":"the model is overloaded"}}`, http.StatusServiceUnavailable)
-			return
-		case "malformed":
-			fmt.Fprint(w, `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1,`)
-			return
-		case "slow":
-			select {
-			case <-time.After(2 * time.Second):
-			case <-r.Context().Done():
-			}
-			return
-		}
-		dims := fakeDims
-		if mode == "wrongdims" && len(req.Input) > 1 {
-			// Right for a one-text probe, wrong for the batches after it.
-			dims = fakeDims / 2
-		}
-		type item struct {
-			Object    string    `json:"object"`
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		resp := struct {
-			Object string         `json:"object"`
-			Data   []item         `json:"data"`
-			Model  string         `json:"model"`
-			Usage  map[string]int `json:"usage"`
-		}{Object: "list", Model: req.Model, Usage: map[string]int{"prompt_tokens": 1, "total_tokens": 1}}
-		for i, text := range req.Input {
-			resp.Data = append(resp.Data, item{"embedding", i, fakeVector(text, dims)})
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(resp)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func fakeVector(text string, dims int) []float32 {
-	v := make([]float32, dims)
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		h := fnv.New32a()
-		h.Write([]byte(w))
-		v[h.Sum32()%uint32(dims)]++
-	}
-	var n float64
-	for _, x := range v {
-		n += float64(x * x)
-	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(n) + 1e-9)
-	}
-	return v
-}
-
-func (s *embedServer) set(mode string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.mode, s.requests, s.texts = mode, 0, 0
-}
-
-func (s *embedServer) counts() (int, int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.requests, s.texts
-}
 
 // TestRemoteEmbedder drives an OpenAI-compatible endpoint through the CLI:
 // indexing embeds every chunk once, the cache spares unchanged text, the
 // index records its model, a query with another model is refused, and an
 // endpoint that fails leaves the index exactly as it was.
 func TestRemoteEmbedder(t *testing.T) {
-	srv := newEmbedServer(t)
+	srv := embedtest.NewServer(t)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("TEST_EMBED_KEY", "test-secret")
+	t.Setenv("TEST_EMBED_KEY", embedtest.Key)
 	root := t.TempDir()
 	files := map[string]string{
 		"billing/invoice.go": "package billing\n\n// SendInvoiceEmail mails the invoice to the customer.\nfunc SendInvoiceEmail(to string) error { return nil }\n",
@@ -140,7 +28,7 @@ func TestRemoteEmbedder(t *testing.T) {
 	for p, c := range files {
 		writeFile(t, root, p, c)
 	}
-	writeFile(t, root, ".dossier.toml", fmt.Sprintf("[embed]\nprovider = \"openai\"\nbase_url = %q\nmodel = \"fake-embed\"\napi_key_env = \"TEST_EMBED_KEY\"\ntimeout = \"300ms\"\nmax_retries = 1\n", srv.URL+"/v1"))
+	writeFile(t, root, ".dossier.toml", fmt.Sprintf("[embed]\nprovider = \"openai\"\nbase_url = %q\nmodel = %q\napi_key_env = \"TEST_EMBED_KEY\"\ntimeout = \"300ms\"\nmax_retries = 1\n", srv.BaseURL(), embedtest.Model))
 
 	mustRun := func(args ...string) string {
 		t.Helper()
@@ -151,7 +39,7 @@ func TestRemoteEmbedder(t *testing.T) {
 		return out
 	}
 	mustRun("index", "--root", root)
-	if reqs, texts := srv.counts(); reqs == 0 || texts < 4 {
+	if reqs, texts := srv.Counts(); reqs == 0 || texts < 4 {
 		t.Fatalf("first index: %d requests, %d texts embedded", reqs, texts)
 	}
 	out := mustRun("search", "--root", root, "--mode", "vector", "--json", "mail the invoice email to the customer")
@@ -166,16 +54,16 @@ func TestRemoteEmbedder(t *testing.T) {
 	}
 
 	// Nothing changed: nothing is embedded again.
-	srv.set("")
+	srv.Set("")
 	mustRun("index", "--root", root)
-	if reqs, _ := srv.counts(); reqs != 0 {
+	if reqs, _ := srv.Counts(); reqs != 0 {
 		t.Errorf("unchanged workspace: %d embedding requests", reqs)
 	}
 	// One file changed: only its new text goes out.
 	writeFile(t, root, "billing/refund.go", "package billing\n\n// IssueRefund returns money to the card, minus fees.\nfunc IssueRefund(amount int) error { return nil }\n")
-	srv.set("")
+	srv.Set("")
 	mustRun("index", "--root", root)
-	if _, texts := srv.counts(); texts == 0 || texts > 3 {
+	if _, texts := srv.Counts(); texts == 0 || texts > 3 {
 		t.Errorf("one changed file: %d texts embedded, want its own chunks only", texts)
 	}
 
@@ -188,11 +76,12 @@ func TestRemoteEmbedder(t *testing.T) {
 		t.Errorf("builtin query on a builtin index: exit %d, %q", code, stderr)
 	}
 
-	// Switching back to openai needs no request: every text is cached.
-	srv.set("")
+	// Switching back to openai embeds nothing again: every text is cached
+	// (one one-text request learns the model's size).
+	srv.Set("")
 	mustRun("index", "--root", root)
-	if reqs, _ := srv.counts(); reqs != 0 {
-		t.Errorf("switch back to a cached model: %d requests", reqs)
+	if reqs, texts := srv.Counts(); reqs > 1 || texts > 1 {
+		t.Errorf("switch back to a cached model: %d requests, %d texts", reqs, texts)
 	}
 
 	// A failing endpoint during a switch leaves the index as it was.
@@ -200,14 +89,14 @@ func TestRemoteEmbedder(t *testing.T) {
 	before := mustRun("search", "--root", root, "--embedder", "builtin", "--json", "refund the card")
 	writeFile(t, root, "billing/new.go", "package billing\n\n// Void cancels an unpaid invoice.\nfunc Void(id string) error { return nil }\n")
 	for _, c := range []struct{ mode, want string }{
-		{"fail", "overloaded"},
-		{"malformed", "unexpected"},
-		{"wrongdims", "dimensional"},
-		{"slow", "timed out"},
+		{embedtest.Fail, "overloaded"},
+		{embedtest.Malformed, "unexpected"},
+		{embedtest.WrongDims, "dimensional"},
+		{embedtest.Slow, "timed out"},
 	} {
-		srv.set(c.mode)
+		srv.Set(c.mode)
 		_, stderr, code := runCLI(t, "index", "--root", root, "--embedder", "openai")
-		if code != exitError || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "test-secret") {
+		if code != exitError || !strings.Contains(stderr, c.want) || strings.Contains(stderr, embedtest.Key) {
 			t.Errorf("%s endpoint: exit %d, %q (want exit 1 and %q)", c.mode, code, stderr, c.want)
 		}
 		after := mustRun("search", "--root", root, "--embedder", "builtin", "--json", "refund the card")
@@ -217,7 +106,7 @@ func TestRemoteEmbedder(t *testing.T) {
 	}
 
 	// A wrong key is said plainly, and never printed.
-	srv.set("")
+	srv.Set("")
 	t.Setenv("TEST_EMBED_KEY", "wrong")
 	if _, stderr, code := runCLI(t, "index", "--root", root, "--embedder", "openai"); code != exitError || !strings.Contains(stderr, "TEST_EMBED_KEY") || strings.Contains(stderr, "wrong") {
 		t.Errorf("wrong key: exit %d, %q", code, stderr)

@@ -339,3 +339,24 @@ func TestResultCache(t *testing.T) {
 		t.Errorf("after the change, first = %+v", r)
 	}
 }
+
+// TestHybridJoinsWordsIntoNames checks that plain words find the
+// snake_case and camelCase names they spell through the symbol leg.
+func TestHybridJoinsWordsIntoNames(t *testing.T) {
+	root := workspace(t)
+	for _, c := range []struct{ q, sym string }{
+		{"round price", "round_price"},
+		{"dial timeout", "dialTimeout"},
+	} {
+		resp := query(t, root, search.Query{Text: c.q, MinScore: 0})
+		found := false
+		for _, r := range resp.Results {
+			if r.Symbol == c.sym && slices.Contains(r.Sources, "symbol") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: the symbol leg did not find %s: %+v", c.q, c.sym, resp.Results)
+		}
+	}
+}

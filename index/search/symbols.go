@@ -23,8 +23,9 @@ const (
 )
 
 // symbols looks names up in the symbol map. In hybrid mode only words that
-// look like identifiers (and adjacent words run together, "is loopback" ->
-// isloopback) are tried, exactly; symbol mode adds prefixes and fuzzy matches.
+// look like identifiers, and two or three adjacent words run together
+// ("is loopback" -> isloopback, is_loopback), are tried, exactly; symbol
+// mode adds prefixes and fuzzy matches.
 func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 	words := identifiers(q)
 	var cands []string
@@ -38,7 +39,10 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 		}
 		plain := strings.Fields(strings.ToLower(q))
 		for i := 0; i+1 < len(plain); i++ {
-			cands = append(cands, plain[i]+plain[i+1])
+			cands = append(cands, plain[i]+plain[i+1], plain[i]+"_"+plain[i+1])
+			if i+2 < len(plain) {
+				cands = append(cands, plain[i]+plain[i+1]+plain[i+2], plain[i]+"_"+plain[i+1]+"_"+plain[i+2])
+			}
 		}
 	}
 	best := map[key]float64{}

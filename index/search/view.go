@@ -28,6 +28,25 @@ type snapshotState struct {
 	meta     snapMeta
 	paths    []string
 	pathNums map[string]uint32
+	checked  bool // its tables were found consistent (see consistent)
+}
+
+// consistent checks, once per snapshot, that every number the tables hold
+// points inside them, so a damaged index gives an error, not a panic.
+func (v *view) consistent() bool {
+	docs, paths := v.e.snap.meta.Docs, v.e.snap.meta.Paths
+	for d := range docs {
+		if int(getDoc(v.docs, d).path) >= paths {
+			return false
+		}
+	}
+	for p := range paths {
+		pi := getPathInfo(v.pathInfo, p)
+		if int64(pi.first)+int64(pi.n) > int64(docs) {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *Engine) open(tx *store.Tx) (*view, error) {
@@ -59,9 +78,11 @@ func (e *Engine) open(tx *store.Tx) (*view, error) {
 		e.snap = snapshotState{key: string(raw), meta: m, paths: paths, pathNums: nums}
 	}
 	v.docs, v.pathInfo = tx.SnapshotValue(keyDocs), tx.SnapshotValue(keyPathInfo)
-	if len(v.docs) != e.snap.meta.Docs*docSize || len(v.pathInfo) != e.snap.meta.Paths*pathInfoSize {
+	if len(v.docs) != e.snap.meta.Docs*docSize || len(v.pathInfo) != e.snap.meta.Paths*pathInfoSize || !e.snap.checked && !v.consistent() {
+		e.snap = snapshotState{}
 		return nil, fmt.Errorf("search snapshot: document table damaged (run `dossier index` to rebuild it)")
 	}
+	e.snap.checked = true
 	v.hasSnap = true
 	for _, p := range tx.Dirty() {
 		v.dirty[p] = true

@@ -1,0 +1,66 @@
+package search
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dossierhq/dossier/store"
+)
+
+// snapshotOf writes a snapshot of two one-chunk files to a fresh index,
+// after damage has had its way with the builder.
+func snapshotOf(t *testing.T, damage func(*Builder)) *store.DB {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "index.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	b := NewBuilder()
+	for i, p := range []string{"a/parse.go", "b/print.go"} {
+		rec := EncodeTerms(1, []ChunkTerms{{
+			Meta:  Meta{ID: "c" + p, Kind: "function", SrcType: "code", Language: "go", Symbol: "F", StartLine: 1, EndLine: 3, EndByte: 30},
+			Len:   3,
+			Terms: map[string]int{"pars": 1 + i, "config": 2},
+		}})
+		if err := b.AddFile(p, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	damage(b)
+	if err := db.Update(b.Write); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func searchText(db *store.DB, q string) (Response, error) {
+	var resp Response
+	err := db.View(func(tx *store.Tx) error {
+		var err error
+		resp, err = NewEngine().Search(context.Background(), tx, Query{Text: q, Mode: Text})
+		return err
+	})
+	return resp, err
+}
+
+// TestDamagedSnapshot proves tables that point outside themselves give an
+// error that says what to do, never a panic.
+func TestDamagedSnapshot(t *testing.T) {
+	if resp, err := searchText(snapshotOf(t, func(*Builder) {}), "parse config"); err != nil || len(resp.Results) != 2 {
+		t.Fatalf("sound snapshot: %v %+v", err, resp.Results)
+	}
+	for name, damage := range map[string]func(*Builder){
+		"document's path": func(b *Builder) { b.docs[0] = 0xff },
+		"path's documents": func(b *Builder) {
+			b.pathInfo[pathInfoSize+4] = 0xff // the second path's document count
+		},
+	} {
+		_, err := searchText(snapshotOf(t, damage), "parse config")
+		if err == nil || !strings.Contains(err.Error(), "dossier index") {
+			t.Errorf("%s damaged: %v", name, err)
+		}
+	}
+}
