@@ -36,15 +36,6 @@ func (t *Tx) VectorRecords(fn func(path string, rec []byte) error) error {
 	return t.b(bucketVectors).ForEach(func(k, v []byte) error { return fn(string(k), v) })
 }
 
-// PutVectorRecord replaces path's vector record (an embedder that runs after
-// the file was written, such as a remote one, fills it in later).
-func (t *Tx) PutVectorRecord(path string, rec []byte) error {
-	if t.b(bucketFiles).Get([]byte(path)) == nil {
-		return fmt.Errorf("vectors for %s: %w", path, ErrNotFound)
-	}
-	return t.b(bucketVectors).Put([]byte(path), rec)
-}
-
 // Dirty returns the paths written or deleted since the snapshot was built.
 func (t *Tx) Dirty() []string {
 	var out []string

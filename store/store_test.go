@@ -361,3 +361,25 @@ func TestGenerationIsNewForANewIndex(t *testing.T) {
 		t.Errorf("5 new indexes share generations: %v", gens)
 	}
 }
+
+func TestSymbolsLongerThan(t *testing.T) {
+	db, _ := openTest(t)
+	u := FileUpdate{File: File{Path: "a.go"}, Chunks: []Chunk{{ID: "c1", Path: "a.go"}}, Symbols: []Symbol{
+		{Name: "Parse", Path: "a.go", ChunkID: "c1"}, {Name: "parse", Path: "a.go", ChunkID: "c1"},
+		{Name: "ParseFile", Path: "a.go", ChunkID: "c1"}, {Name: "Parser", Path: "a.go", ChunkID: "c1"},
+		{Name: "Pars", Path: "a.go", ChunkID: "c1"},
+	}}
+	if err := db.Update(func(tx *Tx) error { return tx.ReplaceFile(u) }); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err := db.View(func(tx *Tx) error {
+		return tx.SymbolsLongerThan("PARSE", func(s Symbol) bool { got = append(got, s.Name); return true })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != "ParseFile,Parser" {
+		t.Errorf("SymbolsLongerThan(PARSE) = %v, want ParseFile, Parser (not the exact Parse, parse, nor the shorter Pars)", got)
+	}
+}

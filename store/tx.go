@@ -9,8 +9,11 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Tx is a transaction on the index. Byte slices never escape it: every value
-// handed out is decoded or copied.
+// Tx is a transaction on the index. Records are handed out decoded or
+// copied, except the raw values of the search and vector layers
+// (SearchRecord, VectorRecord, SnapshotValue, Postings, RawBlob(s),
+// Embedding), which point into the index file and are valid only until the
+// transaction ends: callers copy what they keep.
 type Tx struct{ tx *bolt.Tx }
 
 func (t *Tx) b(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }
@@ -128,10 +131,23 @@ func (t *Tx) Locations(hash string) []string {
 // SymbolsWithPrefix calls fn for every symbol whose lower-cased name starts
 // with prefix (lower-cased here), in name order. fn returns false to stop.
 func (t *Tx) SymbolsWithPrefix(prefix string, fn func(Symbol) bool) error {
-	p := []byte(strings.ToLower(prefix))
+	return t.symbolsFrom(strings.ToLower(prefix), strings.ToLower(prefix), fn)
+}
+
+// SymbolsLongerThan calls fn, as SymbolsWithPrefix, with the symbols whose
+// name starts with prefix and is longer than it: the prefix matches that
+// are not exact ones, without visiting those.
+func (t *Tx) SymbolsLongerThan(prefix string, fn func(Symbol) bool) error {
+	p := strings.ToLower(prefix)
+	// Keys are name \x00 ...: every exact match sorts before p+"\x01".
+	return t.symbolsFrom(p, p+"\x01", fn)
+}
+
+func (t *Tx) symbolsFrom(prefix, from string, fn func(Symbol) bool) error {
+	p := []byte(prefix)
 	c := t.b(bucketSymbols).Cursor()
 	// An exact-name lookup passes "name\x00"; a prefix passes the prefix.
-	for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+	for k, v := c.Seek([]byte(from)); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
 		s, err := decodeSymbol(k, v)
 		if err != nil {
 			return err

@@ -125,7 +125,9 @@ func docQueries(root string, n int) (descs, names []string, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	// Every step-th file: a few per package, all over the tree.
+	// Every step-th file: a few per package, all over the tree. Each query
+	// once: a repeat would be answered from the result cache.
+	seenDesc, seenName := map[string]bool{}, map[string]bool{}
 	step := max(1, len(files)/(n/2+1))
 	for i := 0; i < len(files) && len(descs) < n; i += step {
 		src, err := os.ReadFile(files[i])
@@ -141,9 +143,12 @@ func docQueries(root string, n int) (descs, names []string, err error) {
 			if !ok || fn.Doc == nil || !fn.Name.IsExported() {
 				continue
 			}
-			if q := docquery.FirstSentence(fn.Doc.Text(), fn.Name.Name); docquery.Enough(q) && len(descs) < n {
-				descs, names = append(descs, q), append(names, fn.Name.Name)
+			q := docquery.FirstSentence(fn.Doc.Text(), fn.Name.Name)
+			if !docquery.Enough(q) || len(descs) >= n || seenDesc[q] || seenName[fn.Name.Name] {
+				continue
 			}
+			seenDesc[q], seenName[fn.Name.Name] = true, true
+			descs, names = append(descs, q), append(names, fn.Name.Name)
 		}
 	}
 	return descs, names, nil

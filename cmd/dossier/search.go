@@ -33,8 +33,8 @@ func newSearchCmd(g *globals) *cobra.Command {
 		Use:   "search [QUERY]",
 		Short: "Search the index (hybrid text, vector and symbol retrieval)",
 		Long: "Search the index for QUERY and print the ranked chunks.\n\n" +
-			"Modes: hybrid (default: BM25 text, builtin vectors and symbol names, fused by\n" +
-			"reciprocal rank), text, vector, symbol (exact, prefix and fuzzy names) and regex\n" +
+			"Modes: hybrid (default: BM25 text, the index's vectors and symbol names, their\n" +
+			"scores fused), text, vector, symbol (exact, prefix and fuzzy names) and regex\n" +
 			"(Go regular expressions over the files' text, case-insensitive unless the pattern\n" +
 			"has an upper-case letter).\n\n" +
 			"With --json and no QUERY (or \"-\"), one query per line is read from standard input\n" +

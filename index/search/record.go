@@ -3,8 +3,9 @@
 // expressions over the files' text, fused into one ranked list.
 //
 // Its data lives in the store in two layers (see store/search.go): per-file
-// records written by the indexer's workers with each file, and a snapshot
-// (postings, documents, chunk metadata, vectors, paths) rebuilt from them.
+// records (terms and metadata; vectors) written by the indexer's workers
+// with each file, and a snapshot (postings, documents, chunk metadata,
+// paths) rebuilt from the term records.
 // Queries read the snapshot for files unchanged since it was built and the
 // per-file records for the rest, so results are always current. Both layers
 // carry each chunk's metadata (Meta), so answering a query never decodes
@@ -108,14 +109,8 @@ type ChunkTerms struct {
 	Terms map[string]int
 }
 
-// Analyze computes the weighted terms of a chunk whose artifact is text.
-func Analyze(tok *terms.Tokenizer, c *store.Chunk, text string) ChunkTerms {
-	ct := ChunkTerms{Terms: make(map[string]int, 64)}
-	analyzeInto(&ct, tok, c, text)
-	return ct
-}
-
-// analyzeInto is Analyze into ct, whose Terms map is cleared and reused.
+// analyzeInto computes the weighted terms of a chunk whose artifact is
+// text into ct, whose Terms map is cleared and reused.
 func analyzeInto(ct *ChunkTerms, tok *terms.Tokenizer, c *store.Chunk, text string) {
 	ct.Meta, ct.Len = MetaOf(c, text), 0
 	clear(ct.Terms)
@@ -360,21 +355,6 @@ func vectorHeader(model string, dims, n int) []byte {
 	binary.LittleEndian.PutUint16(b[2:], uint16(dims))
 	b = append(b, model...)
 	return binary.LittleEndian.AppendUint32(b, uint32(n))
-}
-
-// EncodeVectors encodes vectors (normalized on the way) as a vector record.
-func EncodeVectors(model string, dims int, vs [][]float32) ([]byte, error) {
-	var w VectorWriter
-	if err := w.Begin(model, dims); err != nil {
-		return nil, err
-	}
-	for i, v := range vs {
-		if len(v) != dims {
-			return nil, fmt.Errorf("vector %d has %d dimensions, want %d", i, len(v), dims)
-		}
-		w.Add(v)
-	}
-	return w.Record(), nil
 }
 
 // VectorWriter builds a file's vector record vector by vector in buffers

@@ -479,6 +479,7 @@ func proximity(near, p string) float64 {
 // the index read-only for just this query, so a running indexer or
 // workbench is never held up for longer than one search.
 func (e *Engine) SearchRoot(ctx context.Context, root string, q Query) (Response, error) {
+	start := time.Now()
 	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
 	if err != nil {
 		return Response{Query: q.Text, Results: []Result{}}, err
@@ -490,5 +491,7 @@ func (e *Engine) SearchRoot(ctx context.Context, root string, q Query) (Response
 		resp, err = e.Search(ctx, tx, q)
 		return err
 	})
+	// The latency a caller sees includes opening the index.
+	resp.Debug.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
 	return resp, err
 }

@@ -83,11 +83,9 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 			continue
 		}
 		n := 0
-		err = v.tx.SymbolsWithPrefix(strings.ToLower(w), func(s store.Symbol) bool {
-			if !strings.EqualFold(s.Name, w) {
-				add(s, scorePrefix*float64(len(w))/float64(len(s.Name)))
-				n++
-			}
+		err = v.tx.SymbolsLongerThan(w, func(s store.Symbol) bool {
+			add(s, scorePrefix*float64(len(w))/float64(len(s.Name)))
+			n++
 			return n < 200
 		})
 		if err != nil {

@@ -164,13 +164,22 @@ func (v *view) kindTables(f filter) (okKind, okSrc *[256]bool) {
 	return okKind, okSrc
 }
 
+// queryTerms returns the terms of q and their corpus figures, computed once
+// per query for the retrievers that share them.
+func (v *view) queryTerms(q string) (map[string]int, stats) {
+	if v.qt == nil || v.qtext != q {
+		v.qtext, v.qt = q, v.e.tok.Terms(q)
+		v.qst = v.stats(v.qt)
+	}
+	return v.qt, v.qst
+}
+
 // text ranks chunks by BM25 over their weighted terms.
 func (v *view) text(q string, f filter, limit int) ([]hit, error) {
-	qt := v.e.tok.Terms(q)
+	qt, st := v.queryTerms(q)
 	if len(qt) == 0 {
 		return nil, nil
 	}
-	st := v.stats(qt)
 	hits, err := v.scoreSnapshot(qt, st, f, limit)
 	if err != nil {
 		return nil, err

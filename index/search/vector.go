@@ -14,11 +14,10 @@ import (
 // builtinQueryVector embeds a query with the builtin embedder, weighting
 // each term by its IDF in the index, so rare words steer the vector.
 func (v *view) builtinQueryVector(q string) ([]float32, bool) {
-	qt := v.e.tok.Terms(q)
+	qt, st := v.queryTerms(q)
 	if len(qt) == 0 {
 		return nil, false
 	}
-	st := v.stats(qt)
 	acc := make(embed.Vec, embed.BuiltinDims)
 	for t, n := range qt {
 		v.e.emb.Add(acc, t, float32(st.idf(t))*embed.TermWeight(t, float32(n)))
@@ -28,12 +27,12 @@ func (v *view) builtinQueryVector(q string) ([]float32, bool) {
 	return vec, true
 }
 
-// vector ranks chunks by cosine similarity with the query vector qv, whose
-// model is model: an exact scan over every chunk's stored vector, straight
-// from the index file, split across the cores, whose best int8 estimates
-// are then rescored from their residuals (vecindex). The similarity of
-// every chunk in want (other retrievers' candidates) is also returned, so
-// fusion can weigh each candidate by all its evidence.
+// vector ranks chunks by cosine similarity with the query vector qv of
+// model m: an exact scan over every chunk's int8 entry (the Engine's copy,
+// see cache.go), split across the cores, whose best estimates are then
+// rescored from their residuals, read from the index file (vecindex). The
+// similarity of every chunk in want (other retrievers' candidates) is also
+// returned, so fusion can weigh each candidate by all its evidence.
 func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, want []hit) ([]hit, map[key]float64, error) {
 	model := m.Model
 	// Hashed features collide: below minCosine a builtin match is noise.

@@ -20,6 +20,10 @@ type view struct {
 	dirtyNum map[uint32]bool
 	recs     map[string]*FileRecord // decoded records of dirty files
 	metas    map[int]*Meta          // decoded snapshot metadata, by document
+	// The query's terms and their figures (see queryTerms).
+	qtext string
+	qt    map[string]int
+	qst   stats
 }
 
 // snapshotState is what an Engine keeps of one snapshot between queries.

@@ -199,6 +199,3 @@ var stop = func() map[string]bool {
 	}
 	return m
 }()
-
-// IsStop reports whether w (lower case) is a stop word.
-func IsStop(w string) bool { return stop[w] }

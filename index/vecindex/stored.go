@@ -6,13 +6,13 @@ import (
 	"slices"
 )
 
-// Stored vectors are what dossier keeps on disk and scans in place, from
-// the index file's memory map, without loading them: per vector an entry
-// of EntrySize(dims) bytes (float32 scale, int32 block sum, dims int8
+// Stored vectors are what dossier keeps on disk: per vector an entry of
+// EntrySize(dims) bytes (float32 scale, int32 block sum, dims int8
 // components, little-endian) and, in a separate run so a scan never reads
-// them, dims residual bytes. A search estimates every entry with the int8
-// scan, keeps Candidates(k), and rescores those from their residuals: the
-// same two steps as Refined, so the same recall (TestStoredRecall).
+// them, dims residual bytes. Query scores them where they lie, with no
+// decoding: a search estimates every entry with the int8 scan, keeps
+// Candidates(k), and rescores those from their residuals, the same two
+// steps as Refined, so the same recall (TestStoredRecall).
 
 // EntrySize is the size of one stored vector's entry.
 func EntrySize(dims int) int { return 8 + dims }
