@@ -246,6 +246,7 @@ func (e *Engine) Search(ctx context.Context, tx *store.Tx, q Query) (Response, e
 	if !v.hasSnap {
 		resp.Debug.Notes = append(resp.Debug.Notes, "no search snapshot yet: every file read from its own record (run `dossier index`)")
 	}
+	resp.Debug.Notes = append(resp.Debug.Notes, v.notes...)
 	fused, total := fuse(lists, order, cos)
 	resp.Debug.TotalCandidates = total
 	if resp.Results, err = v.finish(fused, q, f); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/index/vecindex"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -371,6 +372,50 @@ func TestHybridJoinsWordsIntoNames(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%q: the symbol leg did not find %s: %+v", c.q, c.sym, resp.Results)
+		}
+	}
+}
+
+// TestMixedVectorsAreReported proves a file whose vectors come from
+// another model (an interrupted re-embedding) is left out of vector search
+// and said so, not silently.
+func TestMixedVectorsAreReported(t *testing.T) {
+	root := workspace(t)
+	db, err := store.Open(store.Path(root), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *store.Tx) error {
+		p := "net/conn.go"
+		f, _, _ := tx.File(p)
+		chunks, _ := tx.FileChunks(p)
+		blob, _ := tx.Blob(p)
+		stored := make([][]byte, len(chunks))
+		for i := range stored {
+			stored[i] = make([]byte, vecindex.EntrySize(256)+256)
+		}
+		vrec, err := search.EncodeStoredVectors("another-model", 256, stored)
+		if err != nil {
+			return err
+		}
+		u := store.FileUpdate{File: f, Chunks: chunks, Blob: blob, Search: append([]byte(nil), tx.SearchRecord(p)...), Vectors: vrec}
+		return tx.ReplaceFile(u)
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := query(t, root, search.Query{Text: "connections timeouts", Mode: search.Vector, MinScore: 0})
+	noted := false
+	for _, n := range resp.Debug.Notes {
+		noted = noted || strings.Contains(n, "1 files have vectors from \"another-model\"")
+	}
+	if !noted {
+		t.Errorf("no note about the file of another model: %v", resp.Debug.Notes)
+	}
+	for _, r := range resp.Results {
+		if r.Path == "net/conn.go" {
+			t.Errorf("a file of another model was compared: %+v", r)
 		}
 	}
 }

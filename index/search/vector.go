@@ -50,6 +50,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	}
 	var files []file
 	var mismatch *vectorFile
+	others := 0
 	for i := range cached {
 		vf := &cached[i]
 		if !f.path(vf.path) {
@@ -57,6 +58,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 		}
 		if vf.model != model || vf.dims != len(qv) {
 			mismatch = vf
+			others++
 			continue
 		}
 		keep, err := v.kindFilter(vf.path, f)
@@ -64,6 +66,9 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 			return nil, nil, err
 		}
 		files = append(files, file{vf, keep})
+	}
+	if others > 0 && len(files) > 0 {
+		v.notes = append(v.notes, fmt.Sprintf("%d files have vectors from %q, not the index's %q (an interrupted re-embedding): run `dossier index`", others, mismatch.model, model))
 	}
 	if len(files) == 0 && mismatch != nil {
 		return nil, nil, fmt.Errorf("the index's vectors come from %q (%d dimensions) but this query was embedded with %q (%d): search with the embedder the index was built with, or re-index with `dossier index --embedder`",

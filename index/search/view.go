@@ -20,6 +20,7 @@ type view struct {
 	dirtyNum map[uint32]bool
 	recs     map[string]*FileRecord // decoded records of dirty files
 	metas    map[int]*Meta          // decoded snapshot metadata, by document
+	notes    []string               // for the response's debug notes
 	// The query's terms and their figures (see queryTerms).
 	qtext string
 	qt    map[string]int
