@@ -361,7 +361,8 @@ func printTable(out io.Writer, rep *Report) {
 			fmt.Fprintf(tw, "%s	%d	%.2f	%.2f	%.2f	%.2f	%.2f	%.1f	\n", m.Mode, m.Queries, m.P50, m.P95, m.Max, m.First, m.Wall, m.MaxRSSMB)
 		}
 		tw.Flush()
-		fmt.Fprintln(out, "latency is dossier's own (debug.latency_ms), per query of one streaming process; first includes loading the caches.")
+		fmt.Fprintln(out, "latency is dossier's own (debug.latency_ms: opening the index and answering), per query of one streaming process;")
+		fmt.Fprintln(out, "every query differs (a repeat would come from the result cache); first includes loading the caches.")
 		fmt.Fprintln(out)
 	}
 	if len(rep.Checks) > 0 {
