@@ -75,7 +75,8 @@ func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	idx := newIndexCmd(g)
 	root.RunE = idx.RunE
 	root.Flags().AddFlagSet(idx.Flags())
-	root.AddCommand(idx, newStatsCmd(g), newSearchCmd(g), newRelatedCmd(g))
+	root.AddCommand(idx, newStatsCmd(g), newSearchCmd(g), newRelatedCmd(g),
+		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g))
 	return root
 }
 

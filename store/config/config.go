@@ -22,8 +22,22 @@ const FileName = ".dossier.toml"
 
 // Config is every setting dossier reads from files.
 type Config struct {
-	Index Index `toml:"index"`
-	Embed Embed `toml:"embed"`
+	Index  Index  `toml:"index"`
+	Embed  Embed  `toml:"embed"`
+	Prompt Prompt `toml:"prompt"`
+}
+
+// Prompt sets what new flows are assembled for; a flow's own settings
+// (`dossier flow set`) win.
+type Prompt struct {
+	// Model picks the tokenizer and the default budget ("gpt-4o",
+	// "claude-sonnet-4", ...); empty is gpt-4o.
+	Model string `toml:"model"`
+	// Budget is the token limit; 0 is about 40% of the model's window.
+	Budget int `toml:"budget"`
+	// Format is the default of `dossier assemble`: mdctx, aptix,
+	// responses or pack.
+	Format string `toml:"format"`
 }
 
 // Embed chooses the embedder that gives chunks their vectors.
@@ -116,6 +130,14 @@ func Load(root string) (Config, error) {
 	}
 	if c.Index.Workers < 0 {
 		return c, fmt.Errorf("config: index.workers must be 0 (one per core) or more, got %d", c.Index.Workers)
+	}
+	switch c.Prompt.Format {
+	case "", "mdctx", "aptix", "responses", "pack":
+	default:
+		return c, fmt.Errorf("config: prompt.format %q: use mdctx, aptix, responses or pack", c.Prompt.Format)
+	}
+	if c.Prompt.Budget < 0 {
+		return c, fmt.Errorf("config: prompt.budget must be 0 (from the model) or a token count, got %d", c.Prompt.Budget)
 	}
 	return c, c.Embed.Check()
 }

@@ -1,0 +1,222 @@
+package assemble
+
+import (
+	"strings"
+
+	"github.com/dossierhq/dossier/assemble/tokens"
+)
+
+// Result is one assembled prompt with its token accounting.
+type Result struct {
+	Format   Format
+	Text     string
+	Tokens   int    // the whole output (for responses: its texts)
+	Encoding string // "o200k_base", "cl100k_base" or "estimate"
+	Exact    bool   // false when Encoding is the bytes/4 estimate
+	// PartTokens holds, per Flow.Parts, what the part's block costs in this
+	// format, for skipped parts too (what enabling it would add). Zero for
+	// parts the format leaves out (system and user parts in aptix).
+	PartTokens []int
+	// ByRole sums the tokens of active parts per role; Frame is the rest
+	// (headers and headings), so Frame + the ByRole values = Tokens.
+	ByRole map[Role]int
+	Frame  int
+}
+
+// Assembler renders flows and counts their tokens, remembering rendered
+// blocks and counts by part version (file, cid, detail) so that
+// re-assembly after a toggle renders and counts only what changed. It is
+// not safe for concurrent use.
+type Assembler struct {
+	counter tokens.Counter
+	cache   *tokens.Cache
+	memo    map[blockKey]*block
+	frames  map[string]int
+	round   int
+}
+
+type blockKey struct {
+	format Format
+	file   string
+	cid    string
+	detail Detail
+}
+
+type block struct {
+	text    string
+	escaped string // JSON-escaped text, for the responses format
+	tokens  int
+	round   int
+}
+
+// NewAssembler returns an Assembler counting with c; cache, when not nil,
+// keeps counts across Assemblers and runs (see tokens.Cache).
+func NewAssembler(c tokens.Counter, cache *tokens.Cache) *Assembler {
+	if cache == nil {
+		cache = tokens.NewCache()
+	}
+	return &Assembler{counter: c, cache: cache, memo: map[blockKey]*block{}, frames: map[string]int{}}
+}
+
+// Counter is the token counter the Assembler uses.
+func (a *Assembler) Counter() tokens.Counter { return a.counter }
+
+// Count counts text through the cache.
+func (a *Assembler) Count(text string) int { return a.cache.Count(a.counter, text) }
+
+// Assemble renders f in format.
+func (a *Assembler) Assemble(f *Flow, format Format) Result {
+	a.round++
+	defer a.prune(len(f.Parts))
+	res := Result{
+		Format:     format,
+		Encoding:   a.counter.Encoding(),
+		Exact:      a.counter.Exact(),
+		PartTokens: make([]int, len(f.Parts)),
+		ByRole:     map[Role]int{},
+	}
+	switch format {
+	case Aptix:
+		segs := a.aptixSegments(f, &res)
+		res.Text, res.Tokens = a.join(segs)
+	case Responses:
+		a.responses(f, &res)
+	case Pack:
+		res.Text = RenderPack(f, a.Count)
+		res.Tokens = a.Count(res.Text)
+		for i := range f.Parts {
+			if p := &f.Parts[i]; p.Active() {
+				res.ByRole[p.Role] += a.block(MDCtx, p).tokens
+			}
+		}
+	default:
+		res.Format = MDCtx
+		segs := a.mdctxSegments(f, &res)
+		res.Text, res.Tokens = a.join(segs)
+	}
+	res.Frame = res.Tokens
+	for _, n := range res.ByRole {
+		res.Frame -= n
+	}
+	return res
+}
+
+// block returns the memoized rendering of p in format.
+func (a *Assembler) block(format Format, p *Part) *block {
+	k := blockKey{format, p.File, p.CID, p.Detail}
+	if b, ok := a.memo[k]; ok {
+		b.round = a.round
+		return b
+	}
+	var text string
+	switch format {
+	case Aptix:
+		text = aptixBlock(p)
+	default:
+		text = mdctxBlock(p)
+	}
+	b := &block{text: text, round: a.round}
+	if text != "" {
+		b.tokens = a.Count(text)
+	}
+	a.memo[k] = b
+	return b
+}
+
+// frame counts a small framing string (a heading, a chunk header).
+func (a *Assembler) frame(s string) segment {
+	n, ok := a.frames[s]
+	if !ok {
+		n = a.counter.Count(s)
+		a.frames[s] = n
+	}
+	return segment{text: s, part: -1, tokens: n}
+}
+
+func (a *Assembler) mdctxSegments(f *Flow, res *Result) []segment {
+	segs := make([]segment, 0, len(f.Parts)+4)
+	segs = append(segs, a.frame(MDCtxHeader(f.ID)))
+	prev := Role("")
+	for i := range f.Parts {
+		p := &f.Parts[i]
+		b := a.block(MDCtx, p)
+		res.PartTokens[i] = b.tokens
+		if !p.Active() || b.text == "" {
+			continue
+		}
+		if p.Role != prev && p.Role != Evidence {
+			segs = append(segs, a.frame(roleHeading(p.Role)))
+		}
+		prev = p.Role
+		res.ByRole[p.Role] += b.tokens
+		segs = append(segs, segment{text: b.text, part: i, tokens: b.tokens})
+	}
+	return segs
+}
+
+func (a *Assembler) aptixSegments(f *Flow, res *Result) []segment {
+	segs := make([]segment, 0, 2*len(f.Parts)+1)
+	segs = append(segs, a.frame(ContextHeader))
+	n := 0
+	for i := range f.Parts {
+		p := &f.Parts[i]
+		if p.Role != Evidence {
+			continue
+		}
+		b := a.block(Aptix, p)
+		res.PartTokens[i] = b.tokens
+		if !p.Active() {
+			continue
+		}
+		n++
+		h := a.frame(chunkHeader(n))
+		res.PartTokens[i] += h.tokens
+		res.ByRole[Evidence] += b.tokens + h.tokens
+		segs = append(segs, h, segment{text: b.text, part: i, tokens: b.tokens})
+	}
+	return segs
+}
+
+// join concatenates segments and totals their tokens. Counts add up
+// exactly across a boundary that tokens.Joinable accepts; segments meeting
+// at any other boundary are counted together.
+func (a *Assembler) join(segs []segment) (string, int) {
+	size := 0
+	for _, s := range segs {
+		size += len(s.text)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	total := 0
+	for i := 0; i < len(segs); {
+		j := i
+		for j+1 < len(segs) && !tokens.Joinable(segs[j].text, segs[j+1].text) {
+			j++
+		}
+		if j == i {
+			total += segs[i].tokens
+			b.WriteString(segs[i].text)
+		} else {
+			start := b.Len()
+			for k := i; k <= j; k++ {
+				b.WriteString(segs[k].text)
+			}
+			total += a.Count(b.String()[start:])
+		}
+		i = j + 1
+	}
+	return b.String(), total
+}
+
+// prune forgets blocks not used in the last few rounds once the memo holds
+// far more versions than the flow has parts.
+func (a *Assembler) prune(parts int) {
+	if len(a.memo) <= 4*parts+64 {
+		return
+	}
+	for k, b := range a.memo {
+		if b.round < a.round-1 {
+			delete(a.memo, k)
+		}
+	}
+}

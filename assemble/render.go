@@ -1,0 +1,259 @@
+package assemble
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Format is an output format of `dossier assemble`.
+type Format string
+
+// The formats dossier renders.
+const (
+	MDCtx     Format = "mdctx"     // seed 003's prompt.mdctx
+	Aptix     Format = "aptix"     // seed 000's [CONTEXT] block
+	Responses Format = "responses" // seed 000's /responses input
+	Pack      Format = "pack"      // seed 004's context pack
+)
+
+// Formats lists every format, the default first.
+var Formats = []Format{MDCtx, Aptix, Responses, Pack}
+
+// ParseFormat checks a format name.
+func ParseFormat(s string) (Format, error) {
+	for _, f := range Formats {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown format %q: choose one of mdctx, aptix, responses, pack", s)
+}
+
+// segment is one piece of rendered output: a part's block or framing
+// between blocks. Blocks are rendered and counted once per part version
+// and reused; framing is small and counted through a string memo.
+type segment struct {
+	text   string
+	part   int // index into Flow.Parts, -1 for framing
+	tokens int // filled by the Assembler
+}
+
+// MDCtxHeader is prompt.mdctx's first line (seed 003).
+func MDCtxHeader(flowID string) string {
+	return "<!-- mdctx:version=1.0; flow_id=" + flowID + "; assembly=lexical -->\n\n"
+}
+
+// roleHeading is the heading prompt.mdctx puts before a run of system or
+// user parts; evidence parts carry their own "## Evidence:" heading.
+func roleHeading(r Role) string {
+	switch r {
+	case System:
+		return "# System\n\n"
+	case User:
+		return "# User Request\n\n"
+	}
+	return ""
+}
+
+// mdctxBlock renders one part as prompt.mdctx carries it. Every block ends
+// with a blank line, so blocks concatenate into seed 003's layout.
+func mdctxBlock(p *Part) string {
+	if p.Role != Evidence {
+		body := strings.TrimRight(p.Body, " \t\r\n")
+		if body == "" {
+			return ""
+		}
+		return strings.TrimLeft(body, "\r\n") + "\n\n"
+	}
+	var b strings.Builder
+	b.WriteString("## Evidence: ")
+	b.WriteString(p.Heading)
+	b.WriteString("\n<!-- ")
+	b.WriteString(provenance(p))
+	b.WriteString(" -->\n\n")
+	switch p.Detail {
+	case PathOnly:
+	case Outline:
+		writeFenced(&b, p.OutlineText, p.Source.Language)
+		b.WriteString("\n")
+	default:
+		body := strings.Trim(p.Body, "\r\n")
+		if body != "" {
+			b.WriteString(body)
+			b.WriteString("\n\n")
+		}
+	}
+	return b.String()
+}
+
+// provenance is the comment under an evidence heading: seed 003's
+// source_uri and cid of the part file, then where the content came from,
+// so one comment says everything and the part's own comment is not
+// repeated.
+func provenance(p *Part) string {
+	var b strings.Builder
+	b.WriteString("source_uri=file://")
+	b.WriteString(p.File)
+	b.WriteString("; cid=")
+	b.WriteString(p.CID)
+	s := p.Source
+	if s.URI != "" {
+		b.WriteString("; origin=")
+		b.WriteString(s.URI)
+	}
+	if s.Span != "" {
+		b.WriteString("; span=")
+		b.WriteString(s.Span)
+	}
+	if s.Symbol != "" {
+		b.WriteString("; symbol=")
+		b.WriteString(s.Symbol)
+	}
+	if len(s.Tags) > 0 {
+		b.WriteString("; tags=")
+		b.WriteString(strings.Join(s.Tags, ","))
+	}
+	if p.Link {
+		b.WriteString("; link=live")
+	}
+	if p.Detail != Full {
+		b.WriteString("; detail=")
+		b.WriteString(string(p.Detail))
+	}
+	return b.String()
+}
+
+// Fence returns a backtick fence longer than any backtick run in content,
+// at least three, so content that holds fences of its own stays intact.
+func Fence(content string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(content); i++ {
+		if content[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
+// writeFenced writes content in a fenced block tagged with lang; the
+// content gets a final newline so the closing fence is on its own line.
+func writeFenced(b *strings.Builder, content, lang string) {
+	fence := Fence(content)
+	b.WriteString(fence)
+	b.WriteString(lang)
+	b.WriteString("\n")
+	b.WriteString(content)
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString(fence)
+	b.WriteString("\n")
+}
+
+// ContextHeader opens seed 000's block: "[CONTEXT]" and one blank line.
+const ContextHeader = "[CONTEXT]\n\n"
+
+// chunkHeader is seed 000's "=== CHUNK N ===" line, N 1-based.
+func chunkHeader(n int) string { return "=== CHUNK " + strconv.Itoa(n) + " ===\n" }
+
+// aptixBlock renders one evidence part as seed 000's chunk without its
+// numbered header, which depends on the part's position: Id, Path, Lines,
+// Language in that order, a fenced block tagged with the language, and
+// the blank line that follows every chunk.
+func aptixBlock(p *Part) string {
+	code, lang := p.Code, p.Source.Language
+	if code == "" && p.Body != "" {
+		code, lang = strings.Trim(p.Body, "\r\n")+"\n", "markdown"
+	}
+	path, lines := p.Source.Path, p.Source.Lines()
+	if path == "" {
+		path = p.File
+	}
+	if lines == "" {
+		lines = "1-" + strconv.Itoa(lineCount(code))
+	}
+	if lang == "" {
+		lang = "text"
+	}
+	switch p.Detail {
+	case Outline:
+		code = p.OutlineText
+	case PathOnly:
+		code = ""
+	}
+	var b strings.Builder
+	b.Grow(len(code) + len(path) + 64)
+	b.WriteString("Id: ")
+	b.WriteString(p.ID())
+	b.WriteString("\nPath: ")
+	b.WriteString(path)
+	b.WriteString("\nLines: ")
+	b.WriteString(lines)
+	b.WriteString("\nLanguage: ")
+	b.WriteString(lang)
+	b.WriteString("\n")
+	writeFenced(&b, code, lang)
+	b.WriteString("\n")
+	return b.String()
+}
+
+func lineCount(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// instruction is the first text item of seed 000's /responses input: the
+// mode and the user parts of the flow.
+func instruction(f *Flow) string {
+	var b strings.Builder
+	mode := f.Mode
+	if mode == "" {
+		mode = "ask"
+	}
+	b.WriteString("[MODE: ")
+	b.WriteString(mode)
+	b.WriteString("]\n[INSTRUCTION]\n")
+	n := 0
+	for i := range f.Parts {
+		p := &f.Parts[i]
+		if p.Role != User || !p.Active() {
+			continue
+		}
+		if body := strings.TrimSpace(p.Body); body != "" {
+			if n > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(body)
+			n++
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// systemText joins the active system parts: the /responses instructions.
+func systemText(f *Flow) string {
+	var parts []string
+	for i := range f.Parts {
+		p := &f.Parts[i]
+		if p.Role == System && p.Active() {
+			if body := strings.TrimSpace(p.Body); body != "" {
+				parts = append(parts, body)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "\n\n") + "\n"
+}

@@ -1,0 +1,74 @@
+package assemble
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// responses renders seed 000's /responses input: one user message whose
+// first text item is the mode and instruction and whose second is the
+// [CONTEXT] block. Active system parts become the request's instructions,
+// since seed 000 keeps retrieved context out of the system prompt but a
+// flow's policies belong there. Tokens count the texts the model reads,
+// not the JSON around them (the API adds a few tokens of framing).
+func (a *Assembler) responses(f *Flow, res *Result) {
+	segs := a.aptixSegments(f, res)
+	_, ctxTokens := a.join(segs)
+	instr, sys := instruction(f), systemText(f)
+	instrTokens := a.Count(instr)
+	res.ByRole[User] += instrTokens
+	res.Tokens = ctxTokens + instrTokens
+	var b strings.Builder
+	size := 256 + len(instr) + len(sys)
+	for _, s := range segs {
+		size += len(s.text) + len(s.text)/16
+	}
+	b.Grow(size)
+	b.WriteString("{\n")
+	if sys != "" {
+		sysTokens := a.Count(sys)
+		res.ByRole[System] += sysTokens
+		res.Tokens += sysTokens
+		b.WriteString(`  "instructions": "`)
+		b.WriteString(escapeJSON(sys))
+		b.WriteString("\",\n")
+	}
+	b.WriteString("  \"input\": [\n    {\n      \"role\": \"user\",\n      \"content\": [\n")
+	b.WriteString(`        { "type": "text", "text": "`)
+	b.WriteString(escapeJSON(instr))
+	b.WriteString("\" },\n")
+	b.WriteString(`        { "type": "text", "text": "`)
+	for _, s := range segs {
+		if s.part < 0 {
+			b.WriteString(escapeJSON(s.text))
+			continue
+		}
+		blk := a.block(Aptix, &f.Parts[s.part])
+		if blk.escaped == "" {
+			blk.escaped = escapeJSON(blk.text)
+		}
+		b.WriteString(blk.escaped)
+	}
+	b.WriteString("\" }\n      ]\n    }\n  ]\n}\n")
+	for i := range f.Parts {
+		if p := &f.Parts[i]; p.Role != Evidence {
+			res.PartTokens[i] = a.block(MDCtx, p).tokens
+		}
+	}
+	res.Text = b.String()
+}
+
+// escapeJSON returns s as the inside of a JSON string, exactly as
+// encoding/json writes it without HTML escaping. Escaping is applied per
+// block and concatenated, which gives the same bytes as escaping the whole
+// text because it works character by character.
+func escapeJSON(s string) string {
+	var buf bytes.Buffer
+	buf.Grow(len(s) + 2 + len(s)/16)
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	out := buf.Bytes()
+	return string(out[1 : len(out)-2]) // drop the quotes and the newline
+}

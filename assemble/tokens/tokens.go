@@ -1,0 +1,168 @@
+// Package tokens counts LLM tokens exactly, offline.
+//
+// The o200k_base and cl100k_base vocabularies come embedded in
+// github.com/tiktoken-go/tokenizer; nothing is downloaded at run time. The
+// pre-tokenizer (the regular expression tiktoken splits text with before
+// byte-pair encoding) is our own hand-written matcher rather than the
+// module's regexp2 one: it is several times faster and lets Joinable reason
+// about a matcher we control. Both are checked against counts produced by
+// OpenAI's reference tiktoken (see testdata/gen-reference.mjs).
+//
+// Text is counted as tiktoken's encode_ordinary counts it: special-token
+// markers such as "<|endoftext|>" are plain text. Invalid UTF-8 is counted as
+// if each maximal invalid subsequence were U+FFFD, which is what a reader
+// decoding the bytes with replacement (Python's errors="replace", a
+// browser's TextDecoder) would send to a model.
+package tokens
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/tiktoken-go/tokenizer/codec"
+)
+
+// Encoding names accepted by ForEncoding.
+const (
+	// O200kBase is the encoding of GPT-4o, GPT-4.1, GPT-5 and the o-series.
+	O200kBase = "o200k_base"
+	// Cl100kBase is the encoding of GPT-4, GPT-3.5 and text-embedding-3.
+	Cl100kBase = "cl100k_base"
+	// Estimate is "1 token ≈ 4 bytes" (seed 003), for models whose
+	// tokenizer is not public.
+	Estimate = "estimate"
+)
+
+// Counter counts tokens of text in one encoding. Implementations are safe
+// for concurrent use.
+type Counter interface {
+	// Count returns the number of tokens text encodes to. It accepts any
+	// string, including invalid UTF-8.
+	Count(text string) int
+	// Encoding is "o200k_base", "cl100k_base" or "estimate".
+	Encoding() string
+	// Exact is false for the bytes/4 estimate.
+	Exact() bool
+}
+
+// Counters are shared: each holds a vocabulary that costs ~100 ms and tens
+// of MB to build, so it is built at most once per process, on first use.
+var (
+	o200k  = &bpeCounter{name: O200kBase, next: nextO200k, newCodec: codec.NewO200kBase}
+	cl100k = &bpeCounter{name: Cl100kBase, next: nextCl100k, newCodec: codec.NewCl100kBase}
+)
+
+// ForEncoding returns the Counter for an encoding name ("o200k_base",
+// "cl100k_base" or "estimate"). Vocabularies load lazily on the first Count.
+func ForEncoding(name string) (Counter, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case O200kBase:
+		return o200k, nil
+	case Cl100kBase:
+		return cl100k, nil
+	case Estimate:
+		return estimate{}, nil
+	}
+	return nil, fmt.Errorf("unknown token encoding %q: use one of %s", name, strings.Join(Encodings(), ", "))
+}
+
+// Encodings lists the names ForEncoding accepts.
+func Encodings() []string { return []string{O200kBase, Cl100kBase, Estimate} }
+
+// estimate is seed 003's rule of thumb, rounded up so that any non-empty
+// text costs at least one token.
+type estimate struct{}
+
+func (estimate) Count(text string) int { return (len(text) + 3) / 4 }
+func (estimate) Encoding() string      { return Estimate }
+func (estimate) Exact() bool           { return false }
+
+// bpeCounter is tiktoken's algorithm: split text into pieces with the
+// encoding's pre-tokenizer, then byte-pair encode each piece on its own.
+type bpeCounter struct {
+	name     string
+	next     func(s string, i int) int // end of the piece starting at i
+	newCodec func() *codec.Codec
+	once     sync.Once
+	ranks    map[string]uint32 // token bytes -> rank (= token id)
+}
+
+func (b *bpeCounter) Encoding() string { return b.name }
+func (b *bpeCounter) Exact() bool      { return true }
+
+// load builds the rank map from the codec. The codec keeps its map private
+// but decodes single ids, and mergeable ranks are dense from 0, so decoding
+// ids until the first failure recovers the whole vocabulary.
+func (b *bpeCounter) load() {
+	b.once.Do(func() {
+		c := b.newCodec()
+		ranks := make(map[string]uint32, 200_000)
+		id := make([]uint, 1)
+		for i := uint(0); ; i++ {
+			id[0] = i
+			s, err := c.Decode(id)
+			if err != nil || s == "" {
+				break
+			}
+			ranks[s] = uint32(i)
+		}
+		b.ranks = ranks
+	})
+}
+
+// Count implements Counter.
+func (b *bpeCounter) Count(text string) int {
+	if text == "" {
+		return 0
+	}
+	b.load()
+	text = sanitize(text)
+	var m merger
+	n := 0
+	for i := 0; i < len(text); {
+		j := b.next(text, i)
+		piece := text[i:j]
+		if _, ok := b.ranks[piece]; ok {
+			n++
+		} else {
+			n += len(m.merge(b.ranks, piece)) - 1
+		}
+		i = j
+	}
+	return n
+}
+
+// encode returns the token ids of text; tests compare them with tiktoken's.
+func (b *bpeCounter) encode(text string) []int {
+	b.load()
+	text = sanitize(text)
+	var m merger
+	var ids []int
+	for i := 0; i < len(text); {
+		j := b.next(text, i)
+		piece := text[i:j]
+		if r, ok := b.ranks[piece]; ok {
+			ids = append(ids, int(r))
+		} else {
+			bounds := m.merge(b.ranks, piece)
+			for k := 0; k+1 < len(bounds); k++ {
+				ids = append(ids, int(b.ranks[piece[bounds[k]:bounds[k+1]]]))
+			}
+		}
+		i = j
+	}
+	return ids
+}
+
+// pieces returns the pre-tokenizer's split of text; tests use it.
+func (b *bpeCounter) pieces(text string) []string {
+	text = sanitize(text)
+	var out []string
+	for i := 0; i < len(text); {
+		j := b.next(text, i)
+		out = append(out, text[i:j])
+		i = j
+	}
+	return out
+}

@@ -1,0 +1,296 @@
+package evidence
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/store"
+)
+
+func init() {
+	register(&command{group: "evidence", name: "add", args: "SELECTOR... | --role system|user --text TEXT",
+		summary: "Add evidence: PATH, PATH::100,200, PATH::100 (to the end), PATH::100c,500c (bytes),\n" +
+			"PATH::@Symbol, @Symbol, each with optional #tag,tag. System and user parts take --text\n" +
+			"(or a file whose text becomes the part).",
+		flags: func(fs *pflag.FlagSet, o *opts) {
+			fs.StringVar(&o.rank, "rank", "", "rank (default: next free in the band)")
+			fs.StringVar(&o.role, "role", "evidence", "system, user or evidence")
+			fs.StringVar(&o.band, "band", "", "rank band: critical (100s), supporting, peripheral, optional, or 300-399")
+			fs.StringVar(&o.kind, "kind", "", "kind in the file name (default: from the path)")
+			fs.StringVar(&o.text, "text", "", "the text of a system or user part")
+			fs.BoolVar(&o.link, "link", false, "add a whole file as a live .link (always current)")
+			fs.BoolVar(&o.pin, "pin", false, "pin the part (focus and fit leave it alone)")
+		},
+		run: (*Engine).add})
+}
+
+// AddRequest is one part to add.
+type AddRequest struct {
+	Selector string
+	Role     assemble.Role
+	Rank     int // -1: next free in Band
+	Band     Band
+	Kind     string
+	Text     string
+	Link     bool
+	Pin      bool
+	// Via notes where the evidence was found ("search:hybrid 0.82"); the
+	// workbench shows it.
+	Via string
+}
+
+func (e *Engine) add(c *call) error {
+	role := assemble.Role(c.o.role)
+	if role != assemble.System && role != assemble.User && role != assemble.Evidence {
+		return usagef("--role %q: use system, user or evidence", c.o.role)
+	}
+	req := AddRequest{Role: role, Rank: -1, Kind: c.o.kind, Text: c.o.text, Link: c.o.link, Pin: c.o.pin}
+	if c.o.rank != "" {
+		r, err := ParseRank(c.o.rank)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		req.Rank = r
+	}
+	req.Band = Bands[1]
+	if role != assemble.Evidence {
+		req.Band = Bands[0]
+	}
+	if c.o.band != "" {
+		b, err := ParseBand(c.o.band)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		req.Band = b
+	}
+	if role == assemble.Evidence && c.o.text != "" && len(c.args) == 0 {
+		return usagef("evidence comes from a selector (PATH[::RANGE]); --text is for --role system or user")
+	}
+	if len(c.args) == 0 && c.o.text == "" {
+		return usagef("add needs a selector (PATH, PATH::100,200, @Symbol) or --text")
+	}
+	if req.Rank >= 0 && len(c.args) > 1 {
+		return usagef("--rank names one rank: add one selector at a time, or use --band")
+	}
+	f, err := e.flowOrCreate(c.w)
+	if err != nil {
+		return err
+	}
+	var added []*Part
+	sels := c.args
+	if len(sels) == 0 {
+		sels = []string{""}
+	}
+	for _, s := range sels {
+		req.Selector = s
+		p, err := e.Add(req)
+		if err != nil {
+			if len(added) > 0 {
+				fmt.Fprintf(c.w, "(added %d before the error)\n", len(added))
+			}
+			return err
+		}
+		added = append(added, p)
+	}
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	for _, p := range added {
+		e.printAdded(c.w, f, res, p)
+	}
+	e.printTotals(c.w, res)
+	return nil
+}
+
+// printAdded is seed 003's "✓ Added evidence" feedback.
+func (e *Engine) printAdded(w io.Writer, f *Flow, res assemble.Result, p *Part) {
+	what := "evidence"
+	if p.Role != assemble.Evidence {
+		what = string(p.Role) + " part"
+	}
+	fmt.Fprintf(w, "✓ Added %s: %s\n", what, p.Name)
+	src := p.sourceLabel()
+	if src != "" {
+		src = "  " + src
+	}
+	fmt.Fprintf(w, "  Bytes: %d (%s)%s\n", p.Bytes, tokenWord(f.partTokens(res, p), res), src)
+}
+
+// Add writes one part into the flow and returns it.
+func (e *Engine) Add(req AddRequest) (*Part, error) {
+	f, err := e.Flow()
+	if err != nil {
+		return nil, err
+	}
+	var content []byte
+	var name PartName
+	var linkTo string
+	if req.Role == assemble.Evidence {
+		x, err := e.resolve(req.Selector)
+		if err != nil {
+			return nil, err
+		}
+		if dup := f.sameSource(x.Source); dup != nil {
+			return nil, fmt.Errorf("%s is already in the flow as %s: `dossier evidence refresh %s` updates it", req.Selector, dup.ID(), dup.ID())
+		}
+		name = PartName{Role: assemble.Evidence, Kind: req.Kind}
+		if name.Kind == "" {
+			name.Kind = kindFor(x)
+		}
+		if req.Link {
+			if !x.Whole {
+				return nil, usagef("--link adds a whole file (a live symlink): drop the ::range, or drop --link")
+			}
+			name.Link, linkTo = true, x.Source.Path
+		} else {
+			content = []byte(renderEvidence(x.Source, x.Content))
+		}
+	} else {
+		text := req.Text
+		if text == "" {
+			rel, abs, err := inRoot(e.Root, req.Selector)
+			if err != nil {
+				return nil, err
+			}
+			raw, err := os.ReadFile(abs)
+			if err != nil {
+				return nil, err
+			}
+			text = string(raw)
+			if req.Kind == "" {
+				req.Kind = Sanitize(strings.TrimSuffix(path.Base(rel), path.Ext(rel)))
+			}
+		}
+		if req.Kind == "" {
+			req.Kind = map[assemble.Role]string{assemble.System: "policy", assemble.User: "request"}[req.Role]
+		}
+		name = PartName{Role: req.Role, Kind: Sanitize(req.Kind)}
+		content = []byte(strings.TrimRight(text, "\n") + "\n")
+	}
+	if !validKind(name.Kind) {
+		return nil, usagef("--kind %q: use letters, digits, '_', '-' or '.'", name.Kind)
+	}
+	rank := req.Rank
+	if rank < 0 {
+		if rank, err = f.NextRank(req.Band); err != nil {
+			return nil, err
+		}
+	} else if q := f.byRank(rank); q != nil {
+		return nil, fmt.Errorf("rank %s is taken by %s: choose a free rank (free nearby: %s) or omit --rank", FormatRank(rank), q.ID(), f.freeNear(rank))
+	}
+	name.Rank = FormatRank(rank)
+	dst := filepath.Join(f.partDir(name.Role), name.String())
+	if _, err := os.Lstat(dst); err == nil {
+		return nil, fmt.Errorf("%s already exists in the flow", name)
+	}
+	if linkTo != "" {
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return nil, writeErr(dst, err)
+		}
+		if err := os.Symlink(linkTarget(e.Root, f.Dir, filepath.Dir(dst), linkTo), dst); err != nil {
+			return nil, writeErr(dst, err)
+		}
+	} else if err := WriteFileAtomic(dst, content); err != nil {
+		return nil, err
+	}
+	rel, _ := filepath.Rel(f.Dir, dst)
+	p, err := f.readPart(filepath.ToSlash(rel), name)
+	if err != nil {
+		return nil, err
+	}
+	f.Parts = append(f.Parts, p)
+	f.sortParts()
+	if req.Pin || req.Via != "" {
+		if req.Pin {
+			f.Meta.Pinned = append(f.Meta.Pinned, p.ID())
+			p.Pinned = true
+		}
+		if req.Via != "" {
+			if f.Meta.Found == nil {
+				f.Meta.Found = map[string]string{}
+			}
+			f.Meta.Found[p.ID()] = req.Via
+		}
+		if err := f.SaveMeta(); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// resolve turns a selector into its text, resolving a bare @Symbol.
+func (e *Engine) resolve(selector string) (Extract, error) {
+	sel, err := ParseSelector(selector)
+	if err != nil {
+		return Extract{}, &UsageError{err.Error()}
+	}
+	var db *store.DB
+	if sel.Symbol != "" {
+		if db, err = openIndex(e.Root); err != nil {
+			return Extract{}, err
+		}
+		defer db.Close()
+		if sel.Path == "" {
+			if sel.Path, err = ResolveSymbol(db, sel.Symbol); err != nil {
+				return Extract{}, err
+			}
+		}
+	}
+	return ExtractSpan(e.Root, sel, db)
+}
+
+// openIndex opens the workspace index read-only for one operation.
+func openIndex(root string) (*store.DB, error) {
+	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("no index in %s yet: run `dossier index`", root)
+	}
+	return db, err
+}
+
+// kindFor names a part after its source: "flow_sh", "flow_sh_100_200",
+// "server_go_serve".
+func kindFor(x Extract) string {
+	base := Sanitize(path.Base(x.Source.Path))
+	switch {
+	case x.Source.Symbol != "":
+		return Sanitize(base + "_" + x.Source.Symbol)
+	case x.Whole:
+		return base
+	case strings.HasPrefix(x.Source.Span, "bytes="):
+		return Sanitize(base + "_" + strings.TrimPrefix(x.Source.Span, "bytes=") + "c")
+	}
+	return base + "_" + strconv.Itoa(x.Source.StartLine) + "_" + strconv.Itoa(x.Source.EndLine)
+}
+
+// sameSource finds an evidence part with the same path and span.
+func (f *Flow) sameSource(s assemble.Source) *Part {
+	for _, p := range f.Parts {
+		if p.Role == assemble.Evidence && p.Source.Path == s.Path && p.Source.Span == s.Span && p.Source.Symbol == s.Symbol {
+			return p
+		}
+	}
+	return nil
+}
+
+// linkTarget is what a .link points at: relative when the flow lives in
+// the workspace, so moving or cloning the workspace keeps links working.
+func linkTarget(root, flowDir, linkDir, rel string) string {
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	if RootOf(flowDir) != "" {
+		if r, err := filepath.Rel(linkDir, abs); err == nil {
+			return r
+		}
+	}
+	return abs
+}

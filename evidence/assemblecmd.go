@@ -1,0 +1,107 @@
+package evidence
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/assemble/clip"
+)
+
+func init() {
+	register(&command{name: "assemble", args: "[--format F] [--out FILE] [--copy]",
+		summary: "Refresh build/ (prompt.mdctx, ctxplan.json) and print the prompt in a format:\n" +
+			"mdctx (seed 003), aptix (seed 000 [CONTEXT]), responses (seed 000 /responses input), pack (seed 004).",
+		flags: func(fs *pflag.FlagSet, o *opts) {
+			fs.StringVar(&o.format, "format", "", "mdctx, aptix, responses or pack (default: the flow's, else mdctx)")
+			fs.StringVar(&o.out, "out", "", "write the prompt to FILE instead of stdout")
+			fs.BoolVar(&o.copy, "copy", false, "copy the prompt to the clipboard (OSC52, wl-copy/xclip/xsel/pbcopy, else a file)")
+			fs.StringVar(&o.copyTo, "copy-method", "auto", "auto, osc52, native or file")
+		},
+		run: (*Engine).assembleCmd})
+	register(&command{name: "env", args: "", summary: "Print export lines for FLOW_DIR, EVIDENCE_COUNT and e1, e2, ... (seed 003): eval \"$(dossier env)\"", run: (*Engine).env})
+}
+
+func (e *Engine) assembleCmd(c *call) error {
+	if err := c.needArgs(0, 0, "no words (flags only)"); err != nil {
+		return err
+	}
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	if _, err := e.Build(); err != nil {
+		return err
+	}
+	format := e.Format()
+	if c.o.format != "" {
+		if format, err = assemble.ParseFormat(c.o.format); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	res, _, err := e.Assemble(format)
+	if err != nil {
+		return err
+	}
+	summary := fmt.Sprintf("%d bytes, %s, %d%% of %d", len(res.Text), tokenWord(res.Tokens, res), pct(res.Tokens, e.Budget()), e.Budget())
+	switch {
+	case c.o.out != "":
+		out := c.o.out
+		if !filepath.IsAbs(out) {
+			out = filepath.Join(e.cwd(), out)
+		}
+		if err := WriteFileAtomic(out, []byte(res.Text)); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.w, "✓ Wrote %s (%s, %s)\n", out, format, summary)
+	case !c.o.copy:
+		_, err := fmt.Fprint(c.w, res.Text)
+		return err
+	}
+	if c.o.copy {
+		return e.copy(c, f, res, summary)
+	}
+	return nil
+}
+
+// copy sends the prompt to the clipboard and says where it went.
+func (e *Engine) copy(c *call, f *Flow, res assemble.Result, summary string) error {
+	o := clip.Options{Method: c.o.copyTo, File: filepath.Join(f.BuildDir(), "clipboard.txt"), Getenv: e.Getenv}
+	if tty, err := clip.OpenTTY(); err == nil {
+		defer tty.Close()
+		o.TTY = tty
+	}
+	rep, err := clip.Copy(c.ctx, []byte(res.Text), o)
+	for _, w := range rep.Warnings {
+		fmt.Fprintln(c.w, "  ! "+w)
+	}
+	if err != nil {
+		return fmt.Errorf("copy failed (%w); the prompt is in %s", err, filepath.Join(f.BuildDir(), "prompt.mdctx"))
+	}
+	where := rep.Method
+	if rep.Method == "file" {
+		where = "file " + rep.Path + " (no clipboard reachable)"
+	}
+	fmt.Fprintf(c.w, "✓ Copied %s via %s (%s)\n", res.Format, where, summary)
+	return nil
+}
+
+func (e *Engine) env(c *call) error {
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	if _, err := e.Build(); err != nil {
+		return err
+	}
+	ev := f.EvidenceParts()
+	fmt.Fprintln(c.w, envLine("FLOW_DIR", f.Dir))
+	fmt.Fprintln(c.w, envLine("EVIDENCE_COUNT", strconv.Itoa(len(ev))))
+	for i, p := range ev {
+		fmt.Fprintln(c.w, envLine("e"+strconv.Itoa(i+1), p.Path))
+	}
+	return nil
+}

@@ -1,0 +1,305 @@
+package evidence
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/store"
+)
+
+// MaxSourceBytes bounds one evidence file: anything larger is not prompt
+// material as a whole and wants a range.
+const MaxSourceBytes = 8 << 20
+
+// Extract is a resolved selector: the span's text and its provenance.
+type Extract struct {
+	Source  assemble.Source
+	Content string
+	Whole   bool
+}
+
+// inRoot turns a selector path into a workspace-relative slash path and
+// checks that it, after symlinks, stays inside root.
+func inRoot(root, p string) (string, string, error) {
+	orig := p
+	if filepath.IsAbs(p) {
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", "", fmt.Errorf("%s is outside the workspace %s: evidence comes from inside the workspace", orig, root)
+		}
+		p = rel
+	}
+	clean := filepath.Clean(filepath.FromSlash(p))
+	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return "", "", fmt.Errorf("%s leaves the workspace %s: evidence comes from inside the workspace", orig, root)
+	}
+	abs := filepath.Join(root, clean)
+	real, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", "", fmt.Errorf("no such file: %s (paths are relative to the workspace root %s)", orig, root)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("%s: %w", orig, err)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", "", err
+	}
+	if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", "", fmt.Errorf("%s is a symlink to %s, outside the workspace %s: evidence comes from inside the workspace", orig, real, root)
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return "", "", err
+	}
+	if st.IsDir() {
+		return "", "", fmt.Errorf("%s is a directory: select a file (gather and related take a file too)", orig)
+	}
+	if st.Size() > MaxSourceBytes {
+		return "", "", fmt.Errorf("%s is %d MB, too large to add whole: select a range (%s::100,400) or a symbol (%s::@Name)", orig, st.Size()>>20, orig, orig)
+	}
+	return filepath.ToSlash(clean), abs, nil
+}
+
+// ExtractSpan reads sel from the disk. idx, when not nil, resolves
+// symbols; sel.Path must be set (see resolveSymbol for a bare @Symbol).
+func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
+	rel, abs, err := inRoot(root, sel.Path)
+	if err != nil {
+		return Extract{}, err
+	}
+	raw, err := os.ReadFile(abs)
+	if err != nil {
+		return Extract{}, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if bytes.IndexByte(raw[:min(len(raw), 8000)], 0) >= 0 {
+		return Extract{}, fmt.Errorf("%s is a binary file: evidence is text", rel)
+	}
+	text := string(raw)
+	lines := lineStarts(text)
+	x := Extract{Source: assemble.Source{URI: "file://" + rel, Path: rel, Tags: sel.Tags, Language: languageOf(rel, raw[:min(len(raw), 512)])}}
+	start, end := 1, len(lines) // lines, inclusive
+	switch {
+	case sel.Symbol != "":
+		if idx == nil {
+			return Extract{}, fmt.Errorf("%s needs the index to find @%s: run `dossier index` first", sel, sel.Symbol)
+		}
+		if start, end, err = symbolSpan(idx, rel, sel.Symbol, raw); err != nil {
+			return Extract{}, err
+		}
+		x.Source.Symbol = sel.Symbol
+	case sel.Bytes:
+		bEnd := sel.End
+		if bEnd == 0 {
+			bEnd = len(raw)
+		}
+		if sel.Start >= len(raw) || bEnd > len(raw) {
+			return Extract{}, fmt.Errorf("%s: bytes %d-%d are past the end of %s (%d bytes)", sel, sel.Start, bEnd, rel, len(raw))
+		}
+		x.Content = text[sel.Start:bEnd]
+		x.Source.Span = fmt.Sprintf("bytes=%d:%d", sel.Start, bEnd)
+		x.Source.StartLine, x.Source.EndLine = lineOf(lines, sel.Start), lineOf(lines, max(sel.Start, bEnd-1))
+		x.Source.CID = CID([]byte(x.Content))
+		return x, nil
+	case sel.Start > 0:
+		start, end = sel.Start, sel.End
+		if end == 0 {
+			end = len(lines)
+		}
+		if start > len(lines) || end > len(lines) {
+			return Extract{}, fmt.Errorf("%s: lines %d-%d are past the end of %s (%d lines); use %s::%d to read to the end", sel, start, end, rel, len(lines), rel, start)
+		}
+	default:
+		x.Whole = true
+	}
+	x.Content = sliceLines(text, lines, start, end)
+	x.Source.StartLine, x.Source.EndLine = start, end
+	x.Source.Span = fmt.Sprintf("lines=%d:%d", start, end)
+	if x.Whole {
+		x.Source.Span = "all"
+	}
+	x.Source.CID = CID([]byte(x.Content))
+	return x, nil
+}
+
+// lineStarts returns the offset of each line's first byte.
+func lineStarts(s string) []int {
+	out := []int{0}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' && i+1 < len(s) {
+			out = append(out, i+1)
+		}
+	}
+	if s == "" {
+		return nil
+	}
+	return out
+}
+
+func lineOf(starts []int, off int) int {
+	i, _ := slices.BinarySearch(starts, off+1)
+	return max(1, i)
+}
+
+// sliceLines returns lines start..end (1-based, inclusive).
+func sliceLines(s string, starts []int, start, end int) string {
+	if len(starts) == 0 {
+		return ""
+	}
+	from := starts[start-1]
+	to := len(s)
+	if end < len(starts) {
+		to = starts[end]
+	}
+	return s[from:to]
+}
+
+// symbolSpan finds the lines of name ("Name" or "Parent.Name") in the file
+// rel: the union of the chunks the index made for it. The index must
+// describe the file as it is now, or the lines would be wrong.
+func symbolSpan(db *store.DB, rel, name string, raw []byte) (int, int, error) {
+	parent, base := splitQualified(name)
+	start, end := 0, 0
+	err := db.View(func(tx *store.Tx) error {
+		f, ok, err := tx.File(rel)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("%s is not in the index: run `dossier index`, or select lines (%s::100,200)", rel, rel)
+		}
+		sum := sha256.Sum256(raw)
+		if f.Hash != hex.EncodeToString(sum[:]) {
+			return fmt.Errorf("%s changed since it was indexed, so @%s's lines may be wrong: run `dossier index` and add it again", rel, name)
+		}
+		chunks, err := tx.FileChunks(rel)
+		if err != nil {
+			return err
+		}
+		var names []string
+		for _, c := range chunks {
+			if c.Symbol == "" {
+				continue
+			}
+			names = append(names, qualified(c.Parents, c.Symbol))
+			if c.Symbol != base || (parent != "" && (len(c.Parents) == 0 || c.Parents[len(c.Parents)-1] != parent)) {
+				continue
+			}
+			if start == 0 || c.StartLine < start {
+				start = c.StartLine
+			}
+			end = max(end, c.EndLine)
+		}
+		if start == 0 {
+			return fmt.Errorf("no symbol %q in %s%s", name, rel, nearest(name, names))
+		}
+		return nil
+	})
+	return start, end, err
+}
+
+func splitQualified(name string) (string, string) {
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		return name[:i], name[i+1:]
+	}
+	return "", name
+}
+
+func qualified(parents []string, sym string) string {
+	if len(parents) == 0 {
+		return sym
+	}
+	return parents[len(parents)-1] + "." + sym
+}
+
+// nearest suggests up to five names that look like want.
+func nearest(want string, names []string) string {
+	slices.Sort(names)
+	names = slices.Compact(names)
+	lw := strings.ToLower(want)
+	var close []string
+	for _, n := range names {
+		ln := strings.ToLower(n)
+		if strings.Contains(ln, lw) || strings.Contains(lw, ln) || editDistance(lw, ln) <= 2 {
+			close = append(close, n)
+		}
+	}
+	if len(close) == 0 {
+		return ""
+	}
+	if len(close) > 5 {
+		close = close[:5]
+	}
+	return "; did you mean " + strings.Join(close, ", ") + "?"
+}
+
+// editDistance is Levenshtein's distance, for suggestions only.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// ResolveSymbol finds the file of a bare @Symbol. More than one definition
+// is an error that lists them, so the user can pick with path::@Symbol.
+func ResolveSymbol(db *store.DB, name string) (string, error) {
+	parent, base := splitQualified(name)
+	type def struct{ path, what string }
+	var defs []def
+	err := db.View(func(tx *store.Tx) error {
+		return tx.SymbolsWithPrefix(strings.ToLower(base), func(s store.Symbol) bool {
+			if s.Name == base && (parent == "" || s.Parent == parent) {
+				defs = append(defs, def{s.Path, fmt.Sprintf("%s:%d (%s %s)", s.Path, s.Line, s.Kind, qualified(nonEmpty(s.Parent), s.Name))})
+			}
+			return len(defs) < 50
+		})
+	})
+	if err != nil {
+		return "", err
+	}
+	paths := map[string]bool{}
+	for _, d := range defs {
+		paths[d.path] = true
+	}
+	switch {
+	case len(defs) == 0:
+		return "", fmt.Errorf("no symbol @%s in the index: check the spelling (case matters), or run `dossier index` if it is new", name)
+	case len(paths) > 1:
+		var list []string
+		for _, d := range defs[:min(len(defs), 10)] {
+			list = append(list, "  "+d.what)
+		}
+		return "", fmt.Errorf("@%s is defined in %d places; pick one with PATH::@%s:\n%s", name, len(paths), name, strings.Join(list, "\n"))
+	}
+	return defs[0].path, nil
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}

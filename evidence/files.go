@@ -1,0 +1,98 @@
+package evidence
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/index/lang"
+)
+
+// WriteFileAtomic writes data to a temporary file next to path, syncs it
+// and renames it over path, so a reader or a crash sees the old file or
+// the new one, never half of either.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return writeErr(path, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return writeErr(path, err)
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(name, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+		return writeErr(path, err)
+	}
+	return nil
+}
+
+// writeErr names the file and says what to do about the common causes.
+func writeErr(path string, err error) error {
+	switch {
+	case errors.Is(err, os.ErrPermission), errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("cannot write %s: the directory is read-only; make it writable (chmod u+w) or use another flow (FLOW_DIR): %w", path, err)
+	case errors.Is(err, syscall.ENOSPC):
+		return fmt.Errorf("cannot write %s: the disk is full: %w", path, err)
+	}
+	return fmt.Errorf("write %s: %w", path, err)
+}
+
+// rename moves a part file, refusing to replace an existing one.
+func rename(from, to string) error {
+	if _, err := os.Lstat(to); err == nil {
+		return fmt.Errorf("%s already exists: pick another rank or remove it first", filepath.Base(to))
+	}
+	if err := os.Rename(from, to); err != nil {
+		return writeErr(to, err)
+	}
+	return nil
+}
+
+// languageOf names a file's language, which is also its fence tag.
+func languageOf(rel string, head []byte) string {
+	l := lang.Detect(rel, head)
+	if l == "" {
+		return "text"
+	}
+	return l
+}
+
+func lineCount(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// renderFenced fences content with lang.
+func renderFenced(content, lang string) string {
+	fence := assemble.Fence(content)
+	nl := ""
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		nl = "\n"
+	}
+	return fence + lang + "\n" + content + nl + fence
+}

@@ -1,0 +1,178 @@
+package evidence
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/dossierhq/dossier/assemble"
+)
+
+func init() {
+	register(&command{group: "evidence", name: "fit", args: "[N] | off",
+		summary: "Bring the prompt under the budget (or N tokens): the highest-numbered ranks first go\n" +
+			"from full text to an outline, then to path only, then are skipped. System, user and\n" +
+			"pinned parts are never touched. `fit off` undoes it all.",
+		run: (*Engine).fit})
+}
+
+func (e *Engine) fit(c *call) error {
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	if len(c.args) == 1 && c.args[0] == "off" {
+		return e.fitOff(c, f)
+	}
+	if err := c.needArgs(0, 1, "[N] or off"); err != nil {
+		return err
+	}
+	target := e.Budget()
+	if len(c.args) == 1 {
+		if target, err = ParseTokens(c.args[0]); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	res, _, err := e.Assemble(e.Format())
+	if err != nil {
+		return err
+	}
+	if res.Tokens <= target {
+		fmt.Fprintf(c.w, "already under the budget: %s of %d\n", tokenWord(res.Tokens, res), target)
+		return nil
+	}
+	var cands []*Part
+	for _, p := range f.Parts {
+		if p.Role == assemble.Evidence && p.Active() && !p.Pinned && p.Broken == "" {
+			cands = append(cands, p)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b *Part) int { return strings.Compare(b.Rank, a.Rank) })
+	before := res.Tokens
+	steps := []assemble.Detail{assemble.Outline, assemble.PathOnly, "skip"}
+	for _, step := range steps {
+		for _, p := range cands {
+			if res.Tokens <= target {
+				break
+			}
+			was := f.partTokens(res, p)
+			if ok, err := e.degrade(f, p, step); err != nil {
+				return err
+			} else if !ok {
+				continue
+			}
+			if res, _, err = e.Assemble(e.Format()); err != nil {
+				return err
+			}
+			what := string(step)
+			if step == "skip" {
+				what = "skipped"
+			}
+			fmt.Fprintf(c.w, "  %-28s %s (%d -> %d tokens)\n", p.ID(), what, was, f.partTokens(res, p))
+		}
+	}
+	if err := f.SaveMeta(); err != nil {
+		return err
+	}
+	if _, err := e.Build(); err != nil {
+		return err
+	}
+	if res.Tokens > target {
+		fmt.Fprintf(c.w, "! still over by %d tokens: what is left is system, user and pinned parts (and headings); raise the budget or unpin\n", res.Tokens-target)
+	} else {
+		fmt.Fprintf(c.w, "✓ Fit: %d -> %s, budget %d (`evidence fit off` undoes)\n", before, tokenWord(res.Tokens, res), target)
+	}
+	return nil
+}
+
+// degrade lowers p one level; it reports whether p changed.
+func (e *Engine) degrade(f *Flow, p *Part, step assemble.Detail) (bool, error) {
+	if step == "skip" {
+		if _, err := f.SetStatus(p, assemble.Skipped); err != nil {
+			return false, err
+		}
+		f.Meta.FitSkipped = append(f.Meta.FitSkipped, p.ID())
+		return true, nil
+	}
+	if p.Detail == step || (step == assemble.Outline && p.Detail == assemble.PathOnly) {
+		return false, nil
+	}
+	if step == assemble.Outline {
+		out := Outline(p.Code, p.Source.Language)
+		if out == "" || len(out) >= len(p.Code) {
+			return false, nil // nothing to gain; path-only comes next
+		}
+		p.OutlineText = out
+	}
+	p.Detail = step
+	if f.Meta.Detail == nil {
+		f.Meta.Detail = map[string]assemble.Detail{}
+	}
+	f.Meta.Detail[p.ID()] = step
+	return true, nil
+}
+
+func (e *Engine) fitOff(c *call, f *Flow) error {
+	n := 0
+	for _, p := range f.Parts {
+		if _, ok := f.Meta.Detail[p.ID()]; ok {
+			p.Detail, p.OutlineText = assemble.Full, ""
+			n++
+		}
+		if slices.Contains(f.Meta.FitSkipped, p.ID()) {
+			if _, err := f.SetStatus(p, assemble.Active); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	f.Meta.Detail, f.Meta.FitSkipped = nil, nil
+	if err := f.SaveMeta(); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.w, "✓ Fit off: %d part(s) back to full text and active\n", n)
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	e.printTotals(c.w, res)
+	return nil
+}
+
+// declLine matches lines that declare something in the common languages:
+// what an outline keeps.
+var declLine = regexp.MustCompile(`^\s*(?:(?:export|public|private|protected|internal|static|abstract|async|pub(?:\([a-z]+\))?|override|final|default|unsafe|extern|inline|virtual)\s+)*` +
+	`(?:func|type|class|def|interface|struct|enum|trait|impl|fn|function|module|namespace|package|const|var|let|val|object|record|union|typedef|template|macro_rules!|@interface)\b`)
+
+// Outline keeps the declaration lines of code (signatures, types,
+// Markdown headings) and marks each elided run with the indentation of the
+// line before it and "...". It is language-agnostic on purpose: it works
+// for any part, indexed or not.
+func Outline(code, lang string) string {
+	if code == "" {
+		return ""
+	}
+	var b strings.Builder
+	elided := false
+	for _, line := range strings.SplitAfter(code, "\n") {
+		keep := declLine.MatchString(line)
+		if lang == "markdown" {
+			keep = strings.HasPrefix(line, "#")
+		}
+		if keep {
+			b.WriteString(line)
+			if !strings.HasSuffix(line, "\n") {
+				b.WriteString("\n")
+			}
+			elided = false
+			continue
+		}
+		if !elided && strings.TrimSpace(line) != "" {
+			indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+			b.WriteString(indent + "...\n")
+			elided = true
+		}
+	}
+	return b.String()
+}

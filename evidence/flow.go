@@ -1,0 +1,315 @@
+package evidence
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dossierhq/dossier/assemble"
+)
+
+// Flow is a flow directory read into memory. The directory is the source
+// of truth: Load reads it afresh, and every change goes to disk first.
+type Flow struct {
+	Dir   string // absolute
+	Meta  Meta
+	Parts []*Part // in assembly order (seed 003's lexical order_rule)
+	// Problems are files Load did not take as parts, and inconsistencies
+	// such as two parts with one rank. Nothing is deleted for them.
+	Problems []string
+}
+
+// Part is one part file of a flow.
+type Part struct {
+	assemble.Part
+	Name PartName
+	Path string // absolute path of the part file (the link itself for links)
+	// Target is the file a link points at, absolute; Content its text.
+	Target string
+	// Content is the part file's text (the linked file's for links).
+	Content string
+	// Broken says why a part cannot be assembled (a dangling link).
+	Broken string
+}
+
+// Meta is flow.json: the flow's identity and settings, and the state that
+// makes focus and fit reversible.
+type Meta struct {
+	Version int       `json:"version"`
+	ID      string    `json:"id"`
+	Name    string    `json:"name"`
+	Created time.Time `json:"created"`
+	Mode    string    `json:"mode,omitempty"`
+	Model   string    `json:"model,omitempty"`
+	Budget  int       `json:"budget,omitempty"`
+	Format  string    `json:"format,omitempty"`
+	Pinned  []string  `json:"pinned,omitempty"`
+	// Detail holds what `evidence fit` lowered, by part id.
+	Detail map[string]assemble.Detail `json:"detail,omitempty"`
+	// FitSkipped are the parts fit turned off, to turn back on.
+	FitSkipped []string    `json:"fit_skipped,omitempty"`
+	// Found says where evidence added from search came from, by part id.
+	Found      map[string]string `json:"found,omitempty"`
+	Focus      *FocusState `json:"focus,omitempty"`
+	// Workspace is what `evidence from-output` learnt, for the pack.
+	Diagnostics []assemble.Diagnostic `json:"diagnostics,omitempty"`
+	Terminal    string                `json:"terminal,omitempty"`
+	History     []assemble.Message    `json:"history,omitempty"`
+}
+
+// FocusState remembers every part's state before the first focus, so that
+// `focus off` restores it exactly.
+type FocusState struct {
+	Query string            `json:"query"`
+	Saved map[string]string `json:"saved"` // part id -> "active" | "skipped"
+}
+
+// MetaVersion is the flow.json version dossier writes.
+const MetaVersion = 1
+
+// Layout of a flow directory.
+const (
+	metaFile    = "flow.json"
+	ctxDir      = "ctx"
+	evidenceDir = "ctx/evidence"
+	buildDir    = "build"
+)
+
+// Load reads the flow at dir. A missing flow.json is fine (a flow made by
+// hand or by the seed's shell tools); the id is then the directory name.
+func Load(dir string) (*Flow, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("flow directory %s does not exist: create one with `dossier flow new NAME` or fix FLOW_DIR", abs)
+		}
+		return nil, fmt.Errorf("flow directory: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("flow directory %s is not a directory", abs)
+	}
+	f := &Flow{Dir: abs}
+	if err := f.loadMeta(); err != nil {
+		return nil, err
+	}
+	if err := f.scan(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *Flow) loadMeta() error {
+	raw, err := os.ReadFile(filepath.Join(f.Dir, metaFile))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f.Meta = Meta{Version: MetaVersion, ID: filepath.Base(f.Dir), Name: filepath.Base(f.Dir)}
+		return nil
+	case err != nil:
+		return fmt.Errorf("read %s: %w", filepath.Join(f.Dir, metaFile), err)
+	}
+	if err := json.Unmarshal(raw, &f.Meta); err != nil {
+		return fmt.Errorf("%s is damaged (%v): fix the JSON by hand or move the file away (the parts in ctx/ are untouched)", filepath.Join(f.Dir, metaFile), err)
+	}
+	if f.Meta.ID == "" {
+		f.Meta.ID = filepath.Base(f.Dir)
+	}
+	return nil
+}
+
+// SaveMeta writes flow.json atomically.
+func (f *Flow) SaveMeta() error {
+	f.Meta.Version = MetaVersion
+	raw, err := json.MarshalIndent(f.Meta, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(filepath.Join(f.Dir, metaFile), append(raw, '\n'))
+}
+
+// scan reads ctx/ and ctx/evidence/.
+func (f *Flow) scan() error {
+	f.Parts, f.Problems = nil, nil
+	for _, sub := range []string{ctxDir, evidenceDir} {
+		dir := filepath.Join(f.Dir, filepath.FromSlash(sub))
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read %s: %w", dir, err)
+		}
+		for _, e := range entries {
+			if e.IsDir() && sub == ctxDir && e.Name() == "evidence" {
+				continue
+			}
+			rel := sub + "/" + e.Name()
+			if strings.HasPrefix(e.Name(), ".") {
+				continue // editor swap files and our temp files
+			}
+			n, ok := ParsePartName(e.Name())
+			if !ok {
+				f.Problems = append(f.Problems, fmt.Sprintf("%s: not a part name (<rank>_<kind>.<role>.md[.skip] or <rank>_<kind>.evidence.link); left alone", rel))
+				continue
+			}
+			p, err := f.readPart(rel, n)
+			if err != nil {
+				return err
+			}
+			f.Parts = append(f.Parts, p)
+		}
+	}
+	f.sortParts()
+	f.checkRanks()
+	return nil
+}
+
+// readPart reads one part file.
+func (f *Flow) readPart(rel string, n PartName) (*Part, error) {
+	p := &Part{Name: n, Path: filepath.Join(f.Dir, filepath.FromSlash(rel))}
+	p.Rank, p.Kind, p.Role, p.Link = n.Rank, n.Kind, n.Role, n.Link
+	p.File = rel
+	p.Status = assemble.Active
+	if n.Skip {
+		p.Status = assemble.Skipped
+	}
+	var raw []byte
+	var err error
+	if n.Link {
+		raw, err = f.readLink(p)
+		if err != nil {
+			return nil, err
+		}
+	} else if raw, err = os.ReadFile(p.Path); err != nil {
+		return nil, fmt.Errorf("read part %s: %w", rel, err)
+	}
+	p.Content = string(raw)
+	p.Bytes = len(raw)
+	p.CID = CID(raw)
+	p.fill(f)
+	return p, nil
+}
+
+// readLink follows a .link part. A dangling link is a part that cannot be
+// assembled, not an error for the whole flow.
+func (f *Flow) readLink(p *Part) ([]byte, error) {
+	target, err := os.Readlink(p.Path)
+	if err != nil {
+		p.Broken = "not a symlink: a .link part must be a symbolic link to a file"
+		return nil, nil
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(p.Path), target)
+	}
+	p.Target = filepath.Clean(target)
+	raw, err := os.ReadFile(p.Target)
+	if err != nil {
+		p.Broken = fmt.Sprintf("link target %s cannot be read (%v)", p.Target, errors.Unwrap(err))
+		return nil, nil
+	}
+	return raw, nil
+}
+
+// fill derives the renderer's view of a part from its content.
+func (p *Part) fill(f *Flow) {
+	p.Pinned = slices.Contains(f.Meta.Pinned, p.ID())
+	p.Detail = f.Meta.Detail[p.ID()]
+	switch {
+	case p.Role != assemble.Evidence:
+		p.Body = p.Content
+	case p.Link:
+		rel := f.relToRoot(p.Target)
+		p.Heading = rel
+		p.Code = p.Content
+		p.Source = assemble.Source{URI: "file://" + rel, Path: rel, Span: "all", Language: languageOf(rel, []byte(p.Content))}
+		p.Source.StartLine, p.Source.EndLine = 1, lineCount(p.Content)
+		p.Body = renderFenced(p.Code, p.Source.Language)
+	default:
+		x := parseEvidence(p.Content)
+		p.Heading, p.Source, p.Body, p.Code = x.heading, x.source, x.body, x.code
+		if p.Heading == "" {
+			p.Heading = p.Kind
+		}
+		if p.Source.Language == "" && p.Source.Path != "" {
+			p.Source.Language = languageOf(p.Source.Path, nil)
+		}
+		if p.Source.Span == "all" && p.Code != "" {
+			p.Source.StartLine, p.Source.EndLine = 1, lineCount(p.Code)
+		}
+	}
+	if p.Detail == assemble.Outline {
+		p.OutlineText = Outline(p.Code, p.Source.Language)
+	}
+}
+
+// relToRoot names a link target for the prompt: relative to the workspace
+// root when inside it (the flow lives in <root>/.dossier/flows/<id>).
+func (f *Flow) relToRoot(abs string) string {
+	if root := RootOf(f.Dir); root != "" {
+		if rel, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(abs)
+}
+
+// sortParts applies seed 003's lexical order over the part paths.
+func (f *Flow) sortParts() {
+	slices.SortFunc(f.Parts, func(a, b *Part) int { return strings.Compare(a.File, b.File) })
+}
+
+// checkRanks reports ranks used by more than one part.
+func (f *Flow) checkRanks() {
+	by := map[string][]string{}
+	for _, p := range f.Parts {
+		by[p.Rank] = append(by[p.Rank], p.ID())
+	}
+	for _, p := range f.Parts {
+		ids := by[p.Rank]
+		if len(ids) > 1 && ids[0] == p.ID() {
+			f.Problems = append(f.Problems, fmt.Sprintf("rank %s is used by %s: give all but one another rank with `dossier evidence rank ID N`", p.Rank, strings.Join(ids, " and ")))
+		}
+	}
+}
+
+// Snapshot is the renderers' view of the flow: broken parts are left out.
+func (f *Flow) Snapshot() *assemble.Flow {
+	af := &assemble.Flow{ID: f.Meta.ID, Mode: f.Meta.Mode, Parts: make([]assemble.Part, 0, len(f.Parts))}
+	for _, p := range f.Parts {
+		if p.Broken == "" {
+			af.Parts = append(af.Parts, p.Part)
+		}
+	}
+	af.Pack = assemble.PackInput{Diagnostics: f.Meta.Diagnostics, Terminal: f.Meta.Terminal, History: f.Meta.History}
+	return af
+}
+
+// partDir is where a part of role r is written.
+func (f *Flow) partDir(r assemble.Role) string {
+	if r == assemble.Evidence {
+		return filepath.Join(f.Dir, filepath.FromSlash(evidenceDir))
+	}
+	return filepath.Join(f.Dir, ctxDir)
+}
+
+// BuildDir is the flow's build/ directory.
+func (f *Flow) BuildDir() string { return filepath.Join(f.Dir, buildDir) }
+
+// RootOf returns the workspace root of a flow under <root>/.dossier/flows,
+// or "" for a flow elsewhere (FLOW_DIR).
+func RootOf(flowDir string) string {
+	flows := filepath.Dir(flowDir)
+	if filepath.Base(flows) != "flows" || filepath.Base(filepath.Dir(flows)) != ".dossier" {
+		return ""
+	}
+	return filepath.Dir(filepath.Dir(flows))
+}

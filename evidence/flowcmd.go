@@ -1,0 +1,169 @@
+package evidence
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/assemble/tokens"
+)
+
+func init() {
+	register(&command{group: "flow", name: "new", args: "NAME", summary: "Start a flow (id NAME-<UTC time>) and make it current.",
+		flags: func(fs *pflag.FlagSet, o *opts) {
+			fs.StringVar(&o.mode, "mode", "", "Aptix mode for [MODE: ...] (fix, test, refactor, explain, ...)")
+			fs.StringVar(&o.model, "model", "", "model profile: sets the tokenizer and the default budget")
+			fs.StringVar(&o.text, "request", "", "the user request, written as 010_request.user.md")
+		},
+		run: (*Engine).flowNew})
+	register(&command{group: "flow", name: "list", args: "", summary: "List the workspace's flows, newest first (* marks the current one).",
+		flags: func(fs *pflag.FlagSet, o *opts) { fs.BoolVar(&o.json, "json", false, "print JSON") },
+		run:   (*Engine).flowList})
+	register(&command{group: "flow", name: "use", args: "ID", summary: "Make a flow current.", run: (*Engine).flowUse})
+	register(&command{group: "flow", name: "show", args: "", summary: "Print the current flow's directory, settings and totals.", run: (*Engine).flowShow})
+	register(&command{group: "flow", name: "set", args: "mode|model|format|budget VALUE", summary: "Change a setting of the current flow.", run: (*Engine).flowSet})
+}
+
+func (e *Engine) flowNew(c *call) error {
+	if err := c.needArgs(1, 1, "a NAME"); err != nil {
+		return err
+	}
+	if c.o.model != "" {
+		if _, err := tokens.Lookup(c.o.model); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	f, err := Create(e.Root, c.args[0], c.o.mode, c.o.model, e.Now())
+	if err != nil {
+		return err
+	}
+	e.flow = f
+	fmt.Fprintf(c.w, "✓ Flow %s\n  %s\n", f.Meta.ID, f.Dir)
+	if c.o.text != "" {
+		p, err := e.Add(AddRequest{Role: assemble.User, Rank: 10, Kind: "request", Text: c.o.text})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.w, "✓ Added user part: %s\n", p.Name)
+	}
+	if _, err := e.Build(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (e *Engine) flowList(c *call) error {
+	list, err := List(e.Root)
+	if err != nil {
+		return err
+	}
+	if c.o.json {
+		if list == nil {
+			list = []FlowInfo{}
+		}
+		enc := json.NewEncoder(c.w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(c.w, "no flows yet: `dossier flow new NAME`")
+		return nil
+	}
+	for _, fi := range list {
+		mark := " "
+		if fi.Current {
+			mark = "*"
+		}
+		fmt.Fprintf(c.w, "%s %-44s %3d parts  %s\n", mark, fi.ID, fi.Parts, fi.Name)
+	}
+	return nil
+}
+
+func (e *Engine) flowUse(c *call) error {
+	if err := c.needArgs(1, 1, "a flow ID"); err != nil {
+		return err
+	}
+	if err := Use(e.Root, c.args[0]); err != nil {
+		return err
+	}
+	e.Reload()
+	fmt.Fprintf(c.w, "✓ Current flow: %s\n", c.args[0])
+	return nil
+}
+
+func (e *Engine) flowShow(c *call) error {
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	p, _ := e.Profile()
+	active := 0
+	for _, q := range f.Parts {
+		if q.Active() {
+			active++
+		}
+	}
+	fmt.Fprintf(c.w, "Flow:    %s\nName:    %s\nDir:     %s\n", f.Meta.ID, f.Meta.Name, f.Dir)
+	fmt.Fprintf(c.w, "Mode:    %s\nModel:   %s (%s, %d-token window)\nFormat:  %s\n", orDash(f.Meta.Mode), p.Model, p.Encoding, p.Window, res.Format)
+	fmt.Fprintf(c.w, "Parts:   %d (%d active)\n", len(f.Parts), active)
+	fmt.Fprintf(c.w, "Tokens:  %s of %d (%d%%)\n", tokenWord(res.Tokens, res), e.Budget(), pct(res.Tokens, e.Budget()))
+	fmt.Fprintf(c.w, "Build:   %s/prompt.mdctx, ctxplan.json\n", f.BuildDir())
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func (e *Engine) flowSet(c *call) error {
+	if err := c.needArgs(2, 2, "a setting and a value"); err != nil {
+		return err
+	}
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	key, val := c.args[0], c.args[1]
+	switch key {
+	case "mode":
+		f.Meta.Mode = val
+	case "model":
+		if _, err := tokens.Lookup(val); err != nil {
+			return usagef("%v", err)
+		}
+		f.Meta.Model = val
+	case "format":
+		if _, err := assemble.ParseFormat(val); err != nil {
+			return usagef("%v", err)
+		}
+		f.Meta.Format = val
+	case "budget":
+		n, err := ParseTokens(val)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		f.Meta.Budget = n
+	default:
+		return usagef("unknown setting %q: mode, model, format or budget", key)
+	}
+	if err := f.SaveMeta(); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.w, "✓ %s = %s\n", key, val)
+	return nil
+}
+
+// envLine quotes a value for a POSIX shell.
+func envLine(name, val string) string {
+	return "export " + name + "='" + strings.ReplaceAll(val, "'", `'\''`) + "'"
+}

@@ -1,0 +1,540 @@
+package evidence
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dossierhq/dossier/assemble"
+)
+
+func init() {
+	register(&command{group: "evidence", name: "status", args: "", summary: "List the parts of the flow: rank, role, state, tokens, source; stale parts are marked.",
+		flags: func(fs *pflag.FlagSet, o *opts) { fs.BoolVar(&o.json, "json", false, "print JSON") },
+		run:   (*Engine).status})
+	register(&command{group: "evidence", name: "plan", args: "", summary: "Assemble build/ and print ctxplan.json (seed 003).", run: (*Engine).plan})
+	register(&command{group: "evidence", name: "budget", args: "[set N]", summary: "Show tokens used against the budget, per role; `budget set 32k` changes the limit.", run: (*Engine).budget})
+	register(&command{group: "evidence", name: "toggle", args: "ID | on|off RANGE|ID", summary: "Flip a part between active and skipped (.skip), or set a range: `toggle off 300-399`.", run: (*Engine).toggle})
+	register(&command{group: "evidence", name: "rank", args: "ID N", summary: "Move a part to rank N (a free rank).", run: (*Engine).rankCmd})
+	register(&command{group: "evidence", name: "rebase", args: "", summary: "Renumber parts within each rank band to 100, 110, 120 ... keeping their order.", run: (*Engine).rebase})
+	register(&command{group: "evidence", name: "remove", args: "ID|RANGE", summary: "Remove parts (moved to build/removed/, not deleted).", run: (*Engine).remove})
+	register(&command{group: "evidence", name: "pin", args: "ID [off]", summary: "Pin a part so that focus and fit never turn it off or shrink it.", run: (*Engine).pin})
+}
+
+// printTotals is seed 003's feedback tail: total context and budget.
+func (e *Engine) printTotals(w io.Writer, res assemble.Result) {
+	budget := e.Budget()
+	fmt.Fprintf(w, "  Total context: %d bytes (%s)\n", len(res.Text), tokenWord(res.Tokens, res))
+	if budget > 0 {
+		fmt.Fprintf(w, "  Budget: %d%% of %d token limit\n", res.Tokens*100/budget, budget)
+	}
+}
+
+// tokenWord renders a count with its kind: "380 tokens, o200k_base" or
+// "~380 tokens, estimate".
+func tokenWord(n int, res assemble.Result) string {
+	if !res.Exact {
+		return fmt.Sprintf("~%d tokens, estimate", n)
+	}
+	return fmt.Sprintf("%d tokens, %s", n, res.Encoding)
+}
+
+// partTokens finds p's tokens in a result over the flow's snapshot.
+func (f *Flow) partTokens(res assemble.Result, p *Part) int {
+	i := 0
+	for _, q := range f.Parts {
+		if q.Broken != "" {
+			continue
+		}
+		if q == p {
+			if i < len(res.PartTokens) {
+				return res.PartTokens[i]
+			}
+			return 0
+		}
+		i++
+	}
+	return 0
+}
+
+// rebuild refreshes build/ after a change and returns the assembly in the
+// flow's format, for feedback.
+func (e *Engine) rebuild() (assemble.Result, error) {
+	if _, err := e.Build(); err != nil {
+		return assemble.Result{}, err
+	}
+	res, _, err := e.Assemble(e.Format())
+	return res, err
+}
+
+func (e *Engine) status(c *call) error {
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	stale := e.Staleness(f)
+	if c.o.json {
+		return e.statusJSON(c.w, f, res, stale)
+	}
+	p, _ := e.Profile()
+	fmt.Fprintf(c.w, "Flow %s  (%s, %s, %s)\n", f.Meta.ID, res.Format, p.Model, res.Encoding)
+	if len(f.Parts) == 0 {
+		fmt.Fprintln(c.w, "  no parts yet: `dossier evidence add PATH[::RANGE]`")
+	}
+	band := ""
+	for _, p := range f.Parts {
+		r, _ := strconv.Atoi(p.Rank)
+		if b := BandOf(r); b.Name != band {
+			band = b.Name
+			fmt.Fprintf(c.w, "  %s\n", strings.ToUpper(b.Name[:1])+b.Name[1:])
+		}
+		tok := strconv.Itoa(f.partTokens(res, p))
+		if !p.Active() {
+			tok = "(" + tok + ")"
+		}
+		fmt.Fprintf(c.w, "    %-28s %-8s %-22s %8s  %s\n", p.ID(), p.Role, strings.Join(e.states(f, p, stale), ","), tok, p.sourceLabel())
+	}
+	e.printTotals(c.w, res)
+	for _, pr := range f.Problems {
+		fmt.Fprintln(c.w, "  ! "+pr)
+	}
+	if f.Meta.Focus != nil {
+		fmt.Fprintf(c.w, "  Focus: %q (`evidence focus off` restores)\n", f.Meta.Focus.Query)
+	}
+	return nil
+}
+
+// states are the marks status shows for a part.
+func (e *Engine) states(f *Flow, p *Part, stale map[*Part]string) []string {
+	var out []string
+	switch {
+	case p.Broken != "":
+		out = append(out, "broken")
+	case p.Active():
+		out = append(out, "active")
+	default:
+		out = append(out, "skipped")
+	}
+	if p.Link {
+		out = append(out, "link")
+	}
+	if p.Pinned {
+		out = append(out, "pinned")
+	}
+	if p.Detail != assemble.Full {
+		out = append(out, string(p.Detail))
+	}
+	if s := stale[p]; s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// sourceLabel is "path:100-200" or "path (@Symbol)".
+func (p *Part) sourceLabel() string {
+	if p.Broken != "" {
+		return p.Broken
+	}
+	s := p.Source
+	if s.Path == "" {
+		return ""
+	}
+	out := s.Path
+	if s.Span != "all" && s.StartLine > 0 {
+		out += fmt.Sprintf(":%d-%d", s.StartLine, s.EndLine)
+	}
+	if s.Symbol != "" {
+		out += " @" + s.Symbol
+	}
+	return out
+}
+
+func (e *Engine) plan(c *call) error {
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	res, err := e.Build()
+	if err != nil {
+		return err
+	}
+	raw, err := os.ReadFile(filepath.Join(f.BuildDir(), "ctxplan.json"))
+	if err != nil {
+		return err
+	}
+	_, err = c.w.Write(raw)
+	_ = res
+	return err
+}
+
+func (e *Engine) budget(c *call) error {
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	if len(c.args) > 0 {
+		if c.args[0] != "set" || len(c.args) != 2 {
+			return usagef("expected `budget` or `budget set N` (N like 32000 or 32k)")
+		}
+		n, err := ParseTokens(c.args[1])
+		if err != nil {
+			return usagef("%v", err)
+		}
+		f.Meta.Budget = n
+		if err := f.SaveMeta(); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.w, "✓ Budget set to %d tokens\n", n)
+	}
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	budget := e.Budget()
+	fmt.Fprintf(c.w, "Budget: %d tokens (%s)\n", budget, e.budgetOrigin())
+	fmt.Fprintf(c.w, "  Used: %s, %d%%\n", tokenWord(res.Tokens, res), pct(res.Tokens, budget))
+	for _, r := range assemble.Roles {
+		fmt.Fprintf(c.w, "  %-9s %7d\n", r, res.ByRole[r])
+	}
+	fmt.Fprintf(c.w, "  %-9s %7d  (headings and headers)\n", "framing", res.Frame)
+	if res.Tokens > budget {
+		fmt.Fprintf(c.w, "  Over by %d tokens: `dossier evidence fit` degrades the lowest-priority parts\n", res.Tokens-budget)
+	} else {
+		fmt.Fprintf(c.w, "  Left: %d tokens\n", budget-res.Tokens)
+	}
+	return nil
+}
+
+func (e *Engine) budgetOrigin() string {
+	if e.flow != nil && e.flow.Meta.Budget > 0 {
+		return "set for this flow"
+	}
+	if e.DefaultBudget > 0 {
+		return "from the config's prompt.budget"
+	}
+	p, _ := e.Profile()
+	return fmt.Sprintf("40%% of %s's %d-token window", p.Model, p.Window)
+}
+
+func pct(n, of int) int {
+	if of <= 0 {
+		return 0
+	}
+	return n * 100 / of
+}
+
+// ParseTokens reads a token count: "32000", "32k", "1m".
+func ParseTokens(s string) (int, error) {
+	mult := 1
+	t := strings.ToLower(strings.TrimSpace(s))
+	switch {
+	case strings.HasSuffix(t, "k"):
+		mult, t = 1000, strings.TrimSuffix(t, "k")
+	case strings.HasSuffix(t, "m"):
+		mult, t = 1000000, strings.TrimSuffix(t, "m")
+	}
+	n, err := strconv.ParseFloat(t, 64)
+	if err != nil || n <= 0 || n*float64(mult) > 1e9 {
+		return 0, fmt.Errorf("bad token count %q: give a positive number like 32000 or 32k", s)
+	}
+	return int(n * float64(mult)), nil
+}
+
+func (e *Engine) toggle(c *call) error {
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	var want *assemble.Status
+	specs := c.args
+	if len(specs) > 0 && (specs[0] == "on" || specs[0] == "off") {
+		s := assemble.Active
+		if specs[0] == "off" {
+			s = assemble.Skipped
+		}
+		want, specs = &s, specs[1:]
+	}
+	if len(specs) == 0 {
+		return usagef("toggle needs a part: an id (300_example), a rank (300) or a range (300-399)")
+	}
+	var parts []*Part
+	for _, s := range specs {
+		ps, err := f.Select(s)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, ps...)
+	}
+	changed := 0
+	for _, p := range parts {
+		to := assemble.Active
+		if want != nil {
+			to = *want
+		} else if p.Active() {
+			to = assemble.Skipped
+		}
+		ok, err := f.SetStatus(p, to)
+		if err != nil {
+			return err
+		}
+		if ok {
+			changed++
+			fmt.Fprintf(c.w, "✓ %s: %s\n", p.Name, to)
+		}
+	}
+	if changed == 0 {
+		fmt.Fprintln(c.w, "nothing to change")
+	}
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	e.printTotals(c.w, res)
+	return nil
+}
+
+// SetStatus renames a part to or from its .skip name. It reports whether
+// anything changed.
+func (f *Flow) SetStatus(p *Part, to assemble.Status) (bool, error) {
+	if p.Status == to {
+		return false, nil
+	}
+	n := p.Name
+	n.Skip = to == assemble.Skipped
+	dst := filepath.Join(filepath.Dir(p.Path), n.String())
+	if err := rename(p.Path, dst); err != nil {
+		return false, err
+	}
+	p.Name, p.Path, p.Status = n, dst, to
+	p.File = path.Join(path.Dir(p.File), n.String())
+	f.sortParts()
+	return true, nil
+}
+
+func (e *Engine) rankCmd(c *call) error {
+	if err := c.needArgs(2, 2, "ID N"); err != nil {
+		return err
+	}
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	p, err := f.Find(c.args[0])
+	if err != nil {
+		return err
+	}
+	r, err := ParseRank(c.args[1])
+	if err != nil {
+		return usagef("%v", err)
+	}
+	old := p.ID()
+	if err := f.SetRank(p, r); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.w, "✓ %s -> %s\n", old, p.ID())
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	e.printTotals(c.w, res)
+	return nil
+}
+
+// SetRank renames a part to rank r, which must be free, and carries its
+// pin and fit state along.
+func (f *Flow) SetRank(p *Part, r int) error {
+	if q := f.byRank(r); q != nil && q != p {
+		return fmt.Errorf("rank %s is taken by %s: choose a free rank (free nearby: %s)", FormatRank(r), q.ID(), f.freeNear(r))
+	}
+	old := p.ID()
+	n := p.Name
+	n.Rank = FormatRank(r)
+	dst := filepath.Join(filepath.Dir(p.Path), n.String())
+	if dst == p.Path {
+		return nil
+	}
+	if err := rename(p.Path, dst); err != nil {
+		return err
+	}
+	p.Name, p.Path, p.Rank = n, dst, n.Rank
+	p.File = path.Join(path.Dir(p.File), n.String())
+	f.sortParts()
+	return f.renameState(old, p.ID())
+}
+
+// renameState moves flow.json entries keyed by a part id.
+func (f *Flow) renameState(old, id string) error {
+	changed := false
+	if i := slices.Index(f.Meta.Pinned, old); i >= 0 {
+		f.Meta.Pinned[i], changed = id, true
+	}
+	if d, ok := f.Meta.Detail[old]; ok {
+		delete(f.Meta.Detail, old)
+		f.Meta.Detail[id], changed = d, true
+	}
+	if i := slices.Index(f.Meta.FitSkipped, old); i >= 0 {
+		f.Meta.FitSkipped[i], changed = id, true
+	}
+	if v, ok := f.Meta.Found[old]; ok {
+		delete(f.Meta.Found, old)
+		f.Meta.Found[id], changed = v, true
+	}
+	if f.Meta.Focus != nil {
+		if s, ok := f.Meta.Focus.Saved[old]; ok {
+			delete(f.Meta.Focus.Saved, old)
+			f.Meta.Focus.Saved[id], changed = s, true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return f.SaveMeta()
+}
+
+func (e *Engine) rebase(c *call) error {
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	moves := f.rebasePlan()
+	if len(moves) == 0 {
+		fmt.Fprintln(c.w, "ranks are already even: nothing to change")
+		return nil
+	}
+	// Moves down run in ascending order and moves up in descending order,
+	// so no rename ever meets a taken rank and a crash midway leaves a
+	// valid flow in the same order.
+	for _, m := range moves {
+		old := m.p.ID()
+		if err := f.SetRank(m.p, m.to); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.w, "✓ %s -> %s\n", old, m.p.ID())
+	}
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	e.printTotals(c.w, res)
+	return nil
+}
+
+type move struct {
+	p  *Part
+	to int
+}
+
+// rebasePlan spreads each band's parts evenly from the band's start.
+func (f *Flow) rebasePlan() []move {
+	byBand := map[int][]*Part{}
+	var order []int
+	for _, p := range f.Parts {
+		r, _ := strconv.Atoi(p.Rank)
+		b := BandOf(r).Low
+		if _, ok := byBand[b]; !ok {
+			order = append(order, b)
+		}
+		byBand[b] = append(byBand[b], p)
+	}
+	var down, up []move
+	for _, lo := range order {
+		ps := byBand[lo]
+		slices.SortStableFunc(ps, func(a, b *Part) int { return strings.Compare(a.Rank, b.Rank) })
+		width := BandOf(lo).Hi - lo + 1
+		step := 10
+		if len(ps)*10 > width {
+			step = max(1, width/len(ps))
+		}
+		for i, p := range ps {
+			to := lo + i*step
+			r, _ := strconv.Atoi(p.Rank)
+			switch {
+			case to < r:
+				down = append(down, move{p, to})
+			case to > r:
+				up = append(up, move{p, to})
+			}
+		}
+	}
+	slices.SortFunc(down, func(a, b move) int { return a.to - b.to })
+	slices.SortFunc(up, func(a, b move) int { return b.to - a.to })
+	return append(down, up...)
+}
+
+func (e *Engine) remove(c *call) error {
+	if err := c.needArgs(1, -1, "ID or RANGE"); err != nil {
+		return err
+	}
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	var parts []*Part
+	for _, s := range c.args {
+		ps, err := f.Select(s)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, ps...)
+	}
+	trash := filepath.Join(f.BuildDir(), "removed")
+	if err := os.MkdirAll(trash, 0o755); err != nil {
+		return writeErr(trash, err)
+	}
+	for _, p := range parts {
+		if err := os.Rename(p.Path, filepath.Join(trash, filepath.Base(p.Path))); err != nil {
+			return writeErr(p.Path, err)
+		}
+		f.Parts = slices.DeleteFunc(f.Parts, func(q *Part) bool { return q == p })
+		fmt.Fprintf(c.w, "✓ Removed %s (kept in build/removed/)\n", p.Name)
+	}
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	e.printTotals(c.w, res)
+	return nil
+}
+
+func (e *Engine) pin(c *call) error {
+	if err := c.needArgs(1, 2, "ID [off]"); err != nil {
+		return err
+	}
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	p, err := f.Find(c.args[0])
+	if err != nil {
+		return err
+	}
+	off := len(c.args) == 2 && c.args[1] == "off"
+	if len(c.args) == 2 && !off {
+		return usagef("expected `pin ID` or `pin ID off`")
+	}
+	f.Meta.Pinned = slices.DeleteFunc(f.Meta.Pinned, func(s string) bool { return s == p.ID() })
+	if !off {
+		f.Meta.Pinned = append(f.Meta.Pinned, p.ID())
+	}
+	p.Pinned = !off
+	if err := f.SaveMeta(); err != nil {
+		return err
+	}
+	if off {
+		fmt.Fprintf(c.w, "✓ %s unpinned\n", p.ID())
+	} else {
+		fmt.Fprintf(c.w, "✓ %s pinned: focus and fit leave it as it is\n", p.ID())
+	}
+	return nil
+}

@@ -1,0 +1,180 @@
+package evidence
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"github.com/dossierhq/dossier/assemble"
+)
+
+// CID is seed 003's content id: "sha256:" and the hex digest.
+func CID(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// evidenceHeading starts an evidence part file.
+const evidenceHeading = "## Evidence: "
+
+// parsed is what a part file's text says about itself.
+type parsed struct {
+	heading string
+	source  assemble.Source
+	body    string // without heading and provenance
+	code    string // inside of the fence when the body is one fenced block
+	lang    string
+}
+
+// parseEvidence reads an evidence part: an optional "## Evidence: path"
+// heading, an optional provenance comment, then the body. A body that is
+// exactly one fenced block yields its inside as code. Hand-written parts
+// without heading or comment are prose.
+func parseEvidence(text string) parsed {
+	var p parsed
+	rest := strings.TrimLeft(text, "\r\n")
+	if line, after, ok := cutLine(rest); ok && strings.HasPrefix(line, evidenceHeading) {
+		p.heading = strings.TrimSpace(strings.TrimPrefix(line, evidenceHeading))
+		rest = after
+	}
+	if line, after, ok := cutLine(strings.TrimLeft(rest, "\r\n")); ok && strings.HasPrefix(line, "<!--") && strings.HasSuffix(strings.TrimSpace(line), "-->") {
+		p.source = parseProvenance(line)
+		rest = after
+	}
+	p.body = strings.Trim(rest, "\r\n")
+	p.code, p.lang = unfence(p.body)
+	if p.source.Language == "" {
+		p.source.Language = p.lang
+	}
+	return p
+}
+
+// cutLine splits off the first line (without its line break).
+func cutLine(s string) (line, rest string, ok bool) {
+	if s == "" {
+		return "", "", false
+	}
+	line, rest, _ = strings.Cut(s, "\n")
+	return strings.TrimSuffix(line, "\r"), rest, true
+}
+
+// parseProvenance reads <!-- key=value; key=value -->.
+func parseProvenance(line string) assemble.Source {
+	var s assemble.Source
+	inner := strings.TrimSpace(line)
+	inner = strings.TrimSuffix(strings.TrimPrefix(inner, "<!--"), "-->")
+	for _, kv := range strings.Split(inner, ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source_uri":
+			s.URI = v
+			s.Path = strings.TrimPrefix(v, "file://")
+		case "cid":
+			s.CID = v
+		case "span":
+			s.Span = v
+			s.StartLine, s.EndLine = spanLines(v)
+		case "tags":
+			for _, t := range strings.Split(v, ",") {
+				if t = strings.TrimSpace(t); t != "" {
+					s.Tags = append(s.Tags, t)
+				}
+			}
+		case "symbol":
+			s.Symbol = v
+		case "lang":
+			s.Language = v
+		}
+	}
+	return s
+}
+
+// spanLines reads the line numbers of "lines=100:200". Byte spans record
+// their lines too ("bytes=100:500; lines=..." is not written: the part
+// file stores lines=), so only the lines form is read here.
+func spanLines(span string) (int, int) {
+	v, ok := strings.CutPrefix(span, "lines=")
+	if !ok {
+		return 0, 0
+	}
+	a, b, _ := strings.Cut(v, ":")
+	start, err1 := strconv.Atoi(a)
+	end, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil {
+		return 0, 0
+	}
+	return start, end
+}
+
+// unfence returns the inside and language of a body that is exactly one
+// fenced block, or empty strings.
+func unfence(body string) (string, string) {
+	first, rest, ok := cutLine(body)
+	if !ok || !strings.HasPrefix(first, "```") {
+		return "", ""
+	}
+	n := 0
+	for n < len(first) && first[n] == '`' {
+		n++
+	}
+	fence, lang := first[:n], strings.TrimSpace(first[n:])
+	if strings.ContainsAny(lang, " `") {
+		return "", ""
+	}
+	rest = strings.TrimRight(rest, "\r\n")
+	closing := strings.LastIndexByte(rest, '\n')
+	last := rest[closing+1:]
+	if strings.TrimRight(last, "\r") != fence {
+		if rest == fence {
+			return "", lang // an empty block
+		}
+		return "", ""
+	}
+	if closing < 0 {
+		return "", lang
+	}
+	inner := rest[:closing+1]
+	if strings.Contains(inner, "\n"+fence+"\n") || strings.HasPrefix(inner, fence+"\n") {
+		return "", "" // more than one block
+	}
+	return inner, lang
+}
+
+// renderEvidence writes an evidence part file: heading, provenance and the
+// content in a fence long enough for what it holds.
+func renderEvidence(src assemble.Source, content string) string {
+	var b strings.Builder
+	b.Grow(len(content) + 256)
+	b.WriteString(evidenceHeading)
+	b.WriteString(src.Path)
+	b.WriteString("\n<!-- source_uri=")
+	b.WriteString(src.URI)
+	b.WriteString("; cid=")
+	b.WriteString(src.CID)
+	b.WriteString("; span=")
+	b.WriteString(src.Span)
+	if src.Symbol != "" {
+		b.WriteString("; symbol=")
+		b.WriteString(src.Symbol)
+	}
+	if len(src.Tags) > 0 {
+		b.WriteString("; tags=")
+		b.WriteString(strings.Join(src.Tags, ","))
+	}
+	b.WriteString(" -->\n\n")
+	fence := assemble.Fence(content)
+	b.WriteString(fence)
+	b.WriteString(src.Language)
+	b.WriteString("\n")
+	b.WriteString(content)
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString(fence)
+	b.WriteString("\n")
+	return b.String()
+}

@@ -1,0 +1,132 @@
+package evidence
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/index/terms"
+)
+
+// relevant is how well one part matches a query.
+type relevant struct {
+	p *Part
+	// lex is the share of the query's weight (idf over the flow's parts)
+	// whose terms occur in the part, 0..1.
+	lex float64
+	// hit is the best index search score of a result inside the part's
+	// span, 0 when none.
+	hit float64
+}
+
+// matches is the focus rule: most of the query's weight in the text, or
+// a good search hit inside the span.
+func (r relevant) matches() bool { return r.lex >= 0.5 || r.hit >= 0.3 }
+
+// relevance scores every evidence part of f against query, with the
+// workspace index's hybrid search when there is an index. hits are the
+// search results, for `ask`; note says why search was left out.
+func (e *Engine) relevance(ctx context.Context, f *Flow, query string) (rs []relevant, hits []search.Result, note string) {
+	tok := terms.New()
+	qterms := tok.Terms(query)
+	df := map[string]int{}
+	docs := make([]map[string]int, len(f.Parts))
+	for i, p := range f.Parts {
+		if p.Role != assemble.Evidence {
+			continue
+		}
+		docs[i] = tok.Terms(p.Heading + "\n" + p.Source.Path + "\n" + p.Source.Symbol + "\n" + p.Body)
+		for t := range qterms {
+			if docs[i][t] > 0 {
+				df[t]++
+			}
+		}
+	}
+	n := float64(len(f.Parts) + 1)
+	var total float64
+	weight := map[string]float64{}
+	for t := range qterms {
+		weight[t] = math.Log(1 + n/float64(df[t]+1))
+		total += weight[t]
+	}
+	resp, err := search.NewEngine().SearchRoot(ctx, e.Root, search.Query{Text: query, K: 40})
+	if err != nil {
+		note = "search left out: " + firstLine(err.Error())
+	} else {
+		hits = resp.Results
+	}
+	for i, p := range f.Parts {
+		if p.Role != assemble.Evidence {
+			continue
+		}
+		r := relevant{p: p}
+		if total > 0 {
+			var got float64
+			for t := range qterms {
+				if docs[i][t] > 0 {
+					got += weight[t]
+				}
+			}
+			r.lex = got / total
+		}
+		for _, h := range hits {
+			if covers(p, h.Path, h.StartLine, h.EndLine) {
+				r.hit = max(r.hit, h.Score)
+			}
+		}
+		rs = append(rs, r)
+	}
+	slices.SortStableFunc(rs, func(a, b relevant) int {
+		return cmpFloat(b.lex+b.hit, a.lex+a.hit)
+	})
+	return rs, hits, note
+}
+
+// covers reports whether a part's span overlaps lines start..end of path.
+func covers(p *Part, path string, start, end int) bool {
+	s := p.Source
+	if s.Path != path {
+		return false
+	}
+	if s.Span == "all" || s.StartLine == 0 {
+		return true
+	}
+	return start <= s.EndLine && end >= s.StartLine
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// metaWords are the words of a question about the flow, not its topic.
+var metaWords = map[string]bool{
+	"what": true, "whats": true, "what's": true, "which": true, "is": true, "are": true, "the": true, "for": true,
+	"evidence": true, "cover": true, "covers": true, "covering": true, "covered": true, "missing": true,
+	"gap": true, "gaps": true, "redundant": true, "duplicate": true, "duplicated": true, "overlap": true,
+	"overlapping": true, "about": true, "context": true, "flow": true, "there": true, "need": true,
+	"needed": true, "else": true, "do": true, "i": true, "we": true, "have": true, "in": true, "of": true,
+	"to": true, "any": true, "parts": true, "part": true, "not": true, "yet": true, "lacking": true,
+}
+
+// topic strips a question down to its subject: "What's missing for
+// authentication?" -> "authentication".
+func topic(q string) string {
+	var keep []string
+	for _, w := range strings.Fields(q) {
+		bare := strings.ToLower(strings.Trim(w, "?!.,:;\"'`"))
+		if bare == "" || metaWords[bare] {
+			continue
+		}
+		keep = append(keep, strings.Trim(w, "?!.,;\"'`"))
+	}
+	return strings.Join(keep, " ")
+}

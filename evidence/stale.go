@@ -1,0 +1,211 @@
+package evidence
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/dossierhq/dossier/assemble"
+)
+
+func init() {
+	register(&command{group: "evidence", name: "refresh", args: "[ID...]",
+		summary: "Re-extract evidence whose source changed (all stale parts without an ID).\n" +
+			"Symbols are found again by name; line and byte spans keep their numbers.",
+		run: (*Engine).refresh})
+}
+
+// Staleness compares every evidence part with its source: "stale" when the
+// source span changed since extraction, "edited" when the part's content
+// was changed by hand, "source gone" when the file is missing.
+func (e *Engine) Staleness(f *Flow) map[*Part]string {
+	out := map[*Part]string{}
+	files := map[string]string{}
+	for _, p := range f.Parts {
+		if s := e.staleness(p, files); s != "" {
+			out[p] = s
+		}
+	}
+	return out
+}
+
+func (e *Engine) staleness(p *Part, files map[string]string) string {
+	s := p.Source
+	if p.Role != assemble.Evidence || p.Link || s.Path == "" || s.CID == "" {
+		return ""
+	}
+	if p.Code != "" && CID([]byte(p.Code)) != s.CID {
+		return "edited"
+	}
+	text, ok := files[s.Path]
+	if !ok {
+		raw, err := os.ReadFile(filepath.Join(e.Root, filepath.FromSlash(s.Path)))
+		if err != nil {
+			files[s.Path] = "\x00missing"
+			return "source gone"
+		}
+		text = string(raw)
+		files[s.Path] = text
+	}
+	if text == "\x00missing" {
+		return "source gone"
+	}
+	if CID([]byte(spanText(text, s))) != s.CID {
+		return "stale"
+	}
+	return ""
+}
+
+// spanText cuts a provenance span out of the source text; "" when the
+// span no longer fits.
+func spanText(text string, s assemble.Source) string {
+	if s.Span == "all" {
+		return text
+	}
+	if v, ok := strings.CutPrefix(s.Span, "bytes="); ok {
+		a, b, _ := strings.Cut(v, ":")
+		from, err1 := strconv.Atoi(a)
+		to, err2 := strconv.Atoi(b)
+		if err1 != nil || err2 != nil || from > to || to > len(text) {
+			return ""
+		}
+		return text[from:to]
+	}
+	starts := lineStarts(text)
+	if s.StartLine < 1 || s.EndLine > len(starts) || s.StartLine > s.EndLine {
+		return ""
+	}
+	return sliceLines(text, starts, s.StartLine, s.EndLine)
+}
+
+func (e *Engine) refresh(c *call) error {
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	var parts []*Part
+	if len(c.args) == 0 {
+		for p, s := range e.Staleness(f) {
+			if s == "stale" {
+				parts = append(parts, p)
+			}
+		}
+	} else {
+		for _, a := range c.args {
+			ps, err := f.Select(a)
+			if err != nil {
+				return err
+			}
+			parts = append(parts, ps...)
+		}
+	}
+	n := 0
+	for _, p := range f.Parts { // in flow order, for stable output
+		if !containsPart(parts, p) {
+			continue
+		}
+		changed, err := e.RefreshPart(f, p)
+		if err != nil {
+			return fmt.Errorf("refresh %s: %w", p.ID(), err)
+		}
+		if changed {
+			n++
+			fmt.Fprintf(c.w, "✓ Refreshed %s from %s\n", p.ID(), p.sourceLabel())
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(c.w, "every part matches its source: nothing to refresh")
+	}
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	e.printTotals(c.w, res)
+	return nil
+}
+
+func containsPart(ps []*Part, p *Part) bool {
+	for _, q := range ps {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// RefreshPart re-extracts p from its source and rewrites the part file.
+func (e *Engine) RefreshPart(f *Flow, p *Part) (bool, error) {
+	s := p.Source
+	if p.Role != assemble.Evidence || p.Link || s.Path == "" {
+		return false, nil
+	}
+	sel := Selector{}
+	sel.Path, sel.Tags, sel.Symbol = s.Path, s.Tags, s.Symbol
+	switch {
+	case s.Symbol != "":
+	case s.Span == "all":
+	default:
+		if v, ok := strings.CutPrefix(s.Span, "bytes="); ok {
+			a, b, _ := strings.Cut(v, ":")
+			sel.Start, _ = strconv.Atoi(a)
+			sel.End, _ = strconv.Atoi(b)
+			sel.Bytes = true
+		} else {
+			sel.Start, sel.End = s.StartLine, s.EndLine
+		}
+	}
+	x, err := e.resolve(sel.String())
+	if err != nil {
+		return false, err
+	}
+	content := renderEvidence(x.Source, x.Content)
+	if content == p.Content {
+		return false, nil
+	}
+	if err := WriteFileAtomic(p.Path, []byte(content)); err != nil {
+		return false, err
+	}
+	np, err := f.readPart(p.File, p.Name)
+	if err != nil {
+		return false, err
+	}
+	*p = *np
+	return true, nil
+}
+
+func (e *Engine) statusJSON(w io.Writer, f *Flow, res assemble.Result, stale map[*Part]string) error {
+	type row struct {
+		ID     string   `json:"id"`
+		File   string   `json:"file"`
+		Rank   string   `json:"rank"`
+		Role   string   `json:"role"`
+		States []string `json:"states"`
+		Tokens int      `json:"tokens"`
+		Source string   `json:"source,omitempty"`
+		Found  string   `json:"found,omitempty"`
+	}
+	out := struct {
+		Flow     string   `json:"flow"`
+		Dir      string   `json:"dir"`
+		Format   string   `json:"format"`
+		Encoding string   `json:"encoding"`
+		Exact    bool     `json:"exact"`
+		Tokens   int      `json:"tokens"`
+		Budget   int      `json:"budget"`
+		Parts    []row    `json:"parts"`
+		Problems []string `json:"problems"`
+	}{f.Meta.ID, f.Dir, string(res.Format), res.Encoding, res.Exact, res.Tokens, e.Budget(), []row{}, f.Problems}
+	for _, p := range f.Parts {
+		out.Parts = append(out.Parts, row{p.ID(), p.File, p.Rank, string(p.Role), e.states(f, p, stale), f.partTokens(res, p), p.sourceLabel(), f.Meta.Found[p.ID()]})
+	}
+	if out.Problems == nil {
+		out.Problems = []string{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

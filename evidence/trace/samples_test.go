@@ -1,0 +1,169 @@
+package trace
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sampleWant is what Parse must return for each file in testdata/. Every
+// sample must be listed: TestParseSamples fails on one that is not.
+var sampleWant = map[string][]Ref{
+	"eslint.txt": {
+		{Path: "/home/dev/app/src/a.js", Line: 10, Col: 5, Format: "eslint", Message: "'x' is defined but never used (no-unused-vars)"},
+		{Path: "/home/dev/app/src/a.js", Line: 12, Col: 1, Format: "eslint", Message: "Unexpected console statement (no-console)"},
+		{Path: "/home/dev/app/src/lib/util.js", Line: 3, Col: 10, Format: "eslint", Message: "Parsing error: Unexpected token"},
+	},
+	"gcc.txt": {
+		{Path: "src/main.c", Line: 3, Format: "gcc", Frame: 1, Message: "error: unknown type name 'size_tt'; did you mean 'size_t'?"},
+		{Path: "src/util.h", Line: 12, Col: 10, Format: "gcc", Message: "error: unknown type name 'size_tt'; did you mean 'size_t'?"},
+		{Path: "src/main.c", Line: 10, Col: 5, Func: "main", Format: "gcc", Message: "warning: implicit declaration of function 'foo' [-Wimplicit-function-declaration]"},
+		{Path: "src/main.c", Line: 15, Col: 12, Func: "main", Format: "gcc", Message: "error: 'y' undeclared (first use in this function)"},
+		{Path: "src/parse.c", Line: 88, Col: 3, Format: "gcc", Message: "error: use of undeclared identifier 'tok'"},
+		{Path: "src/parse.h", Line: 4, Col: 6, Format: "gcc", Frame: 1, Message: "error: use of undeclared identifier 'tok'"},
+		{Path: "Makefile", Line: 12, Format: "generic", Message: "make: *** [Makefile:12: build/main.o] Error 1"},
+	},
+	"generic.txt": {
+		{Path: "config.yaml", Line: 14, Col: 3, Format: "generic", Message: "2024-05-01T10:00:01.456Z ERROR config.yaml:14:3: unknown key \"timeout\""},
+		{Path: "docs/guide.md", Line: 88, Format: "generic", Message: "lint: docs/guide.md:88 trailing whitespace"},
+		{Path: "Makefile", Line: 12, Format: "generic", Message: "make: *** [Makefile:12: build] Error 1"},
+		{Path: "C:\\work\\app\\build.ps1", Line: 31, Format: "generic", Message: "At C:\\work\\app\\build.ps1:31 char:5"},
+		{Path: "scripts/deploy.sh", Line: 7, Format: "generic", Message: "Error in script (scripts/deploy.sh:7)"},
+	},
+	"go_build.txt": {
+		{Path: "./store/db.go", Line: 10, Col: 5, Format: "go-build", Pkg: "github.com/acme/proj/store", Message: "undefined: sqlOpen"},
+		{Path: "./store/db.go", Line: 27, Col: 12, Format: "go-build", Pkg: "github.com/acme/proj/store", Message: "cannot use id (variable of type int) as string value in argument to lookup"},
+		{Path: "store/cache.go", Line: 8, Col: 2, Format: "go-build", Pkg: "github.com/acme/proj/store", Message: "\"os\" imported and not used"},
+		{Path: "main_test.go", Line: 14, Col: 9, Format: "go-build", Pkg: "github.com/acme/proj/cmd/tool", Message: "too many arguments in call to run"},
+		{Path: "calc/format.go", Line: 33, Col: 2, Format: "go-build", Pkg: "github.com/acme/proj/calc", Message: "fmt.Printf format %d has arg name of wrong type string"},
+	},
+	"go_json.txt": {
+		{Path: "calc_test.go", Line: 42, Func: "TestAdd", Format: "go-test", Pkg: "github.com/acme/proj/calc", Message: "got 1, want 2"},
+		{Path: "calc_test.go", Line: 42, Func: "TestAdd", Format: "go-test", Pkg: "github.com/acme/proj/util", Message: "same file name, another package"},
+	},
+	"go_panic.txt": {
+		{Path: "/usr/local/go/src/testing/testing.go", Line: 1631, Func: "testing.tRunner.func1.2", Format: "go-panic", Message: "panic: runtime error: integer divide by zero"},
+		{Path: "/usr/local/go/src/testing/testing.go", Line: 1634, Func: "testing.tRunner.func1", Format: "go-panic", Frame: 1, Message: "panic: runtime error: integer divide by zero"},
+		{Path: "/usr/local/go/src/runtime/panic.go", Line: 770, Func: "panic", Format: "go-panic", Frame: 2, Message: "panic: runtime error: integer divide by zero"},
+		{Path: "/home/dev/proj/calc/calc.go", Line: 9, Func: "github.com/acme/proj/calc.Div", Format: "go-panic", Frame: 3, Message: "panic: runtime error: integer divide by zero"},
+		{Path: "/home/dev/proj/calc/calc_test.go", Line: 20, Func: "github.com/acme/proj/calc.TestDiv", Format: "go-panic", Frame: 4, Message: "panic: runtime error: integer divide by zero"},
+		{Path: "/usr/local/go/src/testing/testing.go", Line: 1689, Func: "testing.tRunner", Format: "go-panic", Frame: 5, Message: "panic: runtime error: integer divide by zero"},
+		{Path: "/usr/local/go/src/testing/testing.go", Line: 1742, Func: "testing.(*T).Run", Format: "go-panic", Frame: 6, Message: "panic: runtime error: integer divide by zero"},
+		{Path: "/usr/local/go/src/testing/testing.go", Line: 1750, Func: "testing.(*T).Run", Format: "go-panic", Message: "panic: runtime error: integer divide by zero"},
+		{Path: "/home/dev/proj/calc/server.go", Line: 88, Func: "github.com/acme/proj/calc.(*Server).loop", Format: "go-panic", Frame: 1, Message: "panic: runtime error: integer divide by zero"},
+	},
+	"go_race.txt": {
+		{Path: "/home/dev/proj/counter/counter.go", Line: 12, Func: "github.com/acme/proj/counter.(*Counter).Inc", Format: "go-panic", Message: "WARNING: DATA RACE"},
+		{Path: "/home/dev/proj/counter/counter_test.go", Line: 15, Func: "github.com/acme/proj/counter.TestCounter.func1", Format: "go-panic", Frame: 1, Message: "WARNING: DATA RACE"},
+		{Path: "/home/dev/proj/counter/counter_test.go", Line: 14, Func: "github.com/acme/proj/counter.TestCounter", Format: "go-panic", Message: "WARNING: DATA RACE"},
+		{Path: "/usr/local/go/src/testing/testing.go", Line: 1689, Func: "testing.tRunner", Format: "go-panic", Frame: 1, Message: "WARNING: DATA RACE"},
+		{Path: "testing.go", Line: 1398, Func: "TestCounter", Format: "go-test", Pkg: "github.com/acme/proj/counter", Message: "race detected during execution of test"},
+	},
+	"go_test.txt": {
+		{Path: "calc_test.go", Line: 42, Func: "TestAdd", Format: "go-test", Pkg: "github.com/acme/proj/calc", Message: "got 1, want 2"},
+		{Path: "calc_test.go", Line: 58, Func: "TestTable/negative", Format: "go-test", Pkg: "github.com/acme/proj/calc", Message: "Sub(-1, 2) = 1, want -3"},
+		{Path: "calc_test.go", Line: 71, Func: "TestEqual", Format: "go-test", Pkg: "github.com/acme/proj/calc", Message: "Not equal:"},
+		{Path: "/home/dev/proj/calc/calc_test.go", Line: 71, Format: "generic", Message: "Error Trace:\t/home/dev/proj/calc/calc_test.go:71"},
+		{Path: "parse_test.go", Line: 12, Func: "TestParse", Format: "go-test", Pkg: "github.com/acme/proj/internal/parse", Message: "unexpected token \"}\" at offset 3"},
+		{Path: "calc_test.go", Line: 42, Func: "TestParse", Format: "go-test", Pkg: "github.com/acme/proj/internal/parse", Message: "same name, other package"},
+	},
+	"jest.txt": {
+		{Path: "src/calc.test.ts", Line: 12, Col: 25, Func: "Object.<anonymous>", Format: "jest", Message: "expect(received).toBe(expected) // Object.is equality"},
+		{Path: "src/calc.ts", Line: 4, Col: 12, Func: "div", Format: "jest", Message: "TypeError: Cannot read properties of undefined (reading 'x')"},
+		{Path: "src/calc.test.ts", Line: 20, Col: 5, Func: "Object.<anonymous>", Format: "jest", Frame: 1, Message: "TypeError: Cannot read properties of undefined (reading 'x')"},
+		{Path: "/home/dev/app/src/bad.test.ts", Line: 3, Col: 10, Format: "jest", Message: "SyntaxError: /home/dev/app/src/bad.test.ts: Unexpected token (3:10)"},
+	},
+	"node.txt": {
+		{Path: "/home/dev/app/src/server.js", Line: 42, Col: 11, Func: "handler", Format: "node", Message: "Error: boom: /api/users"},
+		{Path: "/home/dev/app/node_modules/express/lib/router/layer.js", Line: 95, Col: 5, Func: "Layer.handle", Format: "node", Frame: 1, Message: "Error: boom: /api/users"},
+		{Path: "/home/dev/app/src/routes.js", Line: 10, Col: 15, Format: "node", Frame: 2, Message: "Error: boom: /api/users"},
+		{Path: "/home/dev/app/src/users.mjs", Line: 3, Col: 1, Func: "loadUser", Format: "node", Message: "[worker] TypeError: Cannot read properties of undefined (reading 'id')"},
+		{Path: "./src/client/index.ts", Line: 17, Col: 9, Func: "Object.<anonymous>", Format: "node", Frame: 1, Message: "[worker] TypeError: Cannot read properties of undefined (reading 'id')"},
+		{Path: "./src/client/view.tsx", Line: 5, Col: 3, Func: "render", Format: "node", Frame: 2, Message: "[worker] TypeError: Cannot read properties of undefined (reading 'id')"},
+	},
+	"pytest.txt": {
+		{Path: "tests/test_calc.py", Line: 7, Func: "test_add", Format: "pytest", Message: "assert 3 == 4"},
+		{Path: "tests/test_parse.py", Line: 5, Func: "test_parse", Format: "pytest", Frame: 1, Message: "ValueError: bad value: x"},
+		{Path: "src/app/parse.py", Line: 4, Func: "parse", Format: "pytest", Message: "ValueError: bad value: x"},
+		{Path: "tests/test_calc.py", Line: 0, Func: "test_add", Format: "pytest", Message: "assert 3 == 4"},
+		{Path: "tests/test_parse.py", Line: 0, Func: "test_parse", Format: "pytest", Message: "ValueError: bad value: x"},
+	},
+	"pytest_short.txt": {
+		{Path: "tests/test_render.py", Line: 21, Func: "test_render", Format: "pytest", Frame: 1, Message: "KeyError: 'name'"},
+		{Path: "src/app/render.py", Line: 48, Func: "render", Format: "pytest", Message: "KeyError: 'name'"},
+		{Path: "tests/test_db.py", Line: 3, Func: "<module>", Format: "pytest", Message: "ModuleNotFoundError: No module named 'psycopg'"},
+		{Path: "tests/test_render.py", Line: 0, Func: "test_render", Format: "pytest", Message: "KeyError: 'name'"},
+		{Path: "tests/test_db.py", Line: 0, Format: "pytest", Message: ""},
+	},
+	"python.txt": {
+		{Path: "/srv/app/main.py", Line: 42, Func: "<module>", Format: "python", Frame: 2, Message: "ValueError: bad input: expected object"},
+		{Path: "/srv/app/handlers.py", Line: 12, Func: "handler", Format: "python", Frame: 1, Message: "ValueError: bad input: expected object"},
+		{Path: "/usr/lib/python3.11/json/__init__.py", Line: 346, Func: "loads", Format: "python", Message: "ValueError: bad input: expected object"},
+		{Path: "/srv/app/main.py", Line: 44, Func: "<module>", Format: "python", Frame: 1, Message: "RuntimeError: report failed"},
+		{Path: "/srv/app/report.py", Line: 7, Func: "report", Format: "python", Message: "RuntimeError: report failed"},
+	},
+	"python_syntax.txt": {
+		{Path: "/srv/app/__main__.py", Line: 3, Func: "<module>", Format: "python", Frame: 1, Message: "SyntaxError: invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},
+		{Path: "/srv/app/config.py", Line: 7, Format: "python", Message: "SyntaxError: invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},
+		{Path: "scripts/migrate.py", Line: 19, Format: "python", Message: "SyntaxError: Missing parentheses in call to 'print'. Did you mean print(...)?"},
+	},
+	"rustc.txt": {
+		{Path: "src/main.rs", Line: 10, Col: 5, Format: "rustc", Message: "error[E0308]: mismatched types"},
+		{Path: "src/lib.rs", Line: 3, Col: 1, Format: "rustc", Frame: 1, Message: "error[E0308]: mismatched types"},
+		{Path: "src/util.rs", Line: 3, Col: 9, Format: "rustc", Message: "warning: unused variable: `y`"},
+		{Path: "src/lib.rs", Line: 20, Col: 9, Func: "tests::it_works", Format: "rustc", Message: "assertion `left == right` failed"},
+		{Path: "/rustc/9b00956e56009bab2aa15d7bff10916599e3d6d6/library/std/src/panicking.rs", Line: 645, Col: 5, Func: "rust_begin_unwind", Format: "rustc", Message: "assertion `left == right` failed"},
+		{Path: "./src/lib.rs", Line: 20, Col: 9, Func: "demo::tests::it_works", Format: "rustc", Frame: 1, Message: "assertion `left == right` failed"},
+		{Path: "src/main.rs", Line: 4, Col: 5, Func: "main", Format: "rustc", Message: "index out of bounds: the len is 3 but the index is 5"},
+	},
+	"tsc.txt": {
+		{Path: "src/a.ts", Line: 10, Col: 5, Format: "tsc", Message: "error TS2322: Type 'string' is not assignable to type 'number'."},
+		{Path: "src/lib/b.ts", Line: 3, Col: 14, Format: "tsc", Message: "error TS2307: Cannot find module './c' or its corresponding type declarations."},
+		{Path: "src/views/list.tsx", Line: 27, Col: 3, Format: "tsc", Message: "error TS2741: Property 'key' is missing in type '{ id: string; }' but required in type 'Props'."},
+	},
+}
+
+// TestParseSamples checks every ref of every realistic sample: path, line,
+// column, function, format, frame, package and message.
+func TestParseSamples(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no samples: %v", err)
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			want, ok := sampleWant[name]
+			if !ok {
+				t.Fatalf("no expectations for %s", name)
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRefs(t, Parse(string(b)), want)
+			// The same output with Windows line endings parses the same.
+			crlf := strings.ReplaceAll(string(b), "\n", "\r\n")
+			checkRefs(t, Parse(crlf), want)
+		})
+	}
+	if len(files) != len(sampleWant) {
+		t.Errorf("%d samples, %d expectations", len(files), len(sampleWant))
+	}
+}
+
+// checkRefs compares refs one by one, so a failure names the field.
+func checkRefs(t *testing.T, got, want []Ref) {
+	t.Helper()
+	for i := 0; i < len(got) || i < len(want); i++ {
+		switch {
+		case i >= len(got):
+			t.Errorf("ref %d missing: want %+v", i, want[i])
+		case i >= len(want):
+			t.Errorf("ref %d unexpected: %+v", i, got[i])
+		case got[i] != want[i]:
+			t.Errorf("ref %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+}
