@@ -62,8 +62,11 @@ func (e *Engine) add(c *call) error {
 		req.Rank = r
 	}
 	req.Band = Bands[1]
-	if role != assemble.Evidence {
-		req.Band = Bands[0]
+	switch role {
+	case assemble.System:
+		req.Band = systemParts
+	case assemble.User:
+		req.Band = userParts
 	}
 	if c.o.band != "" {
 		b, err := ParseBand(c.o.band)

@@ -43,7 +43,7 @@ func (e *Engine) fromOutput(c *call) error {
 		r = fh
 	}
 	var raw strings.Builder
-	refs, truncated, err := trace.ParseReader(io.TeeReader(io.LimitReader(r, trace.MaxInput), &raw))
+	refs, truncated, err := trace.ParseReader(io.TeeReader(r, &raw))
 	if err != nil {
 		return fmt.Errorf("read output: %w", err)
 	}

@@ -54,6 +54,13 @@ var Bands = []Band{
 	{"optional", 400, 499, "optional context (related files)"},
 }
 
+// Where new system and user parts go by default, inside the system band:
+// seed 003's 000_policy.system.md and 010_request.user.md.
+var (
+	systemParts = Band{"system", 0, 9, "system parts"}
+	userParts   = Band{"user", 10, 99, "user parts"}
+)
+
 // BandOf names the band of a rank; ranks past 499 are "optional".
 func BandOf(rank int) Band {
 	for _, b := range Bands {

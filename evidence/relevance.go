@@ -14,16 +14,16 @@ import (
 // relevant is how well one part matches a query.
 type relevant struct {
 	p *Part
-	// lex is the share of the query's weight (idf over the flow's parts)
-	// whose terms occur in the part, 0..1.
+	// lex is the part's BM25 score for the query over the flow's parts,
+	// relative to the best part's: 1 for the best match, 0 for none.
 	lex float64
 	// hit is the best index search score of a result inside the part's
 	// span, 0 when none.
 	hit float64
 }
 
-// matches is the focus rule: most of the query's weight in the text, or
-// a good search hit inside the span.
+// matches is the focus rule: a text score at least half the best part's,
+// or a good search hit inside the span.
 func (r relevant) matches() bool { return r.lex >= 0.5 || r.hit >= 0.3 }
 
 // relevance scores every evidence part of f against query, with the
@@ -46,11 +46,33 @@ func (e *Engine) relevance(ctx context.Context, f *Flow, query string) (rs []rel
 		}
 	}
 	n := float64(len(f.Parts) + 1)
-	var total float64
-	weight := map[string]float64{}
+	idf := map[string]float64{}
 	for t := range qterms {
-		weight[t] = math.Log(1 + n/float64(df[t]+1))
-		total += weight[t]
+		idf[t] = math.Log(1 + n/float64(df[t]+1))
+	}
+	var avg float64
+	lens := make([]float64, len(f.Parts))
+	for i, d := range docs {
+		for _, c := range d {
+			lens[i] += float64(c)
+		}
+		avg += lens[i]
+	}
+	avg = max(1, avg/n)
+	bm25 := func(i int) float64 {
+		var s float64
+		for t := range qterms {
+			if tf := float64(docs[i][t]); tf > 0 {
+				s += idf[t] * tf * 2.2 / (tf + 1.2*(0.25+0.75*lens[i]/avg))
+			}
+		}
+		return s
+	}
+	var best float64
+	for i := range f.Parts {
+		if docs[i] != nil {
+			best = max(best, bm25(i))
+		}
 	}
 	resp, err := search.NewEngine().SearchRoot(ctx, e.Root, search.Query{Text: query, K: 40})
 	if err != nil {
@@ -63,17 +85,15 @@ func (e *Engine) relevance(ctx context.Context, f *Flow, query string) (rs []rel
 			continue
 		}
 		r := relevant{p: p}
-		if total > 0 {
-			var got float64
-			for t := range qterms {
-				if docs[i][t] > 0 {
-					got += weight[t]
-				}
-			}
-			r.lex = got / total
+		if best > 0 {
+			r.lex = bm25(i) / best
 		}
 		for _, h := range hits {
-			if covers(p, h.Path, h.StartLine, h.EndLine) {
+			// Search scores are relative to the best result, so a hit
+			// found by vectors alone says little; one that text or symbol
+			// search found shares words with the query.
+			lexical := slices.Contains(h.Sources, "text") || slices.Contains(h.Sources, "symbol")
+			if lexical && covers(p, h.Path, h.StartLine, h.EndLine) {
 				r.hit = max(r.hit, h.Score)
 			}
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -286,5 +288,242 @@ func TestEvidenceReadOnlyFlow(t *testing.T) {
 	}
 	if tree(t, dir) != before {
 		t.Error("a failed write changed the flow")
+	}
+}
+
+func TestFocusFitAndRestore(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	must(t, "evidence", "add", "parser/parse.go", r)
+	must(t, "evidence", "add", "render/render.go", r)
+	must(t, "evidence", "add", "core/flow.sh::1,40", r)
+	must(t, "evidence", "add", "parser/parse_test.go", "--band", "supporting", r)
+	must(t, "evidence", "toggle", "off", "200", r) // skipped before focus: must stay skipped after
+	dir := flowDir(t, root)
+	before := tree(t, dir)
+
+	out := must(t, "evidence", "focus", "error handling syntax", r)
+	if !strings.Contains(out, "keep 100_parse_go") || !strings.Contains(out, "skipped: 110_render_go, 120_flow_sh_1_40") {
+		t.Errorf("focus:\n%s", out)
+	}
+	out = must(t, "evidence", "status", r)
+	if !strings.Contains(out, "Focus: \"error handling syntax\"") {
+		t.Errorf("status does not show the focus:\n%s", out)
+	}
+	must(t, "evidence", "focus", "colours widths", r) // a second focus keeps the first saved state
+	out = must(t, "evidence", "focus", "off", r)
+	if !strings.Contains(out, "restored") {
+		t.Errorf("focus off:\n%s", out)
+	}
+	if got := tree(t, dir); got != before {
+		t.Errorf("focus off did not restore the flow:\nbefore\n%s\nafter\n%s", before, got)
+	}
+	_, errOut, code := runCLI(t, "evidence", "focus", "zebra quasar", r)
+	if code != 1 || !strings.Contains(errOut, "no evidence matches") {
+		t.Errorf("focus with no match: exit %d %s", code, errOut)
+	}
+
+	// fit: the highest ranks degrade first; pinned parts never do.
+	must(t, "evidence", "pin", "100_parse_go", r)
+	out = must(t, "evidence", "fit", "60", r)
+	if strings.Contains(out, "100_parse_go") || !strings.Contains(out, "120_flow_sh_1_40") {
+		t.Errorf("fit touched a pinned part or skipped the highest rank:\n%s", out)
+	}
+	if i, j := strings.Index(out, "120_flow_sh_1_40"), strings.Index(out, "110_render_go"); i < 0 || j >= 0 && j < i {
+		t.Errorf("fit did not start at the highest rank:\n%s", out)
+	}
+	plan := must(t, "evidence", "plan", r)
+	if !strings.Contains(plan, `"detail": "`) {
+		t.Errorf("plan does not record fit's detail levels:\n%s", plan)
+	}
+	must(t, "evidence", "fit", "off", r)
+	must(t, "evidence", "pin", "100_parse_go", "off", r)
+	if got := tree(t, dir); got != before {
+		t.Errorf("fit off did not restore the flow:\nbefore\n%s\nafter\n%s", before, got)
+	}
+}
+
+func TestAssembleFormatsEnvAndCopy(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	must(t, "evidence", "add", "--role", "system", "--text", "Answer in English.", r)
+	must(t, "evidence", "add", "parser/parse.go::@Parse", r)
+	must(t, "evidence", "add", "render/render.go", r)
+	dir := flowDir(t, root)
+
+	md := must(t, "assemble", r)
+	if !strings.HasPrefix(md, "<!-- mdctx:version=1.0; flow_id="+filepath.Base(dir)+"; assembly=lexical -->\n\n# System\n\nAnswer in English.\n\n# User Request\n\nFix the parser's error handling.\n\n## Evidence: parser/parse.go\n<!-- source_uri=file://ctx/evidence/100_parse_go_parse.evidence.md; cid=sha256:") {
+		t.Errorf("mdctx:\n%s", md)
+	}
+	if saved, _ := os.ReadFile(filepath.Join(dir, "build", "prompt.mdctx")); string(saved) != md {
+		t.Error("build/prompt.mdctx differs from what assemble printed")
+	}
+	var plan struct {
+		FlowID      string `json:"flow_id"`
+		OrderRule   string `json:"order_rule"`
+		TotalTokens int    `json:"total_tokens"`
+		CtxDigest   string `json:"ctx_digest"`
+		Parts       []struct {
+			Rank, Kind, Role, URI, CID, Status string
+			Bytes, Tokens                      int
+		} `json:"parts"`
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, "build", "ctxplan.json"))
+	if err := json.Unmarshal(raw, &plan); err != nil || plan.OrderRule != "lexical" || len(plan.Parts) != 4 || plan.Parts[2].URI != "file://ctx/evidence/100_parse_go_parse.evidence.md" || !strings.HasPrefix(plan.CtxDigest, "sha256:") {
+		t.Errorf("ctxplan.json (%v):\n%s", err, raw)
+	}
+
+	aptix := must(t, "assemble", "--format", "aptix", r)
+	if !strings.HasPrefix(aptix, "[CONTEXT]\n\n=== CHUNK 1 ===\nId: 100_parse_go_parse\nPath: parser/parse.go\nLines: 8-14\nLanguage: go\n```go\n// Parse reads") ||
+		!strings.Contains(aptix, "```\n\n=== CHUNK 2 ===\nId: 110_render_go\nPath: render/render.go\nLines: 1-6\nLanguage: go\n```go\npackage render\n") {
+		t.Errorf("aptix:\n%s", aptix)
+	}
+	resp := must(t, "assemble", "--format", "responses", r)
+	var doc struct {
+		Instructions string `json:"instructions"`
+		Input        []struct {
+			Role    string `json:"role"`
+			Content []struct{ Type, Text string }
+		} `json:"input"`
+	}
+	if err := json.Unmarshal([]byte(resp), &doc); err != nil || len(doc.Input) != 1 || doc.Input[0].Role != "user" || len(doc.Input[0].Content) != 2 ||
+		doc.Input[0].Content[0].Text != "[MODE: ask]\n[INSTRUCTION]\nFix the parser's error handling.\n" || doc.Input[0].Content[1].Text != aptix ||
+		doc.Instructions != "Answer in English.\n" || doc.Input[0].Content[0].Type != "text" {
+		t.Errorf("responses (%v):\n%s", err, resp)
+	}
+	pack := must(t, "assemble", "--format", "pack", r)
+	for _, want := range []string{"task:", "goal:", "evidence:", "file: parser/parse.go"} {
+		if !strings.Contains(pack, want) {
+			t.Errorf("pack lacks %q:\n%s", want, pack)
+		}
+	}
+
+	out := must(t, "assemble", "--format", "aptix", "--out", filepath.Join(root, "p.txt"), r)
+	if got, _ := os.ReadFile(filepath.Join(root, "p.txt")); string(got) != aptix || !strings.Contains(out, "✓ Wrote") {
+		t.Errorf("--out wrote %d bytes, printed %s", len(got), out)
+	}
+	out = must(t, "assemble", "--copy", "--copy-method", "file", r)
+	if got, _ := os.ReadFile(filepath.Join(dir, "build", "clipboard.txt")); string(got) != md || !strings.Contains(out, "via file") || !strings.Contains(out, "tokens") {
+		t.Errorf("--copy to a file: %s", out)
+	}
+	_, errOut, code := runCLI(t, "assemble", "--format", "html", r)
+	if code != 2 || !strings.Contains(errOut, "unknown format \"html\"") {
+		t.Errorf("bad format: exit %d %s", code, errOut)
+	}
+
+	env := must(t, "env", r)
+	want := "export FLOW_DIR='" + dir + "'\nexport EVIDENCE_COUNT='2'\nexport e1='" + filepath.Join(dir, "ctx", "evidence", "100_parse_go_parse.evidence.md") + "'\n"
+	if !strings.HasPrefix(env, want) {
+		t.Errorf("env:\n%s\nwant prefix\n%s", env, want)
+	}
+
+	// FLOW_DIR selects a flow anywhere, and a hand-made one works.
+	other := t.TempDir()
+	os.MkdirAll(filepath.Join(other, "ctx", "evidence"), 0o755)
+	os.WriteFile(filepath.Join(other, "ctx", "000_policy.system.md"), []byte("Be brief.\n"), 0o644)
+	os.WriteFile(filepath.Join(other, "ctx", "evidence", "100_note.evidence.md"), []byte("Hand-written note.\n"), 0o644)
+	t.Setenv("FLOW_DIR", other)
+	md = must(t, "assemble", r)
+	if md != "<!-- mdctx:version=1.0; flow_id="+filepath.Base(other)+"; assembly=lexical -->\n\n# System\n\nBe brief.\n\n## Evidence: note\n<!-- source_uri=file://ctx/evidence/100_note.evidence.md; cid=sha256:"+sha("Hand-written note.\n")+" -->\n\nHand-written note.\n\n" {
+		t.Errorf("FLOW_DIR flow:\n%q", md)
+	}
+}
+
+func sha(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func TestFlowNewListUseShow(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	first := filepath.Base(flowDir(t, root))
+	out := must(t, "flow", "new", "second try", "--mode", "explain", "--model", "claude-sonnet-4", r)
+	if !strings.Contains(out, "✓ Flow second-try-") {
+		t.Errorf("flow new: %s", out)
+	}
+	out = must(t, "flow", "show", r)
+	if !strings.Contains(out, "Mode:    explain") || !strings.Contains(out, "estimate") {
+		t.Errorf("flow show for an estimate model:\n%s", out)
+	}
+	out = must(t, "flow", "list", r)
+	if !strings.Contains(out, "* second-try-") || !strings.Contains(out, "  "+first) {
+		t.Errorf("flow list:\n%s", out)
+	}
+	must(t, "flow", "use", first, r)
+	if filepath.Base(flowDir(t, root)) != first {
+		t.Error("flow use did not switch")
+	}
+	_, errOut, code := runCLI(t, "flow", "use", "nope", r)
+	if code != 1 || !strings.Contains(errOut, "no flow \"nope\"") {
+		t.Errorf("flow use nope: exit %d %s", code, errOut)
+	}
+	_, errOut, code = runCLI(t, "flow", "new", "x", "--model", "gpt-9000-ultra", r)
+	if code != 2 || !strings.Contains(errOut, "gpt-9000-ultra") {
+		t.Errorf("unknown model: exit %d %s", code, errOut)
+	}
+}
+
+func TestRefreshStaleAndAsk(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	must(t, "evidence", "add", "render/render.go", r)
+	must(t, "evidence", "add", "parser/parse.go::8,14", r)
+	must(t, "evidence", "add", "parser/parse.go::9,12", r)
+	os.WriteFile(filepath.Join(root, "render", "render.go"), []byte("package render\n\n// Render draws.\nfunc Render(tree string) string { return tree }\n"), 0o644)
+	out := must(t, "evidence", "status", r)
+	if !strings.Contains(out, "active,stale") {
+		t.Errorf("status does not mark the stale part:\n%s", out)
+	}
+	out = must(t, "evidence", "refresh", r)
+	if !strings.Contains(out, "✓ Refreshed 100_render_go") {
+		t.Errorf("refresh:\n%s", out)
+	}
+	if out = must(t, "evidence", "status", r); strings.Contains(out, "stale") {
+		t.Errorf("still stale after refresh:\n%s", out)
+	}
+	out = must(t, "ask", "what evidence is redundant?", r)
+	if !strings.Contains(out, "110_parse_go_8_14 and 120_parse_go_9_12 overlap in parser/parse.go (4 lines)") {
+		t.Errorf("ask redundant:\n%s", out)
+	}
+	out = must(t, "ask", "what evidence covers rendering?", r)
+	if !strings.Contains(out, "100_render_go") || strings.Contains(out, "parse_go") {
+		t.Errorf("ask covers:\n%s", out)
+	}
+	out = must(t, "ask", "what is missing for the parser test?", r)
+	if !strings.Contains(out, "parser/parse_test.go::") {
+		t.Errorf("ask missing:\n%s", out)
+	}
+	out = must(t, "evidence", "deps", "100_render_go", r)
+	if !strings.Contains(out, "defines 1 name(s): Render") {
+		t.Errorf("deps:\n%s", out)
+	}
+	out = must(t, "evidence", "deps", "110", r)
+	if !strings.Contains(out, "Referenced by 120_parse_go_9_12.evidence.md") {
+		t.Errorf("deps 110:\n%s", out)
+	}
+}
+
+func TestGatherAndFromOutput(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	out := must(t, "evidence", "gather", "fix", "parser/parse.go::@Parse", r)
+	if !strings.Contains(out, "100_parse_go_parse") || !strings.Contains(out, "test") || !strings.Contains(out, "parser/parse_test.go") {
+		t.Errorf("gather fix:\n%s", out)
+	}
+	log := filepath.Join(root, "test.log")
+	os.WriteFile(log, []byte("--- FAIL: TestParse (0.00s)\n    parse_test.go:7: want an error\nFAIL\nFAIL\texample.com/m/parser\t0.002s\n"+
+		"panic: boom\n\ngoroutine 1 [running]:\nexample.com/m/render.Render(...)\n\t"+filepath.Join(root, "render", "render.go")+":5 +0x1d\n"), 0o644)
+	out = must(t, "evidence", "from-output", log, r)
+	if !strings.Contains(out, "render/render.go:5") || !strings.Contains(out, "✓ Added") {
+		t.Errorf("from-output:\n%s", out)
+	}
+	pack := must(t, "assemble", "--format", "pack", r)
+	if !strings.Contains(pack, "diagnostics:") || !strings.Contains(pack, "render/render.go") || !strings.Contains(pack, "terminal_output:") {
+		t.Errorf("pack lacks the output's diagnostics:\n%s", pack)
+	}
+	_, errOut, code := runCLI(t, "evidence", "from-output", "-", r)
+	if code != 1 || !strings.Contains(errOut, "none inside the workspace") {
+		t.Errorf("from-output of empty stdin: exit %d %s", code, errOut)
 	}
 }

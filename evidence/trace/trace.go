@@ -8,7 +8,7 @@
 //
 // Parsing is line-oriented and linear in the input: each line goes through
 // cheap guards before any regular expression, and at most MaxInput bytes
-// (lines of at most maxLine bytes) are read, so a 100 MB log costs neither
+// are read, each line cut at 64 KB, so a 100 MB log costs neither
 // quadratic time nor its own size in memory.
 package trace
 
