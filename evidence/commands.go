@@ -33,8 +33,8 @@ type command struct {
 // ones it reads.
 type opts struct {
 	rank, role, band, kind, text, format, out, mode, model, copyTo string
-	link, pin, json, copy, all, dryRun                          bool
-	limit                                                        int
+	link, pin, json, copy, all, dryRun                             bool
+	limit                                                          int
 }
 
 // call is one invocation: the positional words, the flags, the output.

@@ -53,10 +53,10 @@ type Meta struct {
 	// Detail holds what `evidence fit` lowered, by part id.
 	Detail map[string]assemble.Detail `json:"detail,omitempty"`
 	// FitSkipped are the parts fit turned off, to turn back on.
-	FitSkipped []string    `json:"fit_skipped,omitempty"`
+	FitSkipped []string `json:"fit_skipped,omitempty"`
 	// Found says where evidence added from search came from, by part id.
-	Found      map[string]string `json:"found,omitempty"`
-	Focus      *FocusState `json:"focus,omitempty"`
+	Found map[string]string `json:"found,omitempty"`
+	Focus *FocusState       `json:"focus,omitempty"`
 	// Workspace is what `evidence from-output` learnt, for the pack.
 	Diagnostics []assemble.Diagnostic `json:"diagnostics,omitempty"`
 	Terminal    string                `json:"terminal,omitempty"`
