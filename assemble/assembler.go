@@ -177,9 +177,7 @@ func (a *Assembler) aptixSegments(f *Flow, res *Result) []segment {
 	return segs
 }
 
-// join concatenates segments and totals their tokens. Counts add up
-// exactly across a boundary that tokens.Joinable accepts; segments meeting
-// at any other boundary are counted together.
+// join concatenates segments and totals their tokens.
 func (a *Assembler) join(segs []segment) (string, int) {
 	size := 0
 	for _, s := range segs {
@@ -187,6 +185,16 @@ func (a *Assembler) join(segs []segment) (string, int) {
 	}
 	var b strings.Builder
 	b.Grow(size)
+	for _, s := range segs {
+		b.WriteString(s.text)
+	}
+	return b.String(), a.total(segs)
+}
+
+// total adds up the segments' tokens. Counts add up exactly across a
+// boundary that tokens.Joinable accepts; segments meeting at any other
+// boundary are counted together.
+func (a *Assembler) total(segs []segment) int {
 	total := 0
 	for i := 0; i < len(segs); {
 		j := i
@@ -195,17 +203,16 @@ func (a *Assembler) join(segs []segment) (string, int) {
 		}
 		if j == i {
 			total += segs[i].tokens
-			b.WriteString(segs[i].text)
 		} else {
-			start := b.Len()
+			var b strings.Builder
 			for k := i; k <= j; k++ {
 				b.WriteString(segs[k].text)
 			}
-			total += a.Count(b.String()[start:])
+			total += a.Count(b.String())
 		}
 		i = j + 1
 	}
-	return b.String(), total
+	return total
 }
 
 // prune forgets blocks not used in the last few rounds once the memo holds

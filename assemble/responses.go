@@ -14,7 +14,7 @@ import (
 // not the JSON around them (the API adds a few tokens of framing).
 func (a *Assembler) responses(f *Flow, res *Result) {
 	segs := a.aptixSegments(f, res)
-	_, ctxTokens := a.join(segs)
+	ctxTokens := a.total(segs)
 	instr, sys := instruction(f), systemText(f)
 	instrTokens := a.Count(instr)
 	res.ByRole[User] += instrTokens
@@ -64,6 +64,9 @@ func (a *Assembler) responses(f *Flow, res *Result) {
 // block and concatenated, which gives the same bytes as escaping the whole
 // text because it works character by character.
 func escapeJSON(s string) string {
+	if plainJSON(s) {
+		return s
+	}
 	var buf bytes.Buffer
 	buf.Grow(len(s) + 2 + len(s)/16)
 	enc := json.NewEncoder(&buf)
@@ -71,4 +74,15 @@ func escapeJSON(s string) string {
 	_ = enc.Encode(s) // a string always encodes
 	out := buf.Bytes()
 	return string(out[1 : len(out)-2]) // drop the quotes and the newline
+}
+
+// plainJSON reports whether s needs no escaping: printable ASCII without
+// quotes or backslashes, the common case for framing strings.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

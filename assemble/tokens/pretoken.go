@@ -27,8 +27,8 @@ import (
 // Character classes follow Go's Unicode tables; a code point assigned in a
 // newer Unicode version than Go's may classify differently from the
 // reference.
-// Tests compare the split with tiktoken-go's regexp2 matcher on random text
-// and counts with the reference on testdata.
+// Tests compare the split with regexp2's interpreter running the patterns
+// on random text, and counts and ids with the reference on testdata.
 
 // Rune classes. upper and lower are o200k's two letter-ish classes: upper
 // is [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}], lower is [\p{Ll}\p{Lm}\p{Lo}\p{M}].
