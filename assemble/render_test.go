@@ -36,7 +36,6 @@ func goldenFlow() *Flow {
 	return f
 }
 
-
 // TestRenderGolden pins every format's bytes for seed 003's example flow.
 func TestRenderGolden(t *testing.T) {
 	c, err := tokens.ForEncoding(tokens.O200kBase)
