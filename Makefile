@@ -19,6 +19,7 @@ test:
 ## bench: Go benchmarks, the GOROOT/src comparison with repomix, then retrieval quality
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./index/...
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./assemble/... ./evidence/...
 	$(GO) run ./cmd/dossier-bench -dossier $(BIN)
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN)
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang python

@@ -99,7 +99,7 @@ func (e *Engine) flowShow(c *call) error {
 	if err != nil {
 		return err
 	}
-	res, err := e.rebuild()
+	res, _, err := e.Assemble(e.Format())
 	if err != nil {
 		return err
 	}

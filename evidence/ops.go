@@ -79,7 +79,8 @@ func (e *Engine) status(c *call) error {
 	if err != nil {
 		return err
 	}
-	res, err := e.rebuild()
+	// status only reads: build/ is left alone, so it works on a read-only flow.
+	res, _, err := e.Assemble(e.Format())
 	if err != nil {
 		return err
 	}
@@ -196,8 +197,11 @@ func (e *Engine) budget(c *call) error {
 			return err
 		}
 		fmt.Fprintf(c.w, "✓ Budget set to %d tokens\n", n)
+		if _, err := e.Build(); err != nil {
+			return err
+		}
 	}
-	res, err := e.rebuild()
+	res, _, err := e.Assemble(e.Format())
 	if err != nil {
 		return err
 	}

@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // MaxCacheEntries bounds a Cache. 100k entries are ~4 MB on disk; beyond
@@ -74,12 +76,18 @@ func (c *Cache) Len() int {
 }
 
 // Count returns counter.Count(text), from the cache when it has seen text
-// in counter's encoding before.
+// in counter's encoding before. counter must not be nil.
 func (c *Cache) Count(counter Counter, text string) int {
 	if c == nil || !cacheable(counter) {
 		return counter.Count(text)
 	}
-	return c.CountKey(counter, sha256.Sum256([]byte(text)), text)
+	return c.CountKey(counter, hashText(text), text)
+}
+
+// hashText is sha256.Sum256([]byte(text)) without copying text: Sum256
+// only reads its argument.
+func hashText(text string) [32]byte {
+	return sha256.Sum256(unsafe.Slice(unsafe.StringData(text), len(text)))
 }
 
 // CountKey is Count for callers that already hold key = sha256.Sum256 of
@@ -105,7 +113,7 @@ func (c *Cache) CountKey(counter Counter, key [32]byte, text string) int {
 	// Two goroutines may count the same text; both store the same value.
 	n := counter.Count(text)
 	c.mu.Lock()
-	c.entries[k] = cacheEntry{tokens: uint32(min(n, 1<<32-1)), used: c.gen}
+	c.entries[k] = cacheEntry{tokens: uint32(min(uint64(n), math.MaxUint32)), used: c.gen}
 	if len(c.entries) > 2*c.limit {
 		c.trimLocked(c.limit)
 	}
@@ -228,9 +236,9 @@ func (c *Cache) decode(data []byte) error {
 	if len(p) < 4 {
 		return errors.New("truncated entry count")
 	}
-	n := int(binary.LittleEndian.Uint32(p))
+	n := binary.LittleEndian.Uint32(p)
 	p = p[4:]
-	if n < 0 || len(p) != n*entrySize {
+	if uint64(len(p)) != uint64(n)*entrySize {
 		return fmt.Errorf("%d bytes of entries for %d entries", len(p), n)
 	}
 	entries := make(map[cacheKey]cacheEntry, n)

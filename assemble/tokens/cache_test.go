@@ -256,3 +256,11 @@ func TestCacheConcurrent(t *testing.T) {
 		t.Errorf("%d entries for %d texts", c.Len(), len(files))
 	}
 }
+
+func TestHashText(t *testing.T) {
+	for _, s := range []string{"", "a", strings.Repeat("xyz", 1000)} {
+		if hashText(s) != sha256.Sum256([]byte(s)) {
+			t.Errorf("hashText(%d bytes) differs from sha256", len(s))
+		}
+	}
+}
