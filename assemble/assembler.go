@@ -82,11 +82,15 @@ func (a *Assembler) Assemble(f *Flow, format Format) Result {
 	case Responses:
 		a.responses(f, &res)
 	case Pack:
+		// The pack allocates its budget itself; per part it reports what
+		// the part costs in prompt.mdctx, and the rest is framing.
 		res.Text = RenderPack(f, a.Count)
 		res.Tokens = a.Count(res.Text)
 		for i := range f.Parts {
-			if p := &f.Parts[i]; p.Active() {
-				res.ByRole[p.Role] += a.block(MDCtx, p).tokens
+			p := &f.Parts[i]
+			res.PartTokens[i] = a.block(MDCtx, p).tokens
+			if p.Active() {
+				res.ByRole[p.Role] += res.PartTokens[i]
 			}
 		}
 	default:
@@ -98,11 +102,19 @@ func (a *Assembler) Assemble(f *Flow, format Format) Result {
 	for _, n := range res.ByRole {
 		res.Frame -= n
 	}
+	res.Frame = max(0, res.Frame) // a pack that dropped parts costs less than their sum
 	return res
 }
 
-// block returns the memoized rendering of p in format.
+// block returns the memoized rendering of p in format. A skipped part is
+// rendered under its active file name: its count is what enabling it would
+// add, and a toggle finds its block already counted.
 func (a *Assembler) block(format Format, p *Part) *block {
+	if file, ok := strings.CutSuffix(p.File, ".skip"); ok {
+		q := *p
+		q.File = file
+		p = &q
+	}
 	k := blockKey{format, p.File, p.CID, p.Detail}
 	if b, ok := a.memo[k]; ok {
 		b.round = a.round

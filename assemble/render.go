@@ -139,6 +139,15 @@ func Fence(content string) string {
 	return strings.Repeat("`", max(3, longest+1))
 }
 
+// Fenced returns content in a fenced block tagged with lang, ending with a
+// newline; the fence is longer than any backtick run inside.
+func Fenced(content, lang string) string {
+	var b strings.Builder
+	b.Grow(len(content) + len(lang) + 16)
+	writeFenced(&b, content, lang)
+	return b.String()
+}
+
 // writeFenced writes content in a fenced block tagged with lang; the
 // content gets a final newline so the closing fence is on its own line.
 func writeFenced(b *strings.Builder, content, lang string) {
@@ -174,7 +183,7 @@ func aptixBlock(p *Part) string {
 		path = p.File
 	}
 	if lines == "" {
-		lines = "1-" + strconv.Itoa(lineCount(code))
+		lines = "1-" + strconv.Itoa(LineCount(code))
 	}
 	if lang == "" {
 		lang = "text"
@@ -201,7 +210,8 @@ func aptixBlock(p *Part) string {
 	return b.String()
 }
 
-func lineCount(s string) int {
+// LineCount counts the lines of s; a last line without a newline counts.
+func LineCount(s string) int {
 	if s == "" {
 		return 0
 	}

@@ -29,6 +29,7 @@ func init() {
 			fs.StringVar(&o.text, "text", "", "the text of a system or user part")
 			fs.BoolVar(&o.link, "link", false, "add a whole file as a live .link (always current)")
 			fs.BoolVar(&o.pin, "pin", false, "pin the part (focus and fit leave it alone)")
+			fs.StringVar(&o.via, "via", "", "where the evidence was found, shown by status and the workbench")
 		},
 		run: (*Engine).add})
 }
@@ -53,7 +54,7 @@ func (e *Engine) add(c *call) error {
 	if role != assemble.System && role != assemble.User && role != assemble.Evidence {
 		return usagef("--role %q: use system, user or evidence", c.o.role)
 	}
-	req := AddRequest{Role: role, Rank: -1, Kind: c.o.kind, Text: c.o.text, Link: c.o.link, Pin: c.o.pin}
+	req := AddRequest{Role: role, Rank: -1, Kind: c.o.kind, Text: c.o.text, Link: c.o.link, Pin: c.o.pin, Via: c.o.via}
 	if c.o.rank != "" {
 		r, err := ParseRank(c.o.rank)
 		if err != nil {
@@ -84,8 +85,27 @@ func (e *Engine) add(c *call) error {
 	if req.Rank >= 0 && len(c.args) > 1 {
 		return usagef("--rank names one rank: add one selector at a time, or use --band")
 	}
+	// Every selector is checked before anything is written, so one bad
+	// selector adds nothing.
+	if role == assemble.Evidence {
+		seen := map[string]string{}
+		for _, s := range c.args {
+			x, err := e.resolve(s)
+			if err != nil {
+				return err
+			}
+			key := x.Source.Path + "\x00" + x.Source.Span
+			if prev, ok := seen[key]; ok {
+				return usagef("%s and %s select the same span: give it once", prev, s)
+			}
+			seen[key] = s
+		}
+	}
 	f, err := e.flowOrCreate(c.w)
 	if err != nil {
+		return err
+	}
+	if err := f.Writable(); err != nil {
 		return err
 	}
 	var added []*Part
@@ -98,7 +118,9 @@ func (e *Engine) add(c *call) error {
 		p, err := e.Add(req)
 		if err != nil {
 			if len(added) > 0 {
-				fmt.Fprintf(c.w, "(added %d before the error)\n", len(added))
+				if _, berr := e.Build(); berr == nil {
+					fmt.Fprintf(c.w, "(added %d before the error; build/ is up to date)\n", len(added))
+				}
 			}
 			return err
 		}
@@ -122,7 +144,7 @@ func (e *Engine) printAdded(w io.Writer, f *Flow, res assemble.Result, p *Part) 
 		what = string(p.Role) + " part"
 	}
 	fmt.Fprintf(w, "✓ Added %s: %s\n", what, p.Name)
-	src := p.sourceLabel()
+	src := SourceLabel(p)
 	if src != "" {
 		src = "  " + src
 	}

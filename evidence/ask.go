@@ -74,7 +74,7 @@ func (e *Engine) ask(c *call) error {
 			if !r.p.Active() {
 				state = "  (skipped)"
 			}
-			fmt.Fprintf(c.w, "  %-28s %-36s text %.2f  search %.2f%s\n", r.p.Name, r.p.sourceLabel(), r.lex, r.hit, state)
+			fmt.Fprintf(c.w, "  %-28s %-36s text %.2f  search %.2f%s\n", r.p.Name, SourceLabel(r.p), r.lex, r.hit, state)
 		}
 		if n == 0 {
 			fmt.Fprintf(c.w, "  none: `dossier ask \"what is missing for %s\"` lists candidates from the index\n", subject)

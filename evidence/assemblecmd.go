@@ -79,7 +79,7 @@ func (e *Engine) copy(c *call, f *Flow, res assemble.Result, summary string) err
 		fmt.Fprintln(c.w, "  ! "+w)
 	}
 	if err != nil {
-		return fmt.Errorf("copy failed (%w); the prompt is in %s", err, filepath.Join(f.BuildDir(), "prompt.mdctx"))
+		return fmt.Errorf("the prompt was not copied: %w", err)
 	}
 	where := rep.Method
 	if rep.Method == "file" {
@@ -94,9 +94,9 @@ func (e *Engine) env(c *call) error {
 	if err != nil {
 		return err
 	}
-	if _, err := e.Build(); err != nil {
-		return err
-	}
+	// The variables matter more than a fresh build/: a read-only flow
+	// still gets them.
+	_, _ = e.Build()
 	ev := f.EvidenceParts()
 	fmt.Fprintln(c.w, envLine("FLOW_DIR", f.Dir))
 	fmt.Fprintln(c.w, envLine("EVIDENCE_COUNT", strconv.Itoa(len(ev))))

@@ -35,7 +35,6 @@ type Engine struct {
 	asmEnc  string
 	cache   *tokens.Cache
 	profile tokens.Profile
-	last    assemble.Result
 }
 
 // NewEngine returns an engine for the workspace at root.
@@ -210,11 +209,7 @@ func (e *Engine) Assemble(format assemble.Format) (assemble.Result, *assemble.Fl
 	}
 	snap := f.Snapshot()
 	snap.Budget = e.Budget()
-	res := a.Assemble(snap, format)
-	if format == e.Format() {
-		e.last = res
-	}
-	return res, snap, nil
+	return a.Assemble(snap, format), snap, nil
 }
 
 // Build refreshes build/prompt.mdctx and build/ctxplan.json, as seed 003's
@@ -235,6 +230,3 @@ func (e *Engine) Build() (assemble.Result, error) {
 	e.SaveCache()
 	return res, nil
 }
-
-// Last is the most recent assembly in the flow's format.
-func (e *Engine) Last() assemble.Result { return e.last }

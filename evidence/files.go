@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 
-	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/index/lang"
 )
 
@@ -56,10 +54,29 @@ func writeErr(path string, err error) error {
 	return fmt.Errorf("write %s: %w", path, err)
 }
 
+// Writable checks, before a command changes anything, that ctx/,
+// ctx/evidence/ and build/ take new files, so a read-only flow fails whole
+// instead of half-way.
+func (f *Flow) Writable() error {
+	for _, d := range []string{ctxDir, evidenceDir, buildDir} {
+		dir := filepath.Join(f.Dir, filepath.FromSlash(d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return writeErr(dir, err)
+		}
+		t, err := os.CreateTemp(dir, ".probe-*")
+		if err != nil {
+			return writeErr(dir, err)
+		}
+		t.Close()
+		os.Remove(t.Name())
+	}
+	return nil
+}
+
 // rename moves a part file, refusing to replace an existing one.
 func rename(from, to string) error {
 	if _, err := os.Lstat(to); err == nil {
-		return fmt.Errorf("%s already exists: pick another rank or remove it first", filepath.Base(to))
+		return fmt.Errorf("%s already exists in the flow: remove or rename that file first", filepath.Base(to))
 	}
 	if err := os.Rename(from, to); err != nil {
 		return writeErr(to, err)
@@ -74,25 +91,4 @@ func languageOf(rel string, head []byte) string {
 		return "text"
 	}
 	return l
-}
-
-func lineCount(s string) int {
-	if s == "" {
-		return 0
-	}
-	n := strings.Count(s, "\n")
-	if !strings.HasSuffix(s, "\n") {
-		n++
-	}
-	return n
-}
-
-// renderFenced fences content with lang.
-func renderFenced(content, lang string) string {
-	fence := assemble.Fence(content)
-	nl := ""
-	if content != "" && !strings.HasSuffix(content, "\n") {
-		nl = "\n"
-	}
-	return fence + lang + "\n" + content + nl + fence
 }

@@ -42,6 +42,9 @@ func (e *Engine) fit(c *call) error {
 		fmt.Fprintf(c.w, "already under the budget: %s of %d\n", tokenWord(res.Tokens, res), target)
 		return nil
 	}
+	if err := f.Writable(); err != nil {
+		return err
+	}
 	var cands []*Part
 	for _, p := range f.Parts {
 		if p.Role == assemble.Evidence && p.Active() && !p.Pinned && p.Broken == "" {
@@ -65,11 +68,11 @@ func (e *Engine) fit(c *call) error {
 			if res, _, err = e.Assemble(e.Format()); err != nil {
 				return err
 			}
-			what := string(step)
+			what, now := string(step), f.partTokens(res, p)
 			if step == "skip" {
-				what = "skipped"
+				what, now = "skipped", 0
 			}
-			fmt.Fprintf(c.w, "  %-28s %s (%d -> %d tokens)\n", p.ID(), what, was, f.partTokens(res, p))
+			fmt.Fprintf(c.w, "  %-28s %s (%d -> %d tokens)\n", p.ID(), what, was, now)
 		}
 	}
 	if err := f.SaveMeta(); err != nil {
@@ -89,10 +92,15 @@ func (e *Engine) fit(c *call) error {
 // degrade lowers p one level; it reports whether p changed.
 func (e *Engine) degrade(f *Flow, p *Part, step assemble.Detail) (bool, error) {
 	if step == "skip" {
+		// Recorded before the rename, so `fit off` finds it even when a
+		// later step fails.
+		f.Meta.FitSkipped = append(f.Meta.FitSkipped, p.ID())
+		if err := f.SaveMeta(); err != nil {
+			return false, err
+		}
 		if _, err := f.SetStatus(p, assemble.Skipped); err != nil {
 			return false, err
 		}
-		f.Meta.FitSkipped = append(f.Meta.FitSkipped, p.ID())
 		return true, nil
 	}
 	if p.Detail == step || (step == assemble.Outline && p.Detail == assemble.PathOnly) {
@@ -114,6 +122,9 @@ func (e *Engine) degrade(f *Flow, p *Part, step assemble.Detail) (bool, error) {
 }
 
 func (e *Engine) fitOff(c *call, f *Flow) error {
+	if err := f.Writable(); err != nil {
+		return err
+	}
 	n := 0
 	for _, p := range f.Parts {
 		if _, ok := f.Meta.Detail[p.ID()]; ok {

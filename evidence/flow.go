@@ -91,7 +91,7 @@ func Load(dir string) (*Flow, error) {
 	st, err := os.Stat(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("flow directory %s does not exist: create one with `dossier flow new NAME` or fix FLOW_DIR", abs)
+			return nil, fmt.Errorf("flow directory %s does not exist: unset FLOW_DIR or point it at a flow (mkdir -p $FLOW_DIR/ctx/evidence makes an empty one)", abs)
 		}
 		return nil, fmt.Errorf("flow directory: %w", err)
 	}
@@ -190,7 +190,11 @@ func (f *Flow) readPart(rel string, n PartName) (*Part, error) {
 			return nil, err
 		}
 	} else if raw, err = os.ReadFile(p.Path); err != nil {
-		return nil, fmt.Errorf("read part %s: %w", rel, err)
+		// One unreadable file must not lock the user out of the flow
+		// they need to repair.
+		p.Broken = fmt.Sprintf("cannot be read (%v): fix or remove the file", err)
+		p.Status = assemble.Skipped
+		return p, nil
 	}
 	p.Content = string(raw)
 	p.Bytes = len(raw)
@@ -214,6 +218,7 @@ func (f *Flow) readLink(p *Part) ([]byte, error) {
 	raw, err := os.ReadFile(p.Target)
 	if err != nil {
 		p.Broken = fmt.Sprintf("link target %s cannot be read (%v)", p.Target, errors.Unwrap(err))
+		p.Status = assemble.Skipped
 		return nil, nil
 	}
 	return raw, nil
@@ -231,8 +236,8 @@ func (p *Part) fill(f *Flow) {
 		p.Heading = rel
 		p.Code = p.Content
 		p.Source = assemble.Source{URI: "file://" + rel, Path: rel, Span: "all", Language: languageOf(rel, []byte(p.Content))}
-		p.Source.StartLine, p.Source.EndLine = 1, lineCount(p.Content)
-		p.Body = renderFenced(p.Code, p.Source.Language)
+		p.Source.StartLine, p.Source.EndLine = 1, assemble.LineCount(p.Content)
+		p.Body = strings.TrimSuffix(assemble.Fenced(p.Code, p.Source.Language), "\n")
 	default:
 		x := parseEvidence(p.Content)
 		p.Heading, p.Source, p.Body, p.Code = x.heading, x.source, x.body, x.code
@@ -243,7 +248,7 @@ func (p *Part) fill(f *Flow) {
 			p.Source.Language = languageOf(p.Source.Path, nil)
 		}
 		if p.Source.Span == "all" && p.Code != "" {
-			p.Source.StartLine, p.Source.EndLine = 1, lineCount(p.Code)
+			p.Source.StartLine, p.Source.EndLine = 1, assemble.LineCount(p.Code)
 		}
 	}
 	if p.Detail == assemble.Outline {
@@ -275,10 +280,24 @@ func (f *Flow) checkRanks() {
 	}
 	for _, p := range f.Parts {
 		ids := by[p.Rank]
-		if len(ids) > 1 && ids[0] == p.ID() {
-			f.Problems = append(f.Problems, fmt.Sprintf("rank %s is used by %s: give all but one another rank with `dossier evidence rank ID N`", p.Rank, strings.Join(ids, " and ")))
+		if len(ids) < 2 || p != f.firstWithRank(p.Rank) {
+			continue
+		}
+		if len(slices.Compact(slices.Sorted(slices.Values(ids)))) == 1 {
+			f.Problems = append(f.Problems, fmt.Sprintf("%s exists both active and skipped (.skip): delete one of the two files", p.ID()))
+			continue
+		}
+		f.Problems = append(f.Problems, fmt.Sprintf("rank %s is used by %s: give all but one another rank with `dossier evidence rank ID N`", p.Rank, strings.Join(ids, " and ")))
+	}
+}
+
+func (f *Flow) firstWithRank(rank string) *Part {
+	for _, p := range f.Parts {
+		if p.Rank == rank {
+			return p
 		}
 	}
+	return nil
 }
 
 // Snapshot is the renderers' view of the flow: broken parts are left out.

@@ -42,6 +42,7 @@ func (e *Engine) flowNew(c *call) error {
 	}
 	e.flow = f
 	fmt.Fprintf(c.w, "✓ Flow %s\n  %s\n", f.Meta.ID, f.Dir)
+	e.warnFlowDir(c)
 	if c.o.text != "" {
 		p, err := e.Add(AddRequest{Role: assemble.User, Rank: 10, Kind: "request", Text: c.o.text})
 		if err != nil {
@@ -91,6 +92,7 @@ func (e *Engine) flowUse(c *call) error {
 	}
 	e.Reload()
 	fmt.Fprintf(c.w, "✓ Current flow: %s\n", c.args[0])
+	e.warnFlowDir(c)
 	return nil
 }
 
@@ -118,6 +120,13 @@ func (e *Engine) flowShow(c *call) error {
 	return nil
 }
 
+// warnFlowDir says when FLOW_DIR overrides the workspace's current flow.
+func (e *Engine) warnFlowDir(c *call) {
+	if dir := e.Getenv(FlowDirEnv); dir != "" {
+		fmt.Fprintf(c.w, "  ! FLOW_DIR=%s is set and wins over the current flow: unset it to use this one\n", dir)
+	}
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "-"
@@ -131,6 +140,9 @@ func (e *Engine) flowSet(c *call) error {
 	}
 	f, err := e.Flow()
 	if err != nil {
+		return err
+	}
+	if err := f.Writable(); err != nil {
 		return err
 	}
 	key, val := c.args[0], c.args[1]

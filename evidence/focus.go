@@ -36,14 +36,19 @@ func (e *Engine) focus(c *call) error {
 	if len(keep) == 0 {
 		return fmt.Errorf("no evidence matches %q, so focus changed nothing: `dossier ask \"what is missing for %s\"` finds candidates", query, query)
 	}
+	if err := f.Writable(); err != nil {
+		return err
+	}
 	if f.Meta.Focus == nil {
-		saved := map[string]string{}
-		for _, p := range f.Parts {
-			saved[p.ID()] = string(p.Status)
+		f.Meta.Focus = &FocusState{Saved: map[string]string{}}
+	}
+	// Every part's state before its first focus is saved before any
+	// rename, so a crash midway leaves a flow `focus off` can restore, and
+	// parts added between two focuses come back as they were too.
+	for _, p := range f.Parts {
+		if _, ok := f.Meta.Focus.Saved[p.ID()]; !ok {
+			f.Meta.Focus.Saved[p.ID()] = string(p.Status)
 		}
-		// Saved before any rename: a crash midway leaves a flow that
-		// `focus off` can still restore.
-		f.Meta.Focus = &FocusState{Query: query, Saved: saved}
 	}
 	f.Meta.Focus.Query = query
 	if err := f.SaveMeta(); err != nil {
@@ -97,6 +102,9 @@ func (e *Engine) focusOff(c *call, f *Flow) error {
 	if f.Meta.Focus == nil {
 		fmt.Fprintln(c.w, "no focus is on: nothing to restore")
 		return nil
+	}
+	if err := f.Writable(); err != nil {
+		return err
 	}
 	n := 0
 	for _, p := range f.Parts {

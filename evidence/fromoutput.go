@@ -80,6 +80,10 @@ func (e *Engine) fromOutput(c *call) error {
 			continue
 		}
 		sel := spanAround(e.Root, db, ref.Rel, ref.Line)
+		if sel == "" {
+			fmt.Fprintf(c.w, "  - %s:%d is past the end of the file (output older than the code?)\n", ref.Rel, ref.Line)
+			continue
+		}
 		band := Bands[1]
 		if ref.Frame > 0 {
 			band = Bands[2]
@@ -144,10 +148,17 @@ func spanAround(root string, db *store.DB, rel string, line int) string {
 			return nil
 		})
 	}
+	n := -1
+	if raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
+		n = len(lineStarts(string(raw)))
+	}
+	if n >= 0 && line > n {
+		return ""
+	}
 	if start == 0 || end-start > 200 {
 		start, end = max(1, line-15), line+15
-		if raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
-			end = min(end, max(1, len(lineStarts(string(raw)))))
+		if n > 0 {
+			end = min(end, n)
 		}
 	}
 	return fmt.Sprintf("%s::%d,%d", rel, start, end)

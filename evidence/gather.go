@@ -90,7 +90,7 @@ func (e *Engine) gather(c *call) error {
 		switch {
 		case err == nil:
 			added++
-			fmt.Fprintf(c.w, "✓ %-28s %-9s %s\n", p.ID(), why, p.sourceLabel())
+			fmt.Fprintf(c.w, "✓ %-28s %-9s %s\n", p.ID(), why, SourceLabel(p))
 		case strings.Contains(err.Error(), "already in the flow"):
 		default:
 			fmt.Fprintf(c.w, "  - %s: %v\n", selector, firstLine(err.Error()))

@@ -31,6 +31,26 @@ func (f *Flow) Select(spec string) ([]*Part, error) {
 	return []*Part{p}, nil
 }
 
+// SelectAll resolves every spec before anything changes, so one bad spec
+// changes nothing, and names each part once however often it is named.
+func (f *Flow) SelectAll(specs []string) ([]*Part, error) {
+	var out []*Part
+	seen := map[*Part]bool{}
+	for _, s := range specs {
+		ps, err := f.Select(s)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
+}
+
 // Find finds the one part a spec names.
 func (f *Flow) Find(spec string) (*Part, error) {
 	spec = strings.TrimSpace(spec)

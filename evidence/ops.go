@@ -25,6 +25,7 @@ func init() {
 	register(&command{group: "evidence", name: "rank", args: "ID N", summary: "Move a part to rank N (a free rank).", run: (*Engine).rankCmd})
 	register(&command{group: "evidence", name: "rebase", args: "", summary: "Renumber parts within each rank band to 100, 110, 120 ... keeping their order.", run: (*Engine).rebase})
 	register(&command{group: "evidence", name: "remove", args: "ID|RANGE", summary: "Remove parts (moved to build/removed/, not deleted).", run: (*Engine).remove})
+	register(&command{group: "evidence", name: "restore", args: "FILE...", summary: "Bring back parts taken out with remove (file names in build/removed/).", run: (*Engine).restore})
 	register(&command{group: "evidence", name: "pin", args: "ID [off]", summary: "Pin a part so that focus and fit never turn it off or shrink it.", run: (*Engine).pin})
 }
 
@@ -104,7 +105,7 @@ func (e *Engine) status(c *call) error {
 		if !p.Active() {
 			tok = "(" + tok + ")"
 		}
-		fmt.Fprintf(c.w, "    %-28s %-8s %-22s %8s  %s\n", p.ID(), p.Role, strings.Join(e.states(f, p, stale), ","), tok, p.sourceLabel())
+		fmt.Fprintf(c.w, "    %-28s %-8s %-22s %8s  %s\n", p.ID(), p.Role, strings.Join(States(p, stale[p]), ","), tok, SourceLabel(p))
 	}
 	e.printTotals(c.w, res)
 	for _, pr := range f.Problems {
@@ -116,8 +117,9 @@ func (e *Engine) status(c *call) error {
 	return nil
 }
 
-// states are the marks status shows for a part.
-func (e *Engine) states(f *Flow, p *Part, stale map[*Part]string) []string {
+// States are the marks status and the workbench show for a part; stale is
+// what Staleness says of it.
+func States(p *Part, stale string) []string {
 	var out []string
 	switch {
 	case p.Broken != "":
@@ -136,14 +138,14 @@ func (e *Engine) states(f *Flow, p *Part, stale map[*Part]string) []string {
 	if p.Detail != assemble.Full {
 		out = append(out, string(p.Detail))
 	}
-	if s := stale[p]; s != "" {
-		out = append(out, s)
+	if stale != "" {
+		out = append(out, stale)
 	}
 	return out
 }
 
-// sourceLabel is "path:100-200" or "path (@Symbol)".
-func (p *Part) sourceLabel() string {
+// SourceLabel is "path:100-200 @Symbol", or why a broken part is broken.
+func SourceLabel(p *Part) string {
 	if p.Broken != "" {
 		return p.Broken
 	}
@@ -166,8 +168,7 @@ func (e *Engine) plan(c *call) error {
 	if err != nil {
 		return err
 	}
-	res, err := e.Build()
-	if err != nil {
+	if _, err := e.Build(); err != nil {
 		return err
 	}
 	raw, err := os.ReadFile(filepath.Join(f.BuildDir(), "ctxplan.json"))
@@ -175,7 +176,6 @@ func (e *Engine) plan(c *call) error {
 		return err
 	}
 	_, err = c.w.Write(raw)
-	_ = res
 	return err
 }
 
@@ -191,6 +191,9 @@ func (e *Engine) budget(c *call) error {
 		n, err := ParseTokens(c.args[1])
 		if err != nil {
 			return usagef("%v", err)
+		}
+		if err := f.Writable(); err != nil {
+			return err
 		}
 		f.Meta.Budget = n
 		if err := f.SaveMeta(); err != nil {
@@ -272,13 +275,12 @@ func (e *Engine) toggle(c *call) error {
 	if len(specs) == 0 {
 		return usagef("toggle needs a part: an id (300_example), a rank (300) or a range (300-399)")
 	}
-	var parts []*Part
-	for _, s := range specs {
-		ps, err := f.Select(s)
-		if err != nil {
-			return err
-		}
-		parts = append(parts, ps...)
+	parts, err := f.SelectAll(specs)
+	if err != nil {
+		return err
+	}
+	if err := f.Writable(); err != nil {
+		return err
 	}
 	changed := 0
 	for _, p := range parts {
@@ -341,6 +343,9 @@ func (e *Engine) rankCmd(c *call) error {
 	r, err := ParseRank(c.args[1])
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if err := f.Writable(); err != nil {
+		return err
 	}
 	old := p.ID()
 	if err := f.SetRank(p, r); err != nil {
@@ -411,6 +416,9 @@ func (e *Engine) rebase(c *call) error {
 	if err != nil {
 		return err
 	}
+	if err := f.Writable(); err != nil {
+		return err
+	}
 	moves := f.rebasePlan()
 	if len(moves) == 0 {
 		fmt.Fprintln(c.w, "ranks are already even: nothing to change")
@@ -434,6 +442,19 @@ func (e *Engine) rebase(c *call) error {
 	return nil
 }
 
+// rebaseBand is the band rebase spreads a rank within: seed 003's bands,
+// with system parts (000-009) and user parts (010-099) kept apart so the
+// request never moves before the policies.
+func rebaseBand(r int) Band {
+	switch {
+	case r <= systemParts.Hi:
+		return systemParts
+	case r <= userParts.Hi:
+		return userParts
+	}
+	return BandOf(r)
+}
+
 type move struct {
 	p  *Part
 	to int
@@ -445,7 +466,7 @@ func (f *Flow) rebasePlan() []move {
 	var order []int
 	for _, p := range f.Parts {
 		r, _ := strconv.Atoi(p.Rank)
-		b := BandOf(r).Low
+		b := rebaseBand(r).Low
 		if _, ok := byBand[b]; !ok {
 			order = append(order, b)
 		}
@@ -455,7 +476,10 @@ func (f *Flow) rebasePlan() []move {
 	for _, lo := range order {
 		ps := byBand[lo]
 		slices.SortStableFunc(ps, func(a, b *Part) int { return strings.Compare(a.Rank, b.Rank) })
-		width := BandOf(lo).Hi - lo + 1
+		width := rebaseBand(lo).Hi - lo + 1
+		if len(ps) > width {
+			continue // more parts than ranks (duplicates): leave the band alone
+		}
 		step := 10
 		if len(ps)*10 > width {
 			step = max(1, width/len(ps))
@@ -484,23 +508,17 @@ func (e *Engine) remove(c *call) error {
 	if err != nil {
 		return err
 	}
-	var parts []*Part
-	for _, s := range c.args {
-		ps, err := f.Select(s)
-		if err != nil {
-			return err
-		}
-		parts = append(parts, ps...)
+	parts, err := f.SelectAll(c.args)
+	if err != nil {
+		return err
 	}
-	trash := filepath.Join(f.BuildDir(), "removed")
-	if err := os.MkdirAll(trash, 0o755); err != nil {
-		return writeErr(trash, err)
+	if err := f.Writable(); err != nil {
+		return err
 	}
 	for _, p := range parts {
-		if err := os.Rename(p.Path, filepath.Join(trash, filepath.Base(p.Path))); err != nil {
-			return writeErr(p.Path, err)
+		if err := f.Remove(p); err != nil {
+			return err
 		}
-		f.Parts = slices.DeleteFunc(f.Parts, func(q *Part) bool { return q == p })
 		fmt.Fprintf(c.w, "✓ Removed %s (kept in build/removed/)\n", p.Name)
 	}
 	res, err := e.rebuild()
@@ -509,6 +527,46 @@ func (e *Engine) remove(c *call) error {
 	}
 	e.printTotals(c.w, res)
 	return nil
+}
+
+// Remove moves a part file to build/removed/, where `restore` finds it.
+// An older copy of the same name there is kept as NAME~N, and the part's
+// pin, fit and focus state is forgotten so a new part with its id starts
+// clean.
+func (f *Flow) Remove(p *Part) error {
+	trash := filepath.Join(f.BuildDir(), "removed")
+	if err := os.MkdirAll(trash, 0o755); err != nil {
+		return writeErr(trash, err)
+	}
+	dst := filepath.Join(trash, filepath.Base(p.Path))
+	if _, err := os.Lstat(dst); err == nil {
+		for i := 1; ; i++ {
+			old := fmt.Sprintf("%s~%d", dst, i)
+			if _, err := os.Lstat(old); err != nil {
+				if err := os.Rename(dst, old); err != nil {
+					return writeErr(old, err)
+				}
+				break
+			}
+		}
+	}
+	if err := os.Rename(p.Path, dst); err != nil {
+		return writeErr(p.Path, err)
+	}
+	f.Parts = slices.DeleteFunc(f.Parts, func(q *Part) bool { return q == p })
+	return f.forgetState(p.ID())
+}
+
+// forgetState drops flow.json entries of a part id.
+func (f *Flow) forgetState(id string) error {
+	f.Meta.Pinned = slices.DeleteFunc(f.Meta.Pinned, func(s string) bool { return s == id })
+	f.Meta.FitSkipped = slices.DeleteFunc(f.Meta.FitSkipped, func(s string) bool { return s == id })
+	delete(f.Meta.Detail, id)
+	delete(f.Meta.Found, id)
+	if f.Meta.Focus != nil {
+		delete(f.Meta.Focus.Saved, id)
+	}
+	return f.SaveMeta()
 }
 
 func (e *Engine) pin(c *call) error {
@@ -527,6 +585,9 @@ func (e *Engine) pin(c *call) error {
 	if len(c.args) == 2 && !off {
 		return usagef("expected `pin ID` or `pin ID off`")
 	}
+	if err := f.Writable(); err != nil {
+		return err
+	}
 	f.Meta.Pinned = slices.DeleteFunc(f.Meta.Pinned, func(s string) bool { return s == p.ID() })
 	if !off {
 		f.Meta.Pinned = append(f.Meta.Pinned, p.ID())
@@ -541,4 +602,53 @@ func (e *Engine) pin(c *call) error {
 		fmt.Fprintf(c.w, "✓ %s pinned: focus and fit leave it as it is\n", p.ID())
 	}
 	return nil
+}
+
+func (e *Engine) restore(c *call) error {
+	if err := c.needArgs(1, -1, "a file name from build/removed/"); err != nil {
+		return err
+	}
+	f, err := e.Flow()
+	if err != nil {
+		return err
+	}
+	if err := f.Writable(); err != nil {
+		return err
+	}
+	for _, name := range c.args {
+		n, ok := ParsePartName(filepath.Base(name))
+		if !ok {
+			return fmt.Errorf("%s is not a part file name", name)
+		}
+		from := filepath.Join(f.BuildDir(), "removed", n.String())
+		if _, err := os.Lstat(from); err != nil {
+			return fmt.Errorf("%s is not in build/removed/: nothing to restore", n)
+		}
+		if q := f.byRank(atoiRank(n.Rank)); q != nil {
+			return fmt.Errorf("rank %s is taken by %s now: move it first (`dossier evidence rank %s N`)", n.Rank, q.ID(), q.ID())
+		}
+		to := filepath.Join(f.partDir(n.Role), n.String())
+		if err := rename(from, to); err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(f.Dir, to)
+		p, err := f.readPart(filepath.ToSlash(rel), n)
+		if err != nil {
+			return err
+		}
+		f.Parts = append(f.Parts, p)
+		f.sortParts()
+		fmt.Fprintf(c.w, "✓ Restored %s\n", n)
+	}
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	e.printTotals(c.w, res)
+	return nil
+}
+
+func atoiRank(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

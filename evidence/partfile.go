@@ -84,6 +84,10 @@ func parseProvenance(line string) assemble.Source {
 					s.Tags = append(s.Tags, t)
 				}
 			}
+		case "lines":
+			if s.StartLine == 0 {
+				s.StartLine, s.EndLine = spanLines("lines=" + v)
+			}
 		case "symbol":
 			s.Symbol = v
 		case "lang":
@@ -93,9 +97,8 @@ func parseProvenance(line string) assemble.Source {
 	return s
 }
 
-// spanLines reads the line numbers of "lines=100:200". Byte spans record
-// their lines too ("bytes=100:500; lines=..." is not written: the part
-// file stores lines=), so only the lines form is read here.
+// spanLines reads the line numbers of "lines=100:200"; a byte span's
+// lines come from the separate "lines=" key the part file carries.
 func spanLines(span string) (int, int) {
 	v, ok := strings.CutPrefix(span, "lines=")
 	if !ok {
@@ -104,7 +107,7 @@ func spanLines(span string) (int, int) {
 	a, b, _ := strings.Cut(v, ":")
 	start, err1 := strconv.Atoi(a)
 	end, err2 := strconv.Atoi(b)
-	if err1 != nil || err2 != nil {
+	if err1 != nil || err2 != nil || start < 1 || end < start {
 		return 0, 0
 	}
 	return start, end
@@ -157,6 +160,9 @@ func renderEvidence(src assemble.Source, content string) string {
 	b.WriteString(src.CID)
 	b.WriteString("; span=")
 	b.WriteString(src.Span)
+	if strings.HasPrefix(src.Span, "bytes=") && src.StartLine > 0 {
+		b.WriteString("; lines=" + strconv.Itoa(src.StartLine) + ":" + strconv.Itoa(src.EndLine))
+	}
 	if src.Symbol != "" {
 		b.WriteString("; symbol=")
 		b.WriteString(src.Symbol)
@@ -166,15 +172,6 @@ func renderEvidence(src assemble.Source, content string) string {
 		b.WriteString(strings.Join(src.Tags, ","))
 	}
 	b.WriteString(" -->\n\n")
-	fence := assemble.Fence(content)
-	b.WriteString(fence)
-	b.WriteString(src.Language)
-	b.WriteString("\n")
-	b.WriteString(content)
-	if content != "" && !strings.HasSuffix(content, "\n") {
-		b.WriteString("\n")
-	}
-	b.WriteString(fence)
-	b.WriteString("\n")
+	b.WriteString(assemble.Fenced(content, src.Language))
 	return b.String()
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/dossierhq/dossier/assemble"
 )
 
@@ -16,6 +18,9 @@ func init() {
 	register(&command{group: "evidence", name: "refresh", args: "[ID...]",
 		summary: "Re-extract evidence whose source changed (all stale parts without an ID).\n" +
 			"Symbols are found again by name; line and byte spans keep their numbers.",
+		flags: func(fs *pflag.FlagSet, o *opts) {
+			fs.BoolVar(&o.force, "force", false, "replace parts edited by hand too (the edited file is kept in build/removed/)")
+		},
 		run: (*Engine).refresh})
 }
 
@@ -38,7 +43,9 @@ func (e *Engine) staleness(p *Part, files map[string]string) string {
 	if p.Role != assemble.Evidence || p.Link || s.Path == "" || s.CID == "" {
 		return ""
 	}
-	if p.Code != "" && CID([]byte(p.Code)) != s.CID {
+	// The part file ends its fenced content with a newline the source
+	// span may not have had.
+	if p.Code != "" && CID([]byte(p.Code)) != s.CID && CID([]byte(strings.TrimSuffix(p.Code, "\n"))) != s.CID {
 		return "edited"
 	}
 	text, ok := files[s.Path]
@@ -70,7 +77,7 @@ func spanText(text string, s assemble.Source) string {
 		a, b, _ := strings.Cut(v, ":")
 		from, err1 := strconv.Atoi(a)
 		to, err2 := strconv.Atoi(b)
-		if err1 != nil || err2 != nil || from > to || to > len(text) {
+		if err1 != nil || err2 != nil || from < 0 || from > to || to > len(text) {
 			return ""
 		}
 		return text[from:to]
@@ -88,25 +95,39 @@ func (e *Engine) refresh(c *call) error {
 		return err
 	}
 	var parts []*Part
+	stale := e.Staleness(f)
+	edited := 0
 	if len(c.args) == 0 {
-		for p, s := range e.Staleness(f) {
-			if s == "stale" {
+		for p, s := range stale {
+			switch s {
+			case "stale":
 				parts = append(parts, p)
+			case "edited":
+				edited++
 			}
 		}
 	} else {
-		for _, a := range c.args {
-			ps, err := f.Select(a)
-			if err != nil {
-				return err
-			}
-			parts = append(parts, ps...)
+		if parts, err = f.SelectAll(c.args); err != nil {
+			return err
 		}
+		for _, p := range parts {
+			if stale[p] == "edited" && !c.o.force {
+				return fmt.Errorf("%s was edited by hand: `refresh %s --force` replaces it from the source (the edited file is kept in build/removed/)", p.ID(), p.ID())
+			}
+		}
+	}
+	if err := f.Writable(); err != nil {
+		return err
 	}
 	n := 0
 	for _, p := range f.Parts { // in flow order, for stable output
 		if !containsPart(parts, p) {
 			continue
+		}
+		if stale[p] == "edited" {
+			if err := backup(f, p); err != nil {
+				return err
+			}
 		}
 		changed, err := e.RefreshPart(f, p)
 		if err != nil {
@@ -114,11 +135,14 @@ func (e *Engine) refresh(c *call) error {
 		}
 		if changed {
 			n++
-			fmt.Fprintf(c.w, "✓ Refreshed %s from %s\n", p.ID(), p.sourceLabel())
+			fmt.Fprintf(c.w, "✓ Refreshed %s from %s\n", p.ID(), SourceLabel(p))
 		}
 	}
 	if n == 0 {
-		fmt.Fprintln(c.w, "every part matches its source: nothing to refresh")
+		fmt.Fprintln(c.w, "no stale parts: nothing to refresh")
+	}
+	if edited > 0 {
+		fmt.Fprintf(c.w, "  %d part(s) edited by hand left alone: `refresh ID --force` replaces one from its source\n", edited)
 	}
 	res, err := e.rebuild()
 	if err != nil {
@@ -126,6 +150,12 @@ func (e *Engine) refresh(c *call) error {
 	}
 	e.printTotals(c.w, res)
 	return nil
+}
+
+// backup copies a part file to build/removed/ before it is overwritten.
+func backup(f *Flow, p *Part) error {
+	dst := filepath.Join(f.BuildDir(), "removed", p.Name.String()+".edited")
+	return WriteFileAtomic(dst, []byte(p.Content))
 }
 
 func containsPart(ps []*Part, p *Part) bool {
@@ -200,7 +230,7 @@ func (e *Engine) statusJSON(w io.Writer, f *Flow, res assemble.Result, stale map
 		Problems []string `json:"problems"`
 	}{f.Meta.ID, f.Dir, string(res.Format), res.Encoding, res.Exact, res.Tokens, e.Budget(), []row{}, f.Problems}
 	for _, p := range f.Parts {
-		out.Parts = append(out.Parts, row{p.ID(), p.File, p.Rank, string(p.Role), e.states(f, p, stale), f.partTokens(res, p), p.sourceLabel(), f.Meta.Found[p.ID()]})
+		out.Parts = append(out.Parts, row{p.ID(), p.File, p.Rank, string(p.Role), States(p, stale[p]), f.partTokens(res, p), SourceLabel(p), f.Meta.Found[p.ID()]})
 	}
 	if out.Problems == nil {
 		out.Problems = []string{}

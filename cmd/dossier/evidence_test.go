@@ -527,3 +527,87 @@ func TestGatherAndFromOutput(t *testing.T) {
 		t.Errorf("from-output of empty stdin: exit %d %s", code, errOut)
 	}
 }
+
+// TestReviewRegressions pins fixes found in review: each case once lost
+// state, left a flow half-changed or misreported a part.
+func TestReviewRegressions(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	dir := flowDir(t, root)
+	os.WriteFile(filepath.Join(root, "nonl.txt"), []byte("no final newline"), 0o644)
+
+	// A byte span and a file without a final newline are not "edited".
+	must(t, "evidence", "add", "core/flow.sh::0c,13c", "nonl.txt", r)
+	out := must(t, "evidence", "status", r)
+	if strings.Contains(out, "edited") {
+		t.Errorf("fresh parts marked edited:\n%s", out)
+	}
+	aptix := must(t, "assemble", "--format", "aptix", r)
+	if !strings.Contains(aptix, "Path: core/flow.sh\nLines: 1-2\n") {
+		t.Errorf("a byte span's Lines are not its lines in the file:\n%s", aptix)
+	}
+
+	// remove forgets the part's state; a new part with its id starts clean.
+	must(t, "evidence", "pin", "100", r)
+	must(t, "evidence", "remove", "100", r)
+	must(t, "evidence", "add", "core/flow.sh::0c,13c", "--rank", "100", r)
+	if out = must(t, "evidence", "status", r); strings.Contains(out, "pinned") {
+		t.Errorf("a re-added part inherited the removed one's pin:\n%s", out)
+	}
+	must(t, "evidence", "remove", "100", r) // a second removal keeps the first copy
+	if matches, _ := filepath.Glob(filepath.Join(dir, "build", "removed", "100_flow_sh_0_13c.evidence.md*")); len(matches) != 2 {
+		t.Errorf("removed copies: %v", matches)
+	}
+
+	// A part added between two focuses comes back with focus off.
+	must(t, "evidence", "add", "render/render.go", r)
+	must(t, "evidence", "focus", "newline", r)
+	must(t, "evidence", "add", "parser/parse.go", r)
+	must(t, "evidence", "focus", "colours", r)
+	must(t, "evidence", "focus", "off", r)
+	out = must(t, "evidence", "status", "--json", r)
+	if strings.Contains(out, `"skipped"`) {
+		t.Errorf("focus off left parts skipped:\n%s", out)
+	}
+
+	// rebase keeps system parts before the user request.
+	must(t, "evidence", "add", "--role", "system", "--text", "Be exact.", r)
+	out = must(t, "evidence", "rebase", r)
+	if strings.Contains(out, "010_request ->") {
+		t.Errorf("rebase moved the request:\n%s", out)
+	}
+	md := must(t, "assemble", r)
+	if strings.Index(md, "# System") > strings.Index(md, "# User Request") {
+		t.Errorf("system after user:\n%s", md)
+	}
+
+	// An unreadable part file is reported, not fatal.
+	ev := filepath.Join(dir, "ctx", "evidence")
+	os.Symlink(filepath.Join(root, "gone"), filepath.Join(ev, "400_gone.evidence.md"))
+	out = must(t, "evidence", "status", r)
+	if !strings.Contains(out, "400_gone") || !strings.Contains(out, "broken") {
+		t.Errorf("broken part not shown:\n%s", out)
+	}
+	os.Remove(filepath.Join(ev, "400_gone.evidence.md"))
+
+	// A hand-edited span that points before the file is not a panic.
+	p := filepath.Join(ev, "100_nonl_txt.evidence.md")
+	if raw, err := os.ReadFile(p); err == nil {
+		os.WriteFile(p, []byte(strings.Replace(string(raw), "span=all", "span=bytes=-1:13", 1)), 0o644)
+	}
+	must(t, "evidence", "status", r)
+
+	// fit that fails midway still records what it skipped.
+	must(t, "evidence", "toggle", "on", "0-999", r)
+	parts, _ := filepath.Glob(filepath.Join(ev, "*.evidence.md"))
+	sort.Strings(parts)
+	first := parts[0]
+	raw, _ := os.ReadFile(first)
+	os.WriteFile(first+".skip", raw, 0o644) // the lowest rank cannot be skipped: its .skip exists
+	runCLI(t, "evidence", "fit", "1", r)
+	os.Remove(first + ".skip")
+	must(t, "evidence", "fit", "off", r)
+	if out = must(t, "evidence", "status", "--json", r); strings.Contains(out, `"skipped"`) {
+		t.Errorf("fit off after a failed fit left parts skipped:\n%s", out)
+	}
+}
