@@ -155,7 +155,7 @@ func suggest(group, name string) string {
 		if c.group != group {
 			continue
 		}
-		if d := editDistance(name, c.name); d < bestD || strings.HasPrefix(c.name, name) && d < bestD+2 {
+		if d := EditDistance(name, c.name); d < bestD || strings.HasPrefix(c.name, name) && d < bestD+2 {
 			best, bestD = c.name, d
 		}
 	}

@@ -229,7 +229,7 @@ func nearest(want string, names []string) string {
 	var close []string
 	for _, n := range names {
 		ln := strings.ToLower(n)
-		if strings.Contains(ln, lw) || strings.Contains(lw, ln) || editDistance(lw, ln) <= 2 {
+		if strings.Contains(ln, lw) || strings.Contains(lw, ln) || EditDistance(lw, ln) <= 2 {
 			close = append(close, n)
 		}
 	}
@@ -242,8 +242,8 @@ func nearest(want string, names []string) string {
 	return "; did you mean " + strings.Join(close, ", ") + "?"
 }
 
-// editDistance is Levenshtein's distance, for suggestions only.
-func editDistance(a, b string) int {
+// EditDistance is Levenshtein's distance, for suggestions only.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -143,12 +143,7 @@ func (e *Engine) fitOff(c *call, f *Flow) error {
 		return err
 	}
 	fmt.Fprintf(c.w, "✓ Fit off: %d part(s) back to full text and active\n", n)
-	res, err := e.rebuild()
-	if err != nil {
-		return err
-	}
-	e.printTotals(c.w, res)
-	return nil
+	return e.finish(c.w)
 }
 
 // declLine matches lines that declare something in the common languages:

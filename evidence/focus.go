@@ -88,12 +88,7 @@ func (e *Engine) focus(c *call) error {
 	if note != "" {
 		fmt.Fprintln(c.w, "  note: "+note)
 	}
-	res, err := e.rebuild()
-	if err != nil {
-		return err
-	}
-	e.printTotals(c.w, res)
-	return nil
+	return e.finish(c.w)
 }
 
 // focusOff puts every part that existed before the first focus back in
@@ -125,10 +120,5 @@ func (e *Engine) focusOff(c *call, f *Flow) error {
 		return err
 	}
 	fmt.Fprintf(c.w, "✓ Focus off: %d part(s) restored to their earlier state\n", n)
-	res, err := e.rebuild()
-	if err != nil {
-		return err
-	}
-	e.printTotals(c.w, res)
-	return nil
+	return e.finish(c.w)
 }

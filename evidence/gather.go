@@ -126,11 +126,6 @@ func (e *Engine) gather(c *call) error {
 // finishBatch refreshes build/ after adding several parts and prints the
 // totals.
 func (e *Engine) finishBatch(w io.Writer, added int) error {
-	res, err := e.rebuild()
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(w, "✓ Added %d part(s)\n", added)
-	e.printTotals(w, res)
-	return nil
+	return e.finish(w)
 }

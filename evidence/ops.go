@@ -65,6 +65,16 @@ func (f *Flow) partTokens(res assemble.Result, p *Part) int {
 	return 0
 }
 
+// finish refreshes build/ after a change and prints seed 003's totals.
+func (e *Engine) finish(w io.Writer) error {
+	res, err := e.rebuild()
+	if err != nil {
+		return err
+	}
+	e.printTotals(w, res)
+	return nil
+}
+
 // rebuild refreshes build/ after a change and returns the assembly in the
 // flow's format, for feedback.
 func (e *Engine) rebuild() (assemble.Result, error) {
@@ -302,12 +312,7 @@ func (e *Engine) toggle(c *call) error {
 	if changed == 0 {
 		fmt.Fprintln(c.w, "nothing to change")
 	}
-	res, err := e.rebuild()
-	if err != nil {
-		return err
-	}
-	e.printTotals(c.w, res)
-	return nil
+	return e.finish(c.w)
 }
 
 // SetStatus renames a part to or from its .skip name. It reports whether
@@ -352,12 +357,7 @@ func (e *Engine) rankCmd(c *call) error {
 		return err
 	}
 	fmt.Fprintf(c.w, "✓ %s -> %s\n", old, p.ID())
-	res, err := e.rebuild()
-	if err != nil {
-		return err
-	}
-	e.printTotals(c.w, res)
-	return nil
+	return e.finish(c.w)
 }
 
 // SetRank renames a part to rank r, which must be free, and carries its
@@ -434,12 +434,7 @@ func (e *Engine) rebase(c *call) error {
 		}
 		fmt.Fprintf(c.w, "✓ %s -> %s\n", old, m.p.ID())
 	}
-	res, err := e.rebuild()
-	if err != nil {
-		return err
-	}
-	e.printTotals(c.w, res)
-	return nil
+	return e.finish(c.w)
 }
 
 // rebaseBand is the band rebase spreads a rank within: seed 003's bands,
@@ -521,12 +516,7 @@ func (e *Engine) remove(c *call) error {
 		}
 		fmt.Fprintf(c.w, "✓ Removed %s (kept in build/removed/)\n", p.Name)
 	}
-	res, err := e.rebuild()
-	if err != nil {
-		return err
-	}
-	e.printTotals(c.w, res)
-	return nil
+	return e.finish(c.w)
 }
 
 // Remove moves a part file to build/removed/, where `restore` finds it.
@@ -640,12 +630,7 @@ func (e *Engine) restore(c *call) error {
 		f.sortParts()
 		fmt.Fprintf(c.w, "✓ Restored %s\n", n)
 	}
-	res, err := e.rebuild()
-	if err != nil {
-		return err
-	}
-	e.printTotals(c.w, res)
-	return nil
+	return e.finish(c.w)
 }
 
 func atoiRank(s string) int {

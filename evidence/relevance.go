@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -100,7 +101,7 @@ func (e *Engine) relevance(ctx context.Context, f *Flow, query string) (rs []rel
 		rs = append(rs, r)
 	}
 	slices.SortStableFunc(rs, func(a, b relevant) int {
-		return cmpFloat(b.lex+b.hit, a.lex+a.hit)
+		return cmp.Compare(b.lex+b.hit, a.lex+a.hit)
 	})
 	return rs, hits, note
 }
@@ -115,16 +116,6 @@ func covers(p *Part, path string, start, end int) bool {
 		return true
 	}
 	return start <= s.EndLine && end >= s.StartLine
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // metaWords are the words of a question about the flow, not its topic.

@@ -144,12 +144,7 @@ func (e *Engine) refresh(c *call) error {
 	if edited > 0 {
 		fmt.Fprintf(c.w, "  %d part(s) edited by hand left alone: `refresh ID --force` replaces one from its source\n", edited)
 	}
-	res, err := e.rebuild()
-	if err != nil {
-		return err
-	}
-	e.printTotals(c.w, res)
-	return nil
+	return e.finish(c.w)
 }
 
 // backup copies a part file to build/removed/ before it is overwritten.
