@@ -62,7 +62,8 @@ func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 		Short: "Curate the context you send to LLMs",
 		Long: "dossier indexes a repository (tree-sitter chunks, symbols, imports, test links) into\n" +
 			".dossier/index.db and helps you curate and assemble prompt context from it.\n\n" +
-			"Without a command it indexes the current workspace and prints the summary.",
+			"Without a command it opens the workbench on the workspace (indexing it in the\n" +
+			"background); when stdin or stdout is not a terminal it indexes and prints the summary.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -73,8 +74,16 @@ func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return fmt.Errorf("%w: %v", errUsage, err) })
 	root.PersistentFlags().StringVar(&g.root, "root", "", "workspace root (default: the current directory)")
 	idx := newIndexCmd(g)
-	root.RunE = idx.RunE
+	wb := &workbenchOptions{globals: g}
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if isTerminal() && !cmd.Flags().Changed("json") && !cmd.Flags().Changed("watch") {
+			return wb.openWorkbench(cmd)
+		}
+		return idx.RunE(cmd, args)
+	}
 	root.Flags().AddFlagSet(idx.Flags())
+	root.Flags().StringVar(&wb.theme, "theme", "", "workbench theme: auto, dark, light or high-contrast (default from config [ui] theme)")
+	root.Flags().BoolVar(&wb.debug, "debug", false, "log the workbench to $XDG_CACHE_HOME/dossier/debug.log")
 	root.AddCommand(idx, newStatsCmd(g), newSearchCmd(g), newRelatedCmd(g),
 		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g))
 	return root

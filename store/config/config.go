@@ -25,6 +25,14 @@ type Config struct {
 	Index  Index  `toml:"index"`
 	Embed  Embed  `toml:"embed"`
 	Prompt Prompt `toml:"prompt"`
+	UI     UI     `toml:"ui"`
+}
+
+// UI sets up the workbench.
+type UI struct {
+	// Theme is auto (follows the terminal's background), dark, light or
+	// high-contrast; --theme overrides it.
+	Theme string `toml:"theme"`
 }
 
 // Prompt sets what new flows are assembled for; a flow's own settings

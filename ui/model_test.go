@@ -1,0 +1,280 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/evidence"
+	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/themes"
+)
+
+// fixture is a workspace with a flow of three evidence parts and a request.
+func fixture(t testing.TB) (string, *evidence.Engine) {
+	t.Helper()
+	root := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+	}
+	write("parser/parse.go", "package parser\n\n// Parse reads input and handles errors.\nfunc Parse(s string) error {\n\treturn nil\n}\n")
+	write("render/render.go", "package render\n\n// Render draws colours.\nfunc Render() string {\n\treturn \"\"\n}\n")
+	write("docs/guide.md", "# Guide\n\nHow to parse.\n")
+	e := evidence.NewEngine(root)
+	e.Getenv = func(string) string { return "" }
+	e.Now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+	ctx := context.Background()
+	for _, words := range [][]string{
+		{"flow", "new", "fix", "--request", "Fix parsing."},
+		{"evidence", "add", "parser/parse.go"},
+		{"evidence", "add", "render/render.go"},
+		{"evidence", "add", "docs/guide.md", "--band", "supporting"},
+	} {
+		if err := e.Exec(ctx, words, io_discard{}); err != nil {
+			t.Fatalf("%v: %v", words, err)
+		}
+	}
+	e.Reload()
+	return root, e
+}
+
+type io_discard struct{}
+
+func (io_discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// testStyles are colourless so views compare as plain text.
+func testStyles() themes.Styles {
+	r := lipgloss.NewRenderer(io_discard{})
+	r.SetColorProfile(termenv.Ascii)
+	return themes.NewStyles(r, themes.Dark(), true)
+}
+
+func newTestModel(t testing.TB, search SearchFunc) (Model, string) {
+	root, e := fixture(t)
+	m := New(Options{Root: root, Engine: e, Styles: testStyles(), Search: search})
+	// A blinking cursor schedules a tick every half second; tests have no
+	// use for it.
+	m.cmd.input.Cursor.SetMode(cursor.CursorStatic)
+	m.search.input.Cursor.SetMode(cursor.CursorStatic)
+	m = drive(t, m, m.Init())
+	m = send(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	return m, root
+}
+
+// drive runs a command and feeds what it returns back into the model, as
+// the Bubble Tea runtime would, leaving out the spinner's endless ticks.
+func drive(t testing.TB, m Model, cmd tea.Cmd) Model {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0 && steps < 50; steps++ {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		switch msg := msg.(type) {
+		case nil, spinner.TickMsg:
+			continue
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+			continue
+		}
+		next, more := m.Update(msg)
+		m = next.(Model)
+		queue = append(queue, more)
+	}
+	return m
+}
+
+func send(t testing.TB, m Model, msg tea.Msg) Model {
+	t.Helper()
+	next, cmd := m.Update(msg)
+	return drive(t, next.(Model), cmd)
+}
+
+func keys(t testing.TB, m Model, ks ...string) Model {
+	t.Helper()
+	for _, k := range ks {
+		var msg tea.KeyMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		case "space":
+			msg = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+		case "ctrl+r":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlR}
+		case "tab":
+			msg = tea.KeyMsg{Type: tea.KeyTab}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		m = send(t, m, msg)
+	}
+	return m
+}
+
+func typeText(t testing.TB, m Model, s string) Model {
+	for _, r := range s {
+		m = send(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	return m
+}
+
+func rowStates(m Model) string {
+	var out []string
+	for _, r := range m.snap.Rows {
+		s := "on"
+		if !r.Active {
+			s = "off"
+		}
+		if r.Pinned {
+			s += "+pin"
+		}
+		out = append(out, r.ID+":"+s)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestToggleUndoRedo(t *testing.T) {
+	m, _ := newTestModel(t, nil)
+	if got := rowStates(m); got != "010_request:on 100_parse_go:on 110_render_go:on 200_guide_md:on" {
+		t.Fatalf("start: %s", got)
+	}
+	m = keys(t, m, "j", "space")
+	if got := rowStates(m); !strings.Contains(got, "100_parse_go:off") {
+		t.Errorf("after space: %s (status %q)", got, m.status)
+	}
+	if _, err := os.Stat(filepath.Join(m.snap.Dir, "ctx", "evidence", "100_parse_go.evidence.md.skip")); err != nil {
+		t.Errorf("toggle did not rename the part: %v", err)
+	}
+	m = keys(t, m, "u")
+	if got := rowStates(m); !strings.Contains(got, "100_parse_go:on") {
+		t.Errorf("after undo: %s", got)
+	}
+	m = keys(t, m, "ctrl+r")
+	if got := rowStates(m); !strings.Contains(got, "100_parse_go:off") {
+		t.Errorf("after redo: %s", got)
+	}
+	before := m.snap.Tokens
+	m = keys(t, m, "space")
+	if m.snap.Tokens <= before {
+		t.Errorf("enabling a part did not raise the total: %d -> %d", before, m.snap.Tokens)
+	}
+}
+
+func TestPinRankRemoveRestore(t *testing.T) {
+	m, _ := newTestModel(t, nil)
+	m = keys(t, m, "j", "p")
+	if !strings.Contains(rowStates(m), "100_parse_go:on+pin") {
+		t.Errorf("pin: %s", rowStates(m))
+	}
+	m = keys(t, m, "J") // after 110_render_go
+	if got := rowStates(m); !strings.Contains(got, "110_render_go:on 111_parse_go:on+pin") {
+		t.Errorf("rank down: %s (%s)", got, m.status)
+	}
+	m = keys(t, m, "x")
+	if strings.Contains(rowStates(m), "parse_go") {
+		t.Errorf("remove: %s", rowStates(m))
+	}
+	m = keys(t, m, "u")
+	if !strings.Contains(rowStates(m), "111_parse_go") {
+		t.Errorf("undo remove: %s (%s)", rowStates(m), m.status)
+	}
+}
+
+func TestCommandLineFocusAndFormat(t *testing.T) {
+	m, _ := newTestModel(t, nil)
+	m = keys(t, m, ":")
+	m = typeText(t, m, "evidence focus colours")
+	m = keys(t, m, "enter")
+	if m.snap.Focus != "colours" || !strings.Contains(rowStates(m), "100_parse_go:off") || !strings.Contains(rowStates(m), "110_render_go:on") {
+		t.Errorf("focus: %q %s (%s)", m.snap.Focus, rowStates(m), m.status)
+	}
+	m = keys(t, m, "f") // again: off
+	if m.snap.Focus != "" || strings.Contains(rowStates(m), ":off") {
+		t.Errorf("focus off: %q %s", m.snap.Focus, rowStates(m))
+	}
+	m = keys(t, m, ":")
+	m = typeText(t, m, "evidnce status")
+	m = keys(t, m, "enter")
+	if !m.statusErr || !strings.Contains(m.status, "did you mean /evidence") {
+		t.Errorf("unknown command: %q", m.status)
+	}
+	m = keys(t, m, "m")
+	if m.format != assemble.Aptix || !strings.HasPrefix(m.snap.Text, "[CONTEXT]\n\n=== CHUNK 1 ===") {
+		t.Errorf("format: %s %q", m.format, m.snap.Text[:min(40, len(m.snap.Text))])
+	}
+	m = keys(t, m, ":")
+	m = typeText(t, m, "evi")
+	m = keys(t, m, "tab")
+	if m.cmd.input.Value() != "/evidence " {
+		t.Errorf("completion: %q", m.cmd.input.Value())
+	}
+}
+
+func TestSearchOverlayAdds(t *testing.T) {
+	fake := func(ctx context.Context, q search.Query) (search.Response, error) {
+		return search.Response{Results: []search.Result{{Path: "parser/parse.go", StartLine: 3, EndLine: 6, Symbol: "Parse", Language: "go", Score: 0.9, Sources: []string{"text"}}}}, nil
+	}
+	m, _ := newTestModel(t, fake)
+	m = keys(t, m, "/")
+	m = typeText(t, m, "parse")
+	m = drive(t, m, func() tea.Msg { return searchTickMsg{m.search.seq} })
+	if len(m.search.results) != 1 || !strings.Contains(m.View(), "parser/parse.go:3-6") {
+		t.Fatalf("results: %+v\n%s", m.search.results, m.View())
+	}
+	m = keys(t, m, "enter")
+	found := false
+	for _, r := range m.snap.Rows {
+		if strings.HasPrefix(r.ID, "120_parse_go_3_6") && strings.HasPrefix(r.Found, "search:text 0.90") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("search add: %s (%s)", rowStates(m), m.status)
+	}
+}
+
+func TestSmallTerminalAndDeletedFlow(t *testing.T) {
+	m, _ := newTestModel(t, nil)
+	small := send(t, m, tea.WindowSizeMsg{Width: 50, Height: 10})
+	if !strings.Contains(small.View(), "terminal too small: 50x10") {
+		t.Errorf("small view:\n%s", small.View())
+	}
+	for _, size := range [][2]int{{60, 15}, {61, 16}, {240, 70}, {100, 30}} {
+		v := send(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]}).View()
+		lines := strings.Split(v, "\n")
+		if len(lines) != size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+		for i, l := range lines {
+			if w := lipgloss.Width(l); w != size[0] {
+				t.Errorf("%dx%d: line %d is %d wide: %q", size[0], size[1], i, w, l)
+				break
+			}
+		}
+	}
+	os.RemoveAll(m.snap.Dir)
+	m = send(t, m, flowChangedMsg{})
+	if v := m.View(); !strings.Contains(v, "does not exist") && !strings.Contains(v, "gone from") {
+		t.Errorf("deleted flow:\n%s", v)
+	}
+	m = keys(t, m, "space", "j", "x", "u")
+	_ = fmt.Sprint(m.View())
+}

@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/fsnotify/fsnotify"
+)
+
+// indexMsg reports indexing progress; ch is read again until it closes.
+type indexMsg struct {
+	done, total int
+	finished    bool
+	err         error
+	ch          <-chan indexMsg
+}
+
+// flowChangedMsg says the flow directory changed on disk.
+type flowChangedMsg struct{}
+
+// indexCmd brings the index up to date in the background, one progress
+// message at a time (glow's findNextLocalFile pattern).
+func (m Model) indexCmd() tea.Cmd {
+	ch := make(chan indexMsg, 16)
+	run := m.opts.Index
+	go func() {
+		defer close(ch)
+		last := time.Time{}
+		err := run(context.Background(), func(done, total int) {
+			if time.Since(last) > 100*time.Millisecond {
+				last = time.Now()
+				select {
+				case ch <- indexMsg{done: done, total: total}:
+				default: // the screen is behind; skip this tick
+				}
+			}
+		})
+		ch <- indexMsg{finished: true, err: err}
+	}()
+	return readIndex(ch)
+}
+
+func readIndex(ch <-chan indexMsg) tea.Cmd {
+	return func() tea.Msg {
+		msg, ok := <-ch
+		if !ok {
+			return nil
+		}
+		msg.ch = ch
+		return msg
+	}
+}
+
+func (m Model) handleIndex(msg indexMsg) (tea.Model, tea.Cmd) {
+	switch {
+	case msg.finished && msg.err != nil:
+		m.indexing = ""
+		m.status, m.statusErr = "indexing failed: "+firstLine(msg.err.Error()), true
+		return m, nil
+	case msg.finished:
+		m.indexing = ""
+		m.status, m.statusErr = "index up to date", false
+		return m, m.loadCmd()
+	case msg.total > 0:
+		m.indexing = fmt.Sprintf("indexing %d/%d", msg.done, msg.total)
+	default:
+		m.indexing = fmt.Sprintf("indexing %d files", msg.done)
+	}
+	return m, readIndex(msg.ch)
+}
+
+// RunOptions start the workbench.
+type RunOptions struct {
+	Options
+	// Debug names a log file; empty logs nothing.
+	Debug string
+	In    io.Reader
+	Out   io.Writer
+}
+
+// Run opens the workbench and blocks until the user quits. A panic is
+// caught by Bubble Tea, which restores the terminal; it is logged to the
+// debug log and returned as an error.
+func Run(ctx context.Context, o RunOptions) error {
+	logger := log.New(io.Discard, "", 0)
+	if o.Debug != "" {
+		if err := os.MkdirAll(filepath.Dir(o.Debug), 0o755); err == nil {
+			if f, err := os.OpenFile(o.Debug, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
+				defer f.Close()
+				logger = log.New(f, "dossier ", log.LstdFlags|log.Lmicroseconds)
+			}
+		}
+	}
+	m := New(o.Options)
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx)}
+	if o.In != nil {
+		opts = append(opts, tea.WithInput(o.In))
+	}
+	if o.Out != nil {
+		opts = append(opts, tea.WithOutput(o.Out))
+	}
+	p := tea.NewProgram(m, opts...)
+	stop := watchFlows(o.Root, p, logger)
+	defer stop()
+	logger.Printf("start root=%s", o.Root)
+	_, err := p.Run()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		logger.Printf("exit: %v", err)
+		if errors.Is(err, tea.ErrProgramPanic) {
+			return fmt.Errorf("the workbench crashed (%w); the flow on disk is as the last completed command left it, see %s", err, o.Debug)
+		}
+		return err
+	}
+	return nil
+}
+
+// watchFlows tells the program when anything under .dossier/flows changes
+// (a part edited in another shell or an editor), at most every 150 ms.
+func watchFlows(root string, p *tea.Program, logger *log.Logger) func() {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		logger.Printf("watch: %v", err)
+		return func() {}
+	}
+	dirs := map[string]bool{}
+	add := func() {
+		base := filepath.Join(root, ".dossier", "flows")
+		_ = filepath.WalkDir(base, func(path string, d os.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return nil
+			}
+			if d.Name() == "build" {
+				return filepath.SkipDir
+			}
+			if !dirs[path] && w.Add(path) == nil {
+				dirs[path] = true
+			}
+			return nil
+		})
+	}
+	add()
+	if dir := os.Getenv("FLOW_DIR"); dir != "" {
+		for _, d := range []string{dir, filepath.Join(dir, "ctx"), filepath.Join(dir, "ctx", "evidence")} {
+			_ = w.Add(d)
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		var timer <-chan time.Time
+		for {
+			select {
+			case <-done:
+				return
+			case ev, ok := <-w.Events:
+				if !ok {
+					return
+				}
+				if ev.Op&fsnotify.Create != 0 {
+					add() // a new flow or evidence directory
+				}
+				if timer == nil {
+					timer = time.After(150 * time.Millisecond)
+				}
+			case err, ok := <-w.Errors:
+				if !ok {
+					return
+				}
+				logger.Printf("watch: %v", err)
+			case <-timer:
+				timer = nil
+				p.Send(flowChangedMsg{})
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		w.Close()
+	}
+}

@@ -1,0 +1,244 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/dossierhq/dossier/evidence"
+	"github.com/dossierhq/dossier/index/search"
+)
+
+// SearchFunc answers one query (hybrid search over the workspace index).
+type SearchFunc func(ctx context.Context, q search.Query) (search.Response, error)
+
+// debounceDelay is how long typing must pause before a search runs.
+const debounceDelay = 150 * time.Millisecond
+
+// searchOverlay is the '/' overlay: a query line, live results, a preview
+// of the selected result, and adding one or many at a rank band.
+type searchOverlay struct {
+	input   textinput.Model
+	results  []search.Result
+	previews []string
+	cursor   int
+	marked  map[int]bool
+	band    int // index into evidence.Bands, 1 (critical) by default
+	seq     int
+	note    string
+	err     string
+}
+
+type (
+	searchTickMsg   struct{ seq int }
+	searchResultMsg struct {
+		seq      int
+		resp     search.Response
+		previews []string // each result's lines, read in the command
+		err      error
+	}
+)
+
+func newSearchOverlay() searchOverlay {
+	ti := textinput.New()
+	ti.Prompt = "search: "
+	ti.Placeholder = "words, Symbol, type:function path:internal/"
+	return searchOverlay{input: ti, band: 1, marked: map[int]bool{}}
+}
+
+func (s *searchOverlay) open() {
+	s.input.Focus()
+	s.input.CursorEnd()
+}
+
+// debounce schedules a search for the current text.
+func (s *searchOverlay) debounce() tea.Cmd {
+	s.seq++
+	seq := s.seq
+	return tea.Tick(debounceDelay, func(time.Time) tea.Msg { return searchTickMsg{seq} })
+}
+
+// parseQuery takes "type:K" and "path:P" filters out of the text.
+func parseQuery(text string) search.Query {
+	q := search.Query{K: 30}
+	var words []string
+	for _, w := range strings.Fields(text) {
+		switch {
+		case strings.HasPrefix(w, "type:"), strings.HasPrefix(w, "kind:"):
+			_, v, _ := strings.Cut(w, ":")
+			q.Types = append(q.Types, strings.Split(v, ",")...)
+		case strings.HasPrefix(w, "path:"):
+			q.PathPrefix = strings.TrimPrefix(w, "path:")
+		default:
+			words = append(words, w)
+		}
+	}
+	q.Text = strings.Join(words, " ")
+	return q
+}
+
+func (m Model) searchCmd(seq int, text string) tea.Cmd {
+	fn, root := m.opts.Search, m.opts.Root
+	return func() tea.Msg {
+		if fn == nil {
+			return searchResultMsg{seq: seq, err: fmt.Errorf("search is not available")}
+		}
+		resp, err := fn(context.Background(), parseQuery(text))
+		previews := make([]string, len(resp.Results))
+		for i, r := range resp.Results {
+			previews[i] = readLines(filepath.Join(root, filepath.FromSlash(r.Path)), r.StartLine, min(r.EndLine, r.StartLine+200))
+		}
+		return searchResultMsg{seq: seq, resp: resp, previews: previews, err: err}
+	}
+}
+
+func (m Model) updateSearch(msg tea.Msg) (tea.Model, tea.Cmd) {
+	s := &m.search
+	switch msg := msg.(type) {
+	case searchTickMsg:
+		if msg.seq != s.seq || strings.TrimSpace(parseQuery(s.input.Value()).Text) == "" {
+			return m, nil
+		}
+		return m, m.searchCmd(msg.seq, s.input.Value())
+	case searchResultMsg:
+		if msg.seq != s.seq {
+			return m, nil // an answer to an older query
+		}
+		s.err, s.note = "", ""
+		if msg.err != nil {
+			s.err = firstLine(msg.err.Error())
+			s.results = nil
+			return m, nil
+		}
+		s.results, s.previews, s.cursor, s.marked = msg.resp.Results, msg.previews, 0, map[int]bool{}
+		s.note = fmt.Sprintf("%d results in %.0f ms", len(s.results), msg.resp.Debug.LatencyMS)
+		if m.indexing != "" {
+			s.note += " · the index is still being built: these cover what is indexed so far"
+		}
+		return m, nil
+	case tea.KeyMsg:
+		return m.searchKey(msg)
+	}
+	return m, nil
+}
+
+func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	s, k := &m.search, m.keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		m.focus = focusList
+		s.input.Blur()
+		return m, nil
+	case msg.Type == tea.KeyDown || msg.Type == tea.KeyCtrlN:
+		s.cursor = min(len(s.results)-1, s.cursor+1)
+		return m, nil
+	case msg.Type == tea.KeyUp || msg.Type == tea.KeyCtrlP:
+		s.cursor = max(0, s.cursor-1)
+		return m, nil
+	case key.Matches(msg, k.Mark):
+		if s.cursor < len(s.results) {
+			s.marked[s.cursor] = !s.marked[s.cursor]
+			s.cursor = min(len(s.results)-1, s.cursor+1)
+		}
+		return m, nil
+	case key.Matches(msg, k.Band):
+		s.band = s.band%(len(evidence.Bands)-1) + 1
+		return m, nil
+	case msg.Type == tea.KeyEnter:
+		return m.addResults()
+	}
+	before := s.input.Value()
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Update(msg)
+	if s.input.Value() != before {
+		return m, tea.Batch(cmd, s.debounce())
+	}
+	return m, cmd
+}
+
+// addResults adds the marked results, or the selected one, at the band.
+func (m Model) addResults() (tea.Model, tea.Cmd) {
+	s := &m.search
+	var picks []int
+	for i := range s.results {
+		if s.marked[i] {
+			picks = append(picks, i)
+		}
+	}
+	if len(picks) == 0 && s.cursor < len(s.results) {
+		picks = []int{s.cursor}
+	}
+	if len(picks) == 0 {
+		return m, nil
+	}
+	band := evidence.Bands[s.band].Name
+	words := []string{"evidence", "add", "--band", band}
+	for _, i := range picks {
+		r := s.results[i]
+		words = append(words, fmt.Sprintf("%s::%d,%d", r.Path, r.StartLine, r.EndLine))
+	}
+	if len(picks) == 1 {
+		r := s.results[picks[0]]
+		words = append(words, "--via", fmt.Sprintf("search:%s %.2f", strings.Join(r.Sources, "+"), r.Score))
+	}
+	m.focus = focusList
+	s.input.Blur()
+	return m.runWords(words, nil)
+}
+
+// searchView draws the overlay: query, results, preview of the selection.
+func (m Model) searchView(w, h int) string {
+	s, st := m.search, m.styles
+	var b strings.Builder
+	b.WriteString(s.input.View() + "\n")
+	info := fmt.Sprintf("band %s (ctrl+b) · enter add · ctrl+space mark · esc close", evidence.Bands[s.band].Name)
+	if s.err != "" {
+		info = st.StatusError.Render(s.err)
+	} else if s.note != "" {
+		info = s.note + " · " + info
+	}
+	b.WriteString(st.Help.Render(info) + "\n")
+	listH := max(1, (h-4)/2)
+	start := max(0, s.cursor-listH+1)
+	for i := start; i < min(len(s.results), start+listH); i++ {
+		r := s.results[i]
+		mark := "  "
+		if s.marked[i] {
+			mark = "+ "
+		}
+		line := fmt.Sprintf("%s%.2f %s:%d-%d %s %s", mark, r.Score, r.Path, r.StartLine, r.EndLine, r.Symbol, st.Source.Render(strings.Join(r.Sources, "+")))
+		line = fit(line, w-2)
+		if i == s.cursor {
+			line = st.RowSelected.Render(fit(fmt.Sprintf("%s%.2f %s:%d-%d %s", mark, r.Score, r.Path, r.StartLine, r.EndLine, r.Symbol), w-2))
+		}
+		b.WriteString(line + "\n")
+	}
+	if s.cursor < len(s.results) {
+		r := s.results[s.cursor]
+		b.WriteString(st.OverlayTitle.Render(fit(fmt.Sprintf("── %s:%d-%d", r.Path, r.StartLine, r.EndLine), w-2)) + "\n")
+		lines, _ := m.highlight(s.previews[s.cursor], r.Language, r.StartLine, 0, h-4-listH-1, w-2)
+		b.WriteString(strings.Join(lines, "\n"))
+	}
+	return m.pane("Search", b.String(), w, h, true)
+}
+
+// readLines returns lines start..end (1-based, inclusive) of a file, or
+// "" when it cannot be read.
+func readLines(path string, start, end int) string {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.SplitAfter(string(raw), "\n")
+	if start < 1 || start > len(lines) {
+		return ""
+	}
+	return strings.Join(lines[start-1:min(end, len(lines))], "")
+}

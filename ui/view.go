@@ -1,0 +1,291 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dossierhq/dossier/assemble"
+)
+
+// Minimum terminal size the layout needs.
+const (
+	minWidth  = 60
+	minHeight = 15
+	meterRows = 6
+)
+
+// View draws the whole screen.
+func (m Model) View() string {
+	if m.width == 0 {
+		return ""
+	}
+	if m.width < minWidth || m.height < minHeight {
+		msg := fmt.Sprintf("terminal too small: %dx%d\ndossier needs at least %dx%d", m.width, m.height, minWidth, minHeight)
+		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, msg)
+	}
+	var body string
+	switch {
+	case m.showHelp:
+		body = m.pane("Help", m.help.FullHelpView(m.keys.FullHelp()), m.width, m.bodyHeight(), true)
+	case m.focus == focusSearch:
+		body = m.searchView(m.width, m.bodyHeight())
+	default:
+		left := m.listView(m.listWidth(), m.bodyHeight())
+		right := m.rightView(m.width-m.listWidth(), m.bodyHeight())
+		body = lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, m.titleView(), body, m.statusView(), m.bottomView())
+}
+
+// bodyHeight is what is left between the title and the two bottom lines.
+func (m Model) bodyHeight() int { return max(3, m.height-3) }
+
+func (m Model) listWidth() int { return max(30, m.width*9/20) }
+
+// listHeight is the rows the list pane shows (inside its border).
+func (m Model) listHeight() int { return max(1, m.bodyHeight()-2) }
+
+// pane draws a bordered box of exactly w x h cells with a title.
+func (m Model) pane(title, content string, w, h int, focused bool) string {
+	border, tstyle := m.styles.PaneBorder, m.styles.PaneTitle
+	if focused {
+		border, tstyle = m.styles.PaneBorderFocused, m.styles.PaneTitleFocused
+	}
+	inner := max(1, w-2)
+	lines := strings.Split(content, "\n")
+	if len(lines) > h-2 {
+		lines = lines[:max(0, h-2)]
+	}
+	for i, l := range lines {
+		lines[i] = fit(l, inner)
+	}
+	for len(lines) < h-2 {
+		lines = append(lines, strings.Repeat(" ", inner))
+	}
+	box := border.Width(inner).Height(max(0, h-2)).Render(strings.Join(lines, "\n"))
+	// The title replaces the start of the top border.
+	first, rest, _ := strings.Cut(box, "\n")
+	t := tstyle.Render(" " + ansi.Truncate(title, max(0, inner-2), "…") + " ")
+	if lipgloss.Width(t)+2 <= lipgloss.Width(first) {
+		first = ansi.Truncate(first, 1, "") + t + ansi.TruncateLeft(first, 1+lipgloss.Width(t), "")
+	}
+	return first + "\n" + rest
+}
+
+// fit pads or truncates a styled line to exactly w cells.
+func fit(s string, w int) string {
+	if lipgloss.Width(s) > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	return s + strings.Repeat(" ", w-lipgloss.Width(s))
+}
+
+func (m Model) titleView() string {
+	s := m.snap
+	name := s.FlowID
+	if name == "" {
+		name = "(no flow)"
+	}
+	kind := "exact"
+	if !s.Exact {
+		kind = "estimate"
+	}
+	t := fmt.Sprintf(" dossier · %s · %s · %d/%d tokens (%s)", name, m.format, s.Tokens, s.Budget, kind)
+	if s.Focus != "" {
+		t += fmt.Sprintf(" · focus %q", s.Focus)
+	}
+	if m.indexing != "" {
+		t += " · " + m.indexing
+	}
+	return m.styles.StatusBar.Render(fit(t, m.width))
+}
+
+func (m Model) listView(w, h int) string {
+	s := m.snap
+	if s.Err != "" {
+		msg := lipgloss.NewStyle().Width(max(10, w-2)).Render(s.Err + "\n\nPress : and run `flow new NAME` or `flow use ID`.")
+		return m.pane("Evidence", msg, w, h, m.focus == focusList)
+	}
+	var lines []string
+	band := ""
+	rows := s.Rows
+	end := min(len(rows), m.top+m.listHeight())
+	for i := m.top; i < end; i++ {
+		r := rows[i]
+		// Parts are grouped by seed 003's rank bands: the band's name
+		// heads its first row.
+		label := ""
+		if r.Band != band {
+			label = r.Band
+		}
+		band = r.Band
+		lines = append(lines, m.rowView(r, label, i == m.cursor, w-2))
+	}
+	if len(rows) == 0 {
+		lines = append(lines, m.styles.RowMuted.Render("no parts yet: / to search, : for commands"))
+	}
+	title := fmt.Sprintf("Evidence %d/%d", m.activeCount(), len(rows))
+	return m.pane(title, strings.Join(lines, "\n"), w, h, m.focus == focusList)
+}
+
+func (m Model) activeCount() int {
+	n := 0
+	for _, r := range m.snap.Rows {
+		if r.Active {
+			n++
+		}
+	}
+	return n
+}
+
+// rowView is one line of the evidence list: selection mark, state box,
+// id, flags, tokens, band, source or search mark.
+func (m Model) rowView(r row, band string, selected bool, w int) string {
+	st := m.styles
+	box := st.StateActive.Render("[x]")
+	if !r.Active {
+		box = st.StateSkipped.Render("[ ]")
+	}
+	flags, n := "", 0
+	for _, s := range r.States {
+		before := flags
+		switch s {
+		case "link":
+			flags += st.StateLink.Render("L")
+		case "pinned":
+			flags += st.StatePinned.Render("P")
+		case "stale", "edited", "source gone", "broken":
+			flags += st.StateStale.Render("!")
+		case "outline", "path":
+			flags += st.StateSkipped.Render("o")
+		}
+		if flags != before {
+			n++
+		}
+	}
+	flags += strings.Repeat(" ", max(0, 3-n))
+	mark := "  "
+	if selected {
+		mark = "▸ "
+	}
+	tok := st.Tokens.Render(fmt.Sprintf("%6d", r.Tokens))
+	where := r.Source
+	if r.Found != "" {
+		where = r.Found
+	}
+	if len(band) > 4 {
+		band = band[:4]
+	}
+	line := fmt.Sprintf("%s%s %s %-26s %s%s %s %s", mark, st.BandHeader.Render(fmt.Sprintf("%-4s", band)), box, r.ID, flags, tok, st.Role.Render(abbrevRole(r.Role)), st.Source.Render(where))
+	line = fit(line, w)
+	switch {
+	case selected:
+		return st.RowSelected.Render(ansi.Strip(line))
+	case !r.Active:
+		return st.RowMuted.Render(ansi.Strip(line))
+	}
+	return line
+}
+
+func abbrevRole(role string) string {
+	switch role {
+	case "system":
+		return "sys"
+	case "user":
+		return "usr"
+	}
+	return "ev "
+}
+
+func (m Model) rightView(w, h int) string {
+	if m.showAssembled {
+		return m.assembledView(w, h)
+	}
+	ph := h - meterRows
+	return lipgloss.JoinVertical(lipgloss.Left, m.previewView(w, ph), m.meterView(w, meterRows))
+}
+
+func (m Model) previewView(w, h int) string {
+	r, ok := m.selected()
+	if !ok {
+		return m.pane("Preview", "", w, h, m.focus == focusPreview)
+	}
+	title := r.Heading
+	if r.StartLine > 0 && r.Source != "" {
+		title = r.Source
+	}
+	lines, total := m.highlight(r.Code, r.Lang, r.StartLine, m.previewTop, h-2, w-2)
+	if total > h-2 {
+		title += fmt.Sprintf(" (%d/%d)", min(total, m.previewTop+1), total)
+	}
+	return m.pane(title, strings.Join(lines, "\n"), w, h, m.focus == focusPreview)
+}
+
+// meterView is the budget meter: a bar, the per-role breakdown, the count
+// kind, and what toggling the selected part would change.
+func (m Model) meterView(w, h int) string {
+	s, st := m.snap, m.styles
+	inner := max(10, w-2)
+	used := s.Tokens
+	pct := 0
+	if s.Budget > 0 {
+		pct = used * 100 / s.Budget
+	}
+	barW := max(5, inner-12)
+	fill := min(barW, barW*pct/100)
+	style := st.MeterOK
+	switch {
+	case pct >= 100:
+		style = st.MeterOver
+	case pct >= 80:
+		style = st.MeterWarn
+	}
+	bar := style.Render(strings.Repeat("█", fill)) + st.MeterEmpty.Render(strings.Repeat("░", barW-fill))
+	kind := "exact " + s.Encoding
+	if !s.Exact {
+		kind = "estimate (bytes/4)"
+	}
+	lines := []string{
+		fmt.Sprintf("%s %3d%%", bar, pct),
+		fmt.Sprintf("%d of %d tokens · %s", used, s.Budget, kind),
+		fmt.Sprintf("system %d · user %d · evidence %d · framing %d", s.ByRole[assemble.System], s.ByRole[assemble.User], s.ByRole[assemble.Evidence], s.Frame),
+	}
+	if r, ok := m.selected(); ok {
+		if r.Active {
+			lines = append(lines, fmt.Sprintf("space on %s: −%d → %d", r.ID, r.Tokens, used-r.Tokens))
+		} else {
+			lines = append(lines, fmt.Sprintf("space on %s: +%d → %d", r.ID, r.Tokens, used+r.Tokens))
+		}
+	}
+	return m.pane("Budget", strings.Join(lines, "\n"), w, h, false)
+}
+
+func (m Model) assembledView(w, h int) string {
+	lines := strings.Split(m.snap.Text, "\n")
+	top := min(m.assembledTop, max(0, len(lines)-1))
+	end := min(len(lines), top+h-2)
+	title := fmt.Sprintf("Assembled · %s · lines %d-%d of %d", m.format, top+1, end, len(lines))
+	return m.pane(title, strings.Join(lines[top:end], "\n"), w, h, m.focus == focusAssembled)
+}
+
+func (m Model) statusView() string {
+	st := m.styles
+	text := m.status
+	if m.busy > 0 {
+		text = m.spin.View() + " " + text
+	}
+	if m.statusErr {
+		return st.StatusError.Render(fit(" "+text, m.width))
+	}
+	return st.StatusOK.Render(fit(" "+text, m.width))
+}
+
+func (m Model) bottomView() string {
+	if m.focus == focusCommand {
+		return fit(m.cmd.view(m.styles), m.width)
+	}
+	return fit(m.help.ShortHelpView(m.keys.ShortHelp()), m.width)
+}
