@@ -25,15 +25,15 @@ const debounceDelay = 150 * time.Millisecond
 // searchOverlay is the '/' overlay: a query line, live results, a preview
 // of the selected result, and adding one or many at a rank band.
 type searchOverlay struct {
-	input   textinput.Model
+	input    textinput.Model
 	results  []search.Result
 	previews []string
 	cursor   int
-	marked  map[int]bool
-	band    int // index into evidence.Bands, 1 (critical) by default
-	seq     int
-	note    string
-	err     string
+	marked   map[int]bool
+	band     int // index into evidence.Bands, 1 (critical) by default
+	seq      int
+	note     string
+	err      string
 }
 
 type (
