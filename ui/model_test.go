@@ -278,3 +278,21 @@ func TestSmallTerminalAndDeletedFlow(t *testing.T) {
 	m = keys(t, m, "space", "j", "x", "u")
 	_ = fmt.Sprint(m.View())
 }
+
+// TestViewGolden pins the main layouts at a fixed size without colour.
+func TestViewGolden(t *testing.T) {
+	m, _ := newTestModel(t, nil)
+	m = keys(t, m, "j")
+	golden(t, "main", stripRoot(m.View(), m))
+	golden(t, "assembled", stripRoot(keys(t, m, "v").View(), m))
+	golden(t, "help", stripRoot(keys(t, m, "?").View(), m))
+	golden(t, "command", stripRoot(typeText(t, keys(t, m, ":"), "evidence tog").View(), m))
+	golden(t, "small", send(t, m, tea.WindowSizeMsg{Width: 40, Height: 10}).View())
+	wide := send(t, m, tea.WindowSizeMsg{Width: 160, Height: 20})
+	golden(t, "wide", stripRoot(wide.View(), m))
+}
+
+// stripRoot keeps temporary paths out of golden files.
+func stripRoot(v string, m Model) string {
+	return strings.ReplaceAll(v, m.opts.Root, "ROOT")
+}

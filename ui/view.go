@@ -179,7 +179,14 @@ func (m Model) rowView(r row, band string, selected bool, w int) string {
 	if len(band) > 4 {
 		band = band[:4]
 	}
-	line := fmt.Sprintf("%s%s %s %-26s %s%s %s %s", mark, st.BandHeader.Render(fmt.Sprintf("%-4s", band)), box, r.ID, flags, tok, st.Role.Render(abbrevRole(r.Role)), st.Source.Render(where))
+	// Fixed columns take 25 cells; the id gets up to 28 and the source
+	// what is left, so tokens stay visible in a narrow pane.
+	idW := min(28, max(8, w-25))
+	id := r.ID
+	if len(id) > idW {
+		id = id[:idW-1] + "…"
+	}
+	line := fmt.Sprintf("%s%s %s %-*s %s%s %s %s", mark, st.BandHeader.Render(fmt.Sprintf("%-4s", band)), box, idW, id, flags, tok, st.Role.Render(abbrevRole(r.Role)), st.Source.Render(where))
 	line = fit(line, w)
 	switch {
 	case selected:
@@ -213,8 +220,8 @@ func (m Model) previewView(w, h int) string {
 	if !ok {
 		return m.pane("Preview", "", w, h, m.focus == focusPreview)
 	}
-	title := r.Heading
-	if r.StartLine > 0 && r.Source != "" {
+	title := r.Name
+	if r.Source != "" {
 		title = r.Source
 	}
 	lines, total := m.highlight(r.Code, r.Lang, r.StartLine, m.previewTop, h-2, w-2)
