@@ -8,7 +8,7 @@ PKGS    := ./...
 build:
 	$(GO) build -o $(BIN) ./cmd/dossier
 
-## run: build and open dossier on the current directory
+## run: build and open the workbench on the current directory
 run: build
 	./$(BIN)
 
@@ -19,7 +19,7 @@ test:
 ## bench: Go benchmarks, the GOROOT/src comparison with repomix, then retrieval quality
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./index/...
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./assemble/... ./evidence/...
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./assemble/... ./evidence/... ./ui/...
 	$(GO) run ./cmd/dossier-bench -dossier $(BIN)
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN)
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang python

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
@@ -49,6 +50,7 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 		}
 		e.Reload()
 	}
+	searcher, searchMu := search.NewEngine(), &sync.Mutex{}
 	styles := themes.NewStyles(lipgloss.DefaultRenderer(), palette, themes.NoColor(os.Getenv))
 	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
 		Index: func(ctx context.Context, progress func(done, total int)) error {
@@ -66,8 +68,13 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 			_, err = ix.Run(ctx)
 			return err
 		},
+		// One engine for the session keeps what it derived from the index
+		// (vectors, symbol names, recent results) between queries; it is
+		// not safe for concurrent use.
 		Search: func(ctx context.Context, q search.Query) (search.Response, error) {
-			return search.NewEngine().SearchRoot(ctx, root, q)
+			searchMu.Lock()
+			defer searchMu.Unlock()
+			return searcher.SearchRoot(ctx, root, q)
 		},
 	}}
 	if o.debug {
