@@ -296,3 +296,15 @@ func TestViewGolden(t *testing.T) {
 func stripRoot(v string, m Model) string {
 	return strings.ReplaceAll(v, m.opts.Root, "ROOT")
 }
+
+// TestViewGoldenColour pins the main layout with the dark palette in 256
+// colours, so a change to the styles shows up as a diff.
+func TestViewGoldenColour(t *testing.T) {
+	m, _ := newTestModel(t, nil)
+	r := lipgloss.NewRenderer(io_discard{})
+	r.SetColorProfile(termenv.ANSI256)
+	r.SetHasDarkBackground(true)
+	m.styles = themes.NewStyles(r, themes.Dark(), false)
+	m = keys(t, m, "j")
+	golden(t, "main", m.View())
+}
