@@ -144,23 +144,17 @@ func (m Model) runLine(line string) (tea.Model, tea.Cmd) {
 // inverse is the command line undoing words, for the commands whose
 // inverse is known; nil otherwise.
 func inverse(words []string) []string {
-	if len(words) < 3 || words[0] != "evidence" {
-		if len(words) == 3 && words[0] == "evidence" && words[1] == "focus" && words[2] != "off" {
-			return []string{"evidence", "focus", "off"}
-		}
+	if len(words) < 2 || words[0] != "evidence" {
 		return nil
 	}
-	switch words[1] {
-	case "toggle":
-		return words
-	case "focus":
-		if words[2] != "off" {
-			return []string{"evidence", "focus", "off"}
-		}
-	case "fit":
-		if words[2] != "off" {
-			return []string{"evidence", "fit", "off"}
-		}
+	off := len(words) > 2 && words[2] == "off"
+	switch {
+	case words[1] == "toggle" && len(words) > 2 && words[2] != "on" && !off:
+		return words // toggle ID flips back; toggle on|off RANGE has no exact inverse
+	case words[1] == "focus" && len(words) > 2 && !off:
+		return []string{"evidence", "focus", "off"}
+	case words[1] == "fit" && !off:
+		return []string{"evidence", "fit", "off"}
 	}
 	return nil
 }

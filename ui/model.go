@@ -111,10 +111,6 @@ type (
 		undo  bool // this was an undo: push to redo
 		quiet bool
 	}
-	statusMsg struct {
-		text string
-		err  bool
-	}
 )
 
 func (m Model) loadCmd() tea.Cmd {
@@ -161,10 +157,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case execMsg:
 		return m.handleExec(msg)
-	case statusMsg:
-		m.status, m.statusErr = msg.text, msg.err
-		m.busy = max(0, m.busy-1)
-		return m, nil
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
