@@ -485,19 +485,32 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// summary is the line the status bar keeps from a command's output.
+// summary is the line the status bar keeps from a command's output: the
+// first "✓" line (what happened), the budget line, and the first warning.
 func summary(out string) string {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) == 0 {
-		return ""
-	}
-	first := strings.TrimSpace(lines[0])
+	var done, budget, warn string
 	for _, l := range lines {
-		if strings.Contains(l, "Budget:") {
-			return first + " · " + strings.TrimSpace(l)
+		l = strings.TrimSpace(l)
+		switch {
+		case done == "" && strings.HasPrefix(l, "✓"):
+			done = l
+		case budget == "" && strings.HasPrefix(l, "Budget:"):
+			budget = l
+		case warn == "" && strings.HasPrefix(l, "!"):
+			warn = l
 		}
 	}
-	return first
+	if done == "" && len(lines) > 0 {
+		done = strings.TrimSpace(lines[0])
+	}
+	out = done
+	for _, s := range []string{budget, warn} {
+		if s != "" && s != done {
+			out += " · " + s
+		}
+	}
+	return out
 }
 
 func firstLine(s string) string {

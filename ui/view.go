@@ -86,7 +86,10 @@ func fit(s string, w int) string {
 func (m Model) titleView() string {
 	s := m.snap
 	name := s.FlowID
-	if name == "" {
+	switch {
+	case !m.ready:
+		return m.styles.StatusBar.Render(fit(" dossier · loading the flow…", m.width))
+	case name == "":
 		name = "(no flow)"
 	}
 	kind := "exact"
@@ -179,9 +182,9 @@ func (m Model) rowView(r row, band string, selected bool, w int) string {
 	if len(band) > 4 {
 		band = band[:4]
 	}
-	// Fixed columns take 25 cells; the id gets up to 28 and the source
+	// Fixed columns take 26 cells; the id gets up to 28 and the source
 	// what is left, so tokens stay visible in a narrow pane.
-	idW := min(28, max(8, w-25))
+	idW := min(28, max(8, w-26))
 	id := r.ID
 	if len(id) > idW {
 		id = id[:idW-1] + "…"
