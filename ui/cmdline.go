@@ -45,7 +45,7 @@ func (c cmdLine) view(st themes.Styles) string {
 
 // uiWords are the command-line words only the workbench has; the rest go
 // to the engine.
-var uiWords = []string{"budget", "format", "copy", "export", "search", "help", "quit"}
+var uiWords = []string{"budget", "format", "copy", "export", "search", "undo", "redo", "help", "quit"}
 
 func (m Model) updateCmdLine(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
@@ -107,6 +107,10 @@ func (m Model) runLine(line string) (tea.Model, tea.Cmd) {
 	case "help":
 		m.showHelp = true
 		return m, nil
+	case "undo":
+		return m.undoLast()
+	case "redo":
+		return m.redoLast()
 	case "search":
 		m.focus = focusSearch
 		m.search.open()

@@ -7,6 +7,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -62,6 +63,10 @@ type Model struct {
 	format        assemble.Format
 	showHelp      bool
 	showAssembled bool
+	// output is the full answer of the last command that reports more
+	// than a status line can hold (ask, status, deps, ...); it replaces
+	// the preview until the next key.
+	output string
 
 	cmd    cmdLine
 	search searchOverlay
@@ -184,6 +189,9 @@ func (m Model) handleExec(msg execMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.status, m.statusErr = summary(msg.out), false
+	if reports(msg.act.do) {
+		m.output = strings.TrimRight(msg.out, "\n")
+	}
 	if len(msg.act.undo) > 0 {
 		if msg.undo {
 			m.redo = append(m.redo, action{do: msg.act.undo, undo: msg.act.do})
@@ -204,6 +212,12 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.showHelp {
 		m.showHelp = false
 		return m, nil
+	}
+	if m.output != "" {
+		m.output = "" // any key closes the answer
+		if key.Matches(msg, m.keys.Cancel) {
+			return m, nil
+		}
 	}
 	k := m.keys
 	switch {
@@ -483,6 +497,23 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 		m.move(d)
 	}
 	return m, nil
+}
+
+// reports tells the commands whose whole output is the point: their answer
+// is shown in a pane, not just on the status line.
+func reports(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	switch words[0] {
+	case "ask", "env":
+		return true
+	case "evidence":
+		return len(words) > 1 && slices.Contains([]string{"status", "plan", "budget", "deps", "fit", "focus", "gather", "from-output", "refresh", "rebase"}, words[1])
+	case "flow":
+		return len(words) > 1 && (words[1] == "list" || words[1] == "show")
+	}
+	return false
 }
 
 // summary is the line the status bar keeps from a command's output: the

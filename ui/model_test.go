@@ -308,3 +308,23 @@ func TestViewGoldenColour(t *testing.T) {
 	m = keys(t, m, "j")
 	golden(t, "main", m.View())
 }
+
+func TestAskShowsItsAnswer(t *testing.T) {
+	m, _ := newTestModel(t, nil)
+	m = keys(t, m, ":")
+	m = typeText(t, m, "ask what evidence covers colours")
+	m = keys(t, m, "enter")
+	if !strings.Contains(m.View(), "Output") || !strings.Contains(m.View(), "110_render_go") {
+		t.Errorf("ask answer not shown:\n%s", m.View())
+	}
+	m = keys(t, m, "esc")
+	if m.output != "" || strings.Contains(m.View(), "Output ·") {
+		t.Error("esc did not close the answer")
+	}
+	m = keys(t, m, "j", "space", ":")
+	m = typeText(t, m, "undo")
+	m = keys(t, m, "enter")
+	if strings.Contains(rowStates(m), ":off") {
+		t.Errorf("/undo: %s", rowStates(m))
+	}
+}

@@ -29,7 +29,7 @@ func (m Model) View() string {
 	var body string
 	switch {
 	case m.showHelp:
-		body = m.pane("Help", m.help.FullHelpView(m.keys.FullHelp()), m.width, m.bodyHeight(), true)
+		body = m.pane("Help", m.help.FullHelpView(m.keys.FullHelp())+"\n\n"+commandHelp, m.width, m.bodyHeight(), true)
 	case m.focus == focusSearch:
 		body = m.searchView(m.width, m.bodyHeight())
 	default:
@@ -39,6 +39,13 @@ func (m Model) View() string {
 	}
 	return lipgloss.JoinVertical(lipgloss.Left, m.titleView(), body, m.statusView(), m.bottomView())
 }
+
+// commandHelp lists the command line's words, so the help screen names
+// the command behind every key.
+const commandHelp = `Command line (:), each key is also a command:
+  /evidence status|add|toggle|pin|rank|remove|restore|focus|fit|deps|refresh|gather|from-output ...
+  /ask QUESTION   /flow new|list|use|show   /budget [set N]   /format mdctx|aptix|responses|pack
+  /copy   /export PATH   /search QUERY   /undo   /redo   /help   /quit`
 
 // bodyHeight is what is left between the title and the two bottom lines.
 func (m Model) bodyHeight() int { return max(3, m.height-3) }
@@ -211,6 +218,9 @@ func abbrevRole(role string) string {
 }
 
 func (m Model) rightView(w, h int) string {
+	if m.output != "" {
+		return m.pane("Output · any key closes", m.output, w, h, true)
+	}
 	if m.showAssembled {
 		return m.assembledView(w, h)
 	}
