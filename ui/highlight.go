@@ -47,18 +47,6 @@ type Highlighter struct {
 	sgr *lru.Cache[sgrKey, sgrTable]
 }
 
-// defaultHighlighter backs Highlight. Unlike styles or config it holds only
-// data derived from its arguments, so sharing it process-wide cannot make
-// two callers see different behaviour.
-var defaultHighlighter Highlighter
-
-// Highlight is (*Highlighter).Highlight on a process-wide Highlighter, for
-// callers that do not keep their own; use a Highlighter directly to reach
-// Ready and Prepare.
-func Highlight(st themes.Styles, code, lang string, firstLine, from, maxLines, width int) (lines []string, total int) {
-	return defaultHighlighter.Highlight(&st, code, lang, firstLine, from, maxLines, width)
-}
-
 // fileKey identifies lexed code. Theme and width are deliberately absent:
 // tokens do not depend on them, and styling and truncation only touch the
 // visible lines, so a resize or theme switch costs no re-lexing.

@@ -96,16 +96,6 @@ func checkLines(t *testing.T, name string, lines []string, width int) {
 	}
 }
 
-func TestHighlightFunc(t *testing.T) {
-	st := previewStyles(termenv.ANSI256, false)
-	var h Highlighter
-	want, wantTotal := h.Highlight(st, goSnippet, "go", 3, 1, 4, 30)
-	got, total := Highlight(*st, goSnippet, "go", 3, 1, 4, 30)
-	if fmt.Sprint(got) != fmt.Sprint(want) || total != wantTotal {
-		t.Errorf("Highlight = %q, %d; method gives %q, %d", got, total, want, wantTotal)
-	}
-}
-
 func TestHighlightNoColor(t *testing.T) {
 	st := previewStyles(termenv.TrueColor, true)
 	var h Highlighter
