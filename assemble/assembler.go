@@ -32,6 +32,7 @@ type Assembler struct {
 	cache   *tokens.Cache
 	memo    map[blockKey]*block
 	frames  map[string]int
+	escaped map[string]string // JSON-escaped framing strings
 	round   int
 }
 
@@ -55,7 +56,7 @@ func NewAssembler(c tokens.Counter, cache *tokens.Cache) *Assembler {
 	if cache == nil {
 		cache = tokens.NewCache()
 	}
-	return &Assembler{counter: c, cache: cache, memo: map[blockKey]*block{}, frames: map[string]int{}}
+	return &Assembler{counter: c, cache: cache, memo: map[blockKey]*block{}, frames: map[string]int{}, escaped: map[string]string{}}
 }
 
 // Counter is the token counter the Assembler uses.

@@ -41,7 +41,12 @@ func (a *Assembler) responses(f *Flow, res *Result) {
 	b.WriteString(`        { "type": "text", "text": "`)
 	for _, s := range segs {
 		if s.part < 0 {
-			b.WriteString(escapeJSON(s.text))
+			esc, ok := a.escaped[s.text]
+			if !ok {
+				esc = escapeJSON(s.text)
+				a.escaped[s.text] = esc
+			}
+			b.WriteString(esc)
 			continue
 		}
 		blk := a.block(Aptix, &f.Parts[s.part])
