@@ -64,9 +64,7 @@ func (m Model) updateCmdLine(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.cmd.history = append(m.cmd.history, line)
 		return m.runLine(line)
 	case key.Matches(msg, k.Complete):
-		m.cmd.input.SetValue(m.complete(m.cmd.input.Value()))
-		m.cmd.input.CursorEnd()
-		return m, nil
+		return m, m.completeCmd(m.cmd.input.Value())
 	case key.Matches(msg, k.HistoryUp):
 		if m.cmd.hpos > 0 {
 			m.cmd.hpos--
@@ -139,6 +137,10 @@ func (m Model) runLine(line string) (tea.Model, tea.Cmd) {
 	case "budget":
 		return m.runWords(append([]string{"evidence"}, words...), nil)
 	case "evidence", "flow", "ask", "assemble", "env":
+		if len(words) > 2 && words[1] == "from-output" && slices.Contains(words[2:], "-") {
+			m.status, m.statusErr = "the workbench has no stdin to read: save the output to a file and give its path", true
+			return m, nil
+		}
 		return m.runWords(words, inverse(words))
 	}
 	m.status, m.statusErr = "unknown command /"+words[0]+suggestWord(words[0]), true
@@ -198,9 +200,32 @@ func levenshtein(a, b string) int {
 	return prev[len(b)]
 }
 
+// completedMsg carries a completion back; it applies only if the line
+// has not changed meanwhile.
+type completedMsg struct{ from, to string }
+
+// completeCmd completes in the background: path completion reads
+// directories, which Update must not do.
+func (m Model) completeCmd(line string) tea.Cmd {
+	ids := make([]string, len(m.snap.Rows))
+	for i, r := range m.snap.Rows {
+		ids[i] = r.ID
+	}
+	root := m.opts.Root
+	return func() tea.Msg { return completedMsg{from: line, to: complete(root, ids, line)} }
+}
+
+func (m Model) applyCompletion(msg completedMsg) (tea.Model, tea.Cmd) {
+	if m.focus == focusCommand && m.cmd.input.Value() == msg.from {
+		m.cmd.input.SetValue(msg.to)
+		m.cmd.input.CursorEnd()
+	}
+	return m, nil
+}
+
 // complete extends the last word of line: command words first, then part
 // ids, then workspace paths.
-func (m Model) complete(line string) string {
+func complete(root string, ids []string, line string) string {
 	words := strings.Fields(strings.TrimPrefix(line, "/"))
 	if strings.HasSuffix(line, " ") || len(words) == 0 {
 		words = append(words, "")
@@ -217,10 +242,8 @@ func (m Model) complete(line string) string {
 			cands = append(cands, string(f))
 		}
 	default:
-		for _, r := range m.snap.Rows {
-			cands = append(cands, r.ID)
-		}
-		cands = append(cands, m.pathCandidates(last)...)
+		cands = append(cands, ids...)
+		cands = append(cands, pathCandidates(root, last)...)
 	}
 	var match []string
 	for _, c := range cands {
@@ -242,12 +265,12 @@ func (m Model) complete(line string) string {
 }
 
 // pathCandidates lists workspace entries under the directory of prefix.
-func (m Model) pathCandidates(prefix string) []string {
+func pathCandidates(root, prefix string) []string {
 	dir := filepath.Dir(filepath.FromSlash(prefix))
 	if !strings.Contains(prefix, "/") {
 		dir = "."
 	}
-	entries, err := os.ReadDir(filepath.Join(m.opts.Root, dir))
+	entries, err := os.ReadDir(filepath.Join(root, dir))
 	if err != nil {
 		return nil
 	}

@@ -13,8 +13,9 @@ import (
 // goroutines and the engine is not safe for concurrent use, so each one
 // holds the lock for its whole run. Update never touches the engine.
 type runner struct {
-	mu sync.Mutex
-	e  *evidence.Engine
+	mu      sync.Mutex
+	e       *evidence.Engine
+	version uint64 // of the last snapshot, so older replies can be told apart
 }
 
 // row is one part as the evidence list shows it.
@@ -34,6 +35,7 @@ type row struct {
 // snapshot is everything the view needs after one engine operation; it is
 // built under the lock and never changed afterwards.
 type snapshot struct {
+	Version     uint64 // taken under the runner's lock: higher is newer
 	FlowID, Dir string
 	Rows        []row
 	Format      assemble.Format
@@ -68,15 +70,16 @@ func (r *runner) snapshot(format assemble.Format) snapshot {
 }
 
 func (r *runner) snapshotLocked(format assemble.Format) snapshot {
+	r.version++
 	f, err := r.e.Flow()
 	if err != nil {
-		return snapshot{Err: err.Error(), Format: format}
+		return snapshot{Version: r.version, Err: err.Error(), Format: format}
 	}
 	res, _, err := r.e.Assemble(format)
 	if err != nil {
-		return snapshot{Err: err.Error(), Format: format}
+		return snapshot{Version: r.version, Err: err.Error(), Format: format}
 	}
-	s := snapshot{FlowID: f.Meta.ID, Dir: f.Dir, Format: format, Text: res.Text, Tokens: res.Tokens,
+	s := snapshot{Version: r.version, FlowID: f.Meta.ID, Dir: f.Dir, Format: format, Text: res.Text, Tokens: res.Tokens,
 		Budget: r.e.Budget(), Exact: res.Exact, Encoding: res.Encoding, ByRole: res.ByRole, Frame: res.Frame,
 		Problems: f.Problems}
 	if f.Meta.Focus != nil {

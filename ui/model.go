@@ -7,6 +7,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"log"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -41,6 +43,12 @@ type Options struct {
 	Index func(ctx context.Context, progress func(done, total int)) error
 	// Search answers the overlay's queries.
 	Search SearchFunc
+	// Log receives internal errors (a recovered panic with its stack);
+	// nil discards them. The terminal is never written to.
+	Log *log.Logger
+	// Ctx ends background indexing when the program ends; nil is
+	// context.Background().
+	Ctx context.Context
 }
 
 // Model is the workbench's root model.
@@ -67,6 +75,8 @@ type Model struct {
 	// than a status line can hold (ask, status, deps, ...); it replaces
 	// the preview until the next key.
 	output string
+	// fatal is a recovered panic; the program quits and Run reports it.
+	fatal string
 
 	cmd    cmdLine
 	search searchOverlay
@@ -75,6 +85,7 @@ type Model struct {
 	statusErr bool
 	busy      int
 	indexing  string
+	spinning  bool // a spinner tick is scheduled
 	undo      []action
 	redo      []action
 	seq       int // request counter; stale replies are dropped
@@ -97,7 +108,7 @@ func New(o Options) Model {
 
 // Init loads the flow and starts indexing.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.loadCmd(), m.spin.Tick}
+	cmds := []tea.Cmd{m.loadCmd()}
 	if m.opts.Index != nil {
 		cmds = append(cmds, m.indexCmd())
 	}
@@ -113,8 +124,7 @@ type (
 		out   string
 		err   error
 		snap  snapshot
-		undo  bool // this was an undo: push to redo
-		quiet bool
+		kind  execKind
 	}
 )
 
@@ -123,14 +133,34 @@ func (m Model) loadCmd() tea.Cmd {
 	return func() tea.Msg { return snapMsg{r.snapshot(format)} }
 }
 
-// execCmd runs words through the engine.
-func (m *Model) execCmd(act action, isUndo bool) tea.Cmd {
+func (m Model) logf(format string, args ...any) {
+	if m.opts.Log != nil {
+		m.opts.Log.Printf(format, args...)
+	}
+}
+
+// Fatal is the internal error the workbench quit on, or "".
+func (m Model) Fatal() string { return m.fatal }
+
+// execKind says which history stack a successful command goes to.
+type execKind int
+
+const (
+	execNew  execKind = iota // a new action: push to undo, forget redo
+	execUndo                 // push to redo
+	execRedo                 // push to undo, keep redo
+)
+
+// execCmd runs words through the engine. Engine writes are not tied to the
+// program's context: a command that started finishes, so quitting never
+// leaves a half-made change.
+func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
 	m.seq++
 	m.busy++
 	r, format, seq := m.run, m.format, m.seq
 	return func() tea.Msg {
 		out, err, snap := r.exec(context.Background(), act.do, format)
-		return execMsg{seq: seq, act: act, out: out, err: err, snap: snap, undo: isUndo}
+		return execMsg{seq: seq, act: act, out: out, err: err, snap: snap, kind: kind}
 	}
 }
 
@@ -138,9 +168,20 @@ func (m *Model) execCmd(act action, isUndo bool) tea.Cmd {
 // focused text input seeing keys before any global binding. Whatever the
 // message, the selection's code is then lexed in the background if the
 // preview would otherwise draw it plain.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m Model) Update(msg tea.Msg) (result tea.Model, cmd tea.Cmd) {
+	defer func() {
+		if p := recover(); p != nil {
+			m.logf("panic in Update(%T): %v\n%s", msg, p, debug.Stack())
+			m.fatal = fmt.Sprintf("internal error: %v", p)
+			result, cmd = m, tea.Quit
+		}
+	}()
 	next, cmd := m.update(msg)
 	nm := next.(Model)
+	if !nm.spinning && (nm.busy > 0 || nm.indexing != "") {
+		nm.spinning = true
+		cmd = tea.Batch(cmd, nm.spin.Tick)
+	}
 	if _, ok := msg.(preparedMsg); ok {
 		return nm, cmd
 	}
@@ -154,20 +195,28 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		m.cmd.input.Width = max(10, msg.Width-3)
+		m.search.input.Width = max(10, msg.Width-12)
 		m.clamp()
 		return m, nil
 	case snapMsg:
-		m.snap, m.ready = msg.snap, true
-		m.clamp()
-		return m, nil
+		return m, m.takeSnapshot(msg.snap)
 	case execMsg:
 		return m.handleExec(msg)
 	case spinner.TickMsg:
+		// The spinner runs only while something is under way, so an idle
+		// workbench draws nothing.
+		if m.busy == 0 && m.indexing == "" {
+			m.spinning = false
+			return m, nil
+		}
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
 	case indexMsg:
 		return m.handleIndex(msg)
+	case completedMsg:
+		return m.applyCompletion(msg)
 	case flowChangedMsg:
 		return m, m.loadCmd()
 	case searchResultMsg, searchTickMsg:
@@ -182,24 +231,59 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m Model) handleExec(msg execMsg) (tea.Model, tea.Cmd) {
 	m.busy = max(0, m.busy-1)
-	m.snap, m.ready = msg.snap, true
-	m.clamp()
+	cmd := m.takeSnapshot(msg.snap)
 	if msg.err != nil {
 		m.status, m.statusErr = firstLine(msg.err.Error()), true
-		return m, nil
+		return m, cmd
 	}
 	m.status, m.statusErr = summary(msg.out), false
 	if reports(msg.act.do) {
 		m.output = strings.TrimRight(msg.out, "\n")
 	}
-	if len(msg.act.undo) > 0 {
-		if msg.undo {
-			m.redo = append(m.redo, action{do: msg.act.undo, undo: msg.act.do})
-		} else {
-			m.undo = append(m.undo, msg.act)
+	switch {
+	case msg.kind == execUndo:
+		m.redo = append(m.redo, action{do: msg.act.undo, undo: msg.act.do})
+	case len(msg.act.undo) > 0:
+		m.undo = append(m.undo, msg.act)
+		if msg.kind == execNew {
+			m.redo = nil // redo replays onto the state it was undone from
 		}
+	case msg.kind == execNew && mutates(msg.act.do):
+		m.redo = nil
 	}
-	return m, nil
+	return m, cmd
+}
+
+// takeSnapshot adopts a snapshot unless a newer one is already shown; a
+// snapshot of another format than the current one asks for a fresh one,
+// and a different flow drops the undo history, which names its parts.
+func (m *Model) takeSnapshot(s snapshot) tea.Cmd {
+	if s.Version < m.snap.Version {
+		return nil
+	}
+	if s.FlowID != m.snap.FlowID && m.snap.FlowID != "" {
+		m.undo, m.redo = nil, nil
+	}
+	m.snap, m.ready = s, true
+	m.clamp()
+	if s.Format != m.format {
+		return m.loadCmd()
+	}
+	return nil
+}
+
+// mutates says whether a command line may change the flow.
+func mutates(words []string) bool {
+	if len(words) < 2 {
+		return false
+	}
+	switch words[0] {
+	case "evidence":
+		return !slices.Contains([]string{"status", "plan", "deps"}, words[1]) && !(words[1] == "budget" && len(words) == 2)
+	case "flow":
+		return words[1] != "list" && words[1] != "show"
+	}
+	return false
 }
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -214,10 +298,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.output != "" {
-		m.output = "" // any key closes the answer
-		if key.Matches(msg, m.keys.Cancel) {
-			return m, nil
-		}
+		m.output = "" // any key closes the answer, and does nothing else
+		return m, nil
 	}
 	k := m.keys
 	switch {
@@ -272,14 +354,17 @@ func (m Model) handlePaneKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, k.Down):
 			*top++
 		case key.Matches(msg, k.Up):
-			*top = max(0, *top-1)
+			*top--
 		case key.Matches(msg, k.PageDown):
 			*top += m.bodyHeight() / 2
 		case key.Matches(msg, k.PageUp):
-			*top = max(0, *top-m.bodyHeight()/2)
+			*top -= m.bodyHeight() / 2
 		case key.Matches(msg, k.Top):
 			*top = 0
+		case key.Matches(msg, k.Bottom):
+			*top = 1 << 30
 		}
+		*top = max(0, min(*top, m.scrollLimit()))
 		return m, nil
 	}
 	switch {
@@ -313,6 +398,18 @@ func (m Model) handlePaneKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.cmd.open("/evidence focus ")
 	}
 	return m, nil
+}
+
+// scrollLimit is the last useful first line of the focused text pane.
+func (m Model) scrollLimit() int {
+	text, visible := m.snap.Text, m.bodyHeight()-2
+	if m.focus == focusPreview {
+		if r, ok := m.selected(); ok {
+			text = r.Code
+		}
+		visible = m.bodyHeight() - meterRows - 2
+	}
+	return max(0, strings.Count(text, "\n")+1-visible)
 }
 
 func (m *Model) nextPane() {
@@ -357,13 +454,23 @@ func (m Model) selected() (row, bool) {
 // it, nil when it cannot be undone.
 func (m Model) runWords(words, undo []string) (tea.Model, tea.Cmd) {
 	m.status, m.statusErr = strings.Join(words, " ")+" …", false
-	cmd := m.execCmd(action{do: words, undo: undo}, false)
+	cmd := m.execCmd(action{do: words, undo: undo}, execNew)
 	return m, cmd
+}
+
+// waiting refuses a change while another is on its way: the rows on
+// screen, and the ids keys act on, are those before it.
+func (m *Model) waiting() bool {
+	if m.busy > 0 {
+		m.status, m.statusErr = "one moment: the last change is still being applied", false
+		return true
+	}
+	return false
 }
 
 func (m Model) toggleSelected() (tea.Model, tea.Cmd) {
 	r, ok := m.selected()
-	if !ok {
+	if !ok || m.waiting() {
 		return m, nil
 	}
 	// Show the new state at once; the engine's answer replaces the row.
@@ -375,7 +482,7 @@ func (m Model) toggleSelected() (tea.Model, tea.Cmd) {
 
 func (m Model) pinSelected() (tea.Model, tea.Cmd) {
 	r, ok := m.selected()
-	if !ok {
+	if !ok || m.waiting() {
 		return m, nil
 	}
 	if r.Pinned {
@@ -386,7 +493,7 @@ func (m Model) pinSelected() (tea.Model, tea.Cmd) {
 
 func (m Model) removeSelected() (tea.Model, tea.Cmd) {
 	r, ok := m.selected()
-	if !ok {
+	if !ok || m.waiting() {
 		return m, nil
 	}
 	return m.runWords([]string{"evidence", "remove", r.ID}, []string{"evidence", "restore", r.Name})
@@ -396,7 +503,7 @@ func (m Model) removeSelected() (tea.Model, tea.Cmd) {
 // next one, taking the first free rank between them.
 func (m Model) moveRank(dir int) (tea.Model, tea.Cmd) {
 	r, ok := m.selected()
-	if !ok {
+	if !ok || m.waiting() {
 		return m, nil
 	}
 	to, ok := m.freeRank(dir)
@@ -417,6 +524,15 @@ func (m Model) freeRank(dir int) (int, bool) {
 	if i < 0 || i >= len(rows) {
 		return 0, false
 	}
+	// A part stays in its role's ranks: seed 003 keeps 000-099 for system
+	// and user parts and the rest for evidence.
+	floor, ceil := 100, 999
+	switch rows[m.cursor].Role {
+	case "system":
+		floor, ceil = 0, 9
+	case "user":
+		floor, ceil = 10, 99
+	}
 	used := map[int]bool{}
 	for _, r := range rows {
 		used[atoi(r.Rank)] = true
@@ -428,14 +544,14 @@ func (m Model) freeRank(dir int) (int, bool) {
 		hi = 1000
 	}
 	if dir < 0 {
-		for c := lo - 1; c > hi && c >= 0; c-- {
+		for c := lo - 1; c > hi && c >= floor; c-- {
 			if !used[c] {
 				return c, true
 			}
 		}
 		return 0, false
 	}
-	for c := lo + 1; c < hi && c <= 999; c++ {
+	for c := lo + 1; c < hi && c <= ceil; c++ {
 		if !used[c] {
 			return c, true
 		}
@@ -444,24 +560,29 @@ func (m Model) freeRank(dir int) (int, bool) {
 }
 
 func (m Model) undoLast() (tea.Model, tea.Cmd) {
+	if m.waiting() {
+		return m, nil
+	}
 	if len(m.undo) == 0 {
 		m.status, m.statusErr = "nothing to undo", false
 		return m, nil
 	}
 	a := m.undo[len(m.undo)-1]
 	m.undo = m.undo[:len(m.undo)-1]
-	return m, m.execCmd(action{do: a.undo, undo: a.do}, true)
+	return m, m.execCmd(action{do: a.undo, undo: a.do}, execUndo)
 }
 
 func (m Model) redoLast() (tea.Model, tea.Cmd) {
+	if m.waiting() {
+		return m, nil
+	}
 	if len(m.redo) == 0 {
 		m.status, m.statusErr = "nothing to redo", false
 		return m, nil
 	}
 	a := m.redo[len(m.redo)-1]
 	m.redo = m.redo[:len(m.redo)-1]
-	m.undo = append(m.undo, action{do: a.do, undo: a.undo})
-	return m, m.execCmd(action{do: a.do}, false)
+	return m, m.execCmd(a, execRedo)
 }
 
 func (m Model) cycleFormat() (tea.Model, tea.Cmd) {
@@ -509,7 +630,8 @@ func reports(words []string) bool {
 	case "ask", "env":
 		return true
 	case "evidence":
-		return len(words) > 1 && slices.Contains([]string{"status", "plan", "budget", "deps", "fit", "focus", "gather", "from-output", "refresh", "rebase"}, words[1])
+		// Not focus: the list shows what it changed.
+		return len(words) > 1 && slices.Contains([]string{"status", "plan", "budget", "deps", "fit", "gather", "from-output", "refresh", "rebase"}, words[1])
 	case "flow":
 		return len(words) > 1 && (words[1] == "list" || words[1] == "show")
 	}

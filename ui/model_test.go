@@ -206,7 +206,7 @@ func TestCommandLineFocusAndFormat(t *testing.T) {
 	if m.snap.Focus != "colours" || !strings.Contains(rowStates(m), "100_parse_go:off") || !strings.Contains(rowStates(m), "110_render_go:on") {
 		t.Errorf("focus: %q %s (%s)", m.snap.Focus, rowStates(m), m.status)
 	}
-	m = keys(t, m, "f") // again: off
+	m = keys(t, m, "esc", "f") // esc closes the answer; f again: focus off
 	if m.snap.Focus != "" || strings.Contains(rowStates(m), ":off") {
 		t.Errorf("focus off: %q %s", m.snap.Focus, rowStates(m))
 	}
@@ -326,5 +326,46 @@ func TestAskShowsItsAnswer(t *testing.T) {
 	m = keys(t, m, "enter")
 	if strings.Contains(rowStates(m), ":off") {
 		t.Errorf("/undo: %s", rowStates(m))
+	}
+}
+
+// TestReviewRegressionsUI pins fixes found in review.
+func TestReviewRegressionsUI(t *testing.T) {
+	empty := func(ctx context.Context, q search.Query) (search.Response, error) { return search.Response{}, nil }
+	m, _ := newTestModel(t, empty)
+
+	// Down and mark with no results do not index past the list.
+	m = keys(t, m, "/")
+	m = typeText(t, m, "zz")
+	m = drive(t, m, func() tea.Msg { return searchTickMsg{m.search.seq} })
+	m = send(t, m, tea.KeyMsg{Type: tea.KeyDown})
+	m = send(t, m, tea.KeyMsg{Type: tea.KeyCtrlAt})
+	m = keys(t, m, "enter")
+	_ = m.View()
+	if m.search.cursor != 0 || m.Fatal() != "" {
+		t.Errorf("cursor %d, fatal %q", m.search.cursor, m.Fatal())
+	}
+
+	// A new action forgets redo.
+	m = keys(t, m, "esc", "j", "space", "u")
+	if len(m.redo) != 1 {
+		t.Fatalf("redo after undo: %d", len(m.redo))
+	}
+	m = keys(t, m, "j", "p")
+	if len(m.redo) != 0 {
+		t.Errorf("redo kept after a new action: %d", len(m.redo))
+	}
+
+	// The first evidence part cannot move into the system ranks.
+	m = keys(t, m, "g", "j", "K")
+	if !m.statusErr || !strings.Contains(m.status, "no free rank") || !strings.Contains(rowStates(m), "100_parse_go") {
+		t.Errorf("rank up past the request: %q %s", m.status, rowStates(m))
+	}
+
+	// While a change is on its way, another one waits.
+	m.busy = 1
+	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+	if cmd != nil && next.(Model).status != "one moment: the last change is still being applied" {
+		t.Errorf("a toggle while busy ran: %q", next.(Model).status)
 	}
 }

@@ -24,7 +24,7 @@ func (m Model) prepareCmd() tea.Cmd {
 	if r, ok := m.selected(); ok {
 		jobs = append(jobs, [2]string{r.Code, r.Lang})
 	}
-	if m.focus == focusSearch && m.search.cursor < len(m.search.previews) {
+	if c := m.search.cursor; m.focus == focusSearch && c >= 0 && c < len(m.search.previews) && c < len(m.search.results) {
 		jobs = append(jobs, [2]string{m.search.previews[m.search.cursor], m.search.results[m.search.cursor].Language})
 	}
 	var todo [][2]string

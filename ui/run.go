@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -29,11 +30,20 @@ type flowChangedMsg struct{}
 // message at a time (glow's findNextLocalFile pattern).
 func (m Model) indexCmd() tea.Cmd {
 	ch := make(chan indexMsg, 16)
-	run := m.opts.Index
+	run, ctx, logf := m.opts.Index, m.opts.Ctx, m.logf
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	go func() {
 		defer close(ch)
+		defer func() {
+			if p := recover(); p != nil {
+				logf("panic while indexing: %v\n%s", p, debug.Stack())
+				ch <- indexMsg{finished: true, err: fmt.Errorf("internal error while indexing: %v (see the debug log)", p)}
+			}
+		}()
 		last := time.Time{}
-		err := run(context.Background(), func(done, total int) {
+		err := run(ctx, func(done, total int) {
 			if time.Since(last) > 100*time.Millisecond {
 				last = time.Now()
 				select {
@@ -98,6 +108,7 @@ func Run(ctx context.Context, o RunOptions) error {
 			}
 		}
 	}
+	o.Options.Log, o.Options.Ctx = logger, ctx
 	m := New(o.Options)
 	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx)}
 	if o.In != nil {
@@ -110,15 +121,28 @@ func Run(ctx context.Context, o RunOptions) error {
 	stop := watchFlows(o.Root, p, logger)
 	defer stop()
 	logger.Printf("start root=%s", o.Root)
-	_, err := p.Run()
-	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
-		logger.Printf("exit: %v", err)
-		if errors.Is(err, tea.ErrProgramPanic) {
-			return fmt.Errorf("the workbench crashed (%w); the flow on disk is as the last completed command left it, see %s", err, o.Debug)
-		}
-		return err
+	final, err := p.Run()
+	if fm, ok := final.(Model); ok && fm.Fatal() != "" {
+		return fmt.Errorf("the workbench stopped on an %s; the flow on disk is as the last completed command left it (details: run with --debug, log %s)", fm.Fatal(), logName(o.Debug))
 	}
-	return nil
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, tea.ErrProgramPanic): // wrapped in ErrProgramKilled: test it first
+		logger.Printf("exit: %v", err)
+		return fmt.Errorf("the workbench crashed (%w); the flow on disk is as the last completed command left it", err)
+	case errors.Is(err, tea.ErrProgramKilled), errors.Is(err, context.Canceled):
+		return nil
+	}
+	logger.Printf("exit: %v", err)
+	return err
+}
+
+func logName(path string) string {
+	if path == "" {
+		return "$XDG_CACHE_HOME/dossier/debug.log"
+	}
+	return path
 }
 
 // watchFlows tells the program when anything under .dossier/flows changes
@@ -162,8 +186,13 @@ func watchFlows(root string, p *tea.Program, logger *log.Logger) func() {
 				if !ok {
 					return
 				}
+				if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 && dirs[ev.Name] {
+					delete(dirs, ev.Name) // the kernel dropped its watch; re-add it if it comes back
+				}
 				if ev.Op&fsnotify.Create != 0 {
-					add() // a new flow or evidence directory
+					if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+						add() // a new flow or evidence directory
+					}
 				}
 				if timer == nil {
 					timer = time.After(150 * time.Millisecond)

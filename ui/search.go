@@ -114,7 +114,7 @@ func (m Model) updateSearch(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.err, s.note = "", ""
 		if msg.err != nil {
 			s.err = firstLine(msg.err.Error())
-			s.results = nil
+			s.results, s.previews, s.cursor, s.marked = nil, nil, 0, map[int]bool{}
 			return m, nil
 		}
 		s.results, s.previews, s.cursor, s.marked = msg.resp.Results, msg.previews, 0, map[int]bool{}
@@ -137,7 +137,7 @@ func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		s.input.Blur()
 		return m, nil
 	case msg.Type == tea.KeyDown || msg.Type == tea.KeyCtrlN:
-		s.cursor = min(len(s.results)-1, s.cursor+1)
+		s.cursor = max(0, min(len(s.results)-1, s.cursor+1))
 		return m, nil
 	case msg.Type == tea.KeyUp || msg.Type == tea.KeyCtrlP:
 		s.cursor = max(0, s.cursor-1)
@@ -145,7 +145,7 @@ func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Mark):
 		if s.cursor < len(s.results) {
 			s.marked[s.cursor] = !s.marked[s.cursor]
-			s.cursor = min(len(s.results)-1, s.cursor+1)
+			s.cursor = max(0, min(len(s.results)-1, s.cursor+1))
 		}
 		return m, nil
 	case key.Matches(msg, k.Band):
@@ -179,18 +179,18 @@ func (m Model) addResults() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	band := evidence.Bands[s.band].Name
-	words := []string{"evidence", "add", "--band", band}
-	for _, i := range picks {
-		r := s.results[i]
-		words = append(words, fmt.Sprintf("%s::%d,%d", r.Path, r.StartLine, r.EndLine))
-	}
-	if len(picks) == 1 {
-		r := s.results[picks[0]]
-		words = append(words, "--via", fmt.Sprintf("search:%s %.2f", strings.Join(r.Sources, "+"), r.Score))
-	}
 	m.focus = focusList
 	s.input.Blur()
-	return m.runWords(words, nil)
+	// One add per result, so each keeps its own search mark.
+	var cmds []tea.Cmd
+	for _, i := range picks {
+		r := s.results[i]
+		words := []string{"evidence", "add", "--band", band, fmt.Sprintf("%s::%d,%d", r.Path, r.StartLine, r.EndLine),
+			"--via", fmt.Sprintf("search:%s %.2f", strings.Join(r.Sources, "+"), r.Score)}
+		cmds = append(cmds, m.execCmd(action{do: words}, execNew))
+	}
+	m.status, m.statusErr = fmt.Sprintf("adding %d result(s) …", len(picks)), false
+	return m, tea.Sequence(cmds...)
 }
 
 // searchView draws the overlay: query, results, preview of the selection.

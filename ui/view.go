@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -17,13 +18,21 @@ const (
 	meterRows = 6
 )
 
-// View draws the whole screen.
-func (m Model) View() string {
+// View draws the whole screen. A panic while drawing is logged and shown
+// as a line, never a broken terminal.
+func (m Model) View() (out string) {
+	defer func() {
+		if p := recover(); p != nil {
+			m.logf("panic in View: %v\n%s", p, debug.Stack())
+			out = fmt.Sprintf("dossier could not draw the screen (%v); press q, and see the debug log (--debug)", p)
+		}
+	}()
 	if m.width == 0 {
 		return ""
 	}
 	if m.width < minWidth || m.height < minHeight {
-		msg := fmt.Sprintf("terminal too small: %dx%d\ndossier needs at least %dx%d", m.width, m.height, minWidth, minHeight)
+		msg := ansi.Truncate(fmt.Sprintf("terminal too small: %dx%d", m.width, m.height), m.width, "…") + "\n" +
+			ansi.Truncate(fmt.Sprintf("dossier needs at least %dx%d", minWidth, minHeight), m.width, "…")
 		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, msg)
 	}
 	var body string
@@ -190,13 +199,18 @@ func (m Model) rowView(r row, band string, selected bool, w int) string {
 		band = band[:4]
 	}
 	// Fixed columns take 26 cells; the id gets up to 28 and the source
-	// what is left, so tokens stay visible in a narrow pane.
-	idW := min(28, max(8, w-26))
+	// what is left. A narrow pane drops the band and role columns first so
+	// the tokens stay visible.
+	bandCol, roleCol, fixed := st.BandHeader.Render(fmt.Sprintf("%-4s", band))+" ", " "+st.Role.Render(abbrevRole(r.Role)), 26
+	if w < 40 {
+		bandCol, roleCol, fixed = "", "", 17
+	}
+	idW := min(28, max(4, w-fixed))
 	id := r.ID
 	if len(id) > idW {
 		id = id[:idW-1] + "…"
 	}
-	line := fmt.Sprintf("%s%s %s %-*s %s%s %s %s", mark, st.BandHeader.Render(fmt.Sprintf("%-4s", band)), box, idW, id, flags, tok, st.Role.Render(abbrevRole(r.Role)), st.Source.Render(where))
+	line := fmt.Sprintf("%s%s%s %-*s %s%s%s %s", mark, bandCol, box, idW, id, flags, tok, roleCol, st.Source.Render(where))
 	line = fit(line, w)
 	switch {
 	case selected:
@@ -219,7 +233,7 @@ func abbrevRole(role string) string {
 
 func (m Model) rightView(w, h int) string {
 	if m.output != "" {
-		return m.pane("Output · any key closes", m.output, w, h, true)
+		return m.pane("Output · any key closes", strings.ReplaceAll(sanitize(m.output), "\t", "    "), w, h, true)
 	}
 	if m.showAssembled {
 		return m.assembledView(w, h)
@@ -283,12 +297,13 @@ func (m Model) meterView(w, h int) string {
 	return m.pane("Budget", strings.Join(lines, "\n"), w, h, false)
 }
 
+// assembledView shows the prompt through the plain highlighter: tabs
+// expanded, control characters made visible, lines cut to the pane.
 func (m Model) assembledView(w, h int) string {
-	lines := strings.Split(m.snap.Text, "\n")
-	top := min(m.assembledTop, max(0, len(lines)-1))
-	end := min(len(lines), top+h-2)
-	title := fmt.Sprintf("Assembled · %s · lines %d-%d of %d", m.format, top+1, end, len(lines))
-	return m.pane(title, strings.Join(lines[top:end], "\n"), w, h, m.focus == focusAssembled)
+	lines, total := m.hl.Highlight(nil, m.snap.Text, "text", 1, m.assembledTop, h-2, w-2)
+	top := min(m.assembledTop, max(0, total-1))
+	title := fmt.Sprintf("Assembled · %s · lines %d-%d of %d", m.format, top+1, min(total, top+h-2), total)
+	return m.pane(title, strings.Join(lines, "\n"), w, h, m.focus == focusAssembled)
 }
 
 func (m Model) statusView() string {

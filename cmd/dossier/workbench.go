@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/charmbracelet/lipgloss"
@@ -43,6 +44,7 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	e := evidence.NewEngine(root)
+	e.Stdin = strings.NewReader("") // the terminal belongs to the workbench
 	e.Model, e.DefaultBudget, e.DefaultFormat = cfg.Prompt.Model, cfg.Prompt.Budget, cfg.Prompt.Format
 	if _, err := e.Flow(); errors.Is(err, evidence.ErrNoFlow) {
 		if _, err := evidence.Create(root, filepath.Base(root), "", "", e.Now()); err != nil {
