@@ -119,12 +119,12 @@ func (m Model) Init() tea.Cmd {
 type (
 	snapMsg struct{ snap snapshot }
 	execMsg struct {
-		seq   int
-		act   action
-		out   string
-		err   error
-		snap  snapshot
-		kind  execKind
+		seq  int
+		act  action
+		out  string
+		err  error
+		snap snapshot
+		kind execKind
 	}
 )
 
