@@ -118,7 +118,13 @@ func TestRealTmux(t *testing.T) {
 			if res.Report.Method != tc.wantMethod {
 				t.Fatalf("inside tmux Copy used %q (warnings %q), want %q", res.Report.Method, res.Report.Warnings, tc.wantMethod)
 			}
+			// tmux reads the pane's output on its own schedule: the helper
+			// can report before the buffer exists, so poll for it.
 			buf, bufErr := run("show-buffer")
+			for deadline := time.Now().Add(10 * time.Second); tc.wantMethod == MethodOSC52 && buf != payload.String() && time.Now().Before(deadline); {
+				time.Sleep(50 * time.Millisecond)
+				buf, bufErr = run("show-buffer")
+			}
 			switch tc.wantMethod {
 			case MethodOSC52:
 				if bufErr != nil || buf != payload.String() {
