@@ -45,7 +45,7 @@ func (c cmdLine) view(st themes.Styles) string {
 
 // uiWords are the command-line words only the workbench has; the rest go
 // to the engine.
-var uiWords = []string{"budget", "format", "copy", "export", "search", "undo", "redo", "help", "quit"}
+var uiWords = []string{"budget", "format", "copy", "export", "search", "view", "reload", "undo", "redo", "help", "quit"}
 
 func (m Model) updateCmdLine(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
@@ -114,9 +114,18 @@ func (m Model) runLine(line string) (tea.Model, tea.Cmd) {
 		m.search.open()
 		m.search.input.SetValue(strings.Join(words[1:], " "))
 		return m, m.search.debounce()
+	case "view":
+		m.showAssembled = !m.showAssembled
+		m.assembledTop = 0
+		return m, nil
+	case "reload":
+		return m, m.loadCmd()
 	case "format":
+		if len(words) == 1 {
+			return m.cycleFormat()
+		}
 		if len(words) != 2 {
-			m.status, m.statusErr = "usage: /format mdctx|aptix|responses|pack", true
+			m.status, m.statusErr = "usage: /format [mdctx|aptix|responses|pack] (none: the next one)", true
 			return m, nil
 		}
 		f, err := assemble.ParseFormat(words[1])

@@ -54,7 +54,7 @@ func (m Model) View() (out string) {
 const commandHelp = `Command line (:), each key is also a command:
   /evidence status|add|toggle|pin|rank|remove|restore|focus|fit|deps|refresh|gather|from-output ...
   /ask QUESTION   /flow new|list|use|show   /budget [set N]   /format mdctx|aptix|responses|pack
-  /copy   /export PATH   /search QUERY   /undo   /redo   /help   /quit`
+  /copy   /export PATH   /search QUERY   /view   /reload   /undo   /redo   /help   /quit`
 
 // bodyHeight is what is left between the title and the two bottom lines.
 func (m Model) bodyHeight() int { return max(3, m.height-3) }
