@@ -97,14 +97,37 @@ func provenance(p *Part) string {
 	b.WriteString(p.File)
 	b.WriteString("; cid=")
 	b.WriteString(p.CID)
-	s := p.Source
-	if s.URI != "" {
+	if s := p.Source; s.URI != "" {
 		b.WriteString("; origin=")
 		b.WriteString(s.URI)
 	}
+	p.Source.writeSpan(&b)
+	if p.Link {
+		b.WriteString("; link=live")
+	}
+	if p.Detail != Full {
+		b.WriteString("; detail=")
+		b.WriteString(string(p.Detail))
+	}
+	return b.String()
+}
+
+// SpanFields renders the span, symbol and tags of seed 003's provenance
+// comment: "; span=lines=100:200; symbol=Parse; tags=a,b". A byte span
+// also names its lines, which Aptix's Lines field needs.
+func (s Source) SpanFields() string {
+	var b strings.Builder
+	s.writeSpan(&b)
+	return b.String()
+}
+
+func (s Source) writeSpan(b *strings.Builder) {
 	if s.Span != "" {
 		b.WriteString("; span=")
 		b.WriteString(s.Span)
+	}
+	if strings.HasPrefix(s.Span, "bytes=") && s.StartLine > 0 {
+		b.WriteString("; lines=" + strconv.Itoa(s.StartLine) + ":" + strconv.Itoa(s.EndLine))
 	}
 	if s.Symbol != "" {
 		b.WriteString("; symbol=")
@@ -114,14 +137,6 @@ func provenance(p *Part) string {
 		b.WriteString("; tags=")
 		b.WriteString(strings.Join(s.Tags, ","))
 	}
-	if p.Link {
-		b.WriteString("; link=live")
-	}
-	if p.Detail != Full {
-		b.WriteString("; detail=")
-		b.WriteString(string(p.Detail))
-	}
-	return b.String()
 }
 
 // Fence returns a backtick fence longer than any backtick run in content,

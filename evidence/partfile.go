@@ -158,19 +158,7 @@ func renderEvidence(src assemble.Source, content string) string {
 	b.WriteString(src.URI)
 	b.WriteString("; cid=")
 	b.WriteString(src.CID)
-	b.WriteString("; span=")
-	b.WriteString(src.Span)
-	if strings.HasPrefix(src.Span, "bytes=") && src.StartLine > 0 {
-		b.WriteString("; lines=" + strconv.Itoa(src.StartLine) + ":" + strconv.Itoa(src.EndLine))
-	}
-	if src.Symbol != "" {
-		b.WriteString("; symbol=")
-		b.WriteString(src.Symbol)
-	}
-	if len(src.Tags) > 0 {
-		b.WriteString("; tags=")
-		b.WriteString(strings.Join(src.Tags, ","))
-	}
+	b.WriteString(src.SpanFields())
 	b.WriteString(" -->\n\n")
 	b.WriteString(assemble.Fenced(content, src.Language))
 	return b.String()

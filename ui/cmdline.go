@@ -179,7 +179,7 @@ func suggestWord(w string) string {
 	all := append(append([]string{}, uiWords...), "evidence", "flow", "ask", "assemble", "env")
 	best, bestD := "", 3
 	for _, c := range all {
-		if d := levenshtein(w, c); d < bestD {
+		if d := evidence.EditDistance(w, c); d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -187,26 +187,6 @@ func suggestWord(w string) string {
 		return ": try /evidence, /ask, /format, /copy, /export, /search or /help"
 	}
 	return "; did you mean /" + best + "?"
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // completedMsg carries a completion back; it applies only if the line
