@@ -88,7 +88,6 @@ type Model struct {
 	spinning  bool // a spinner tick is scheduled
 	undo      []action
 	redo      []action
-	seq       int // request counter; stale replies are dropped
 	ready     bool
 }
 
@@ -119,7 +118,6 @@ func (m Model) Init() tea.Cmd {
 type (
 	snapMsg struct{ snap snapshot }
 	execMsg struct {
-		seq  int
 		act  action
 		out  string
 		err  error
@@ -155,12 +153,11 @@ const (
 // program's context: a command that started finishes, so quitting never
 // leaves a half-made change.
 func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
-	m.seq++
 	m.busy++
-	r, format, seq := m.run, m.format, m.seq
+	r, format := m.run, m.format
 	return func() tea.Msg {
 		out, err, snap := r.exec(context.Background(), act.do, format)
-		return execMsg{seq: seq, act: act, out: out, err: err, snap: snap, kind: kind}
+		return execMsg{act: act, out: out, err: err, snap: snap, kind: kind}
 	}
 }
 
