@@ -119,7 +119,7 @@ func (m Model) runLine(line string) (tea.Model, tea.Cmd) {
 		m.assembledTop = 0
 		return m, nil
 	case "reload":
-		return m, m.loadCmd()
+		return m, m.readCmd(true)
 	case "format":
 		if len(words) == 1 {
 			return m.cycleFormat()

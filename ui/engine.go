@@ -3,6 +3,10 @@ package ui
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/dossierhq/dossier/assemble"
@@ -16,6 +20,11 @@ type runner struct {
 	mu      sync.Mutex
 	e       *evidence.Engine
 	version uint64 // of the last snapshot, so older replies can be told apart
+	// last is the latest snapshot and print the flow directory's
+	// fingerprint when it was taken: the reload that the workbench's own
+	// writes trigger finds nothing changed and costs a directory listing.
+	last  snapshot
+	print string
 }
 
 // row is one part as the evidence list shows it.
@@ -58,15 +67,48 @@ func (r *runner) exec(ctx context.Context, words []string, format assemble.Forma
 	defer r.mu.Unlock()
 	var out bytes.Buffer
 	err := r.e.Exec(ctx, words, &out)
-	return out.String(), err, r.snapshotLocked(format)
+	return out.String(), err, r.remember(r.snapshotLocked(format))
 }
 
-// snapshot reads the flow afresh (hand edits included) and assembles it.
-func (r *runner) snapshot(format assemble.Format) snapshot {
+// snapshot reads the flow afresh (hand edits included) and assembles it,
+// unless the directory is as the last snapshot saw it and force is off.
+func (r *runner) snapshot(format assemble.Format, force bool) snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !force && r.last.Dir != "" && r.last.Format == format && r.last.Err == "" && fingerprint(r.last.Dir) == r.print {
+		return r.last
+	}
 	r.e.Reload()
-	return r.snapshotLocked(format)
+	return r.remember(r.snapshotLocked(format))
+}
+
+func (r *runner) remember(s snapshot) snapshot {
+	r.last, r.print = s, ""
+	if s.Dir != "" {
+		r.print = fingerprint(s.Dir)
+	}
+	return s
+}
+
+// fingerprint lists what a reload would read differently: the names,
+// sizes and times of flow.json and the part files.
+func fingerprint(dir string) string {
+	var b strings.Builder
+	for _, sub := range []string{"", "ctx", filepath.Join("ctx", "evidence")} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil {
+			b.WriteString("!" + sub)
+			continue
+		}
+		for _, e := range entries {
+			info, err := e.Info()
+			if err != nil || e.IsDir() {
+				continue
+			}
+			fmt.Fprintf(&b, "%s/%s %d %d\n", sub, e.Name(), info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	return b.String()
 }
 
 func (r *runner) snapshotLocked(format assemble.Format) snapshot {

@@ -126,9 +126,13 @@ type (
 	}
 )
 
-func (m Model) loadCmd() tea.Cmd {
+// loadCmd reads the flow again when its directory changed; force reads it
+// even when it did not (a source file may have, which marks parts stale).
+func (m Model) loadCmd() tea.Cmd { return m.readCmd(false) }
+
+func (m Model) readCmd(force bool) tea.Cmd {
 	r, format := m.run, m.format
-	return func() tea.Msg { return snapMsg{r.snapshot(format)} }
+	return func() tea.Msg { return snapMsg{r.snapshot(format, force)} }
 }
 
 func (m Model) logf(format string, args ...any) {
@@ -328,7 +332,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.focus = focusCommand
 		m.cmd.open("/export ")
 	case key.Matches(msg, k.Reload):
-		return m, m.loadCmd()
+		return m, m.readCmd(true)
 	case key.Matches(msg, k.Undo):
 		return m.undoLast()
 	case key.Matches(msg, k.Redo):
