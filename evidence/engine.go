@@ -35,6 +35,7 @@ type Engine struct {
 	asmEnc  string
 	cache   *tokens.Cache
 	profile tokens.Profile
+	stale   map[staleKey]string // see Staleness
 }
 
 // NewEngine returns an engine for the workspace at root.

@@ -27,15 +27,59 @@ func init() {
 // Staleness compares every evidence part with its source: "stale" when the
 // source span changed since extraction, "edited" when the part's content
 // was changed by hand, "source gone" when the file is missing.
+//
+// A part's answer is remembered with its content id and its source file's
+// size and time, so asking again (the workbench does after every change)
+// costs one stat per part.
 func (e *Engine) Staleness(f *Flow) map[*Part]string {
 	out := map[*Part]string{}
 	files := map[string]string{}
+	if e.stale == nil {
+		e.stale = map[staleKey]string{}
+	}
+	seen := map[staleKey]bool{}
 	for _, p := range f.Parts {
-		if s := e.staleness(p, files); s != "" {
+		k, ok := e.staleKeyOf(p)
+		if !ok {
+			if s := e.staleness(p, files); s != "" {
+				out[p] = s
+			}
+			continue
+		}
+		seen[k] = true
+		s, hit := e.stale[k]
+		if !hit {
+			s = e.staleness(p, files)
+			e.stale[k] = s
+		}
+		if s != "" {
 			out[p] = s
 		}
 	}
+	for k := range e.stale {
+		if !seen[k] {
+			delete(e.stale, k)
+		}
+	}
 	return out
+}
+
+// staleKey identifies one staleness answer.
+type staleKey struct {
+	cid   string // the part file's content id
+	size  int64  // of the source file
+	mtime int64
+}
+
+func (e *Engine) staleKeyOf(p *Part) (staleKey, bool) {
+	if p.Role != assemble.Evidence || p.Link || p.Source.Path == "" || p.Source.CID == "" {
+		return staleKey{}, false
+	}
+	st, err := os.Stat(filepath.Join(e.Root, filepath.FromSlash(p.Source.Path)))
+	if err != nil {
+		return staleKey{}, false
+	}
+	return staleKey{p.CID, st.Size(), st.ModTime().UnixNano()}, true
 }
 
 func (e *Engine) staleness(p *Part, files map[string]string) string {
