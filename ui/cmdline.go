@@ -116,7 +116,7 @@ func (m Model) runLine(line string) (tea.Model, tea.Cmd) {
 		return m, m.search.debounce()
 	case "view":
 		m.showAssembled = !m.showAssembled
-		m.assembledTop = 0
+		m.assembled.top = 0
 		return m, nil
 	case "reload":
 		return m, m.readCmd(true)

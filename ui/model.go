@@ -64,10 +64,9 @@ type Model struct {
 	width, height int
 	focus         focusArea
 	snap          snapshot
-	cursor        int
-	top           int // first visible row of the list
-	previewTop    int
-	assembledTop  int
+	list          listPane
+	preview       scroller
+	assembled     scroller
 	format        assemble.Format
 	showHelp      bool
 	showAssembled bool
@@ -318,7 +317,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.nextPane()
 	case key.Matches(msg, k.Assembled):
 		m.showAssembled = !m.showAssembled
-		m.assembledTop = 0
+		m.assembled.top = 0
 		if m.showAssembled {
 			m.focus = focusAssembled
 		} else {
@@ -347,25 +346,26 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 func (m Model) handlePaneKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	if m.focus == focusPreview || m.focus == focusAssembled {
-		top := &m.previewTop
+		pane := &m.preview
 		if m.focus == focusAssembled {
-			top = &m.assembledTop
+			pane = &m.assembled
 		}
+		d, page := 0, m.bodyHeight()/2
 		switch {
 		case key.Matches(msg, k.Down):
-			*top++
+			d = 1
 		case key.Matches(msg, k.Up):
-			*top--
+			d = -1
 		case key.Matches(msg, k.PageDown):
-			*top += m.bodyHeight() / 2
+			d = page
 		case key.Matches(msg, k.PageUp):
-			*top -= m.bodyHeight() / 2
+			d = -page
 		case key.Matches(msg, k.Top):
-			*top = 0
+			d = -pane.top
 		case key.Matches(msg, k.Bottom):
-			*top = 1 << 30
+			d = 1 << 30
 		}
-		*top = max(0, min(*top, m.scrollLimit()))
+		pane.scroll(d, m.scrollLimit())
 		return m, nil
 	}
 	switch {
@@ -402,9 +402,13 @@ func (m Model) handlePaneKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 // scrollLimit is the last useful first line of the focused text pane.
-func (m Model) scrollLimit() int {
+func (m Model) scrollLimit() int { return m.limitOf(m.focus == focusPreview) }
+
+// limitOf is the last useful first line of the preview or the assembled
+// prompt.
+func (m Model) limitOf(preview bool) int {
 	text, visible := m.snap.Text, m.bodyHeight()-2
-	if m.focus == focusPreview {
+	if preview {
 		if r, ok := m.selected(); ok {
 			text = r.Code
 		}
@@ -426,30 +430,14 @@ func (m *Model) nextPane() {
 }
 
 func (m *Model) move(d int) {
-	m.cursor = max(0, min(len(m.snap.Rows)-1, m.cursor+d))
-	m.previewTop = 0
-	m.clamp()
+	m.list.move(d, len(m.snap.Rows), m.listHeight())
+	m.preview.top = 0
 }
 
 // clamp keeps the cursor on a row and the row on screen.
-func (m *Model) clamp() {
-	m.cursor = max(0, min(len(m.snap.Rows)-1, m.cursor))
-	h := max(1, m.listHeight())
-	if m.cursor < m.top {
-		m.top = m.cursor
-	}
-	if m.cursor >= m.top+h {
-		m.top = m.cursor - h + 1
-	}
-	m.top = max(0, min(m.top, max(0, len(m.snap.Rows)-1)))
-}
+func (m *Model) clamp() { m.list.clamp(len(m.snap.Rows), m.listHeight()) }
 
-func (m Model) selected() (row, bool) {
-	if m.cursor < 0 || m.cursor >= len(m.snap.Rows) {
-		return row{}, false
-	}
-	return m.snap.Rows[m.cursor], true
-}
+func (m Model) selected() (row, bool) { return m.list.at(m.snap.Rows) }
 
 // runWords runs a command line; undo is the command line that reverses
 // it, nil when it cannot be undone.
@@ -476,7 +464,7 @@ func (m Model) toggleSelected() (tea.Model, tea.Cmd) {
 	}
 	// Show the new state at once; the engine's answer replaces the row.
 	m.snap.Rows = append([]row(nil), m.snap.Rows...)
-	m.snap.Rows[m.cursor].Active = !r.Active
+	m.snap.Rows[m.list.cursor].Active = !r.Active
 	words := []string{"evidence", "toggle", r.ID}
 	return m.runWords(words, words)
 }
@@ -514,21 +502,21 @@ func (m Model) moveRank(dir int) (tea.Model, tea.Cmd) {
 	}
 	kind := strings.TrimPrefix(r.ID, r.Rank+"_")
 	newID := fmt.Sprintf("%03d_%s", to, kind)
-	m.cursor += dir
+	m.list.cursor += dir
 	return m.runWords([]string{"evidence", "rank", r.ID, fmt.Sprint(to)}, []string{"evidence", "rank", newID, r.Rank})
 }
 
 // freeRank finds a free rank past the neighbour in direction dir.
 func (m Model) freeRank(dir int) (int, bool) {
 	rows := m.snap.Rows
-	i := m.cursor + dir
+	i := m.list.cursor + dir
 	if i < 0 || i >= len(rows) {
 		return 0, false
 	}
 	// A part stays in its role's ranks: seed 003 keeps 000-099 for system
 	// and user parts and the rest for evidence.
 	floor, ceil := 100, 999
-	switch rows[m.cursor].Role {
+	switch rows[m.list.cursor].Role {
 	case "system":
 		floor, ceil = 0, 9
 	case "user":
@@ -612,9 +600,9 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case m.showAssembled:
-		m.assembledTop = max(0, m.assembledTop+d)
+		m.assembled.scroll(d, m.limitOf(false))
 	case msg.X > m.listWidth():
-		m.previewTop = max(0, m.previewTop+d)
+		m.preview.scroll(d, m.limitOf(true))
 	default:
 		m.move(d)
 	}

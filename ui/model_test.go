@@ -369,3 +369,36 @@ func TestReviewRegressionsUI(t *testing.T) {
 		t.Errorf("a toggle while busy ran: %q", next.(Model).status)
 	}
 }
+
+func TestListPaneAndScroller(t *testing.T) {
+	var l listPane
+	l.clamp(0, 5) // an empty list
+	if l.cursor != 0 || l.top != 0 {
+		t.Errorf("empty: %+v", l)
+	}
+	l.move(12, 20, 5) // off the bottom of the window
+	if l.cursor != 12 || l.top != 8 {
+		t.Errorf("down: %+v", l)
+	}
+	l.move(100, 20, 5)
+	if l.cursor != 19 || l.top != 15 {
+		t.Errorf("past the end: %+v", l)
+	}
+	l.clamp(3, 5) // the list shrank under the cursor
+	if l.cursor != 2 || l.top != 2 {
+		t.Errorf("shrunk: %+v", l)
+	}
+	if _, ok := (listPane{cursor: 4}).at(make([]row, 2)); ok {
+		t.Error("a cursor past the rows selects nothing")
+	}
+	var s scroller
+	s.scroll(50, 30)
+	s.scroll(-5, 30)
+	if s.top != 25 {
+		t.Errorf("scroll: %d", s.top)
+	}
+	s.scroll(-100, 30)
+	if s.top != 0 {
+		t.Errorf("scroll up: %d", s.top)
+	}
+}

@@ -131,8 +131,8 @@ func (m Model) listView(w, h int) string {
 	var lines []string
 	band := ""
 	rows := s.Rows
-	end := min(len(rows), m.top+m.listHeight())
-	for i := m.top; i < end; i++ {
+	end := min(len(rows), m.list.top+m.listHeight())
+	for i := m.list.top; i < end; i++ {
 		r := rows[i]
 		// Parts are grouped by seed 003's rank bands: the band's name
 		// heads its first row.
@@ -141,7 +141,7 @@ func (m Model) listView(w, h int) string {
 			label = r.Band
 		}
 		band = r.Band
-		lines = append(lines, m.rowView(r, label, i == m.cursor, w-2))
+		lines = append(lines, m.rowView(r, label, i == m.list.cursor, w-2))
 	}
 	if len(rows) == 0 {
 		lines = append(lines, m.styles.RowMuted.Render("no parts yet: / to search, : for commands"))
@@ -251,9 +251,9 @@ func (m Model) previewView(w, h int) string {
 	if r.Source != "" {
 		title = r.Source
 	}
-	lines, total := m.highlight(r.Code, r.Lang, r.StartLine, m.previewTop, h-2, w-2)
+	lines, total := m.highlight(r.Code, r.Lang, r.StartLine, m.preview.top, h-2, w-2)
 	if total > h-2 {
-		title += fmt.Sprintf(" (%d/%d)", min(total, m.previewTop+1), total)
+		title += fmt.Sprintf(" (%d/%d)", min(total, m.preview.top+1), total)
 	}
 	return m.pane(title, strings.Join(lines, "\n"), w, h, m.focus == focusPreview)
 }
@@ -300,8 +300,8 @@ func (m Model) meterView(w, h int) string {
 // assembledView shows the prompt through the plain highlighter: tabs
 // expanded, control characters made visible, lines cut to the pane.
 func (m Model) assembledView(w, h int) string {
-	lines, total := m.hl.Highlight(nil, m.snap.Text, "text", 1, m.assembledTop, h-2, w-2)
-	top := min(m.assembledTop, max(0, total-1))
+	lines, total := m.hl.Highlight(nil, m.snap.Text, "text", 1, m.assembled.top, h-2, w-2)
+	top := min(m.assembled.top, max(0, total-1))
 	title := fmt.Sprintf("Assembled · %s · lines %d-%d of %d", m.format, top+1, min(total, top+h-2), total)
 	return m.pane(title, strings.Join(lines, "\n"), w, h, m.focus == focusAssembled)
 }
