@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/themes"
 )
 
 // Minimum terminal size the layout needs.
@@ -64,11 +64,16 @@ func (m Model) listWidth() int { return max(30, m.width*9/20) }
 // listHeight is the rows the list pane shows (inside its border).
 func (m Model) listHeight() int { return max(1, m.bodyHeight()-2) }
 
-// pane draws a bordered box of exactly w x h cells with a title.
+// pane draws a bordered box with the workbench's styles (see frame).
 func (m Model) pane(title, content string, w, h int, focused bool) string {
-	border, tstyle := m.styles.PaneBorder, m.styles.PaneTitle
+	return frame(m.styles, title, content, w, h, focused)
+}
+
+// frame draws a bordered box of exactly w x h cells with a title.
+func frame(st themes.Styles, title, content string, w, h int, focused bool) string {
+	border, tstyle := st.PaneBorder, st.PaneTitle
 	if focused {
-		border, tstyle = m.styles.PaneBorderFocused, m.styles.PaneTitleFocused
+		border, tstyle = st.PaneBorderFocused, st.PaneTitleFocused
 	}
 	inner := max(1, w-2)
 	lines := strings.Split(content, "\n")
@@ -123,112 +128,7 @@ func (m Model) titleView() string {
 }
 
 func (m Model) listView(w, h int) string {
-	s := m.snap
-	if s.Err != "" {
-		msg := lipgloss.NewStyle().Width(max(10, w-2)).Render(s.Err + "\n\nPress : and run `flow new NAME` or `flow use ID`.")
-		return m.pane("Evidence", msg, w, h, m.focus == focusList)
-	}
-	var lines []string
-	band := ""
-	rows := s.Rows
-	end := min(len(rows), m.list.top+m.listHeight())
-	for i := m.list.top; i < end; i++ {
-		r := rows[i]
-		// Parts are grouped by seed 003's rank bands: the band's name
-		// heads its first row.
-		label := ""
-		if r.Band != band {
-			label = r.Band
-		}
-		band = r.Band
-		lines = append(lines, m.rowView(r, label, i == m.list.cursor, w-2))
-	}
-	if len(rows) == 0 {
-		lines = append(lines, m.styles.RowMuted.Render("no parts yet: / to search, : for commands"))
-	}
-	title := fmt.Sprintf("Evidence %d/%d", m.activeCount(), len(rows))
-	return m.pane(title, strings.Join(lines, "\n"), w, h, m.focus == focusList)
-}
-
-func (m Model) activeCount() int {
-	n := 0
-	for _, r := range m.snap.Rows {
-		if r.Active {
-			n++
-		}
-	}
-	return n
-}
-
-// rowView is one line of the evidence list: selection mark, state box,
-// id, flags, tokens, band, source or search mark.
-func (m Model) rowView(r row, band string, selected bool, w int) string {
-	st := m.styles
-	box := st.StateActive.Render("[x]")
-	if !r.Active {
-		box = st.StateSkipped.Render("[ ]")
-	}
-	flags, n := "", 0
-	for _, s := range r.States {
-		before := flags
-		switch s {
-		case "link":
-			flags += st.StateLink.Render("L")
-		case "pinned":
-			flags += st.StatePinned.Render("P")
-		case "stale", "edited", "source gone", "broken":
-			flags += st.StateStale.Render("!")
-		case "outline", "path":
-			flags += st.StateSkipped.Render("o")
-		}
-		if flags != before {
-			n++
-		}
-	}
-	flags += strings.Repeat(" ", max(0, 3-n))
-	mark := "  "
-	if selected {
-		mark = "▸ "
-	}
-	tok := st.Tokens.Render(fmt.Sprintf("%6d", r.Tokens))
-	where := r.Source
-	if r.Found != "" {
-		where = r.Found
-	}
-	if len(band) > 4 {
-		band = band[:4]
-	}
-	// Fixed columns take 26 cells; the id gets up to 28 and the source
-	// what is left. A narrow pane drops the band and role columns first so
-	// the tokens stay visible.
-	bandCol, roleCol, fixed := st.BandHeader.Render(fmt.Sprintf("%-4s", band))+" ", " "+st.Role.Render(abbrevRole(r.Role)), 26
-	if w < 40 {
-		bandCol, roleCol, fixed = "", "", 17
-	}
-	idW := min(28, max(4, w-fixed))
-	id := r.ID
-	if len(id) > idW {
-		id = id[:idW-1] + "…"
-	}
-	line := fmt.Sprintf("%s%s%s %-*s %s%s%s %s", mark, bandCol, box, idW, id, flags, tok, roleCol, st.Source.Render(where))
-	line = fit(line, w)
-	switch {
-	case selected:
-		return st.RowSelected.Render(ansi.Strip(line))
-	case !r.Active:
-		return st.RowMuted.Render(ansi.Strip(line))
-	}
-	return line
-}
-
-func abbrevRole(role string) string {
-	switch role {
-	case "system":
-		return "sys"
-	case "user":
-		return "usr"
-	}
-	return "ev "
+	return m.list.view(m.styles, m.snap, w, h, m.focus == focusList)
 }
 
 func (m Model) rightView(w, h int) string {
@@ -258,43 +158,9 @@ func (m Model) previewView(w, h int) string {
 	return m.pane(title, strings.Join(lines, "\n"), w, h, m.focus == focusPreview)
 }
 
-// meterView is the budget meter: a bar, the per-role breakdown, the count
-// kind, and what toggling the selected part would change.
 func (m Model) meterView(w, h int) string {
-	s, st := m.snap, m.styles
-	inner := max(10, w-2)
-	used := s.Tokens
-	pct := 0
-	if s.Budget > 0 {
-		pct = used * 100 / s.Budget
-	}
-	barW := max(5, inner-12)
-	fill := min(barW, barW*pct/100)
-	style := st.MeterOK
-	switch {
-	case pct >= 100:
-		style = st.MeterOver
-	case pct >= 80:
-		style = st.MeterWarn
-	}
-	bar := style.Render(strings.Repeat("█", fill)) + st.MeterEmpty.Render(strings.Repeat("░", barW-fill))
-	kind := "exact " + s.Encoding
-	if !s.Exact {
-		kind = "estimate (bytes/4)"
-	}
-	lines := []string{
-		fmt.Sprintf("%s %3d%%", bar, pct),
-		fmt.Sprintf("%d of %d tokens · %s", used, s.Budget, kind),
-		fmt.Sprintf("system %d · user %d · evidence %d · framing %d", s.ByRole[assemble.System], s.ByRole[assemble.User], s.ByRole[assemble.Evidence], s.Frame),
-	}
-	if r, ok := m.selected(); ok {
-		if r.Active {
-			lines = append(lines, fmt.Sprintf("space on %s: −%d → %d", r.ID, r.Tokens, used-r.Tokens))
-		} else {
-			lines = append(lines, fmt.Sprintf("space on %s: +%d → %d", r.ID, r.Tokens, used+r.Tokens))
-		}
-	}
-	return m.pane("Budget", strings.Join(lines, "\n"), w, h, false)
+	r, ok := m.selected()
+	return meterView(m.styles, m.snap, r, ok, w, h)
 }
 
 // assembledView shows the prompt through the plain highlighter: tabs
