@@ -154,4 +154,3 @@ func (m Model) cycleFormat() (tea.Model, tea.Cmd) {
 	m.status, m.statusErr = "format: "+string(m.format), false
 	return m, m.loadCmd()
 }
-
