@@ -76,6 +76,10 @@ func (e *Engine) Flow() (*Flow, error) {
 // again (after hand edits, or another `flow use`).
 func (e *Engine) Reload() { e.flow = nil }
 
+// Recheck forgets the staleness answers too, so the next status re-reads
+// every source: a copy that kept size and time fools the stat-keyed memo.
+func (e *Engine) Recheck() { e.flow, e.stale = nil, nil }
+
 // flowOrCreate loads the flow, starting a "scratch" flow when the
 // workspace has none, so a first `evidence add` just works.
 func (e *Engine) flowOrCreate(w io.Writer) (*Flow, error) {

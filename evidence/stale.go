@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -50,7 +51,12 @@ func (e *Engine) Staleness(f *Flow) map[*Part]string {
 		s, hit := e.stale[k]
 		if !hit {
 			s = e.staleness(p, files)
-			e.stale[k] = s
+			// A source changed within the last seconds may change again
+			// within the same timestamp: answer it afresh next time
+			// (git's racy-clean rule).
+			if time.Since(time.Unix(0, k.mtime)) > 2*time.Second {
+				e.stale[k] = s
+			}
 		}
 		if s != "" {
 			out[p] = s
@@ -139,6 +145,7 @@ func (e *Engine) refresh(c *call) error {
 		return err
 	}
 	var parts []*Part
+	e.stale = nil // refresh trusts only what it reads now
 	stale := e.Staleness(f)
 	edited := 0
 	if len(c.args) == 0 {

@@ -128,7 +128,8 @@ func (m Model) undoLast() (tea.Model, tea.Cmd) {
 	}
 	a := m.undo[len(m.undo)-1]
 	m.undo = m.undo[:len(m.undo)-1]
-	return m, m.execCmd(action{do: a.undo, undo: a.do}, execUndo)
+	cmd := m.execCmd(action{do: a.undo, undo: a.do}, execUndo)
+	return m, cmd
 }
 
 func (m Model) redoLast() (tea.Model, tea.Cmd) {
@@ -141,7 +142,8 @@ func (m Model) redoLast() (tea.Model, tea.Cmd) {
 	}
 	a := m.redo[len(m.redo)-1]
 	m.redo = m.redo[:len(m.redo)-1]
-	return m, m.execCmd(a, execRedo)
+	cmd := m.execCmd(a, execRedo)
+	return m, cmd
 }
 
 func (m Model) cycleFormat() (tea.Model, tea.Cmd) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -115,9 +116,7 @@ func (m Model) runLine(line string) (tea.Model, tea.Cmd) {
 		m.search.input.SetValue(strings.Join(words[1:], " "))
 		return m, m.search.debounce()
 	case "view":
-		m.showAssembled = !m.showAssembled
-		m.assembled.top = 0
-		return m, nil
+		return m.toggleAssembled(), nil
 	case "reload":
 		return m, m.readCmd(true)
 	case "format":
@@ -150,15 +149,17 @@ func (m Model) runLine(line string) (tea.Model, tea.Cmd) {
 			m.status, m.statusErr = "the workbench has no stdin to read: save the output to a file and give its path", true
 			return m, nil
 		}
-		return m.runWords(words, inverse(words))
+		return m.runWords(words, inverse(words, m.snap.Focus, m.fitted()))
 	}
 	m.status, m.statusErr = "unknown command /"+words[0]+suggestWord(words[0]), true
 	return m, nil
 }
 
 // inverse is the command line undoing words, for the commands whose
-// inverse is known; nil otherwise.
-func inverse(words []string) []string {
+// inverse is known; nil otherwise. focus is the query of the focus on now
+// and fitted whether a fit is in force: a second focus undoes to the
+// first, and a fit on top of a fit has no exact inverse.
+func inverse(words []string, focus string, fitted bool) []string {
 	if len(words) < 2 || words[0] != "evidence" {
 		return nil
 	}
@@ -166,9 +167,11 @@ func inverse(words []string) []string {
 	switch {
 	case words[1] == "toggle" && len(words) > 2 && words[2] != "on" && !off:
 		return words // toggle ID flips back; toggle on|off RANGE has no exact inverse
+	case words[1] == "focus" && len(words) > 2 && !off && focus != "":
+		return []string{"evidence", "focus", focus}
 	case words[1] == "focus" && len(words) > 2 && !off:
 		return []string{"evidence", "focus", "off"}
-	case words[1] == "fit" && !off:
+	case words[1] == "fit" && !off && !fitted:
 		return []string{"evidence", "fit", "off"}
 	}
 	return nil
@@ -280,11 +283,13 @@ func pathCandidates(root, prefix string) []string {
 	return out
 }
 
+// commonPrefix is the longest prefix of whole characters all of s share.
 func commonPrefix(s []string) string {
 	p := s[0]
 	for _, x := range s[1:] {
 		for !strings.HasPrefix(x, p) {
-			p = p[:len(p)-1]
+			_, size := utf8.DecodeLastRuneInString(p)
+			p = p[:len(p)-size]
 		}
 	}
 	return p

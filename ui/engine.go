@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,8 +24,9 @@ type runner struct {
 	// last is the latest snapshot and print the flow directory's
 	// fingerprint when it was taken: the reload that the workbench's own
 	// writes trigger finds nothing changed and costs a directory listing.
-	last  snapshot
-	print string
+	last   snapshot
+	print  string
+	closed bool
 }
 
 // row is one part as the evidence list shows it.
@@ -65,30 +67,83 @@ type snapshot struct {
 func (r *runner) exec(ctx context.Context, words []string, format assemble.Format) (string, error, snapshot) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.closed {
+		return "", errClosed, r.last
+	}
+	// Another shell may have changed the flow since the last read: the
+	// command must act on what is on disk, not on the engine's memory.
+	if !r.unchanged() {
+		r.e.Reload()
+	}
 	var out bytes.Buffer
 	err := r.e.Exec(ctx, words, &out)
-	return out.String(), err, r.remember(r.snapshotLocked(format))
+	// The reply shows the engine's state after the command. What else is
+	// on disk is unknown (another shell may have written meanwhile), so
+	// the next snapshot, which the watcher asks for right away, reads it.
+	s := r.snapshotLocked(format)
+	r.last, r.print = s, ""
+	return out.String(), err, s
 }
 
 // snapshot reads the flow afresh (hand edits included) and assembles it,
-// unless the directory is as the last snapshot saw it and force is off.
+// unless nothing changed on disk since the last snapshot and force is off.
 func (r *runner) snapshot(format assemble.Format, force bool) snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !force && r.last.Dir != "" && r.last.Format == format && r.last.Err == "" && fingerprint(r.last.Dir) == r.print {
+	if !force && r.last.Format == format && r.last.Err == "" && r.unchanged() {
 		return r.last
 	}
-	r.e.Reload()
-	return r.remember(r.snapshotLocked(format))
+	if force {
+		r.e.Recheck()
+	}
+	return r.read(format)
 }
 
-func (r *runner) remember(s snapshot) snapshot {
-	r.last, r.print = s, ""
-	if s.Dir != "" {
-		r.print = fingerprint(s.Dir)
+// read takes the fingerprint first and then reads the flow, so a change
+// landing in between makes the next fingerprint differ instead of being
+// taken as already seen.
+func (r *runner) read(format assemble.Format) snapshot {
+	dir := r.currentDir()
+	print := ""
+	if dir != "" {
+		print = fingerprint(dir)
+	}
+	r.e.Reload()
+	s := r.snapshotLocked(format)
+	r.last, r.print = s, print
+	if s.Dir != dir {
+		r.print = "" // the flow moved under us: read again next time
 	}
 	return s
 }
+
+// unchanged reports whether the current flow is the last snapshot's and
+// its directory is as it was then.
+func (r *runner) unchanged() bool {
+	dir := r.currentDir()
+	return dir != "" && dir == r.last.Dir && r.print != "" && fingerprint(dir) == r.print
+}
+
+// currentDir is the flow directory FLOW_DIR or the workspace's current
+// flow names now ("" when there is none): another shell's `flow use`
+// shows up here.
+func (r *runner) currentDir() string {
+	dir, err := evidence.Locate(r.e.Root, r.e.Getenv)
+	if err != nil {
+		return ""
+	}
+	return dir
+}
+
+// close waits for the command in flight and refuses later ones, so
+// quitting never cuts a change short.
+func (r *runner) close() {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+}
+
+var errClosed = errors.New("the workbench is closing")
 
 // fingerprint lists what a reload would read differently: the names,
 // sizes and times of flow.json and the part files.

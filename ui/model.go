@@ -153,8 +153,8 @@ const (
 )
 
 // execCmd runs words through the engine. Engine writes are not tied to the
-// program's context: a command that started finishes, so quitting never
-// leaves a half-made change.
+// program's context: a command that started finishes, and Run waits for it
+// (runner.close) before it returns, so quitting never cuts a change short.
 func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
 	m.busy++
 	r, format := m.run, m.format
@@ -316,13 +316,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.NextPane):
 		m.nextPane()
 	case key.Matches(msg, k.Assembled):
-		m.showAssembled = !m.showAssembled
-		m.assembled.top = 0
-		if m.showAssembled {
-			m.focus = focusAssembled
-		} else {
-			m.focus = focusList
-		}
+		m = m.toggleAssembled()
 	case key.Matches(msg, k.Format):
 		return m.cycleFormat()
 	case key.Matches(msg, k.Copy):
@@ -393,7 +387,10 @@ func (m Model) handlePaneKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.removeSelected()
 	case key.Matches(msg, k.Focus):
 		if m.snap.Focus != "" {
-			return m.runWords([]string{"evidence", "focus", "off"}, nil)
+			if m.waiting() {
+				return m, nil
+			}
+			return m.runWords([]string{"evidence", "focus", "off"}, []string{"evidence", "focus", m.snap.Focus})
 		}
 		m.focus = focusCommand
 		m.cmd.open("/evidence focus ")
@@ -415,6 +412,27 @@ func (m Model) limitOf(preview bool) int {
 		visible = m.bodyHeight() - meterRows - 2
 	}
 	return max(0, strings.Count(text, "\n")+1-visible)
+}
+
+// fitted says whether `evidence fit` has lowered any part.
+func (m Model) fitted() bool {
+	for _, r := range m.snap.Rows {
+		if r.Detail != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// toggleAssembled shows or hides the assembled prompt, focused.
+func (m Model) toggleAssembled() Model {
+	m.showAssembled = !m.showAssembled
+	m.assembled.top = 0
+	m.focus = focusList
+	if m.showAssembled {
+		m.focus = focusAssembled
+	}
+	return m
 }
 
 func (m *Model) nextPane() {

@@ -402,3 +402,55 @@ func TestListPaneAndScroller(t *testing.T) {
 		t.Errorf("scroll up: %d", s.top)
 	}
 }
+
+// TestOutsideChangesAreSeen: another shell's edits and flow switches reach
+// the workbench even when they race its own changes, and its commands
+// never write over them.
+func TestOutsideChangesAreSeen(t *testing.T) {
+	m, root := newTestModel(t, nil)
+	other := evidence.NewEngine(root)
+	other.Getenv = func(string) string { return "" }
+	ctx := context.Background()
+
+	// Another shell pins a part; the workbench then toggles another one
+	// before its watcher fires, then pins a third.
+	if err := other.Exec(ctx, []string{"evidence", "pin", "100_parse_go"}, io_discard{}); err != nil {
+		t.Fatal(err)
+	}
+	m = keys(t, m, "j", "j", "space")
+	m = send(t, m, flowChangedMsg{})
+	m = keys(t, m, "j", "p")
+	if !strings.Contains(rowStates(m), "100_parse_go:on+pin") {
+		t.Errorf("the other shell's pin was lost: %s", rowStates(m))
+	}
+
+	// Another shell switches flows: the workbench follows.
+	if err := other.Exec(ctx, []string{"flow", "new", "second"}, io_discard{}); err != nil {
+		t.Fatal(err)
+	}
+	m = send(t, m, flowChangedMsg{})
+	if !strings.HasPrefix(m.snap.FlowID, "second-") || len(m.undo) != 0 {
+		t.Errorf("after flow new elsewhere: flow %q, undo %d", m.snap.FlowID, len(m.undo))
+	}
+}
+
+func TestFocusUndoReturnsToTheEarlierFocus(t *testing.T) {
+	m, _ := newTestModel(t, nil)
+	for _, q := range []string{"parse", "colours"} {
+		m = keys(t, m, ":")
+		m = typeText(t, m, "evidence focus "+q)
+		m = keys(t, m, "enter")
+	}
+	if m.snap.Focus != "colours" {
+		t.Fatalf("focus: %q (%s)", m.snap.Focus, m.status)
+	}
+	m = keys(t, m, "u")
+	if m.snap.Focus != "parse" {
+		t.Errorf("undo of the second focus: %q", m.snap.Focus)
+	}
+	m = keys(t, m, "f") // f turns focus off; u brings it back
+	m = keys(t, m, "u")
+	if m.snap.Focus != "parse" {
+		t.Errorf("undo of focus off: %q", m.snap.Focus)
+	}
+}

@@ -175,7 +175,7 @@ func (m Model) addResults() (tea.Model, tea.Cmd) {
 	if len(picks) == 0 && s.cursor < len(s.results) {
 		picks = []int{s.cursor}
 	}
-	if len(picks) == 0 {
+	if len(picks) == 0 || m.waiting() {
 		return m, nil
 	}
 	band := evidence.Bands[s.band].Name
