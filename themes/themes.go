@@ -53,12 +53,6 @@ const (
 	NameHighContrast = "high-contrast"
 )
 
-// fixed returns an adaptive colour that ignores the background: the fixed
-// palettes are for users who know better than background detection.
-func fixed(c string) lipgloss.AdaptiveColor {
-	return lipgloss.AdaptiveColor{Light: c, Dark: c}
-}
-
 // Colours of the dark palette (Tokyo Night), shared with Auto so the two cannot
 // drift apart.
 var darkColours = [...]string{

@@ -64,11 +64,11 @@ type snapshot struct {
 
 // exec runs one command line through the engine and returns its output
 // and the state after it.
-func (r *runner) exec(ctx context.Context, words []string, format assemble.Format) (string, error, snapshot) {
+func (r *runner) exec(ctx context.Context, words []string, format assemble.Format) (string, snapshot, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return "", errClosed, r.last
+		return "", r.last, errClosed
 	}
 	// Another shell may have changed the flow since the last read: the
 	// command must act on what is on disk, not on the engine's memory.
@@ -82,7 +82,7 @@ func (r *runner) exec(ctx context.Context, words []string, format assemble.Forma
 	// the next snapshot, which the watcher asks for right away, reads it.
 	s := r.snapshotLocked(format)
 	r.last, r.print = s, ""
-	return out.String(), err, s
+	return out.String(), s, err
 }
 
 // snapshot reads the flow afresh (hand edits included) and assembles it,

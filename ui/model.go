@@ -159,7 +159,7 @@ func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
 	m.busy++
 	r, format := m.run, m.format
 	return func() tea.Msg {
-		out, err, snap := r.exec(context.Background(), act.do, format)
+		out, snap, err := r.exec(context.Background(), act.do, format)
 		return execMsg{act: act, out: out, err: err, snap: snap, kind: kind}
 	}
 }

@@ -80,7 +80,7 @@ func TestWorkbenchE2E(t *testing.T) {
 	tm.keys("/")
 	tm.waitFor("the search overlay", 0, func(s *screen) bool { return strings.Contains(s.text, "search: ") })
 	tm.literal("Parse")
-	scr = tm.waitFor("a search result in parser/parse.go", 0, func(s *screen) bool {
+	tm.waitFor("a search result in parser/parse.go", 0, func(s *screen) bool {
 		first, ok := s.firstResult()
 		return ok && strings.Contains(first, "parser/parse.go:") && strings.HasSuffix(first, " Parse")
 	})
@@ -188,7 +188,7 @@ func TestWorkbenchE2E(t *testing.T) {
 	if err := os.Rename(filepath.Join(evDir, parseID+".evidence.md"), filepath.Join(evDir, parseID+".evidence.md.skip")); err != nil {
 		t.Fatal(err)
 	}
-	scr = tm.waitFor("the hand-skipped "+parseID, 10*time.Second, func(s *screen) bool {
+	tm.waitFor("the hand-skipped "+parseID, 10*time.Second, func(s *screen) bool {
 		r, ok := s.rows()[parseID]
 		return ok && !r.active && strings.Contains(s.text, "Evidence 0/2") && s.tokens(t) == frame
 	})
