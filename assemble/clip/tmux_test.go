@@ -53,6 +53,15 @@ func TestTmuxHelperProcess(t *testing.T) {
 	if err := os.Rename(filepath.Join(dir, "result.tmp"), filepath.Join(dir, "result.json")); err != nil {
 		t.Fatal(err)
 	}
+	// Stay alive until the test has read tmux's buffer: a pane whose
+	// process exits at once may be torn down before tmux has read what it
+	// wrote. The test kills the server when it is done.
+	for i := 0; i < 600; i++ {
+		if _, err := os.Stat(filepath.Join(dir, "done")); err == nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // TestRealTmux runs Copy in a detached tmux session and reads what tmux
@@ -109,7 +118,10 @@ func TestRealTmux(t *testing.T) {
 			if out, err := run("-f", conf, "new-session", "-d", "-x", "100", "-y", "30", command); err != nil {
 				t.Fatalf("tmux new-session: %v: %s", err, out)
 			}
-			t.Cleanup(func() { _, _ = run("kill-server") })
+			t.Cleanup(func() {
+				_ = os.WriteFile(filepath.Join(dir, "done"), nil, 0o644)
+				_, _ = run("kill-server")
+			})
 
 			res := waitResult(t, dir, run)
 			if res.Err != "" {
