@@ -1,0 +1,156 @@
+package secrets
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The secrets below are made up in the shapes the rules look for; none is
+// a real credential. They are assembled at run time so this file itself does
+// not trip secret scanners.
+var (
+	awsKey   = "AKIA" + "Z3MSJV4WWNKWW5FG"
+	ghToken  = "ghp_" + "8zNqQkR2vX5mT9pL4wB7cY1dF6hJ3sA0eKuG"
+	slackBot = "xoxb-" + "2048937561234-2048937561234-aBcDeFgHiJkLmNoPqRsTuVwX"
+	pemKey   = "-----BEGIN RSA " + "PRIVATE KEY-----\n" +
+		"MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n" +
+		"aNnEy2mZtlAAaGmgTuBZ4fA0mZ5m8MCf3jU2M0mT1zQ4kxXQmRuEa1g3f8pP0PaP\n" +
+		"-----END RSA " + "PRIVATE KEY-----"
+)
+
+// Fixture is a Go file with four secrets; Secrets lists them in order.
+func Fixture() (string, []string) {
+	text := "package main\n\n// config\nconst awsKey = \"" + awsKey + "\"\n\nfunc token() string {\n\treturn \"" + ghToken + "\"\n}\n\n" +
+		"var slack = \"" + slackBot + "\"\n\nconst key = `" + pemKey + "`\n"
+	return text, []string{awsKey, ghToken, slackBot, pemKey}
+}
+
+func TestScanFindsEachSecretWithLineAndRange(t *testing.T) {
+	text, want := Fixture()
+	fs := Scan("cmd/main.go", text)
+	if len(fs) != len(want) {
+		t.Fatalf("Scan found %d secrets, want %d: %+v", len(fs), len(want), fs)
+	}
+	rules := []string{"aws-access-token", "github-pat", "slack-bot-token", "private-key"}
+	for i, f := range fs {
+		if got := text[f.Start:f.End]; !strings.Contains(got, want[i][:20]) {
+			t.Errorf("finding %d covers %q, want %q", i, got, want[i])
+		}
+		if f.Rule != rules[i] {
+			t.Errorf("finding %d rule %q, want %q", i, f.Rule, rules[i])
+		}
+		line := strings.Count(text[:f.Start], "\n") + 1
+		if f.Line != line {
+			t.Errorf("finding %d line %d, want %d", i, f.Line, line)
+		}
+	}
+}
+
+func TestScanIgnoresOrdinaryCode(t *testing.T) {
+	for _, text := range []string{
+		"", "package main\n", "func key(k string) string { return k }\n",
+		"token := lexer.Next()\npassword := os.Getenv(\"PW\")\n",
+		"const example = \"AKIAIOSFODNN7EXAMPLE\"\n",
+	} {
+		if fs := Scan("a.go", text); len(fs) != 0 {
+			t.Errorf("Scan(%q) = %+v, want nothing", text, fs)
+		}
+	}
+}
+
+// TestWindowsFindWhatTheWholeTextFinds checks the keyword windows against
+// gitleaks run over the whole text, on this module's own Go sources and on
+// the fixture padded with unrelated lines.
+func TestWindowsFindWhatTheWholeTextFinds(t *testing.T) {
+	text, _ := Fixture()
+	padded := strings.Repeat("x := 1 // filler\n", 500) + text + strings.Repeat("y := 2\n", 500)
+	texts := map[string]string{"fixture.go": text, "padded.go": padded}
+	files, _ := filepath.Glob("../../*/*.go")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err == nil {
+			texts[f] = string(b)
+		}
+	}
+	s := rules()
+	for name, text := range texts {
+		var whole []string
+		for _, r := range s.rules {
+			for _, f := range r.det.DetectString(text) {
+				whole = append(whole, f.Secret)
+			}
+		}
+		got := Scan(name, text)
+		for _, sec := range whole {
+			found := false
+			for _, f := range got {
+				if strings.Contains(text[f.Start:f.End], sec) || strings.Contains(sec, text[f.Start:f.End]) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: the whole-text scan finds %q, the windowed scan does not", name, sec)
+			}
+		}
+	}
+}
+
+func TestRedactAndMask(t *testing.T) {
+	text, secrets := Fixture()
+	fs := Scan("", text)
+	red := Redact(text, fs)
+	masked := Mask(text, fs)
+	for _, s := range secrets {
+		if strings.Contains(red, s[:16]) || strings.Contains(masked, s[:16]) {
+			t.Errorf("secret %q survives: redacted %q, masked %q", s, red, masked)
+		}
+	}
+	for _, marker := range []string{"\"[REDACTED:aws-access-token]\"", "[REDACTED:github-pat]", "[REDACTED:private-key]"} {
+		if !strings.Contains(red, marker) {
+			t.Errorf("redacted text lacks %s:\n%s", marker, red)
+		}
+	}
+	if !strings.Contains(masked, "\"AKIA…[REDACTED:aws-access-token]\"") {
+		t.Errorf("masked text keeps no hint of the AWS key:\n%s", masked)
+	}
+	if Redact(text, nil) != text {
+		t.Error("Redact without findings changed the text")
+	}
+	// Everything but the secrets is kept.
+	if got := strings.Count(red, "\n"); got != strings.Count(text, "\n")-3 {
+		t.Errorf("redacted text has %d lines; the PEM's 3 inner newlines should be the only ones gone", got)
+	}
+}
+
+func TestShift(t *testing.T) {
+	text, _ := Fixture()
+	fs := Scan("", text)
+	start := strings.Index(text, "func token")
+	end := strings.Index(text, "\n}\n") + 3
+	chunk := text[start:end]
+	got := Shift(fs, start, end, strings.Count(text[:start], "\n")+1)
+	if len(got) != 1 || got[0].Rule != "github-pat" || got[0].Line != 2 || chunk[got[0].Start:got[0].End] != ghToken {
+		t.Fatalf("Shift = %+v for chunk %q", got, chunk)
+	}
+}
+
+func FuzzRedact(f *testing.F) {
+	text, _ := Fixture()
+	f.Add(text)
+	f.Add("password = \"hunter2hunter2hunter2\"\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		fs := Scan("f.txt", text)
+		for i, x := range fs {
+			if x.Start < 0 || x.End > len(text) || x.Start >= x.End || (i > 0 && x.Start < fs[i-1].End) {
+				t.Fatalf("bad finding %+v in %q", x, text)
+			}
+		}
+		red := Redact(text, fs)
+		markers := strings.Count(red, "[REDACTED:") - strings.Count(text, "[REDACTED:")
+		if markers != len(fs) {
+			t.Fatalf("%d findings but %d markers in %q", len(fs), markers, red)
+		}
+	})
+}
