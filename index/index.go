@@ -79,6 +79,10 @@ type Totals struct {
 	ChunksByLanguage map[string]int `json:"chunks_by_language"`
 	FilesByLanguage  map[string]int `json:"files_by_language"`
 	ParseErrors      int            `json:"files_with_parse_errors"`
+	// Secrets counts the credentials found, in SecretFiles files; search
+	// masks them and every exit redacts them.
+	Secrets     int `json:"secrets"`
+	SecretFiles int `json:"files_with_secrets"`
 }
 
 func newTotals() Totals {
@@ -96,6 +100,10 @@ func (t *Totals) apply(f store.File, sign int) {
 	}
 	if f.ParseError {
 		t.ParseErrors += sign
+	}
+	if f.Secrets > 0 {
+		t.Secrets += sign * f.Secrets
+		t.SecretFiles += sign
 	}
 	for _, m := range []map[string]int{t.FilesByLanguage, t.ChunksByKind, t.ChunksByLanguage} {
 		for k, v := range m {

@@ -15,6 +15,7 @@ import (
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/index/segment"
 	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store"
@@ -85,29 +86,33 @@ func (w *worker) process(ctx context.Context, c discover.Candidate, old *store.F
 		// Chunks index into the repaired text, which is also what is stored.
 		data, note = bytes.ToValidUTF8(data, []byte("\uFFFD")), "invalid_utf8"
 	}
+	found := secrets.Scan(c.Rel, string(data))
 	srcType := lang.SourceType(c.Rel, language, head)
 	if len(data) > lang.GeneratedParseLimit && lang.IsGenerated(head) {
 		srcType = lang.SrcGenerated
 	}
 	fc := &describe.FileContext{Path: c.Rel, Abs: c.Abs, Contents: data, Language: language,
 		SourceType: srcType, Repo: w.repo}
-	o := w.derive(ctx, fc, hash, size, c.ModTime)
+	o := w.derive(ctx, fc, hash, size, c.ModTime, found)
 	if o.note == "" {
 		o.note = note
 	}
 	return o
 }
 
-// derive is the pure part: file context in, file update out.
-func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash string, size, mtime int64) outcome {
+// derive is the pure part: file context (and the secrets found in it) in,
+// file update out.
+func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash string, size, mtime int64, found []secrets.Finding) outcome {
 	res := segment.File(ctx, w.parsers, fc.Language, fc.SourceType, fc.Contents)
 	sections := w.reg.Describe(fc, res.Segments)
 	chunks, err := describe.Points(fc, sections)
 	if err != nil {
 		return outcome{path: fc.Path, err: err}
 	}
+	markSecrets(chunks, found)
 	f := store.File{Path: fc.Path, Size: size, ModTime: mtime, Hash: hash, Language: fc.Language,
-		SourceType: fc.SourceType, ParseError: res.ParseError, Chunks: make([]string, len(chunks)), Kinds: map[string]int{}}
+		SourceType: fc.SourceType, ParseError: res.ParseError, Chunks: make([]string, len(chunks)), Kinds: map[string]int{},
+		Secrets: len(found)}
 	for i, c := range chunks {
 		f.Chunks[i] = c.ID
 		f.Kinds[c.Kind]++
@@ -122,6 +127,34 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 		return outcome{path: fc.Path, err: err}
 	}
 	return outcome{path: fc.Path, bytes: len(fc.Contents), file: &f, enc: enc, embeds: embeds}
+}
+
+// markSecrets gives each chunk the findings inside its span; outline
+// chunks, whose text is synthesized, are scanned on their own.
+func markSecrets(chunks []store.Chunk, found []secrets.Finding) {
+	if len(found) == 0 {
+		return
+	}
+	for i := range chunks {
+		c := &chunks[i]
+		if c.Outline != "" {
+			c.Secrets = secrets.Scan("", c.Outline)
+			continue
+		}
+		for _, f := range found {
+			if f.Start < c.EndByte && f.End > c.StartByte {
+				c.Secrets = append(c.Secrets, f)
+			}
+		}
+	}
+}
+
+// chunkSecrets are c's findings relative to text, its artifact.
+func chunkSecrets(c *store.Chunk) []secrets.Finding {
+	if c.Outline != "" {
+		return c.Secrets
+	}
+	return secrets.Shift(c.Secrets, c.StartByte, c.EndByte, c.StartLine)
 }
 
 // searchRecords derives the file's search record (weighted terms per chunk)

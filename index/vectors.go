@@ -10,6 +10,7 @@ import (
 	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/index/vecindex"
 	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/config"
@@ -58,7 +59,13 @@ type embedItem struct {
 // newEmbedItem is what a remote embedder sees of a chunk: its finder
 // snippet (seed 001), header and text.
 func newEmbedItem(c *store.Chunk, artifact string) embedItem {
-	t := c.Finder + "\n" + artifact
+	finder := c.Finder
+	if len(c.Secrets) > 0 {
+		// What goes to a remote embedder never carries a secret.
+		artifact = secrets.Redact(artifact, chunkSecrets(c))
+		finder, _ = secrets.RedactString("", finder)
+	}
+	t := finder + "\n" + artifact
 	if len(t) > maxEmbedText {
 		cut := maxEmbedText
 		for cut > 0 && !utf8.RuneStart(t[cut]) {

@@ -16,6 +16,18 @@ type File struct {
 	Chunks     []string       `json:"chunks"`
 	Kinds      map[string]int `json:"kinds,omitempty"` // chunks per kind
 	ParseError bool           `json:"parse_error,omitempty"`
+	// Secrets counts the credentials found in the file (see Chunk.Secrets).
+	Secrets int `json:"secrets,omitempty"`
+}
+
+// Secret is one credential found in a file by the secret scanner: its rule,
+// its line (1-based) and the byte range of the secret in the file's blob.
+// The secret itself is not kept.
+type Secret struct {
+	Rule  string `json:"rule"`
+	Line  int    `json:"line"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
 }
 
 // Chunk is one indexed section of a file: a function, a class header, a
@@ -47,6 +59,10 @@ type Chunk struct {
 	// Outline holds the synthesized text of an outline chunk (a type's
 	// header and member signatures); empty for chunks that are source spans.
 	Outline string `json:"outline,omitempty"`
+	// Secrets are the credentials inside the chunk, with ranges in the
+	// file's blob (in Outline for an outline chunk); previews mask them and
+	// every exit redacts them.
+	Secrets []Secret `json:"secrets,omitempty"`
 }
 
 // Title is seed 001's point title: "{Kind}: {Symbol} - {SectionKey} (Chunk {Part} of {Parts})".

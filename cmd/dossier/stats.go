@@ -64,6 +64,9 @@ func printSummary(w io.Writer, s index.Summary, verbose bool) {
 	if s.ParseErrors > 0 {
 		fmt.Fprintf(w, "parse errors  %d files parsed with syntax errors (chunked around them)\n", s.ParseErrors)
 	}
+	if s.Secrets > 0 {
+		fmt.Fprintf(w, "secrets %d in %d files (masked in search, redacted on every exit; see `dossier search --secrets`)\n", s.Secrets, s.SecretFiles)
+	}
 	if len(s.Notes) > 0 {
 		fmt.Fprintf(w, "notes   %s\n", counts(s.Notes))
 	}

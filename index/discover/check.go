@@ -33,10 +33,7 @@ func Check(root, rel string, opts Options) (Candidate, string, error) {
 	if rel == "" || parts[0] == ".." || filepath.IsAbs(rel) {
 		return Candidate{}, "", fmt.Errorf("path %q is outside the root %s", rel, root)
 	}
-	var patterns []gitignore.Pattern
-	for _, p := range defaultIgnores {
-		patterns = append(patterns, gitignore.ParsePattern(p, nil))
-	}
+	patterns := builtins()
 	nDefault := len(patterns)
 	patterns = append(patterns, readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil)...)
 	extra := parsePatterns(opts.Exclude, nil)
@@ -65,11 +62,8 @@ func Check(root, rel string, opts Options) (Candidate, string, error) {
 			}
 		}
 		last := i == len(parts)-1
-		if ignored, byDefault := match(append(append([]gitignore.Pattern(nil), patterns...), extra...), nDefault, parts[:i+1], info.IsDir()); ignored {
-			if byDefault {
-				return Candidate{}, ReasonDefault, nil
-			}
-			return Candidate{}, ReasonIgnored, nil
+		if ignored, by := match(append(append([]gitignore.Pattern(nil), patterns...), extra...), parts[:i+1], info.IsDir()); ignored {
+			return Candidate{}, ignoreReason(by, nDefault), nil
 		}
 		if !last {
 			if !info.IsDir() {

@@ -33,6 +33,7 @@ const (
 	ReasonInvalidUTF8  = "invalid_utf8"
 	ReasonVanished     = "vanished"
 	ReasonMinified     = "generated"
+	ReasonSecretFile   = "secret_file" // a well-known credential file
 	DefaultMaxFileSize = 1 << 20
 )
 
@@ -49,6 +50,18 @@ var defaultIgnores = []string{
 	"*.min.js", "*.min.css", "*.map", "*.pyc", "*.class", "*.o", "*.so", "*.a", "*.exe", "*.dll",
 	"*.lock", "package-lock.json", "pnpm-lock.yaml", "go.sum",
 	".DS_Store",
+}
+
+// secretFiles are well-known credential files, skipped with ReasonSecretFile
+// after the built-in ignores; like them, a "!pattern" in .dossierignore
+// (or .gitignore) indexes one anyway. Example and template env files are
+// not secret.
+var secretFiles = []string{
+	".env", ".env.*", "!.env.example", "!.env.*.example", "!.env.sample", "!.env.template", "!.env.dist", "!.env.defaults", "!.env.schema",
+	"*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.ppk", "*.kdbx",
+	"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519",
+	".netrc", "_netrc", ".pgpass", ".git-credentials", ".htpasswd", ".pypirc",
+	".aws/credentials", ".docker/config.json", "application_default_credentials.json", "credentials.json",
 }
 
 // Options tune a walk.
@@ -154,10 +167,7 @@ func Walk(ctx context.Context, root string, opts Options, skips *Skips, fn func(
 		return fmt.Errorf("root %s: %w", abs, err)
 	}
 	w := &walker{root: abs, realRoot: real, opts: opts, skips: skips, fn: fn, visited: map[[2]uint64]bool{}}
-	var base []gitignore.Pattern
-	for _, p := range defaultIgnores {
-		base = append(base, gitignore.ParsePattern(p, nil))
-	}
+	base := builtins()
 	defaults := len(base)
 	base = append(base, readPatterns(filepath.Join(abs, ".git", "info", "exclude"), nil)...)
 	w.extra = parsePatterns(opts.Exclude, nil)
@@ -210,12 +220,13 @@ func (w *walker) dir(ctx context.Context, abs string, rel []string, patterns []g
 			info = target
 			isDir = info.IsDir()
 		}
-		if ignored, byDefault := match(scope, nDefault, childRel, isDir); ignored {
-			if byDefault {
-				w.skips.Add(relPath, ReasonDefault, "")
-			} else {
-				w.skips.Add(relPath, ReasonIgnored, "")
+		if ignored, by := match(scope, childRel, isDir); ignored {
+			reason := ignoreReason(by, nDefault)
+			detail := ""
+			if reason == ReasonSecretFile {
+				detail = "a credential file: add !" + name + " to " + IgnoreFile + " to index it"
 			}
+			w.skips.Add(relPath, reason, detail)
 			continue
 		}
 		if info == nil {
@@ -269,14 +280,40 @@ func (w *walker) resolveLink(abs string) (os.FileInfo, string, string) {
 	return info, "", ""
 }
 
-// match applies gitignore precedence: the last matching pattern wins.
-func match(patterns []gitignore.Pattern, nDefault int, path []string, isDir bool) (ignored, byDefault bool) {
+// builtins are the built-in patterns: the default ignores, then the secret
+// files.
+func builtins() []gitignore.Pattern {
+	ps := make([]gitignore.Pattern, 0, len(defaultIgnores)+len(secretFiles))
+	for _, p := range defaultIgnores {
+		ps = append(ps, gitignore.ParsePattern(p, nil))
+	}
+	for _, p := range secretFiles {
+		ps = append(ps, gitignore.ParsePattern(p, nil))
+	}
+	return ps
+}
+
+// ignoreReason is the skip reason of the pattern at index by, when the first
+// nBuiltin patterns are builtins().
+func ignoreReason(by, nBuiltin int) string {
+	switch {
+	case by < len(defaultIgnores):
+		return ReasonDefault
+	case by < nBuiltin:
+		return ReasonSecretFile
+	}
+	return ReasonIgnored
+}
+
+// match applies gitignore precedence: the last matching pattern wins; by is
+// its index.
+func match(patterns []gitignore.Pattern, path []string, isDir bool) (ignored bool, by int) {
 	for i := len(patterns) - 1; i >= 0; i-- {
 		if r := patterns[i].Match(path, isDir); r != gitignore.NoMatch {
-			return r == gitignore.Exclude, i < nDefault
+			return r == gitignore.Exclude, i
 		}
 	}
-	return false, false
+	return false, -1
 }
 
 func readPatterns(path string, domain []string) []gitignore.Pattern {

@@ -24,6 +24,7 @@ import (
 
 	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/index/vecindex"
+	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -52,7 +53,8 @@ type Meta struct {
 	StartLine, EndLine int
 	StartByte, EndByte int
 	Outline            bool   // the chunk's text is a synthesized outline, not a span
-	Line               string // first non-blank line, clipped
+	Secrets            bool   // the chunk holds a secret: lines shown of it are masked
+	Line               string // first non-blank line, clipped, secrets masked
 }
 
 // IsTest reports whether the chunk is test code.
@@ -60,9 +62,16 @@ func (m *Meta) IsTest() bool { return m.SrcType == "test" || m.Flavor == "test" 
 
 // MetaOf derives a chunk's Meta; text is its artifact.
 func MetaOf(c *store.Chunk, text string) Meta {
+	if len(c.Secrets) > 0 {
+		fs := c.Secrets
+		if c.Outline == "" {
+			fs = secrets.Shift(fs, c.StartByte, c.EndByte, c.StartLine)
+		}
+		text = secrets.Mask(text, fs)
+	}
 	return Meta{ID: c.ID, Kind: c.Kind, SrcType: c.SourceType, Language: c.Language, Flavor: c.Flavor,
 		Symbol: qualifiedSymbol(c), StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte,
-		EndByte: c.EndByte, Outline: c.Outline != "", Line: firstLine(text)}
+		EndByte: c.EndByte, Outline: c.Outline != "", Secrets: len(c.Secrets) > 0, Line: firstLine(text)}
 }
 
 func qualifiedSymbol(c *store.Chunk) string {
@@ -212,7 +221,10 @@ func appendMeta(b []byte, m *Meta) []byte {
 	}
 	flags := byte(0)
 	if m.Outline {
-		flags = 1
+		flags |= 1
+	}
+	if m.Secrets {
+		flags |= 2
 	}
 	return append(b, flags)
 }
@@ -226,6 +238,7 @@ func (r *reader) meta(m *Meta) {
 	}
 	f := r.bytes(1)
 	m.Outline = len(f) == 1 && f[0]&1 != 0
+	m.Secrets = len(f) == 1 && f[0]&2 != 0
 }
 
 func appendString(b []byte, s string) []byte {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -99,7 +100,13 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 					continue
 				}
 				seen[ord] = true
-				hits = append(hits, hit{key: key{batch[i].path, ord}, score: 1, line: LineAt(m.text, off)})
+				var line string
+				if metas[ord].Secrets {
+					line = maskedLineAt(batch[i].path, m.text, off)
+				} else {
+					line = LineAt(m.text, off)
+				}
+				hits = append(hits, hit{key: key{batch[i].path, ord}, score: 1, line: line})
 			}
 		}
 	}
@@ -137,14 +144,27 @@ func chunkAt(chunks []*Meta, off int) int {
 // LineAt is the line of text holding byte off, trimmed and clipped to 160
 // bytes (on a rune boundary, marked with "…").
 func LineAt(text []byte, off int) string {
-	start := bytes.LastIndexByte(text[:off], '\n') + 1
-	end := bytes.IndexByte(text[off:], '\n')
-	if end < 0 {
-		end = len(text)
-	} else {
-		end += off
-	}
+	start, end := lineBounds(text, off)
 	return clip(strings.TrimSpace(string(text[start:end])), 160)
+}
+
+// lineBounds are the start and end (before its newline) of the line holding
+// byte off.
+func lineBounds(text []byte, off int) (start, end int) {
+	start = bytes.LastIndexByte(text[:off], '\n') + 1
+	end = bytes.IndexByte(text[off:], '\n')
+	if end < 0 {
+		return start, len(text)
+	}
+	return start, end + off
+}
+
+// maskedLineAt is LineAt with the secrets of the line masked: they are found
+// in the whole text, since a secret may span lines or the clip.
+func maskedLineAt(path string, text []byte, off int) string {
+	start, end := lineBounds(text, off)
+	line := secrets.Mask(string(text[start:end]), secrets.Shift(secrets.Scan(path, string(text)), start, end, 1))
+	return clip(strings.TrimSpace(line), 160)
 }
 
 func hasUpper(s string) bool {

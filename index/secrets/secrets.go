@@ -17,16 +17,14 @@ import (
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/logging"
+
+	"github.com/dossierhq/dossier/store"
 )
 
 // Finding is one secret in a text: the gitleaks rule that matched, its line
-// (1-based) and the byte range of the secret itself.
-type Finding struct {
-	Rule  string `json:"rule"`
-	Line  int    `json:"line"`
-	Start int    `json:"start"`
-	End   int    `json:"end"`
-}
+// (1-based) and the byte range of the secret itself. It is the form the
+// index stores with chunks.
+type Finding = store.Secret
 
 // Marker is what replaces a secret on every exit.
 func Marker(rule string) string { return "[REDACTED:" + rule + "]" }

@@ -5,27 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dossierhq/dossier/index/secrets/secrettest"
 )
 
-// The secrets below are made up in the shapes the rules look for; none is
-// a real credential. They are assembled at run time so this file itself does
-// not trip secret scanners.
-var (
-	awsKey   = "AKIA" + "Z3MSJV4WWNKWW5FG"
-	ghToken  = "ghp_" + "8zNqQkR2vX5mT9pL4wB7cY1dF6hJ3sA0eKuG"
-	slackBot = "xoxb-" + "2048937561234-2048937561234-aBcDeFgHiJkLmNoPqRsTuVwX"
-	pemKey   = "-----BEGIN RSA " + "PRIVATE KEY-----\n" +
-		"MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n" +
-		"aNnEy2mZtlAAaGmgTuBZ4fA0mZ5m8MCf3jU2M0mT1zQ4kxXQmRuEa1g3f8pP0PaP\n" +
-		"-----END RSA " + "PRIVATE KEY-----"
-)
-
-// Fixture is a Go file with four secrets; Secrets lists them in order.
-func Fixture() (string, []string) {
-	text := "package main\n\n// config\nconst awsKey = \"" + awsKey + "\"\n\nfunc token() string {\n\treturn \"" + ghToken + "\"\n}\n\n" +
-		"var slack = \"" + slackBot + "\"\n\nconst key = `" + pemKey + "`\n"
-	return text, []string{awsKey, ghToken, slackBot, pemKey}
-}
+// Fixture is a Go file with four secrets; the second result lists them.
+func Fixture() (string, []string) { return secrettest.GoFile(), secrettest.All() }
 
 func TestScanFindsEachSecretWithLineAndRange(t *testing.T) {
 	text, want := Fixture()
@@ -33,7 +18,7 @@ func TestScanFindsEachSecretWithLineAndRange(t *testing.T) {
 	if len(fs) != len(want) {
 		t.Fatalf("Scan found %d secrets, want %d: %+v", len(fs), len(want), fs)
 	}
-	rules := []string{"aws-access-token", "github-pat", "slack-bot-token", "private-key"}
+	rules := secrettest.Rules
 	for i, f := range fs {
 		if got := text[f.Start:f.End]; !strings.Contains(got, want[i][:20]) {
 			t.Errorf("finding %d covers %q, want %q", i, got, want[i])
@@ -131,7 +116,7 @@ func TestShift(t *testing.T) {
 	end := strings.Index(text, "\n}\n") + 3
 	chunk := text[start:end]
 	got := Shift(fs, start, end, strings.Count(text[:start], "\n")+1)
-	if len(got) != 1 || got[0].Rule != "github-pat" || got[0].Line != 2 || chunk[got[0].Start:got[0].End] != ghToken {
+	if len(got) != 1 || got[0].Rule != "github-pat" || got[0].Line != 2 || chunk[got[0].Start:got[0].End] != secrettest.GitHub {
 		t.Fatalf("Shift = %+v for chunk %q", got, chunk)
 	}
 }
