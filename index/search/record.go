@@ -22,9 +22,9 @@ import (
 
 	"github.com/klauspost/compress/s2"
 
+	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/index/vecindex"
-	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/store"
 )
 
