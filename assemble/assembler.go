@@ -21,6 +21,10 @@ type Result struct {
 	// (headers and headings), so Frame + the ByRole values = Tokens.
 	ByRole map[Role]int
 	Frame  int
+	// Redactions lists the secrets in active parts: replaced by
+	// [REDACTED:<rule>] in Text, or sent as they are when the flow allows
+	// secrets.
+	Redactions []Redaction
 }
 
 // Assembler renders flows and counts their tokens, remembering rendered
@@ -33,6 +37,8 @@ type Assembler struct {
 	memo    map[blockKey]*block
 	frames  map[string]int
 	escaped map[string]string // JSON-escaped framing strings
+	scans   map[blockKey]*scanned // by file and cid: see redact
+	raw     bool                  // this round assembles with secrets allowed
 	round   int
 }
 
@@ -41,6 +47,7 @@ type blockKey struct {
 	file   string
 	cid    string
 	detail Detail
+	raw    bool // rendered with its secrets
 }
 
 type block struct {
@@ -56,7 +63,8 @@ func NewAssembler(c tokens.Counter, cache *tokens.Cache) *Assembler {
 	if cache == nil {
 		cache = tokens.NewCache()
 	}
-	return &Assembler{counter: c, cache: cache, memo: map[blockKey]*block{}, frames: map[string]int{}, escaped: map[string]string{}}
+	return &Assembler{counter: c, cache: cache, memo: map[blockKey]*block{}, frames: map[string]int{}, escaped: map[string]string{},
+		scans: map[blockKey]*scanned{}}
 }
 
 // Counter is the token counter the Assembler uses.
@@ -76,6 +84,8 @@ func (a *Assembler) Assemble(f *Flow, format Format) Result {
 		PartTokens: make([]int, len(f.Parts)),
 		ByRole:     map[Role]int{},
 	}
+	a.raw = f.AllowSecrets
+	f = a.redact(f, &res)
 	switch format {
 	case Aptix:
 		segs := a.aptixSegments(f, &res)
@@ -116,7 +126,7 @@ func (a *Assembler) block(format Format, p *Part) *block {
 		q.File = file
 		p = &q
 	}
-	k := blockKey{format, p.File, p.CID, p.Detail}
+	k := blockKey{format, p.File, p.CID, p.Detail, a.raw}
 	if b, ok := a.memo[k]; ok {
 		b.round = a.round
 		return b
@@ -231,6 +241,9 @@ func (a *Assembler) total(segs []segment) int {
 // prune forgets blocks not used in the last few rounds once the memo holds
 // far more versions than the flow has parts.
 func (a *Assembler) prune(parts int) {
+	if len(a.scans) > 4*parts+64 {
+		clear(a.scans)
+	}
 	if len(a.memo) <= 4*parts+64 {
 		return
 	}

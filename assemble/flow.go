@@ -101,6 +101,9 @@ type Flow struct {
 	Budget int
 	// Pack holds what only the context pack carries.
 	Pack PackInput
+	// AllowSecrets sends secrets as they are; by default every format
+	// replaces them with [REDACTED:<rule-id>] (see Result.Redactions).
+	AllowSecrets bool
 }
 
 // Active reports whether the part is assembled.

@@ -23,6 +23,15 @@ type Plan struct {
 	// CtxDigest is the sha256 of prompt.mdctx: two plans with the same
 	// digest sent the model the same bytes.
 	CtxDigest string `json:"ctx_digest"`
+	// Secrets says what became of the secrets in active parts.
+	Secrets PlanSecrets `json:"secrets"`
+}
+
+// PlanSecrets records the secrets an assembly found: "redacted" (replaced
+// by [REDACTED:<rule-id>]) or "allowed" (sent as they are, --allow-secrets).
+type PlanSecrets struct {
+	Mode     string      `json:"mode"`
+	Findings []Redaction `json:"findings"`
 }
 
 // PlanPart is one part of ctxplan.json.
@@ -79,6 +88,13 @@ func NewPlan(f *Flow, res Result, budget int) Plan {
 		if p.Active() {
 			pl.TotalBytes += p.Bytes
 		}
+	}
+	pl.Secrets = PlanSecrets{Mode: "redacted", Findings: res.Redactions}
+	if f.AllowSecrets {
+		pl.Secrets.Mode = "allowed"
+	}
+	if pl.Secrets.Findings == nil {
+		pl.Secrets.Findings = []Redaction{}
 	}
 	sum := sha256.Sum256([]byte(res.Text))
 	pl.CtxDigest = "sha256:" + hex.EncodeToString(sum[:])
