@@ -16,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/dossierhq/dossier/themes"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 const (
@@ -101,9 +102,9 @@ func (h *Highlighter) init() {
 // as the file's last number so it does not jitter while scrolling), then the
 // code highlighted with chroma's lexer for lang (dossier's language names,
 // or any name, alias or extension chroma knows; anything else is plain
-// text). Tabs are expanded to stops every 4 cells, control characters are
-// shown as Unicode control pictures so file content can never emit escape
-// sequences, and each line, gutter included, is cut to width cells with an
+// text). Tabs are expanded to stops every 4 cells, control characters and
+// escape sequences are shown escaped (termsafe: ESC as \x1b) so file content
+// can never act on the terminal, and each line, gutter included, is cut to width cells with an
 // ellipsis rather than wrapped. Width is measured in terminal cells.
 //
 // Colours come from st: the gutter uses st.LineNumber and the code
@@ -347,8 +348,10 @@ func sgrFor(e chroma.StyleEntry, p termenv.Profile) string {
 
 // lexLines splits code into lines of token segments. One trailing newline
 // ends the last line rather than starting an empty one, so "a\n" is one line.
+// Control characters and escape sequences are escaped before lexing, so the
+// escapes' widths are what lines are measured and cut with.
 func lexLines(code, lang string, plain bool) []codeLine {
-	code = sanitize(code)
+	code = termsafe.String(code)
 	if code == "" {
 		return nil
 	}
@@ -459,26 +462,4 @@ func cellWidth(s string) int {
 		}
 	}
 	return len(s)
-}
-
-// sanitize makes file content safe to print: invalid UTF-8 becomes U+FFFD,
-// CRLF becomes LF, and control characters (ESC above all) become their
-// Unicode control pictures, so a file can never move the cursor or change
-// colours.
-func sanitize(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
-			return r
-		case r < 0x20:
-			return 0x2400 + r // ␀ … ␟
-		case r == 0x7f:
-			return 0x2421 // ␡
-		case r >= 0x80 && r < 0xa0:
-			return utf8.RuneError // C1 controls, including the one-byte CSI
-		}
-		return r
-	}, s)
 }

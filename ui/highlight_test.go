@@ -129,8 +129,10 @@ func TestHighlightEdges(t *testing.T) {
 		{"a\n\n", 1, 0, 10, 20, []string{"1 │ a", "2 │ "}, 2},
 		{"a\r\nb", 1, 0, 10, 20, []string{"1 │ a", "2 │ b"}, 2},
 		{"\tx\ty", 1, 0, 10, 20, []string{"1 │     x   y"}, 1},
-		{"x\x1b[31my\x00", 1, 0, 10, 20, []string{"1 │ x␛[31my␀"}, 1},
-		{"bad\xffutf8", 1, 0, 10, 20, []string{"1 │ bad\uFFFDutf8"}, 1},
+		{"x\x1b[31my\x00", 1, 0, 10, 20, []string{`1 │ x\x1b[31my\x00`}, 1},
+		{"bad\xffutf8", 1, 0, 10, 20, []string{`1 │ bad\xffutf8`}, 1},
+		// Escapes are wider than what they stand for: lines are cut by them.
+		{"\x1b]52;c;aGk=\x07tail", 1, 0, 10, 20, []string{`1 │ \x1b]52;c;aGk=\…`}, 1},
 		{"a\nb\nc", 9, 1, 10, 20, []string{"10 │ b", "11 │ c"}, 3},
 		{"a\nb", 1, 5, 10, 20, nil, 2},
 		{"a\nb", 1, -3, 1, 20, []string{"1 │ a"}, 2},

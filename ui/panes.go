@@ -9,6 +9,7 @@ import (
 
 	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/themes"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 // listPane is the evidence list's state: the selected row and the first
@@ -54,7 +55,7 @@ func (s *scroller) scroll(d, limit int) { s.top = max(0, min(s.top+d, limit)) }
 // row, or why there is no flow.
 func (l listPane) view(st themes.Styles, s snapshot, w, h int, focused bool) string {
 	if s.Err != "" {
-		msg := lipgloss.NewStyle().Width(max(10, w-2)).Render(s.Err + "\n\nPress : and run `flow new NAME` or `flow use ID`.")
+		msg := lipgloss.NewStyle().Width(max(10, w-2)).Render(termsafe.String(s.Err) + "\n\nPress : and run `flow new NAME` or `flow use ID`.")
 		return frame(st, "Evidence", msg, w, h, focused)
 	}
 	var lines []string
@@ -119,9 +120,9 @@ func rowView(st themes.Styles, r row, band string, selected bool, w int) string 
 		mark = "▸ "
 	}
 	tok := st.Tokens.Render(fmt.Sprintf("%6d", r.Tokens))
-	where := r.Source
+	where := termsafe.Line(r.Source)
 	if r.Found != "" {
-		where = r.Found
+		where = termsafe.Line(r.Found)
 	}
 	if len(band) > 4 {
 		band = band[:4]
@@ -134,11 +135,9 @@ func rowView(st themes.Styles, r row, band string, selected bool, w int) string 
 		bandCol, roleCol, fixed = "", "", 17
 	}
 	idW := min(28, max(4, w-fixed))
-	id := r.ID
-	if len(id) > idW {
-		id = id[:idW-1] + "…"
-	}
-	line := fmt.Sprintf("%s%s%s %-*s %s%s%s %s", mark, bandCol, box, idW, id, flags, tok, roleCol, st.Source.Render(where))
+	// Cut and padded by cells: an id can hold wide or escaped runes.
+	id := fit(termsafe.Line(r.ID), idW)
+	line := fmt.Sprintf("%s%s%s %s %s%s%s %s", mark, bandCol, box, id, flags, tok, roleCol, st.Source.Render(where))
 	line = fit(line, w)
 	switch {
 	case selected:
@@ -189,9 +188,9 @@ func meterView(st themes.Styles, s snapshot, sel row, selected bool, w, h int) s
 	}
 	if r := sel; selected {
 		if r.Active {
-			lines = append(lines, fmt.Sprintf("space on %s: −%d → %d", r.ID, r.Tokens, used-r.Tokens))
+			lines = append(lines, fmt.Sprintf("space on %s: −%d → %d", termsafe.Line(r.ID), r.Tokens, used-r.Tokens))
 		} else {
-			lines = append(lines, fmt.Sprintf("space on %s: +%d → %d", r.ID, r.Tokens, used+r.Tokens))
+			lines = append(lines, fmt.Sprintf("space on %s: +%d → %d", termsafe.Line(r.ID), r.Tokens, used+r.Tokens))
 		}
 	}
 	return frame(st, "Budget", strings.Join(lines, "\n"), w, h, false)

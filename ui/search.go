@@ -14,6 +14,7 @@ import (
 
 	"github.com/dossierhq/dossier/evidence"
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 // SearchFunc answers one query (hybrid search over the workspace index).
@@ -200,7 +201,7 @@ func (m Model) searchView(w, h int) string {
 	b.WriteString(s.input.View() + "\n")
 	info := fmt.Sprintf("band %s (ctrl+b) · enter add · ctrl+space mark · esc close", evidence.Bands[s.band].Name)
 	if s.err != "" {
-		info = st.StatusError.Render(s.err)
+		info = st.StatusError.Render(termsafe.Line(s.err))
 	} else if s.note != "" {
 		info = s.note + " · " + info
 	}
@@ -213,16 +214,17 @@ func (m Model) searchView(w, h int) string {
 		if s.marked[i] {
 			mark = "+ "
 		}
-		line := fmt.Sprintf("%s%.2f %s:%d-%d %s %s", mark, r.Score, r.Path, r.StartLine, r.EndLine, r.Symbol, st.Source.Render(strings.Join(r.Sources, "+")))
+		path, sym := termsafe.Line(r.Path), termsafe.Line(r.Symbol)
+		line := fmt.Sprintf("%s%.2f %s:%d-%d %s %s", mark, r.Score, path, r.StartLine, r.EndLine, sym, st.Source.Render(strings.Join(r.Sources, "+")))
 		line = fit(line, w-2)
 		if i == s.cursor {
-			line = st.RowSelected.Render(fit(fmt.Sprintf("%s%.2f %s:%d-%d %s", mark, r.Score, r.Path, r.StartLine, r.EndLine, r.Symbol), w-2))
+			line = st.RowSelected.Render(fit(fmt.Sprintf("%s%.2f %s:%d-%d %s", mark, r.Score, path, r.StartLine, r.EndLine, sym), w-2))
 		}
 		b.WriteString(line + "\n")
 	}
 	if s.cursor < len(s.results) {
 		r := s.results[s.cursor]
-		b.WriteString(st.OverlayTitle.Render(fit(fmt.Sprintf("── %s:%d-%d", r.Path, r.StartLine, r.EndLine), w-2)) + "\n")
+		b.WriteString(st.OverlayTitle.Render(fit(fmt.Sprintf("── %s:%d-%d", termsafe.Line(r.Path), r.StartLine, r.EndLine), w-2)) + "\n")
 		lines, _ := m.highlight(s.previews[s.cursor], r.Language, r.StartLine, 0, h-4-listH-1, w-2)
 		b.WriteString(strings.Join(lines, "\n"))
 	}

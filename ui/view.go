@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dossierhq/dossier/themes"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 // Minimum terminal size the layout needs.
@@ -117,9 +118,9 @@ func (m Model) titleView() string {
 	if !s.Exact {
 		kind = "estimate"
 	}
-	t := fmt.Sprintf(" dossier · %s · %s · %d/%d tokens (%s)", name, m.format, s.Tokens, s.Budget, kind)
+	t := fmt.Sprintf(" dossier · %s · %s · %d/%d tokens (%s)", termsafe.Line(name), m.format, s.Tokens, s.Budget, kind)
 	if s.Focus != "" {
-		t += fmt.Sprintf(" · focus %q", s.Focus)
+		t += fmt.Sprintf(" · focus %q", s.Focus) // %q escapes it
 	}
 	if m.indexing != "" {
 		t += " · " + m.indexing
@@ -133,7 +134,7 @@ func (m Model) listView(w, h int) string {
 
 func (m Model) rightView(w, h int) string {
 	if m.output != "" {
-		return m.pane("Output · any key closes", strings.ReplaceAll(sanitize(m.output), "\t", "    "), w, h, true)
+		return m.pane("Output · any key closes", strings.ReplaceAll(termsafe.String(m.output), "\t", "    "), w, h, true)
 	}
 	if m.showAssembled {
 		return m.assembledView(w, h)
@@ -147,9 +148,9 @@ func (m Model) previewView(w, h int) string {
 	if !ok {
 		return m.pane("Preview", "", w, h, m.focus == focusPreview)
 	}
-	title := r.Name
+	title := termsafe.Line(r.Name)
 	if r.Source != "" {
-		title = r.Source
+		title = termsafe.Line(r.Source)
 	}
 	lines, total := m.highlight(r.Code, r.Lang, r.StartLine, m.preview.top, h-2, w-2)
 	if total > h-2 {
@@ -174,7 +175,8 @@ func (m Model) assembledView(w, h int) string {
 
 func (m Model) statusView() string {
 	st := m.styles
-	text := m.status
+	// Statuses quote command lines and errors, which name files.
+	text := termsafe.Line(m.status)
 	if m.busy > 0 {
 		text = m.spin.View() + " " + text
 	}

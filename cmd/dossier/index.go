@@ -4,15 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/store/config"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 type indexOptions struct {
@@ -66,7 +65,9 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	prog := newProgress(stderr)
+	// The bar redraws itself with CR and erase sequences of its own: it
+	// gets the terminal itself, not the escaping writer.
+	prog := newProgress(termsafe.Raw(stderr))
 	opts.Progress = prog.update
 	ix, err := index.Open(opts)
 	if err != nil {
@@ -131,9 +132,7 @@ type progress struct {
 
 func newProgress(w io.Writer) *progress {
 	p := &progress{w: w, start: time.Now(), last: time.Now()}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.tty = true
-	}
+	p.tty = termsafe.IsTerminal(w)
 	return p
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/store/config"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 // Exit codes.
@@ -89,7 +90,27 @@ func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	return root
 }
 
+// execute runs dossier with args. Output to a terminal has the control
+// characters and escape sequences of file names and contents escaped
+// (termsafe); output to a pipe or a file is written byte for byte.
 func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return executeOn(ctx, args, stdout, stderr, termsafe.IsTerminal)
+}
+
+// executeOn is execute with the decision of which writers are terminals
+// given, so tests can check terminal output without a TTY.
+func executeOn(ctx context.Context, args []string, stdout, stderr io.Writer, tty func(io.Writer) bool) int {
+	stdout, stderr = termsafe.Wrap(stdout, tty), termsafe.Wrap(stderr, tty)
+	code := runRoot(ctx, args, stdout, stderr)
+	for _, w := range []io.Writer{stdout, stderr} {
+		if tw, ok := w.(*termsafe.Writer); ok {
+			_ = tw.Flush()
+		}
+	}
+	return code
+}
+
+func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd := newRootCmd(ctx, stdout, stderr)
 	cmd.SetArgs(args)
 	if prof := os.Getenv("DOSSIER_CPUPROFILE"); prof != "" {
