@@ -36,7 +36,7 @@ type Assembler struct {
 	cache   *tokens.Cache
 	memo    map[blockKey]*block
 	frames  map[string]int
-	escaped map[string]string // JSON-escaped framing strings
+	escaped map[string]string     // JSON-escaped framing strings
 	scans   map[blockKey]*scanned // by file and cid: see redact
 	raw     bool                  // this round assembles with secrets allowed
 	round   int
