@@ -130,9 +130,12 @@ func (e *Engine) add(c *call) error {
 	if err != nil {
 		return err
 	}
+	ids := map[string]bool{}
 	for _, p := range added {
 		e.printAdded(c.w, f, res, p)
+		ids[p.ID()] = true
 	}
+	e.printSecrets(c.w, res, ids)
 	e.printTotals(c.w, res)
 	return nil
 }

@@ -2,8 +2,10 @@ package evidence
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -20,6 +22,7 @@ func init() {
 			fs.StringVar(&o.out, "out", "", "write the prompt to FILE instead of stdout")
 			fs.BoolVar(&o.copy, "copy", false, "copy the prompt to the clipboard (OSC52, wl-copy/xclip/xsel/pbcopy, else a file)")
 			fs.StringVar(&o.copyTo, "copy-method", "auto", "auto, osc52, native or file")
+			fs.BoolVar(&o.allowSecrets, "allow-secrets", false, "send secrets as they are instead of [REDACTED:<rule-id>] (ctxplan.json records them)")
 		},
 		run: (*Engine).assembleCmd})
 	register(&command{name: "env", args: "", summary: "Print export lines for FLOW_DIR, EVIDENCE_COUNT and e1, e2, ... (seed 003): eval \"$(dossier env)\"", run: (*Engine).env})
@@ -32,6 +35,10 @@ func (e *Engine) assembleCmd(c *call) error {
 	f, err := e.Flow()
 	if err != nil {
 		return err
+	}
+	if c.o.allowSecrets && !e.AllowSecrets {
+		e.AllowSecrets = true
+		defer func() { e.AllowSecrets = false }()
 	}
 	if _, err := e.Build(); err != nil {
 		return err
@@ -47,6 +54,13 @@ func (e *Engine) assembleCmd(c *call) error {
 		return err
 	}
 	summary := fmt.Sprintf("%d bytes, %s, %d%% of %d", len(res.Text), tokenWord(res.Tokens, res), pct(res.Tokens, e.Budget()), e.Budget())
+	warn := c.w
+	if c.o.out == "" && !c.o.copy {
+		warn = e.Stderr // the prompt itself goes to c.w
+	}
+	if warn != nil {
+		e.printSecrets(warn, res, nil)
+	}
 	switch {
 	case c.o.out != "":
 		out := c.o.out
@@ -104,4 +118,32 @@ func (e *Engine) env(c *call) error {
 		fmt.Fprintln(c.w, envLine("e"+strconv.Itoa(i+1), p.Path))
 	}
 	return nil
+}
+
+// printSecrets warns of the secrets an assembly found, part by part (only
+// the parts in ids when it is not nil): where they are and what became of
+// them.
+func (e *Engine) printSecrets(w io.Writer, res assemble.Result, ids map[string]bool) {
+	var parts []string
+	where := map[string][]string{}
+	for _, r := range res.Redactions {
+		if ids != nil && !ids[r.Part] {
+			continue
+		}
+		if _, ok := where[r.Part]; !ok {
+			parts = append(parts, r.Part)
+		}
+		at := "line " + strconv.Itoa(r.Line)
+		if r.Source != "" {
+			at = r.Source + ":" + strconv.Itoa(r.Line)
+		}
+		where[r.Part] = append(where[r.Part], at+" ("+r.Rule+")")
+	}
+	fate := "redacted as [REDACTED:<rule-id>] on every exit; `assemble --allow-secrets` sends them as they are"
+	if e.AllowSecrets {
+		fate = "sent as they are (--allow-secrets)"
+	}
+	for _, p := range parts {
+		fmt.Fprintf(w, "  ! secret in %s: %s: %s\n", p, strings.Join(where[p], ", "), fate)
+	}
 }

@@ -29,6 +29,13 @@ type Engine struct {
 	Stdin io.Reader
 	// Cwd resolves relative --out paths (default: the process's).
 	Cwd string
+	// AllowSecrets sends secrets as they are (config [secrets] allow);
+	// by default every assembly redacts them. `assemble --allow-secrets`
+	// sets it for one command.
+	AllowSecrets bool
+	// Stderr takes warnings while the prompt itself goes to the command's
+	// output; nil sends them nowhere then.
+	Stderr io.Writer
 
 	flow    *Flow
 	asm     *assemble.Assembler
@@ -214,6 +221,7 @@ func (e *Engine) Assemble(format assemble.Format) (assemble.Result, *assemble.Fl
 	}
 	snap := f.Snapshot()
 	snap.Budget = e.Budget()
+	snap.AllowSecrets = e.AllowSecrets
 	return a.Assemble(snap, format), snap, nil
 }
 

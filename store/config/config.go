@@ -26,6 +26,16 @@ type Config struct {
 	Embed  Embed  `toml:"embed"`
 	Prompt Prompt `toml:"prompt"`
 	UI     UI     `toml:"ui"`
+	// Secrets decides what exits do with the secrets they find.
+	Secrets Secrets `toml:"secrets"`
+}
+
+// Secrets decides what exits do with secrets.
+type Secrets struct {
+	// Allow sends secrets as they are from every exit (assembled prompts,
+	// copies, exports); by default they are replaced by
+	// [REDACTED:<rule-id>]. Only the user's own config can set it.
+	Allow bool `toml:"allow"`
 }
 
 // UI sets up the workbench.
