@@ -26,6 +26,8 @@ type GatedKey struct {
 	// URL marks an endpoint: it must not carry a user name or password,
 	// in any file, trusted or not.
 	URL bool
+	// Means is what the setting does, for `dossier trust` to show.
+	Means string
 }
 
 // GatedKeys is every gated setting. A section added later (an [llm] with
@@ -38,9 +40,9 @@ type GatedKey struct {
 // (costlier) model on the user's own account, nor combine its model with
 // the user's endpoint into a setup neither of them wrote.
 var GatedKeys = []GatedKey{
-	{Section: "embed", Key: "provider", Safe: []string{ProviderBuiltin}},
-	{Section: "embed", Key: "base_url", URL: true},
-	{Section: "embed", Key: "api_key_env"},
+	{Section: "embed", Key: "provider", Safe: []string{ProviderBuiltin}, Means: "embed every chunk of the workspace remotely"},
+	{Section: "embed", Key: "base_url", URL: true, Means: "the chunks and your queries are sent here"},
+	{Section: "embed", Key: "api_key_env", Means: "this variable's value is sent there as the API key"},
 	{Section: "embed", Key: "model"},
 	{Section: "embed", Key: "dimensions"},
 }
@@ -48,6 +50,8 @@ var GatedKeys = []GatedKey{
 // Setting is one gated setting a file sets.
 type Setting struct {
 	Section, Key string
+	// Means is the GatedKey's.
+	Means string
 	// Value is the setting in TOML syntax, safe to print: a URL never
 	// carries credentials (Load refuses those) and api_key_env names a
 	// variable, never a key.
@@ -74,7 +78,7 @@ func gatedIn(doc map[string]any) []Setting {
 		if err != nil {
 			b = []byte(fmt.Sprint(v))
 		}
-		out = append(out, Setting{Section: g.Section, Key: g.Key, Value: string(b)})
+		out = append(out, Setting{Section: g.Section, Key: g.Key, Value: string(b), Means: g.Means})
 	}
 	return out
 }
