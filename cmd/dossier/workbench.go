@@ -79,6 +79,9 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 			return searcher.SearchRoot(ctx, root, q)
 		},
 	}}
+	if len(cfg.Notices) > 0 {
+		opts.Notice = strings.TrimPrefix(cfg.Notices[0], "dossier: ")
+	}
 	if o.debug {
 		if dir, err := os.UserCacheDir(); err == nil {
 			opts.Debug = filepath.Join(dir, "dossier", "debug.log")
