@@ -90,10 +90,22 @@ func TestUntrustedWorkspaceSendsNothing(t *testing.T) {
 		t.Errorf("changed settings: stderr %q", stderr)
 	}
 	run(exitOK, "trust", "--root", root)
+	run(exitOK, "index", "--root", root)
+
+	// Revoked: the index still records the endpoint its vectors came
+	// from (as would an index file cloned with the workspace), and a
+	// query is not sent there.
 	run(exitOK, "trust", "--revoke", "--root", root)
 	srv.Set("")
+	if _, stderr := run(exitError, "search", "--root", root, "--mode", "vector", "mail the invoice"); !strings.Contains(stderr, "your settings do not name") {
+		t.Errorf("vector search on an index of an untrusted endpoint: %q", stderr)
+	}
+	if out, _ := run(exitOK, "search", "--root", root, "mail the invoice"); !strings.Contains(out, "vectors left out") || !strings.Contains(out, "SendInvoiceEmail") {
+		t.Errorf("hybrid search on an index of an untrusted endpoint:\n%s", out)
+	}
+	quiet("search after revoke")
 	run(exitOK, "index", "--root", root)
-	quiet("revoked")
+	quiet("index after revoke")
 }
 
 // TestCredentialsInURL: a base_url with user:password is refused, and the
