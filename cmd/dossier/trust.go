@@ -33,13 +33,17 @@ func newTrustCmd(g *globals) *cobra.Command {
 			"When they change, they are ignored again until you trust them again. Your own\n" +
 			"config ($XDG_CONFIG_HOME/dossier/config.toml) and flags need no trust.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.OutOrStdout()) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if n := btoi(o.status) + btoi(o.revoke) + btoi(o.list); n > 1 {
+				return fmt.Errorf("%w: give one of --status, --revoke and --list", errUsage)
+			}
+			return o.run(cmd.OutOrStdout())
+		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.status, "status", false, "show the workspace's settings and whether they are trusted; change nothing")
 	f.BoolVar(&o.revoke, "revoke", false, "stop trusting the workspace")
 	f.BoolVar(&o.list, "list", false, "list the trusted workspaces")
-	cmd.MarkFlagsMutuallyExclusive("status", "revoke", "list")
 	return cmd
 }
 
@@ -144,4 +148,11 @@ func listTrusted(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

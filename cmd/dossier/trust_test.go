@@ -56,6 +56,9 @@ func TestUntrustedWorkspaceSendsNothing(t *testing.T) {
 		t.Errorf("untrusted search: stderr %q", stderr)
 	}
 
+	if _, stderr := run(exitUsage, "trust", "--list", "--revoke"); !strings.Contains(stderr, "give one of") {
+		t.Errorf("trust --list --revoke: %q", stderr)
+	}
 	// trust --status changes nothing; trust shows the settings and records.
 	out, _ = run(exitOK, "trust", "--status", "--root", root)
 	if !strings.Contains(out, srv.BaseURL()) || !strings.Contains(out, "not trusted") {
