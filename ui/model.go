@@ -49,6 +49,9 @@ type Options struct {
 	// Ctx ends background indexing when the program ends; nil is
 	// context.Background().
 	Ctx context.Context
+	// Notice is shown on the status line at start (the ignored settings
+	// of an untrusted workspace).
+	Notice string
 }
 
 // Model is the workbench's root model.
@@ -101,6 +104,7 @@ func New(o Options) Model {
 	m.cmd = newCmdLine()
 	m.search = newSearchOverlay()
 	m.help.Styles = o.Styles.HelpStyles()
+	m.status, m.statusErr = o.Notice, o.Notice != ""
 	return m
 }
 

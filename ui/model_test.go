@@ -454,3 +454,19 @@ func TestFocusUndoReturnsToTheEarlierFocus(t *testing.T) {
 		t.Errorf("undo of focus off: %q", m.snap.Focus)
 	}
 }
+
+// TestNoticeOnStatusLine: a notice from the config (an untrusted
+// workspace's ignored settings) is on the status line once the flow is
+// loaded.
+func TestNoticeOnStatusLine(t *testing.T) {
+	root, e := fixture(t)
+	const notice = "ignoring [embed] base_url in .dossier.toml"
+	m := New(Options{Root: root, Engine: e, Styles: testStyles(), Notice: notice})
+	m.cmd.input.Cursor.SetMode(cursor.CursorStatic)
+	m.search.input.Cursor.SetMode(cursor.CursorStatic)
+	m = drive(t, m, m.Init())
+	m = send(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	if !m.statusErr || !strings.Contains(m.View(), notice) {
+		t.Errorf("status %q (error %v); view lacks the notice", m.status, m.statusErr)
+	}
+}

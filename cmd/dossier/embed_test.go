@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dossierhq/dossier/index/embed/embedtest"
+	"github.com/dossierhq/dossier/store/config"
 )
 
 // TestRemoteEmbedder drives an OpenAI-compatible endpoint through the CLI:
@@ -37,6 +39,9 @@ func TestRemoteEmbedder(t *testing.T) {
 			t.Fatalf("%v: exit %d\n%s%s", args, code, out, stderr)
 		}
 		return out
+	}
+	if _, err := config.Trust(root, time.Now()); err != nil {
+		t.Fatal(err)
 	}
 	mustRun("index", "--root", root)
 	if reqs, texts := srv.Counts(); reqs == 0 || texts < 4 {

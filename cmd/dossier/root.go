@@ -26,38 +26,56 @@ const (
 
 // globals are the flags every command shares.
 type globals struct {
-	root string
+	root   string
+	stderr io.Writer // the root command's; notices go here
 }
 
-// workspace resolves --root (default: the current directory) and loads its config.
+// workspace resolves --root (default: the current directory) and loads
+// its config, printing the config's notices (ignored settings of an
+// untrusted workspace) on stderr.
 func (g *globals) workspace() (string, config.Config, error) {
+	root, err := g.resolveRoot()
+	if err != nil {
+		return "", config.Config{}, err
+	}
+	cfg, err := config.Load(root)
+	if err == nil && g.stderr != nil {
+		for _, n := range cfg.Notices {
+			fmt.Fprintln(g.stderr, n)
+		}
+	}
+	return root, cfg, err
+}
+
+// resolveRoot returns --root (default: the current directory) as an
+// absolute path to an existing directory.
+func (g *globals) resolveRoot() (string, error) {
 	root := g.root
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return "", config.Config{}, err
+			return "", err
 		}
 		root = wd
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return "", config.Config{}, fmt.Errorf("root %q: %w", root, err)
+		return "", fmt.Errorf("root %q: %w", root, err)
 	}
 	st, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return "", config.Config{}, fmt.Errorf("root %s does not exist: pass an existing directory with --root", abs)
+		return "", fmt.Errorf("root %s does not exist: pass an existing directory with --root", abs)
 	case err != nil:
-		return "", config.Config{}, fmt.Errorf("root %s: %w", abs, err)
+		return "", fmt.Errorf("root %s: %w", abs, err)
 	case !st.IsDir():
-		return "", config.Config{}, fmt.Errorf("root %s is not a directory: pass a directory with --root", abs)
+		return "", fmt.Errorf("root %s is not a directory: pass a directory with --root", abs)
 	}
-	cfg, err := config.Load(abs)
-	return abs, cfg, err
+	return abs, nil
 }
 
 func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	g := &globals{}
+	g := &globals{stderr: stderr}
 	root := &cobra.Command{
 		Use:   "dossier",
 		Short: "Curate the context you send to LLMs",
@@ -86,7 +104,7 @@ func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	root.Flags().StringVar(&wb.theme, "theme", "", "workbench theme: auto, dark, light or high-contrast (default from config [ui] theme)")
 	root.Flags().BoolVar(&wb.debug, "debug", false, "log the workbench to $XDG_CACHE_HOME/dossier/debug.log")
 	root.AddCommand(idx, newStatsCmd(g), newSearchCmd(g), newRelatedCmd(g),
-		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g))
+		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newTrustCmd(g))
 	return root
 }
 

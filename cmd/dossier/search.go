@@ -64,6 +64,9 @@ func newSearchCmd(g *globals) *cobra.Command {
 			q := search.Query{K: o.k, Mode: mode, Types: o.types, PathPrefix: o.pathPrefix, Near: o.near, MinScore: o.minScore, Embedder: want}
 			ctx := cmd.Context()
 			e := search.NewEngine()
+			if cfg.Embed.BaseURL != "" {
+				e.AllowEndpoint(cfg.Embed.BaseURL, cfg.Embed.APIKeyEnv)
+			}
 			out := cmd.OutOrStdout()
 			if len(args) == 0 || args[0] == "-" {
 				if !o.json {

@@ -53,6 +53,9 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 		e.Reload()
 	}
 	searcher, searchMu := search.NewEngine(), &sync.Mutex{}
+	if cfg.Embed.BaseURL != "" {
+		searcher.AllowEndpoint(cfg.Embed.BaseURL, cfg.Embed.APIKeyEnv)
+	}
 	styles := themes.NewStyles(lipgloss.DefaultRenderer(), palette, themes.NoColor(os.Getenv))
 	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
 		Index: func(ctx context.Context, progress func(done, total int)) error {
@@ -79,6 +82,9 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 			return searcher.SearchRoot(ctx, root, q)
 		},
 	}}
+	if len(cfg.Notices) > 0 {
+		opts.Notice = strings.TrimPrefix(cfg.Notices[0], "dossier: ")
+	}
 	if o.debug {
 		if dir, err := os.UserCacheDir(); err == nil {
 			opts.Debug = filepath.Join(dir, "dossier", "debug.log")

@@ -116,11 +116,22 @@ func checkOpenAIConfig(cfg OpenAIConfig) (OpenAIConfig, *url.URL, error) {
 	u, err := url.Parse(cfg.BaseURL)
 	switch {
 	case err != nil:
-		return cfg, nil, fmt.Errorf("base URL %q is not a URL: %v", cfg.BaseURL, err)
+		// url.Error quotes the URL, password and all; the reason alone may
+		// quote a piece of a password that holds a '/'.
+		var ue *url.Error
+		if errors.As(err, &ue) && !strings.Contains(cfg.BaseURL, "@") {
+			return cfg, nil, fmt.Errorf("base URL is not a URL: %v", ue.Err)
+		}
+		return cfg, nil, errors.New("base URL is not a URL")
 	case u.Scheme != "http" && u.Scheme != "https":
 		return cfg, nil, fmt.Errorf("base URL %s must start with http:// or https://", u.Redacted())
 	case u.Host == "":
 		return cfg, nil, fmt.Errorf("base URL %s has no host", u.Redacted())
+	case u.User != nil:
+		// Keys travel only in the Authorization header: a URL ends up in
+		// messages and in the index's record of its model.
+		u.User = nil
+		return cfg, nil, fmt.Errorf("base URL %s has a user name or password in it: leave them out and put the key in the environment variable named by api_key_env", u)
 	case u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(cfg.BaseURL, "?"):
 		// go-openai appends /embeddings to the string, which would land in the query.
 		return cfg, nil, fmt.Errorf("base URL %s must not have a query or fragment", u.Redacted())

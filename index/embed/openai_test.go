@@ -395,6 +395,8 @@ func TestNewOpenAIValidation(t *testing.T) {
 		{with(func(c *OpenAIConfig) { c.BaseURL = "localhost:11434/v1" }), "must start with http:// or https://"},
 		{with(func(c *OpenAIConfig) { c.BaseURL = "ftp://user:hunter2@host/v1" }), "ftp://user:xxxxx@host/v1 must start"},
 		{with(func(c *OpenAIConfig) { c.BaseURL = "http:///v1" }), "has no host"},
+		{with(func(c *OpenAIConfig) { c.BaseURL = "http://user:hunter2@h/v1" }), "base URL http://h/v1 has a user name or password"},
+		{with(func(c *OpenAIConfig) { c.BaseURL = "http://user:hunter2/x@h:1/v1" }), "base URL is not a URL"},
 		{with(func(c *OpenAIConfig) { c.BaseURL = "http://h/v1?x=1" }), "must not have a query"},
 		{with(func(c *OpenAIConfig) { c.BaseURL = "http://h/v1/embeddings" }), "ends in /embeddings: give the API root, http://h/v1"},
 		{with(func(c *OpenAIConfig) { c.Model = "" }), "model is required"},

@@ -2,7 +2,11 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/url"
+	"slices"
+	"strings"
 
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/store"
@@ -53,6 +57,12 @@ func (v *view) queryVector(ctx context.Context, text, want string) ([]float32, s
 		qv, ok := v.builtinQueryVector(text)
 		return qv, m, ok, nil
 	case store.ProviderOpenAI:
+		if !v.e.allows(m) {
+			return nil, m, false, fmt.Errorf("%w: the index's vectors come from %s at %s with the key in $%s, "+
+				"an endpoint your settings do not name: name it in your config's [embed] (or trust the workspace's, "+
+				"`dossier trust`), or re-index with your embedder (`dossier index`)",
+				ErrEndpointNotAllowed, m, bareURL(m.BaseURL), m.KeyEnv)
+		}
 		e, err := v.e.remoteFor(m)
 		if err != nil {
 			return nil, m, false, err
@@ -67,6 +77,44 @@ func (v *view) queryVector(ctx context.Context, text, want string) ([]float32, s
 		return vs[0], m, true, nil
 	}
 	return nil, m, false, fmt.Errorf("the index's vectors come from an unknown provider %q: run `dossier index` to re-embed", m.Provider)
+}
+
+// ErrEndpointNotAllowed is returned for a query on an index whose vectors
+// came from a remote endpoint the engine was not allowed to reach (see
+// Engine.AllowEndpoint): the query is not sent. A hybrid search leaves the
+// vectors out with a note instead.
+var ErrEndpointNotAllowed = errors.New("query not embedded")
+
+// endpoint is a remote embeddings endpoint and the variable of its key.
+type endpoint struct{ baseURL, keyEnv string }
+
+func newEndpoint(baseURL, keyEnv string) endpoint {
+	return endpoint{strings.TrimRight(strings.TrimSpace(baseURL), "/"), strings.TrimSpace(keyEnv)}
+}
+
+// AllowEndpoint lets the engine embed queries at a remote endpoint with
+// the key in $keyEnv: the one the user's settings name (config [embed]
+// base_url and api_key_env, from the user's own file or a trusted
+// workspace). The index records the endpoint its vectors came from, and
+// an index file copied or cloned from elsewhere must not send queries,
+// or a key from the environment, to a host the user never chose: a query
+// on an index of any other endpoint is not sent (ErrEndpointNotAllowed).
+func (e *Engine) AllowEndpoint(baseURL, keyEnv string) {
+	e.allowed = append(e.allowed, newEndpoint(baseURL, keyEnv))
+}
+
+func (e *Engine) allows(m store.VectorModel) bool {
+	return slices.Contains(e.allowed, newEndpoint(m.BaseURL, m.KeyEnv))
+}
+
+// bareURL is a URL for messages: without user name and password.
+func bareURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(an unparsable URL)"
+	}
+	u.User = nil
+	return u.String()
 }
 
 // remoteFor returns a client for a remote model, made once per Engine.

@@ -3,6 +3,7 @@ package search
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path"
@@ -101,7 +102,10 @@ type Engine struct {
 	// remote embeds queries for an index of a remote model.
 	remote      embed.Embedder
 	remoteModel store.VectorModel
-	results     *expirable.LRU[string, Response]
+	// allowed are the remote endpoints the user's settings name (see
+	// AllowEndpoint).
+	allowed []endpoint
+	results *expirable.LRU[string, Response]
 }
 
 // BadQueryError is a query that cannot be answered as given: empty, too
@@ -223,6 +227,10 @@ func (e *Engine) Search(ctx context.Context, tx *store.Tx, q Query) (Response, e
 		}
 		hs = nil
 		qv, m, ok, qerr := v.queryVector(ctx, q.Text, q.Embedder)
+		if errors.Is(qerr, ErrEndpointNotAllowed) {
+			// Text and symbols still answer; the note says why vectors do not.
+			v.notes, qerr = append(v.notes, "vectors left out: "+qerr.Error()), nil
+		}
 		if err = qerr; ok {
 			hs, cos, err = v.vector(qv, m, f, candidates, append(lists["text"], lists["symbol"]...))
 		}

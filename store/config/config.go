@@ -28,13 +28,18 @@ type Config struct {
 	UI     UI     `toml:"ui"`
 	// Secrets decides what exits do with the secrets they find.
 	Secrets Secrets `toml:"secrets"`
+
+	// Notices are lines for the user about how the files were read (the
+	// ignored settings of an untrusted workspace); a command prints them
+	// on stderr.
+	Notices []string `toml:"-"`
 }
 
 // Secrets decides what exits do with secrets.
 type Secrets struct {
 	// Allow sends secrets as they are from every exit (assembled prompts,
 	// copies, exports); by default they are replaced by
-	// [REDACTED:<rule-id>]. Only the user's own config can set it.
+	// [REDACTED:<rule-id>]. A workspace's file sets it only once trusted.
 	Allow bool `toml:"allow"`
 }
 
@@ -97,6 +102,9 @@ func (e Embed) Check() error {
 	default:
 		return fmt.Errorf("config: embed.provider %q: use %q or %q", e.Provider, ProviderBuiltin, ProviderOpenAI)
 	}
+	if err := CheckEndpoint(e.BaseURL); err != nil {
+		return fmt.Errorf("config: embed.base_url %w", err)
+	}
 	if e.BaseURL == "" || e.Model == "" {
 		return fmt.Errorf("config: embed.provider = %q needs embed.base_url and embed.model (e.g. base_url = \"https://api.openai.com/v1\", model = \"text-embedding-3-small\")", e.Provider)
 	}
@@ -130,43 +138,66 @@ func Default() Config {
 }
 
 // Load returns the settings for a workspace root. A missing file is fine; a
-// malformed one is an error that names the file and the problem.
+// malformed one is an error that names the file and the problem. The
+// workspace file's gated settings (GatedKeys) apply only when the user
+// trusts the workspace; otherwise they are ignored and Notices says so.
 func Load(root string) (Config, error) {
+	c, _, err := load(root, false)
+	return c, err
+}
+
+// load merges the files; asTrusted applies the workspace's gated settings
+// whatever the trust file says (to check them before they are trusted).
+func load(root string, asTrusted bool) (Config, Workspace, error) {
 	c := Default()
-	var paths []string
+	w := Workspace{Root: canonical(root), File: filepath.Join(root, FileName)}
 	if dir, err := os.UserConfigDir(); err == nil {
-		paths = append(paths, filepath.Join(dir, "dossier", "config.toml"))
-	}
-	paths = append(paths, filepath.Join(root, FileName))
-	for _, p := range paths {
-		if err := merge(&c, p); err != nil {
-			return c, err
+		if _, err := merge(&c, filepath.Join(dir, "dossier", "config.toml")); err != nil {
+			return c, w, err
 		}
 	}
+	before := c
+	doc, err := merge(&c, w.File)
+	if err != nil {
+		return c, w, err
+	}
+	w.Settings = gatedIn(doc)
+	w.state()
+	if w.State != Trusted && w.State != NothingToTrust && !asTrusted {
+		restore(&c, &before, w.Settings)
+		c.Notices = append(c.Notices, w.Notice())
+	}
+	return c, w, c.check()
+}
+
+// check reports the first setting of c that cannot work.
+func (c Config) check() error {
 	if c.Index.MaxFileSize <= 0 {
-		return c, fmt.Errorf("config: index.max_file_size must be positive, got %d", c.Index.MaxFileSize)
+		return fmt.Errorf("config: index.max_file_size must be positive, got %d", c.Index.MaxFileSize)
 	}
 	if c.Index.Workers < 0 {
-		return c, fmt.Errorf("config: index.workers must be 0 (one per core) or more, got %d", c.Index.Workers)
+		return fmt.Errorf("config: index.workers must be 0 (one per core) or more, got %d", c.Index.Workers)
 	}
 	switch c.Prompt.Format {
 	case "", "mdctx", "aptix", "responses", "pack":
 	default:
-		return c, fmt.Errorf("config: prompt.format %q: use mdctx, aptix, responses or pack", c.Prompt.Format)
+		return fmt.Errorf("config: prompt.format %q: use mdctx, aptix, responses or pack", c.Prompt.Format)
 	}
 	if c.Prompt.Budget < 0 {
-		return c, fmt.Errorf("config: prompt.budget must be 0 (from the model) or a token count, got %d", c.Prompt.Budget)
+		return fmt.Errorf("config: prompt.budget must be 0 (from the model) or a token count, got %d", c.Prompt.Budget)
 	}
-	return c, c.Embed.Check()
+	return c.Embed.Check()
 }
 
-func merge(c *Config, path string) error {
+// merge decodes the file at path over c and returns what it holds as a
+// generic document (nil for a missing file).
+func merge(c *Config, path string) (map[string]any, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("read config %s: %w", path, err)
+		return nil, fmt.Errorf("read config %s: %w", path, err)
 	}
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -174,13 +205,17 @@ func merge(c *Config, path string) error {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			row, col := de.Position()
-			return fmt.Errorf("config %s:%d:%d: %s", path, row, col, de.String())
+			return nil, fmt.Errorf("config %s:%d:%d: %s", path, row, col, de.String())
 		}
 		var sm *toml.StrictMissingError
 		if errors.As(err, &sm) {
-			return fmt.Errorf("config %s: unknown setting: %s", path, sm.String())
+			return nil, fmt.Errorf("config %s: unknown setting: %s", path, sm.String())
 		}
-		return fmt.Errorf("config %s: %w", path, err)
+		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
-	return nil
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return doc, checkURLs(path, doc)
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func workspace(t *testing.T, user, local string) string {
@@ -61,7 +62,8 @@ func TestErrorsNameFileAndPlace(t *testing.T) {
 }
 
 func FuzzLoad(f *testing.F) {
-	for _, s := range []string{"", "[index]\nworkers = 2\n", "[index]\nexclude = [\"a\", \"b/\"]\n", "[[x]]\n", "a = 1\n[index]\nmax_file_size = 9\n"} {
+	for _, s := range []string{"", "[index]\nworkers = 2\n", "[index]\nexclude = [\"a\", \"b/\"]\n", "[[x]]\n", "a = 1\n[index]\nmax_file_size = 9\n",
+		"[embed]\nprovider = \"openai\"\nbase_url = \"http://h/v1\"\nmodel = \"m\"\napi_key_env = \"K\"\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
@@ -71,6 +73,10 @@ func FuzzLoad(f *testing.F) {
 		c, err := Load(root)
 		if err == nil && (c.Index.MaxFileSize <= 0 || c.Index.Workers < 0) {
 			t.Errorf("accepted invalid settings %+v", c.Index)
+		}
+		// Nothing is trusted here: no gated setting may come through.
+		if e := c.Embed; err == nil && (e.Provider != "" && e.Provider != ProviderBuiltin || e.BaseURL != "" || e.APIKeyEnv != "" || e.Model != "" || e.Dimensions != 0) {
+			t.Errorf("untrusted workspace set %+v", e)
 		}
 	})
 }
@@ -85,6 +91,9 @@ func TestEmbedSettings(t *testing.T) {
 		}
 	}
 	write("[embed]\nprovider = \"openai\"\nbase_url = \"http://localhost:11434/v1\"\nmodel = \"nomic-embed-text\"\ndimensions = 768\napi_key_env = \"OLLAMA_KEY\"\ntimeout = \"30s\"\n")
+	if _, err := Trust(root, time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	c, err := Load(root)
 	if err != nil {
 		t.Fatal(err)
@@ -98,8 +107,11 @@ func TestEmbedSettings(t *testing.T) {
 		{"[embed]\nprovider = \"openai\"\nbase_url = \"http://x\"\nmodel = \"m\"\ntimeout = \"soon\"\n", `"soon"`},
 	} {
 		write(bad.toml)
-		if _, err := Load(root); err == nil || !strings.Contains(err.Error(), bad.want) {
-			t.Errorf("%q: error %v, want one mentioning %s", bad.toml, err, bad.want)
+		if _, err := Inspect(root); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: Inspect error %v, want one mentioning %s", bad.toml, err, bad.want)
+		}
+		if _, err := Trust(root, time.Now()); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: Trust error %v, want one mentioning %s", bad.toml, err, bad.want)
 		}
 	}
 }
