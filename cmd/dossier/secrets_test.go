@@ -1,0 +1,137 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dossierhq/dossier/index/secrets/secrettest"
+)
+
+// secretsWorkspace is a workspace with a Go file holding four made-up
+// credentials and a production env file.
+func secretsWorkspace(t *testing.T) string {
+	t.Helper()
+	t.Setenv("FLOW_DIR", "")
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "cmd"), 0o755)
+	os.WriteFile(filepath.Join(root, "cmd", "main.go"), []byte(secrettest.GoFile()), 0o644)
+	os.WriteFile(filepath.Join(root, ".env.production"), []byte("DB_PASSWORD=Sup3rS3cretPassw0rd\n"), 0o644)
+	return root
+}
+
+// noSecret fails when out shows any of the credentials.
+func noSecret(t *testing.T, what, out string) {
+	t.Helper()
+	for _, s := range secrettest.All() {
+		if strings.Contains(out, strings.SplitN(s, "\n", 2)[0]) {
+			t.Errorf("%s shows the secret %.20s…:\n%s", what, s, out)
+		}
+	}
+}
+
+// TestSecretsNeverLeaveUnannounced walks a leaked key through the CLI:
+// stats counts it, search finds it masked, adding it warns, and every exit
+// (four formats, --out, --copy, build/) carries markers, not secrets, until
+// --allow-secrets, which ctxplan.json records.
+func TestSecretsNeverLeaveUnannounced(t *testing.T) {
+	root := secretsWorkspace(t)
+	r := "--root=" + root
+	out := must(t, "index", r)
+	if !strings.Contains(out, "secret_file") {
+		t.Errorf("index summary does not count the env file as secret_file:\n%s", out)
+	}
+	if stats := must(t, "stats", r); !strings.Contains(stats, "secrets 4 in 1 files") {
+		t.Errorf("stats:\n%s", stats)
+	}
+	for _, args := range [][]string{{"search", secrettest.AWSKey}, {"search", "--mode", "regex", "AKIA[0-9A-Z]{16}"}, {"search", "--json", "slack"}} {
+		out := must(t, append(args, r)...)
+		noSecret(t, strings.Join(args, " "), out)
+		if !strings.Contains(out, "cmd/main.go") {
+			t.Errorf("%v does not find the file:\n%s", args, out)
+		}
+	}
+	if out := must(t, "search", "--mode", "regex", "AKIA[0-9A-Z]{16}", r); !strings.Contains(out, "AKIA…[REDACTED:aws-access-token]") {
+		t.Errorf("the regex hit is not masked with a hint:\n%s", out)
+	}
+
+	out = must(t, "evidence", "add", "cmd/main.go::3", r)
+	if !strings.Contains(out, "! secret in 100_main_go_3_15: cmd/main.go:4 (aws-access-token), cmd/main.go:7 (github-pat), cmd/main.go:10 (slack-bot-token), cmd/main.go:12 (private-key)") {
+		t.Errorf("add does not warn of the secrets:\n%s", out)
+	}
+	dir := flowDir(t, root)
+	for _, format := range []string{"mdctx", "aptix", "responses", "pack"} {
+		stdout, stderr, code := runCLI(t, "assemble", "--format", format, r)
+		if code != 0 {
+			t.Fatalf("assemble %s: %s", format, stderr)
+		}
+		noSecret(t, format, stdout)
+		for _, rule := range secrettest.Rules {
+			if !strings.Contains(stdout, "[REDACTED:"+rule+"]") {
+				t.Errorf("%s lacks the marker of %s", format, rule)
+			}
+		}
+		if !strings.Contains(stderr, "! secret in 100_main_go_3_15: cmd/main.go:4 (aws-access-token)") || strings.Contains(stdout, "! secret") {
+			t.Errorf("%s: the warning goes to stderr only; stderr:\n%s", format, stderr)
+		}
+	}
+	out = must(t, "assemble", "--out", filepath.Join(root, "p.md"), r)
+	got, _ := os.ReadFile(filepath.Join(root, "p.md"))
+	noSecret(t, "--out", string(got))
+	if !strings.Contains(out, "! secret in 100_main_go_3_15") {
+		t.Errorf("--out does not warn:\n%s", out)
+	}
+	must(t, "assemble", "--copy", "--copy-method", "file", r)
+	for _, f := range []string{"clipboard.txt", "prompt.mdctx"} {
+		got, _ := os.ReadFile(filepath.Join(dir, "build", f))
+		noSecret(t, f, string(got))
+		if !strings.Contains(string(got), "[REDACTED:private-key]") {
+			t.Errorf("%s lacks the markers", f)
+		}
+	}
+	plan := func() (mode string, n int) {
+		var p struct {
+			Secrets struct {
+				Mode     string
+				Findings []struct{ Part, Rule, Source string }
+			}
+		}
+		raw, _ := os.ReadFile(filepath.Join(dir, "build", "ctxplan.json"))
+		if err := json.Unmarshal(raw, &p); err != nil {
+			t.Fatal(err)
+		}
+		return p.Secrets.Mode, len(p.Secrets.Findings)
+	}
+	if mode, n := plan(); mode != "redacted" || n != 4 {
+		t.Errorf("ctxplan.json secrets: %s, %d findings", mode, n)
+	}
+
+	stdout, stderr, _ := runCLI(t, "assemble", "--allow-secrets", r)
+	if !strings.Contains(stdout, secrettest.AWSKey) || !strings.Contains(stderr, "sent as they are") {
+		t.Errorf("--allow-secrets does not send the key, or says nothing:\n%s", stderr)
+	}
+	if mode, n := plan(); mode != "allowed" || n != 4 {
+		t.Errorf("ctxplan.json after --allow-secrets: %s, %d findings", mode, n)
+	}
+	// The next plain assembly redacts again.
+	noSecret(t, "assemble after --allow-secrets", must(t, "assemble", r))
+
+	// [secrets] allow from the user's config allows; from an untrusted
+	// workspace it is ignored.
+	os.WriteFile(filepath.Join(root, ".dossier.toml"), []byte("[secrets]\nallow = true\n"), 0o644)
+	stdout, stderr, _ = runCLI(t, "assemble", r)
+	noSecret(t, "an untrusted workspace's allow", stdout)
+	if !strings.Contains(stderr, "ignoring [secrets] allow") {
+		t.Errorf("the ignored setting is not announced:\n%s", stderr)
+	}
+	os.Remove(filepath.Join(root, ".dossier.toml"))
+	cfgDir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "dossier")
+	os.MkdirAll(cfgDir, 0o700)
+	os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte("[secrets]\nallow = true\n"), 0o600)
+	if stdout, _, _ := runCLI(t, "assemble", r); !strings.Contains(stdout, secrettest.AWSKey) {
+		t.Error("[secrets] allow in the user's config does not allow")
+	}
+}
