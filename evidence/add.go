@@ -219,7 +219,7 @@ func (e *Engine) Add(req AddRequest) (*Part, error) {
 		return nil, fmt.Errorf("%s already exists in the flow", name)
 	}
 	if linkTo != "" {
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(dst), DirMode); err != nil {
 			return nil, writeErr(dst, err)
 		}
 		if err := os.Symlink(linkTarget(e.Root, f.Dir, filepath.Dir(dst), linkTo), dst); err != nil {

@@ -525,7 +525,7 @@ func (e *Engine) remove(c *call) error {
 // clean.
 func (f *Flow) Remove(p *Part) error {
 	trash := filepath.Join(f.BuildDir(), "removed")
-	if err := os.MkdirAll(trash, 0o755); err != nil {
+	if err := os.MkdirAll(trash, DirMode); err != nil {
 		return writeErr(trash, err)
 	}
 	dst := filepath.Join(trash, filepath.Base(p.Path))
