@@ -259,6 +259,14 @@ func (e *Engine) resolve(selector string) (Extract, error) {
 	if err != nil {
 		return Extract{}, &UsageError{err.Error()}
 	}
+	return e.resolveSelector(sel)
+}
+
+// resolveSelector is resolve for a parsed selector; refresh uses it
+// directly, so a path or tag from an existing part is never re-parsed
+// (a path may hold "::" or '#').
+func (e *Engine) resolveSelector(sel Selector) (Extract, error) {
+	var err error
 	var db *store.DB
 	if sel.Symbol != "" {
 		if db, err = openIndex(e.Root); err != nil {

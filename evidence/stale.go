@@ -234,7 +234,7 @@ func (e *Engine) RefreshPart(f *Flow, p *Part) (bool, error) {
 			sel.Start, sel.End = s.StartLine, s.EndLine
 		}
 	}
-	x, err := e.resolve(sel.String())
+	x, err := e.resolveSelector(sel)
 	if err != nil {
 		return false, err
 	}
