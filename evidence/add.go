@@ -187,7 +187,7 @@ func (e *Engine) Add(req AddRequest) (*Part, error) {
 			if err != nil {
 				return nil, err
 			}
-			raw, err := os.ReadFile(abs)
+			raw, err := ReadRegular(abs, resolveRoots(e.Root))
 			if err != nil {
 				return nil, err
 			}

@@ -29,6 +29,9 @@ type Engine struct {
 	Stdin io.Reader
 	// Cwd resolves relative --out paths (default: the process's).
 	Cwd string
+	// ExtraRoots are directories outside the workspace that flow parts
+	// and links may read from ([evidence] extra_roots); absolute paths.
+	ExtraRoots []string
 
 	flow    *Flow
 	asm     *assemble.Assembler
@@ -64,7 +67,7 @@ func (e *Engine) Flow() (*Flow, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := Load(dir)
+	f, err := Load(dir, append([]string{e.Root}, e.ExtraRoots...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -116,7 +116,7 @@ func List(root string) ([]FlowInfo, error) {
 }
 
 func currentID(root string) string {
-	raw, err := os.ReadFile(currentFile(root))
+	raw, err := ReadRegular(currentFile(root), nil)
 	if err != nil {
 		return ""
 	}

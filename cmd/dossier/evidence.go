@@ -34,6 +34,7 @@ func engineCmd(g *globals, word, short, long string) *cobra.Command {
 			}
 			e := evidence.NewEngine(ws)
 			e.Model, e.DefaultBudget, e.DefaultFormat = cfg.Prompt.Model, cfg.Prompt.Budget, cfg.Prompt.Format
+			e.ExtraRoots = cfg.Evidence.ExtraRoots
 			err = e.Exec(cmd.Context(), append([]string{word}, args...), cmd.OutOrStdout())
 			var ue *evidence.UsageError
 			if errors.As(err, &ue) {

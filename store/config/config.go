@@ -26,6 +26,8 @@ type Config struct {
 	Embed  Embed  `toml:"embed"`
 	Prompt Prompt `toml:"prompt"`
 	UI     UI     `toml:"ui"`
+	// Evidence: see evidence.go.
+	Evidence Evidence `toml:"evidence"`
 }
 
 // UI sets up the workbench.
@@ -146,6 +148,9 @@ func Load(root string) (Config, error) {
 	}
 	if c.Prompt.Budget < 0 {
 		return c, fmt.Errorf("config: prompt.budget must be 0 (from the model) or a token count, got %d", c.Prompt.Budget)
+	}
+	if err := c.Evidence.Check(); err != nil {
+		return c, err
 	}
 	return c, c.Embed.Check()
 }
