@@ -82,7 +82,9 @@ func NewPlan(f *Flow, res Result, budget int) Plan {
 			Status: string(p.Status), Link: p.Link, Pinned: p.Pinned,
 			Detail: string(p.Detail), Origin: p.Source.URI, Span: p.Source.Span,
 		}
-		if i < len(res.PartTokens) {
+		// A part refused by its state (outside, not a regular file) has
+		// no content to count.
+		if i < len(res.PartTokens) && (p.Status == Active || p.Status == Skipped) {
 			pl.Parts[i].Tokens = res.PartTokens[i]
 		}
 		if p.Active() {

@@ -41,7 +41,7 @@ type segment struct {
 
 // MDCtxHeader is prompt.mdctx's first line (seed 003).
 func MDCtxHeader(flowID string) string {
-	return "<!-- mdctx:version=1.0; flow_id=" + flowID + "; assembly=lexical -->\n\n"
+	return "<!-- mdctx:version=1.0; flow_id=" + ProvValue(flowID) + "; assembly=lexical -->\n\n"
 }
 
 // roleHeading is the heading prompt.mdctx puts before a run of system or
@@ -68,7 +68,7 @@ func mdctxBlock(p *Part) string {
 	}
 	var b strings.Builder
 	b.WriteString("## Evidence: ")
-	b.WriteString(p.Heading)
+	b.WriteString(HeadingText(p.Heading))
 	b.WriteString("\n<!-- ")
 	b.WriteString(provenance(p))
 	b.WriteString(" -->\n\n")
@@ -90,16 +90,16 @@ func mdctxBlock(p *Part) string {
 // provenance is the comment under an evidence heading: seed 003's
 // source_uri and cid of the part file, then where the content came from,
 // so one comment says everything and the part's own comment is not
-// repeated.
+// repeated. Every value is encoded with ProvValue.
 func provenance(p *Part) string {
 	var b strings.Builder
 	b.WriteString("source_uri=file://")
-	b.WriteString(p.File)
+	b.WriteString(ProvValue(p.File))
 	b.WriteString("; cid=")
-	b.WriteString(p.CID)
+	b.WriteString(ProvValue(p.CID))
 	if s := p.Source; s.URI != "" {
 		b.WriteString("; origin=")
-		b.WriteString(s.URI)
+		b.WriteString(ProvValue(s.URI))
 	}
 	p.Source.writeSpan(&b)
 	if p.Link {
@@ -107,14 +107,15 @@ func provenance(p *Part) string {
 	}
 	if p.Detail != Full {
 		b.WriteString("; detail=")
-		b.WriteString(string(p.Detail))
+		b.WriteString(ProvValue(string(p.Detail)))
 	}
 	return b.String()
 }
 
 // SpanFields renders the span, symbol and tags of seed 003's provenance
 // comment: "; span=lines=100:200; symbol=Parse; tags=a,b". A byte span
-// also names its lines, which Aptix's Lines field needs.
+// also names its lines, which Aptix's Lines field needs. Values are
+// encoded with ProvValue, tags with ProvTag.
 func (s Source) SpanFields() string {
 	var b strings.Builder
 	s.writeSpan(&b)
@@ -124,18 +125,23 @@ func (s Source) SpanFields() string {
 func (s Source) writeSpan(b *strings.Builder) {
 	if s.Span != "" {
 		b.WriteString("; span=")
-		b.WriteString(s.Span)
+		b.WriteString(ProvValue(s.Span))
 	}
 	if strings.HasPrefix(s.Span, "bytes=") && s.StartLine > 0 {
 		b.WriteString("; lines=" + strconv.Itoa(s.StartLine) + ":" + strconv.Itoa(s.EndLine))
 	}
 	if s.Symbol != "" {
 		b.WriteString("; symbol=")
-		b.WriteString(s.Symbol)
+		b.WriteString(ProvValue(s.Symbol))
 	}
 	if len(s.Tags) > 0 {
 		b.WriteString("; tags=")
-		b.WriteString(strings.Join(s.Tags, ","))
+		for i, t := range s.Tags {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(ProvTag(t))
+		}
 	}
 }
 
@@ -211,10 +217,11 @@ func aptixBlock(p *Part) string {
 	}
 	var b strings.Builder
 	b.Grow(len(code) + len(path) + 64)
+	// A file name must not add lines (a forged "=== CHUNK" or "Path:").
 	b.WriteString("Id: ")
-	b.WriteString(p.ID())
+	b.WriteString(HeadingText(p.ID()))
 	b.WriteString("\nPath: ")
-	b.WriteString(path)
+	b.WriteString(HeadingText(path))
 	b.WriteString("\nLines: ")
 	b.WriteString(lines)
 	b.WriteString("\nLanguage: ")

@@ -190,7 +190,7 @@ func (e *Engine) Add(req AddRequest) (*Part, error) {
 			if err != nil {
 				return nil, err
 			}
-			raw, err := os.ReadFile(abs)
+			raw, err := ReadRegular(abs, resolveRoots(e.Root))
 			if err != nil {
 				return nil, err
 			}
@@ -222,7 +222,7 @@ func (e *Engine) Add(req AddRequest) (*Part, error) {
 		return nil, fmt.Errorf("%s already exists in the flow", name)
 	}
 	if linkTo != "" {
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(dst), DirMode); err != nil {
 			return nil, writeErr(dst, err)
 		}
 		if err := os.Symlink(linkTarget(e.Root, f.Dir, filepath.Dir(dst), linkTo), dst); err != nil {
@@ -262,6 +262,14 @@ func (e *Engine) resolve(selector string) (Extract, error) {
 	if err != nil {
 		return Extract{}, &UsageError{err.Error()}
 	}
+	return e.resolveSelector(sel)
+}
+
+// resolveSelector is resolve for a parsed selector; refresh uses it
+// directly, so a path or tag from an existing part is never re-parsed
+// (a path may hold "::" or '#').
+func (e *Engine) resolveSelector(sel Selector) (Extract, error) {
+	var err error
 	var db *store.DB
 	if sel.Symbol != "" {
 		if db, err = openIndex(e.Root); err != nil {

@@ -3,6 +3,7 @@ package evidence
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -67,7 +68,7 @@ func (e *Engine) assembleCmd(c *call) error {
 		if !filepath.IsAbs(out) {
 			out = filepath.Join(e.cwd(), out)
 		}
-		if err := WriteFileAtomic(out, []byte(res.Text)); err != nil {
+		if err := WriteFileAtomicPerm(out, []byte(res.Text), outMode(out)); err != nil {
 			return err
 		}
 		fmt.Fprintf(c.w, "✓ Wrote %s (%s, %s)\n", out, format, summary)
@@ -79,6 +80,15 @@ func (e *Engine) assembleCmd(c *call) error {
 		return e.copy(c, f, res, summary)
 	}
 	return nil
+}
+
+// outMode is the mode of an --out file: a new one is FileMode; one that
+// is replaced keeps its permission bits, which its owner chose.
+func outMode(path string) os.FileMode {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		return st.Mode().Perm()
+	}
+	return FileMode
 }
 
 // copy sends the prompt to the clipboard and says where it went.

@@ -36,6 +36,9 @@ type Engine struct {
 	// Stderr takes warnings while the prompt itself goes to the command's
 	// output; nil sends them nowhere then.
 	Stderr io.Writer
+	// ExtraRoots are directories outside the workspace that flow parts
+	// and links may read from ([evidence] extra_roots); absolute paths.
+	ExtraRoots []string
 
 	flow    *Flow
 	asm     *assemble.Assembler
@@ -71,7 +74,7 @@ func (e *Engine) Flow() (*Flow, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := Load(dir)
+	f, err := Load(dir, append([]string{e.Root}, e.ExtraRoots...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -64,6 +64,9 @@ func inRoot(root, p string) (string, string, error) {
 	if st.IsDir() {
 		return "", "", fmt.Errorf("%s is a directory: select a file (gather and related take a file too)", orig)
 	}
+	if !st.Mode().IsRegular() {
+		return "", "", fmt.Errorf("%s is %s, not a regular file: evidence is read from regular files only", orig, fileKind(st.Mode()))
+	}
 	if st.Size() > MaxSourceBytes {
 		return "", "", fmt.Errorf("%s is %d MB, too large to add whole: select a range (%s::100,400) or a symbol (%s::@Name)", orig, st.Size()>>20, orig, orig)
 	}
@@ -77,7 +80,7 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 	if err != nil {
 		return Extract{}, err
 	}
-	raw, err := os.ReadFile(abs)
+	raw, err := ReadRegular(abs, resolveRoots(root))
 	if err != nil {
 		return Extract{}, fmt.Errorf("read %s: %w", rel, err)
 	}

@@ -10,12 +10,26 @@ import (
 	"github.com/dossierhq/dossier/index/lang"
 )
 
+// Modes of what dossier writes: flows quote the workspace, so only their
+// owner reads them, whatever the umask.
+const (
+	FileMode os.FileMode = 0o600
+	DirMode  os.FileMode = 0o700
+)
+
 // WriteFileAtomic writes data to a temporary file next to path, syncs it
 // and renames it over path, so a reader or a crash sees the old file or
-// the new one, never half of either.
+// the new one, never half of either. The file is FileMode; missing
+// directories are made DirMode.
 func WriteFileAtomic(path string, data []byte) error {
+	return WriteFileAtomicPerm(path, data, FileMode)
+}
+
+// WriteFileAtomicPerm is WriteFileAtomic with the file's permission bits
+// given (chmod, so the umask does not apply).
+func WriteFileAtomicPerm(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, DirMode); err != nil {
 		return writeErr(path, err)
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -31,7 +45,7 @@ func WriteFileAtomic(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(name, 0o644)
+		err = os.Chmod(name, perm.Perm())
 	}
 	if err == nil {
 		err = os.Rename(name, path)
@@ -60,7 +74,7 @@ func writeErr(path string, err error) error {
 func (f *Flow) Writable() error {
 	for _, d := range []string{ctxDir, evidenceDir, buildDir} {
 		dir := filepath.Join(f.Dir, filepath.FromSlash(d))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, DirMode); err != nil {
 			return writeErr(dir, err)
 		}
 		t, err := os.CreateTemp(dir, ".probe-*")

@@ -23,6 +23,9 @@ type Flow struct {
 	// Problems are files Load did not take as parts, and inconsistencies
 	// such as two parts with one rank. Nothing is deleted for them.
 	Problems []string
+	// roots are the resolved directories parts may read from: the flow,
+	// its workspace and the extra roots Load was given.
+	roots []string
 }
 
 // Part is one part file of a flow.
@@ -34,8 +37,12 @@ type Part struct {
 	Target string
 	// Content is the part file's text (the linked file's for links).
 	Content string
-	// Broken says why a part cannot be assembled (a dangling link).
+	// Broken says why a part cannot be assembled (a dangling link), with
+	// the fix.
 	Broken string
+	// Refused is set with Broken when the part's file was not opened at
+	// all: RefusedOutside, RefusedNotRegular or RefusedTooLarge.
+	Refused string
 }
 
 // Meta is flow.json: the flow's identity and settings, and the state that
@@ -83,7 +90,12 @@ const (
 
 // Load reads the flow at dir. A missing flow.json is fine (a flow made by
 // hand or by the seed's shell tools); the id is then the directory name.
-func Load(dir string) (*Flow, error) {
+//
+// Parts, links and symlinked parts are read only when they resolve to
+// regular files inside the flow directory, its workspace (RootOf) or one
+// of roots (the engine's workspace and [evidence] extra_roots); any other
+// part is refused (Part.Refused) and never opened.
+func Load(dir string, roots ...string) (*Flow, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -98,7 +110,7 @@ func Load(dir string) (*Flow, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("flow directory %s is not a directory", abs)
 	}
-	f := &Flow{Dir: abs}
+	f := &Flow{Dir: abs, roots: resolveRoots(append([]string{abs, RootOf(abs)}, roots...)...)}
 	if err := f.loadMeta(); err != nil {
 		return nil, err
 	}
@@ -109,7 +121,7 @@ func Load(dir string) (*Flow, error) {
 }
 
 func (f *Flow) loadMeta() error {
-	raw, err := os.ReadFile(filepath.Join(f.Dir, metaFile))
+	raw, err := ReadRegular(filepath.Join(f.Dir, metaFile), f.roots)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		f.Meta = Meta{Version: MetaVersion, ID: filepath.Base(f.Dir), Name: filepath.Base(f.Dir)}
@@ -185,15 +197,13 @@ func (f *Flow) readPart(rel string, n PartName) (*Part, error) {
 	var raw []byte
 	var err error
 	if n.Link {
-		raw, err = f.readLink(p)
-		if err != nil {
-			return nil, err
+		if raw = f.readLink(p); raw == nil {
+			return p, nil
 		}
-	} else if raw, err = os.ReadFile(p.Path); err != nil {
+	} else if raw, err = ReadRegular(p.Path, f.roots); err != nil {
 		// One unreadable file must not lock the user out of the flow
 		// they need to repair.
-		p.Broken = fmt.Sprintf("cannot be read (%v): fix or remove the file", err)
-		p.Status = assemble.Skipped
+		p.refuse(err, fmt.Sprintf("cannot be read (%v): fix or remove the file", err))
 		return p, nil
 	}
 	p.Content = string(raw)
@@ -204,25 +214,60 @@ func (f *Flow) readPart(rel string, n PartName) (*Part, error) {
 }
 
 // readLink follows a .link part. A dangling link is a part that cannot be
-// assembled, not an error for the whole flow.
-func (f *Flow) readLink(p *Part) ([]byte, error) {
+// assembled, not an error for the whole flow; it returns nil then.
+func (f *Flow) readLink(p *Part) []byte {
 	target, err := os.Readlink(p.Path)
 	if err != nil {
 		p.Broken = "not a symlink: a .link part must be a symbolic link to a file"
-		return nil, nil
+		return nil
 	}
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(filepath.Dir(p.Path), target)
 	}
 	p.Target = filepath.Clean(target)
-	raw, err := os.ReadFile(p.Target)
+	raw, err := ReadRegular(p.Path, f.roots)
 	if err != nil {
-		p.Broken = fmt.Sprintf("link target %s cannot be read (%v)", p.Target, errors.Unwrap(err))
-		p.Status = assemble.Skipped
-		return nil, nil
+		msg := err
+		if u := errors.Unwrap(err); u != nil {
+			msg = u
+		}
+		p.refuse(err, fmt.Sprintf("link target %s cannot be read (%v)", p.Target, msg))
+		return nil
 	}
-	return raw, nil
+	if raw == nil {
+		raw = []byte{}
+	}
+	return raw
 }
+
+// refuse marks p as not assembled: with its refused state and that
+// state's fix when err is a RefusedError, else with broken.
+func (p *Part) refuse(err error, broken string) {
+	p.Status = assemble.Skipped
+	p.Broken = broken
+	var re *RefusedError
+	if !errors.As(err, &re) {
+		return
+	}
+	p.Refused = re.State
+	what := "part file " + p.File
+	if p.Link {
+		what = "link " + p.File
+	}
+	switch re.State {
+	case RefusedOutside:
+		p.Broken = fmt.Sprintf("%s points outside the workspace (%s): copy the file into the workspace or add its directory to [evidence] extra_roots", what, re.Real)
+	case RefusedNotRegular:
+		p.Broken = fmt.Sprintf("%s leads to %s (%s), not a regular file: point it at a regular file or remove it", what, re.What, re.Real)
+	case RefusedTooLarge:
+		p.Broken = fmt.Sprintf("%s leads to %s, %d MB, over the %d MB evidence limit: add a range of it instead (evidence add PATH::100,400)", what, re.Real, re.Size>>20, MaxSourceBytes>>20)
+	}
+}
+
+// InSnapshot reports whether the renderers see p: every part that was
+// read, and refused parts (with no content), so ctxplan.json lists them
+// with their state. Other broken parts are left out.
+func (p *Part) InSnapshot() bool { return p.Broken == "" || p.Refused != "" }
 
 // fill derives the renderer's view of a part from its content.
 func (p *Part) fill(f *Flow) {
@@ -300,12 +345,19 @@ func (f *Flow) firstWithRank(rank string) *Part {
 	return nil
 }
 
-// Snapshot is the renderers' view of the flow: broken parts are left out.
+// Snapshot is the renderers' view of the flow: broken parts are left out;
+// refused ones are in it with their state as status, so they are never
+// assembled but ctxplan.json shows them.
 func (f *Flow) Snapshot() *assemble.Flow {
 	af := &assemble.Flow{ID: f.Meta.ID, Mode: f.Meta.Mode, Parts: make([]assemble.Part, 0, len(f.Parts))}
 	for _, p := range f.Parts {
-		if p.Broken == "" {
+		switch {
+		case p.Broken == "":
 			af.Parts = append(af.Parts, p.Part)
+		case p.Refused != "":
+			q := p.Part
+			q.Status = assemble.Status(p.Refused)
+			af.Parts = append(af.Parts, q)
 		}
 	}
 	af.Pack = assemble.PackInput{Diagnostics: f.Meta.Diagnostics, Terminal: f.Meta.Terminal, History: f.Meta.History}

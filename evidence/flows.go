@@ -49,7 +49,7 @@ func Create(root, name, mode, model string, now time.Time) (*Flow, error) {
 		dir = filepath.Join(base, fmt.Sprintf("%s-%d", id, i))
 	}
 	for _, sub := range []string{evidenceDir, buildDir} {
-		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(sub)), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(sub)), DirMode); err != nil {
 			return nil, writeErr(dir, err)
 		}
 	}
@@ -116,7 +116,7 @@ func List(root string) ([]FlowInfo, error) {
 }
 
 func currentID(root string) string {
-	raw, err := os.ReadFile(currentFile(root))
+	raw, err := ReadRegular(currentFile(root), nil)
 	if err != nil {
 		return ""
 	}

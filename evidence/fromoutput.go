@@ -149,7 +149,7 @@ func spanAround(root string, db *store.DB, rel string, line int) string {
 		})
 	}
 	n := -1
-	if raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
+	if raw, err := ReadRegular(filepath.Join(root, filepath.FromSlash(rel)), resolveRoots(root)); err == nil {
 		n = len(lineStarts(string(raw)))
 	}
 	if n >= 0 && line > n {

@@ -51,11 +51,11 @@ func tokenWord(n int, res assemble.Result) string {
 func (f *Flow) partTokens(res assemble.Result, p *Part) int {
 	i := 0
 	for _, q := range f.Parts {
-		if q.Broken != "" {
+		if !q.InSnapshot() {
 			continue
 		}
 		if q == p {
-			if i < len(res.PartTokens) {
+			if i < len(res.PartTokens) && p.Refused == "" {
 				return res.PartTokens[i]
 			}
 			return 0
@@ -132,6 +132,8 @@ func (e *Engine) status(c *call) error {
 func States(p *Part, stale string) []string {
 	var out []string
 	switch {
+	case p.Refused != "":
+		out = append(out, p.Refused)
 	case p.Broken != "":
 		out = append(out, "broken")
 	case p.Active():
@@ -525,7 +527,7 @@ func (e *Engine) remove(c *call) error {
 // clean.
 func (f *Flow) Remove(p *Part) error {
 	trash := filepath.Join(f.BuildDir(), "removed")
-	if err := os.MkdirAll(trash, 0o755); err != nil {
+	if err := os.MkdirAll(trash, DirMode); err != nil {
 		return writeErr(trash, err)
 	}
 	dst := filepath.Join(trash, filepath.Base(p.Path))

@@ -59,16 +59,19 @@ func cutLine(s string) (line, rest string, ok bool) {
 	return strings.TrimSuffix(line, "\r"), rest, true
 }
 
-// parseProvenance reads <!-- key=value; key=value -->.
+// parseProvenance reads <!-- key=value; key=value -->, decoding the values
+// (assemble.ParseProvValue); plain values from before the encoding read
+// back as they were.
 func parseProvenance(line string) assemble.Source {
 	var s assemble.Source
 	inner := strings.TrimSpace(line)
 	inner = strings.TrimSuffix(strings.TrimPrefix(inner, "<!--"), "-->")
 	for _, kv := range strings.Split(inner, ";") {
-		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		k, raw, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		if !ok {
 			continue
 		}
+		v := assemble.ParseProvValue(raw)
 		switch k {
 		case "source_uri":
 			s.URI = v
@@ -79,9 +82,9 @@ func parseProvenance(line string) assemble.Source {
 			s.Span = v
 			s.StartLine, s.EndLine = spanLines(v)
 		case "tags":
-			for _, t := range strings.Split(v, ",") {
+			for _, t := range strings.Split(raw, ",") {
 				if t = strings.TrimSpace(t); t != "" {
-					s.Tags = append(s.Tags, t)
+					s.Tags = append(s.Tags, assemble.ParseProvValue(t))
 				}
 			}
 		case "lines":
@@ -148,16 +151,17 @@ func unfence(body string) (string, string) {
 }
 
 // renderEvidence writes an evidence part file: heading, provenance and the
-// content in a fence long enough for what it holds.
+// content in a fence long enough for what it holds. Values in the comment
+// are encoded (assemble.ProvValue), so no file name closes or rewrites it.
 func renderEvidence(src assemble.Source, content string) string {
 	var b strings.Builder
 	b.Grow(len(content) + 256)
 	b.WriteString(evidenceHeading)
-	b.WriteString(src.Path)
+	b.WriteString(assemble.HeadingText(src.Path))
 	b.WriteString("\n<!-- source_uri=")
-	b.WriteString(src.URI)
+	b.WriteString(assemble.ProvValue(src.URI))
 	b.WriteString("; cid=")
-	b.WriteString(src.CID)
+	b.WriteString(assemble.ProvValue(src.CID))
 	b.WriteString(src.SpanFields())
 	b.WriteString(" -->\n\n")
 	b.WriteString(assemble.Fenced(content, src.Language))

@@ -100,7 +100,12 @@ func (e *Engine) staleness(p *Part, files map[string]string) string {
 	}
 	text, ok := files[s.Path]
 	if !ok {
-		raw, err := os.ReadFile(filepath.Join(e.Root, filepath.FromSlash(s.Path)))
+		raw, err := ReadRegular(filepath.Join(e.Root, filepath.FromSlash(s.Path)), resolveRoots(e.Root))
+		if state := refusedState(err); state != "" {
+			// A FIFO or a link out of the workspace is never read.
+			files[s.Path] = "\x00source " + state
+			return "source " + state
+		}
 		if err != nil {
 			files[s.Path] = "\x00missing"
 			return "source gone"
@@ -110,6 +115,9 @@ func (e *Engine) staleness(p *Part, files map[string]string) string {
 	}
 	if text == "\x00missing" {
 		return "source gone"
+	}
+	if state, ok := strings.CutPrefix(text, "\x00"); ok {
+		return state
 	}
 	if CID([]byte(spanText(text, s))) != s.CID {
 		return "stale"
@@ -234,7 +242,7 @@ func (e *Engine) RefreshPart(f *Flow, p *Part) (bool, error) {
 			sel.Start, sel.End = s.StartLine, s.EndLine
 		}
 	}
-	x, err := e.resolve(sel.String())
+	x, err := e.resolveSelector(sel)
 	if err != nil {
 		return false, err
 	}

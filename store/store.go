@@ -68,10 +68,10 @@ func Open(path string, opts Options) (*DB, error) {
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%w at %s: run `dossier index` first", ErrNoIndex, path)
 		}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create index directory: %w (make %s writable or choose another --root)", err, filepath.Dir(path))
 	}
-	b, err := bolt.Open(path, 0o644, &bolt.Options{
+	b, err := bolt.Open(path, 0o600, &bolt.Options{
 		Timeout:      timeout,
 		ReadOnly:     opts.ReadOnly,
 		FreelistType: bolt.FreelistMapType,
@@ -212,7 +212,7 @@ func AcquireWriter(root string, timeout time.Duration) (*WriterLock, error) {
 		timeout = DefaultTimeout
 	}
 	dir := Dir(root)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create %s: %w (make it writable or choose another --root)", dir, err)
 	}
 	lockPath := filepath.Join(dir, "index.lock")

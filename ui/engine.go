@@ -192,8 +192,8 @@ func (r *runner) snapshotLocked(format assemble.Format) snapshot {
 		rw.Band = evidence.BandOf(atoi(p.Rank)).Name
 		rw.States = evidence.States(p, stale[p])
 		rw.Source = evidence.SourceLabel(p)
-		if p.Broken == "" {
-			if i < len(res.PartTokens) {
+		if p.InSnapshot() {
+			if i < len(res.PartTokens) && p.Refused == "" {
 				rw.Tokens = res.PartTokens[i]
 			}
 			i++

@@ -101,8 +101,8 @@ type RunOptions struct {
 func Run(ctx context.Context, o RunOptions) error {
 	logger := log.New(io.Discard, "", 0)
 	if o.Debug != "" {
-		if err := os.MkdirAll(filepath.Dir(o.Debug), 0o755); err == nil {
-			if f, err := os.OpenFile(o.Debug, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
+		if err := os.MkdirAll(filepath.Dir(o.Debug), 0o700); err == nil {
+			if f, err := os.OpenFile(o.Debug, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
 				defer f.Close()
 				logger = log.New(f, "dossier ", log.LstdFlags|log.Lmicroseconds)
 			}

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -234,7 +233,7 @@ func (m Model) searchView(w, h int) string {
 // readLines returns lines start..end (1-based, inclusive) of a file, or
 // "" when it cannot be read.
 func readLines(path string, start, end int) string {
-	raw, err := os.ReadFile(path)
+	raw, err := evidence.ReadRegular(path, nil) // never a FIFO or a device
 	if err != nil {
 		return ""
 	}

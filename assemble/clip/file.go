@@ -11,7 +11,7 @@ import (
 // writeFileAtomic writes data to path through a temporary file in the same
 // directory, synced and renamed over path, so a reader (or a crash) sees
 // the old file or the new one, never half of one. It creates missing parent
-// directories, leaves the file 0644 and returns the path written, made
+// directories (0700), leaves the file 0600 and returns the path written, made
 // absolute when possible so the user can find it from any directory.
 func writeFileAtomic(path string, data []byte) (string, error) {
 	if path == "" {
@@ -24,7 +24,7 @@ func writeFileAtomic(path string, data []byte) (string, error) {
 		return "", fmt.Errorf("could not save to %s: %w", path, err)
 	}
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -41,9 +41,9 @@ func writeFileAtomic(path string, data []byte) (string, error) {
 	if _, err := tmp.Write(data); err != nil {
 		return fail(err)
 	}
-	// CreateTemp makes the file 0600; the prompt is no more private than
-	// the sources it was assembled from.
-	if err := tmp.Chmod(0o644); err != nil && runtime.GOOS != "windows" {
+	// The prompt may quote anything in the workspace: only its owner reads
+	// it. CreateTemp already makes it 0600; say so for other systems.
+	if err := tmp.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
 		return fail(err)
 	}
 	if err := tmp.Sync(); err != nil {

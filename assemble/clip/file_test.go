@@ -28,8 +28,17 @@ func TestWriteFileAtomic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fi.Mode().Perm() != 0o644 {
-			t.Errorf("mode = %v, want 0644", fi.Mode().Perm())
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("mode = %v, want 0600", fi.Mode().Perm())
+		}
+		for _, d := range []string{filepath.Dir(path), filepath.Dir(filepath.Dir(path))} {
+			di, err := os.Stat(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if di.Mode().Perm() != 0o700 {
+				t.Errorf("%s: mode %v, want 0700", d, di.Mode().Perm())
+			}
 		}
 	}
 

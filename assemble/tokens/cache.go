@@ -281,7 +281,7 @@ func (c *Cache) Save(path string) error {
 	c.mu.Unlock()
 
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("save token cache: %w", err)
 	}
 	f, err := os.CreateTemp(dir, ".tokens-cache-*.tmp")

@@ -35,6 +35,7 @@ func engineCmd(g *globals, word, short, long string) *cobra.Command {
 			e := evidence.NewEngine(ws)
 			e.Model, e.DefaultBudget, e.DefaultFormat = cfg.Prompt.Model, cfg.Prompt.Budget, cfg.Prompt.Format
 			e.AllowSecrets, e.Stderr = cfg.Secrets.Allow, cmd.ErrOrStderr()
+			e.ExtraRoots = cfg.Evidence.ExtraRoots
 			err = e.Exec(cmd.Context(), append([]string{word}, args...), cmd.OutOrStdout())
 			var ue *evidence.UsageError
 			if errors.As(err, &ue) {

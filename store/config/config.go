@@ -28,6 +28,8 @@ type Config struct {
 	UI     UI     `toml:"ui"`
 	// Secrets decides what exits do with the secrets they find.
 	Secrets Secrets `toml:"secrets"`
+	// Evidence: see evidence.go.
+	Evidence Evidence `toml:"evidence"`
 
 	// Notices are lines for the user about how the files were read (the
 	// ignored settings of an untrusted workspace); a command prints them
@@ -185,6 +187,9 @@ func (c Config) check() error {
 	}
 	if c.Prompt.Budget < 0 {
 		return fmt.Errorf("config: prompt.budget must be 0 (from the model) or a token count, got %d", c.Prompt.Budget)
+	}
+	if err := c.Evidence.Check(); err != nil {
+		return err
 	}
 	return c.Embed.Check()
 }

@@ -115,3 +115,25 @@ func TestEmbedSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestUntrustedWorkspaceCannotWidenWhatFlowsRead: extra_roots and
+// secrets.allow from a workspace file wait for trust like the embedder.
+func TestUntrustedWorkspaceCannotWidenWhatFlowsRead(t *testing.T) {
+	root := workspace(t, "", "[evidence]\nextra_roots = [\"/etc\"]\n[secrets]\nallow = true\n")
+	c, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Evidence.ExtraRoots) != 0 || c.Secrets.Allow {
+		t.Errorf("untrusted workspace set extra_roots %v, allow %v", c.Evidence.ExtraRoots, c.Secrets.Allow)
+	}
+	if len(c.Notices) != 1 || !strings.Contains(c.Notices[0], "[secrets] allow") || !strings.Contains(c.Notices[0], "[evidence] extra_roots") {
+		t.Errorf("notices %q", c.Notices)
+	}
+	if _, err := Trust(root, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = Load(root); err != nil || len(c.Evidence.ExtraRoots) != 1 || !c.Secrets.Allow {
+		t.Errorf("trusted workspace: extra_roots %v, allow %v (%v)", c.Evidence.ExtraRoots, c.Secrets.Allow, err)
+	}
+}

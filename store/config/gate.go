@@ -46,6 +46,7 @@ var GatedKeys = []GatedKey{
 	{Section: "embed", Key: "model"},
 	{Section: "embed", Key: "dimensions"},
 	{Section: "secrets", Key: "allow", Safe: []string{"false"}, Means: "secrets leave unredacted"},
+	{Section: "evidence", Key: "extra_roots", Means: "flows may read any file under these directories"},
 }
 
 // Setting is one gated setting a file sets.

@@ -1,0 +1,158 @@
+package evidence
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// States of a part, or a source, that dossier refuses to open. A refused
+// part is shown with its state and a fix, and left out of every prompt;
+// the rest of the flow works as before.
+const (
+	// RefusedOutside: the file resolves, after symlinks, outside the
+	// workspace, the flow and [evidence] extra_roots.
+	RefusedOutside = "outside"
+	// RefusedNotRegular: a FIFO, device, socket or directory, which could
+	// block a read forever or never end.
+	RefusedNotRegular = "not a regular file"
+	// RefusedTooLarge: larger than MaxSourceBytes.
+	RefusedTooLarge = "too large"
+)
+
+// RefusedError says why a file was not opened.
+type RefusedError struct {
+	State string // RefusedOutside, RefusedNotRegular or RefusedTooLarge
+	Path  string // as named (the part file, the link, the source)
+	Real  string // where it resolves
+	What  string // for RefusedNotRegular: "a FIFO", "a device", ...
+	Size  int64  // for RefusedTooLarge
+}
+
+func (e *RefusedError) Error() string {
+	switch e.State {
+	case RefusedOutside:
+		return fmt.Sprintf("%s resolves outside the workspace (%s): copy the file into the workspace or add its directory to [evidence] extra_roots in .dossier.toml", e.Path, e.Real)
+	case RefusedNotRegular:
+		return fmt.Sprintf("%s is not a regular file (%s, %s): evidence is read from regular files only; replace it with a file", e.Path, e.What, e.Real)
+	}
+	return fmt.Sprintf("%s is %d MB, over the %d MB evidence limit: select a range of it instead", e.Path, e.Size>>20, MaxSourceBytes>>20)
+}
+
+// refusedState is the state of a RefusedError in err's chain, or "".
+func refusedState(err error) string {
+	var re *RefusedError
+	if errors.As(err, &re) {
+		return re.State
+	}
+	return ""
+}
+
+// ReadRegular reads the file at path, which may be a symlink, when it
+// resolves to a regular file of at most MaxSourceBytes inside one of roots
+// (resolved directories; nil skips that check). It never blocks on a FIFO
+// and never reads a device: the file is opened non-blocking and checked
+// again through the open handle, in case it was swapped after the stat.
+// Refusals are *RefusedError. Every reader of workspace files (evidence,
+// staleness, the workbench's previews) goes through it.
+func ReadRegular(path string, roots []string) ([]byte, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, err
+	}
+	if roots != nil && !within(real, roots) {
+		return nil, &RefusedError{State: RefusedOutside, Path: path, Real: real}
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRegular(path, real, st); err != nil {
+		return nil, err
+	}
+	// O_NOFOLLOW: real was resolved; a symlink there now is a swap.
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENXIO) {
+			return nil, &RefusedError{State: RefusedNotRegular, Path: path, Real: real, What: "changed while opened"}
+		}
+		return nil, err
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := checkRegular(path, real, st); err != nil {
+		return nil, err
+	}
+	raw, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > MaxSourceBytes {
+		return nil, &RefusedError{State: RefusedTooLarge, Path: path, Real: real, Size: int64(len(raw))}
+	}
+	return raw, nil
+}
+
+// checkRegular refuses anything but a regular file of an acceptable size.
+func checkRegular(path, real string, st fs.FileInfo) error {
+	m := st.Mode()
+	if !m.IsRegular() {
+		return &RefusedError{State: RefusedNotRegular, Path: path, Real: real, What: fileKind(m)}
+	}
+	if st.Size() > MaxSourceBytes {
+		return &RefusedError{State: RefusedTooLarge, Path: path, Real: real, Size: st.Size()}
+	}
+	return nil
+}
+
+// fileKind names a file type for a message.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// within reports whether the resolved path real is one of roots or below
+// one of them.
+func within(real string, roots []string) bool {
+	for _, r := range roots {
+		rel, err := filepath.Rel(r, real)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveRoots resolves the symlinks of each directory, dropping empty
+// names and those that do not exist, so within compares like with like.
+func resolveRoots(dirs ...string) []string {
+	out := []string{}
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
+		}
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			out = append(out, real)
+		}
+	}
+	return out
+}

@@ -1,0 +1,43 @@
+package evidence
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+func TestWithin(t *testing.T) {
+	roots := []string{"/w/root", "/x"}
+	for p, want := range map[string]bool{"/w/root": true, "/w/root/a/b": true, "/w/rootx/a": false, "/w": false, "/x/..y": true, "/etc/shadow": false} {
+		if within(p, roots) != want {
+			t.Errorf("within(%s) = %v", p, !want)
+		}
+	}
+}
+
+func TestReadRegularRefuses(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ok := filepath.Join(dir, "ok")
+	os.WriteFile(ok, []byte("x"), 0o600)
+	link := filepath.Join(dir, "link")
+	os.Symlink(fifo, link)
+	roots := resolveRoots(dir)
+	for path, state := range map[string]string{fifo: RefusedNotRegular, link: RefusedNotRegular, dir: RefusedNotRegular, "/dev/null": RefusedOutside} {
+		var re *RefusedError
+		if _, err := ReadRegular(path, roots); !errors.As(err, &re) || re.State != state {
+			t.Errorf("%s: %v, want %s", path, err, state)
+		}
+	}
+	if _, err := ReadRegular("/dev/null", nil); refusedState(err) != RefusedNotRegular {
+		t.Errorf("/dev/null without roots: %v", err)
+	}
+	if raw, err := ReadRegular(ok, roots); err != nil || string(raw) != "x" {
+		t.Errorf("regular file: %q %v", raw, err)
+	}
+}
