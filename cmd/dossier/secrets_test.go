@@ -47,6 +47,9 @@ func TestSecretsNeverLeaveUnannounced(t *testing.T) {
 	if stats := must(t, "stats", r); !strings.Contains(stats, "secrets 4 in 1 files") {
 		t.Errorf("stats:\n%s", stats)
 	}
+	if list := must(t, "stats", "--secrets", r); list != "cmd/main.go:4\taws-access-token\ncmd/main.go:7\tgithub-pat\ncmd/main.go:10\tslack-bot-token\ncmd/main.go:12\tprivate-key\n" {
+		t.Errorf("stats --secrets:\n%s", list)
+	}
 	for _, args := range [][]string{{"search", secrettest.AWSKey}, {"search", "--mode", "regex", "AKIA[0-9A-Z]{16}"}, {"search", "--json", "slack"}} {
 		out := must(t, append(args, r)...)
 		noSecret(t, strings.Join(args, " "), out)

@@ -14,7 +14,8 @@ import (
 
 type statsOptions struct {
 	*globals
-	json bool
+	json    bool
+	secrets bool
 }
 
 func newStatsCmd(g *globals) *cobra.Command {
@@ -27,6 +28,9 @@ func newStatsCmd(g *globals) *cobra.Command {
 			root, _, err := o.workspace()
 			if err != nil {
 				return err
+			}
+			if o.secrets {
+				return o.printSecrets(cmd.OutOrStdout(), root)
 			}
 			sum, err := index.Stats(root)
 			if err != nil {
@@ -42,6 +46,7 @@ func newStatsCmd(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the figures as one JSON object")
+	cmd.Flags().BoolVar(&o.secrets, "secrets", false, "list the secrets found (path:line rule), never the secrets themselves")
 	return cmd
 }
 
@@ -65,7 +70,7 @@ func printSummary(w io.Writer, s index.Summary, verbose bool) {
 		fmt.Fprintf(w, "parse errors  %d files parsed with syntax errors (chunked around them)\n", s.ParseErrors)
 	}
 	if s.Secrets > 0 {
-		fmt.Fprintf(w, "secrets %d in %d files (masked in search, redacted on every exit; see `dossier search --secrets`)\n", s.Secrets, s.SecretFiles)
+		fmt.Fprintf(w, "secrets %d in %d files (masked in search, redacted on every exit; `dossier stats --secrets` lists them)\n", s.Secrets, s.SecretFiles)
 	}
 	if len(s.Notes) > 0 {
 		fmt.Fprintf(w, "notes   %s\n", counts(s.Notes))
@@ -83,6 +88,29 @@ func printSummary(w io.Writer, s index.Summary, verbose bool) {
 		}
 	}
 	fmt.Fprintf(w, "time    %.2fs\n", s.Seconds)
+}
+
+// printSecrets lists where the index found secrets.
+func (o *statsOptions) printSecrets(w io.Writer, root string) error {
+	list, err := index.Secrets(root)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		if list == nil {
+			list = []index.SecretAt{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(list)
+	}
+	for _, s := range list {
+		fmt.Fprintf(w, "%s:%d\t%s\n", s.Path, s.Line, s.Rule)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(w, "no secrets found")
+	}
+	return nil
 }
 
 func short(commit string) string {
