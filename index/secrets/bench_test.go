@@ -1,0 +1,68 @@
+package secrets
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/zricethezav/gitleaks/v8/detect"
+)
+
+// gorootTexts reads the Go files of $GOROOT/src/<dir>.
+func gorootTexts(b *testing.B, dir string) (paths, texts []string, size int64) {
+	root := filepath.Join(runtime.GOROOT(), "src", dir)
+	filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && e.Type().IsRegular() && filepath.Ext(p) == ".go" {
+			if data, err := os.ReadFile(p); err == nil {
+				paths, texts = append(paths, p), append(texts, string(data))
+				size += int64(len(data))
+			}
+		}
+		return nil
+	})
+	if len(texts) == 0 {
+		b.Skip("no Go sources under", root)
+	}
+	return paths, texts, size
+}
+
+// BenchmarkScan scans the Go sources of GOROOT/src/net (about 3 MB) with
+// the keyword windows, one core.
+func BenchmarkScan(b *testing.B) {
+	paths, texts, size := gorootTexts(b, "net")
+	Load()
+	b.SetBytes(size)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, t := range texts {
+			Scan(paths[j], t)
+		}
+	}
+}
+
+// BenchmarkScanWholeText is what gitleaks' own detector does with the same
+// rules: every rule whose keyword occurs runs over the whole text.
+func BenchmarkScanWholeText(b *testing.B) {
+	paths, texts, size := gorootTexts(b, "net")
+	Load() // silences the library's logger
+	d, err := detect.NewDetectorDefaultConfig()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(size)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, t := range texts {
+			d.Detect(detect.Fragment{Raw: t, FilePath: paths[j]})
+		}
+	}
+}
+
+// BenchmarkLoad compiles the rule set, as the first scan of a process does.
+func BenchmarkLoad(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		load()
+	}
+}
