@@ -94,6 +94,8 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 				return nil, err
 			}
 			seen := map[int]bool{}
+			var found []secrets.Finding // the file's, once a hit needs them
+			scanned := false
 			for _, off := range m.offsets {
 				ord := chunkAt(metas, off)
 				if ord < 0 || seen[ord] || !f.kind(metas[ord].Kind, metas[ord].SrcType) {
@@ -102,7 +104,10 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 				seen[ord] = true
 				var line string
 				if metas[ord].Secrets {
-					line = maskedLineAt(batch[i].path, m.text, off)
+					if !scanned {
+						found, scanned = secrets.Scan(batch[i].path, string(m.text)), true
+					}
+					line = maskedLineAt(found, m.text, off)
 				} else {
 					line = LineAt(m.text, off)
 				}
@@ -159,11 +164,11 @@ func lineBounds(text []byte, off int) (start, end int) {
 	return start, end + off
 }
 
-// maskedLineAt is LineAt with the secrets of the line masked: they are found
-// in the whole text, since a secret may span lines or the clip.
-func maskedLineAt(path string, text []byte, off int) string {
+// maskedLineAt is LineAt with the secrets of the line masked; found are the
+// whole text's, since a secret may span lines or the clip.
+func maskedLineAt(found []secrets.Finding, text []byte, off int) string {
 	start, end := lineBounds(text, off)
-	line := secrets.Mask(string(text[start:end]), secrets.Shift(secrets.Scan(path, string(text)), start, end, 1))
+	line := secrets.Mask(string(text[start:end]), secrets.Shift(found, start, end, 1))
 	return clip(strings.TrimSpace(line), 160)
 }
 
