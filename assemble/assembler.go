@@ -38,6 +38,7 @@ type Assembler struct {
 	frames  map[string]int
 	escaped map[string]string     // JSON-escaped framing strings
 	scans   map[blockKey]*scanned // by file and cid: see redact
+	clean   *CleanSet
 	raw     bool                  // this round assembles with secrets allowed
 	round   int
 }
@@ -64,7 +65,7 @@ func NewAssembler(c tokens.Counter, cache *tokens.Cache) *Assembler {
 		cache = tokens.NewCache()
 	}
 	return &Assembler{counter: c, cache: cache, memo: map[blockKey]*block{}, frames: map[string]int{}, escaped: map[string]string{},
-		scans: map[blockKey]*scanned{}}
+		scans: map[blockKey]*scanned{}, clean: NewCleanSet(nil)}
 }
 
 // Counter is the token counter the Assembler uses.
@@ -85,7 +86,7 @@ func (a *Assembler) Assemble(f *Flow, format Format) Result {
 		ByRole:     map[Role]int{},
 	}
 	a.raw = f.AllowSecrets
-	f = a.redact(f, &res)
+	f = a.redact(f, format, &res)
 	switch format {
 	case Aptix:
 		segs := a.aptixSegments(f, &res)

@@ -1,7 +1,9 @@
 package assemble
 
 import (
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dossierhq/dossier/index/secrets"
 )
@@ -19,33 +21,109 @@ type Redaction struct {
 }
 
 // scanned is a part's text with its secrets found and replaced: one per
-// part version (file and cid), shared by every format.
+// part version (file and cid), shared by every format. A part without
+// secrets has none.
 type scanned struct {
 	body, code, outline string
 	found               []Redaction
+	changed             bool // some text differs from the part's
+}
+
+var clean = &scanned{}
+
+// CleanSet remembers the part versions (by cid) in which the secret rules
+// found nothing, so a new Assembler — a new process, with the set loaded
+// from a file — does not scan them again. It is safe for concurrent use.
+type CleanSet struct {
+	mu  sync.Mutex
+	set map[string]bool
+}
+
+// NewCleanSet returns a set holding cids.
+func NewCleanSet(cids []string) *CleanSet {
+	c := &CleanSet{set: make(map[string]bool, len(cids))}
+	for _, id := range cids {
+		c.set[id] = true
+	}
+	return c
+}
+
+func (c *CleanSet) has(cid string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.set[cid]
+}
+
+func (c *CleanSet) add(cid string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.set[cid] = true
+}
+
+// Len is the size of the set.
+func (c *CleanSet) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.set)
+}
+
+// CIDs lists the set, sorted.
+func (c *CleanSet) CIDs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, 0, len(c.set))
+	for id := range c.set {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// SetClean shares a CleanSet with the Assembler (nil: its own).
+func (a *Assembler) SetClean(c *CleanSet) {
+	if c != nil {
+		a.clean = c
+	}
 }
 
 // redact is the exit gate every format passes: it returns f with the
 // secrets of each part's text replaced by [REDACTED:<rule>] (or, when
 // f.AllowSecrets, f itself), and lists what it found either way. Scans are
-// remembered by part version, so re-assembly after a toggle scans nothing.
-func (a *Assembler) redact(f *Flow, res *Result) *Flow {
-	out := *f
-	out.Parts = make([]Part, len(f.Parts))
+// remembered by part version, so re-assembly after a toggle scans nothing;
+// f itself is returned when nothing needs replacing.
+func (a *Assembler) redact(f *Flow, format Format, res *Result) *Flow {
+	var out *Flow
 	for i := range f.Parts {
-		p := f.Parts[i]
-		s := a.scan(&p)
+		p := &f.Parts[i]
+		s := a.scan(p)
 		if p.Active() {
 			res.Redactions = append(res.Redactions, s.found...)
 		}
-		if !f.AllowSecrets {
-			p.Body, p.Code, p.OutlineText = s.body, s.code, s.outline
+		if f.AllowSecrets || !s.changed {
+			continue
 		}
-		out.Parts[i] = p
+		if out == nil {
+			out = f.copyParts()
+		}
+		q := &out.Parts[i]
+		q.Body, q.Code, q.OutlineText = s.body, s.code, s.outline
 	}
-	if !f.AllowSecrets {
+	if format == Pack && !f.AllowSecrets {
+		if out == nil {
+			out = f.copyParts()
+		}
 		out.Pack = redactPack(f.Pack)
 	}
+	if out == nil {
+		return f
+	}
+	return out
+}
+
+// copyParts is a copy of f whose parts can be changed.
+func (f *Flow) copyParts() *Flow {
+	out := *f
+	out.Parts = slices.Clone(f.Parts)
 	return &out
 }
 
@@ -53,6 +131,10 @@ func (a *Assembler) scan(p *Part) *scanned {
 	k := blockKey{file: p.File, cid: p.CID}
 	if s, ok := a.scans[k]; ok {
 		return s
+	}
+	if p.CID != "" && a.clean.has(p.CID) {
+		a.scans[k] = clean
+		return clean
 	}
 	s := &scanned{}
 	fs := secrets.Scan(p.Source.Path, p.Body)
@@ -66,6 +148,7 @@ func (a *Assembler) scan(p *Part) *scanned {
 		s.code, cfs = secrets.RedactString(p.Source.Path, p.Code)
 	}
 	s.outline, _ = secrets.RedactString(p.Source.Path, p.OutlineText)
+	s.changed = s.body != p.Body || s.code != p.Code || s.outline != p.OutlineText
 	switch {
 	case len(cfs) > 0 && p.Source.StartLine > 0:
 		// Code lines map onto the source span.
@@ -76,6 +159,12 @@ func (a *Assembler) scan(p *Part) *scanned {
 		for _, x := range fs {
 			s.found = append(s.found, Redaction{Part: p.ID(), Rule: x.Rule, Line: x.Line})
 		}
+	}
+	if !s.changed && len(s.found) == 0 {
+		if p.CID != "" {
+			a.clean.add(p.CID)
+		}
+		s = clean
 	}
 	a.scans[k] = s
 	return s

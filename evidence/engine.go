@@ -44,6 +44,9 @@ type Engine struct {
 	asm     *assemble.Assembler
 	asmEnc  string
 	cache   *tokens.Cache
+	clean   *assemble.CleanSet
+	// cleanSaved is the clean set's size when last read or written.
+	cleanSaved int
 	profile tokens.Profile
 	stale   map[staleKey]string // see Staleness
 }
@@ -157,8 +160,10 @@ func (e *Engine) assembler() (*assemble.Assembler, error) {
 	}
 	if e.cache == nil {
 		e.cache = e.loadCache()
+		e.clean = e.loadClean()
 	}
 	e.asm, e.asmEnc = assemble.NewAssembler(c, e.cache), p.Encoding
+	e.asm.SetClean(e.clean)
 	return e.asm, nil
 }
 
@@ -197,6 +202,7 @@ func (e *Engine) SaveCache() {
 	if path := e.cachePath(); path != "" {
 		_ = e.cache.Save(path)
 	}
+	e.saveClean()
 }
 
 // Format is the flow's chosen output format (mdctx by default).

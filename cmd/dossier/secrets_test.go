@@ -95,6 +95,17 @@ func TestSecretsNeverLeaveUnannounced(t *testing.T) {
 			t.Errorf("%s lacks the markers", f)
 		}
 	}
+	// The clean set remembers the other parts' versions, never the one
+	// with secrets, and a second run still redacts.
+	cleanSet, _ := os.ReadFile(filepath.Join(root, ".dossier", "secrets.clean"))
+	if strings.Count(string(cleanSet), "sha256:") != 0 {
+		t.Errorf("the only part has secrets, yet the clean set lists cids:\n%s", cleanSet)
+	}
+	must(t, "evidence", "add", "--role", "system", "--text", "Answer briefly.", r)
+	noSecret(t, "assemble with a clean set", must(t, "assemble", r))
+	if cleanSet, _ = os.ReadFile(filepath.Join(root, ".dossier", "secrets.clean")); !strings.HasPrefix(string(cleanSet), "dossier secrets.clean 1 ") || strings.Count(string(cleanSet), "sha256:") != 1 {
+		t.Errorf("the clean system part is not remembered:\n%s", cleanSet)
+	}
 	plan := func() (mode string, n int) {
 		var p struct {
 			Secrets struct {
