@@ -39,7 +39,7 @@ type Assembler struct {
 	escaped map[string]string     // JSON-escaped framing strings
 	scans   map[blockKey]*scanned // by file and cid: see redact
 	clean   *CleanSet
-	raw     bool                  // this round assembles with secrets allowed
+	raw     bool // this round assembles with secrets allowed
 	round   int
 }
 

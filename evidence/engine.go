@@ -40,15 +40,15 @@ type Engine struct {
 	// and links may read from ([evidence] extra_roots); absolute paths.
 	ExtraRoots []string
 
-	flow    *Flow
-	asm     *assemble.Assembler
-	asmEnc  string
-	cache   *tokens.Cache
-	clean   *assemble.CleanSet
+	flow   *Flow
+	asm    *assemble.Assembler
+	asmEnc string
+	cache  *tokens.Cache
+	clean  *assemble.CleanSet
 	// cleanSaved is the clean set's size when last read or written.
 	cleanSaved int
-	profile tokens.Profile
-	stale   map[staleKey]string // see Staleness
+	profile    tokens.Profile
+	stale      map[staleKey]string // see Staleness
 }
 
 // NewEngine returns an engine for the workspace at root.
