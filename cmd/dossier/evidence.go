@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/evidence"
+	"github.com/dossierhq/dossier/store/config"
 )
 
 // engineCmd is a command the evidence engine parses itself: cobra only
@@ -32,10 +33,8 @@ func engineCmd(g *globals, word, short, long string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			e := evidence.NewEngine(ws)
-			e.Model, e.DefaultBudget, e.DefaultFormat = cfg.Prompt.Model, cfg.Prompt.Budget, cfg.Prompt.Format
-			e.AllowSecrets, e.Stderr = cfg.Secrets.Allow, cmd.ErrOrStderr()
-			e.ExtraRoots = cfg.Evidence.ExtraRoots
+			e := newEngine(ws, cfg)
+			e.Stderr = cmd.ErrOrStderr()
 			err = e.Exec(cmd.Context(), append([]string{word}, args...), cmd.OutOrStdout())
 			var ue *evidence.UsageError
 			if errors.As(err, &ue) {
@@ -45,6 +44,16 @@ func engineCmd(g *globals, word, short, long string) *cobra.Command {
 		},
 	}
 	return cmd
+}
+
+// newEngine is the evidence engine of a workspace with its settings: one
+// for a CLI command, one for a workbench session.
+func newEngine(root string, cfg config.Config) *evidence.Engine {
+	e := evidence.NewEngine(root)
+	e.Model, e.DefaultBudget, e.DefaultFormat = cfg.Prompt.Model, cfg.Prompt.Budget, cfg.Prompt.Format
+	e.AllowSecrets = cfg.Secrets.Allow
+	e.ExtraRoots = cfg.Evidence.ExtraRoots
+	return e
 }
 
 // rootFlag takes --root out of words cobra did not parse.

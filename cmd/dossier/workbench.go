@@ -43,10 +43,8 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	e := evidence.NewEngine(root)
+	e := newEngine(root, cfg)
 	e.Stdin = strings.NewReader("") // the terminal belongs to the workbench
-	e.Model, e.DefaultBudget, e.DefaultFormat = cfg.Prompt.Model, cfg.Prompt.Budget, cfg.Prompt.Format
-	e.ExtraRoots = cfg.Evidence.ExtraRoots
 	if _, err := e.Flow(); errors.Is(err, evidence.ErrNoFlow) {
 		if _, err := evidence.Create(root, filepath.Base(root), "", "", e.Now()); err != nil {
 			return err
