@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/dossierhq/dossier/index/search"
@@ -35,6 +36,8 @@ func secretModel(t *testing.T) (Model, string) {
 		}}, nil
 	}
 	m := New(Options{Root: root, Engine: e, Styles: testStyles(), Search: fake})
+	m.cmd.input.Cursor.SetMode(cursor.CursorStatic) // as newTestModel: no blinking
+	m.search.input.Cursor.SetMode(cursor.CursorStatic)
 	m = drive(t, m, m.Init())
 	m = send(t, m, tea.WindowSizeMsg{Width: 160, Height: 50})
 	for i, r := range m.snap.Rows {
@@ -119,4 +122,80 @@ func TestLineSpan(t *testing.T) {
 	if from, to := lineSpan("a\n", 2, 2); from != to {
 		t.Errorf("the line after the last newline: %d-%d", from, to)
 	}
+}
+
+// redacted fails unless text carries every rule's marker and no secret.
+func redacted(t *testing.T, what, text string) {
+	t.Helper()
+	noSecret(t, what, text)
+	for _, rule := range secrettest.Rules {
+		if !strings.Contains(text, "[REDACTED:"+rule+"]") {
+			t.Errorf("%s has no [REDACTED:%s]:\n%s", what, rule, text)
+		}
+	}
+}
+
+// clipboardFile is the copy the file method left in the flow's build/.
+func clipboardFile(t *testing.T, m Model) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(m.snap.Dir, "build", "clipboard.txt"))
+	if err != nil {
+		t.Fatalf("no clipboard file: %v (status %q)", err, m.status)
+	}
+	return string(raw)
+}
+
+// secretWarning fails unless the workbench shows the copy's or export's
+// warning in full, naming the part, the line and the rule.
+func secretWarning(t *testing.T, what string, m Model) {
+	t.Helper()
+	v := m.View()
+	for _, w := range []string{"! secret in 120_keys_go", "config/keys.go:4 (aws-access-token)", "redacted as [REDACTED:<rule-id>]"} {
+		if !strings.Contains(m.output, w) || !strings.Contains(v, w) {
+			t.Errorf("%s: the warning %q is not shown (status %q):\n%s", what, w, m.status, v)
+		}
+	}
+}
+
+func TestExitsAreRedacted(t *testing.T) {
+	m, root := secretModel(t)
+
+	// The assembled view.
+	v := keys(t, m, "v")
+	redacted(t, "the assembled prompt", v.snap.Text)
+	noSecret(t, "the assembled view", v.View())
+
+	// y copies through the engine's assemble --copy; without a terminal or
+	// a display (as here) it lands in the file, which a terminal would
+	// have taken over.
+	c := keys(t, m, "y")
+	if c.statusErr || !strings.Contains(c.status, "Copied") {
+		t.Fatalf("y: %q", c.status)
+	}
+	secretWarning(t, "y", c)
+	if strings.Contains(c.status, "via file") {
+		redacted(t, "the copy (y)", clipboardFile(t, c))
+	} else {
+		t.Logf("y copied elsewhere (%s); the file method is checked below", c.status)
+	}
+	c = keys(t, c, "esc", ":")
+	c = typeText(t, c, "assemble --copy --copy-method file")
+	c = keys(t, c, "enter")
+	secretWarning(t, "/assemble --copy", c)
+	redacted(t, "the copy (file)", clipboardFile(t, c))
+
+	// e opens /export; the file holds markers, not secrets.
+	out := filepath.Join(root, "out.md")
+	x := keys(t, m, "e")
+	x = typeText(t, x, out)
+	x = keys(t, x, "enter")
+	if x.statusErr || !strings.Contains(x.status, "Wrote") {
+		t.Fatalf("export: %q", x.status)
+	}
+	secretWarning(t, "export", x)
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	redacted(t, "the export", string(raw))
 }
