@@ -27,6 +27,7 @@ type runner struct {
 	last   snapshot
 	print  string
 	closed bool
+	masked maskCache // the previews' masked code
 }
 
 // row is one part as the evidence list shows it.
@@ -37,10 +38,11 @@ type row struct {
 	Tokens               int
 	Active, Pinned, Link bool
 	Source, Found        string
-	Heading, Lang, Code  string
-	Body                 string
-	StartLine            int
-	Detail               assemble.Detail
+	Heading, Lang        string
+	// Code is what the preview shows, secrets masked (see maskCache).
+	Code      string
+	StartLine int
+	Detail    assemble.Detail
 }
 
 // snapshot is everything the view needs after one engine operation; it is
@@ -183,11 +185,13 @@ func (r *runner) snapshotLocked(format assemble.Format) snapshot {
 		s.Focus = f.Meta.Focus.Query
 	}
 	stale := r.e.Staleness(f)
+	mask, done := r.masked.masks()
+	defer done()
 	i := 0
 	for _, p := range f.Parts {
 		rw := row{ID: p.ID(), Name: p.Name.String(), Rank: p.Rank, Role: string(p.Role),
 			Active: p.Active() && p.Broken == "", Pinned: p.Pinned, Link: p.Link, Found: f.Meta.Found[p.ID()],
-			Heading: p.Heading, Lang: p.Source.Language, Code: p.Code, Body: p.Body, StartLine: p.Source.StartLine,
+			Heading: p.Heading, Lang: p.Source.Language, Code: p.Code, StartLine: p.Source.StartLine,
 			Detail: p.Detail}
 		rw.Band = evidence.BandOf(atoi(p.Rank)).Name
 		rw.States = evidence.States(p, stale[p])
@@ -201,6 +205,7 @@ func (r *runner) snapshotLocked(format assemble.Format) snapshot {
 		if rw.Code == "" {
 			rw.Code, rw.Lang = p.Body, "markdown"
 		}
+		rw.Code = mask(p.Source.Path, rw.Code)
 		if rw.StartLine == 0 {
 			rw.StartLine = 1
 		}

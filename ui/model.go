@@ -241,7 +241,7 @@ func (m Model) handleExec(msg execMsg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	m.status, m.statusErr = summary(msg.out), false
-	if reports(msg.act.do) {
+	if reports(msg.act.do) || warnsOfSecrets(msg.out) {
 		m.output = strings.TrimRight(msg.out, "\n")
 	}
 	switch {
@@ -499,6 +499,18 @@ func reports(words []string) bool {
 		return len(words) > 1 && slices.Contains([]string{"status", "plan", "budget", "deps", "fit", "gather", "from-output", "refresh", "rebase"}, words[1])
 	case "flow":
 		return len(words) > 1 && (words[1] == "list" || words[1] == "show")
+	}
+	return false
+}
+
+// warnsOfSecrets says whether a command's output warns of secrets (a copy
+// or export that redacted some, an add of a part holding one): the whole
+// warning is shown, since the status line has room for a fraction of it.
+func warnsOfSecrets(out string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "! secret in ") {
+			return true
+		}
 	}
 	return false
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dossierhq/dossier/evidence"
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
@@ -91,11 +92,7 @@ func (m Model) searchCmd(seq int, text string) tea.Cmd {
 			return searchResultMsg{seq: seq, err: fmt.Errorf("search is not available")}
 		}
 		resp, err := fn(context.Background(), parseQuery(text))
-		previews := make([]string, len(resp.Results))
-		for i, r := range resp.Results {
-			previews[i] = readLines(filepath.Join(root, filepath.FromSlash(r.Path)), r.StartLine, min(r.EndLine, r.StartLine+200))
-		}
-		return searchResultMsg{seq: seq, resp: resp, previews: previews, err: err}
+		return searchResultMsg{seq: seq, resp: resp, previews: readPreviews(root, resp.Results), err: err}
 	}
 }
 
@@ -230,16 +227,58 @@ func (m Model) searchView(w, h int) string {
 	return m.pane("Search", b.String(), w, h, true)
 }
 
-// readLines returns lines start..end (1-based, inclusive) of a file, or
-// "" when it cannot be read.
-func readLines(path string, start, end int) string {
-	raw, err := evidence.ReadRegular(path, nil) // never a FIFO or a device
-	if err != nil {
-		return ""
+// readPreviews reads each result's lines (at most 200) from the file as
+// it is now, secrets masked. The whole file is scanned, not just the lines
+// shown, so a secret cut by the window (a private key's last lines) is
+// still found; each file is read and scanned once.
+func readPreviews(root string, results []search.Result) []string {
+	type file struct {
+		text string
+		fs   []secrets.Finding
 	}
-	lines := strings.SplitAfter(string(raw), "\n")
-	if start < 1 || start > len(lines) {
-		return ""
+	files := map[string]*file{}
+	previews := make([]string, len(results))
+	for i, r := range results {
+		f, ok := files[r.Path]
+		if !ok {
+			f = &file{}
+			// Never a FIFO or a device, and never more than the evidence cap.
+			if raw, err := evidence.ReadRegular(filepath.Join(root, filepath.FromSlash(r.Path)), nil); err == nil {
+				f.text = string(raw)
+				f.fs = secrets.Scan(r.Path, f.text)
+			}
+			files[r.Path] = f
+		}
+		from, to := lineSpan(f.text, r.StartLine, min(r.EndLine, r.StartLine+200))
+		previews[i] = secrets.MaskLines(f.text[from:to], secrets.Shift(f.fs, from, to, r.StartLine))
 	}
-	return strings.Join(lines[start-1:min(end, len(lines))], "")
+	return previews
+}
+
+// lineSpan is the byte range of lines start..end (1-based, inclusive) of
+// text, newline included; empty when start is not a line of text.
+func lineSpan(text string, start, end int) (from, to int) {
+	if start < 1 {
+		return 0, 0
+	}
+	line, at := 1, 0
+	for ; line < start; line++ {
+		i := strings.IndexByte(text[at:], '\n')
+		if i < 0 {
+			return 0, 0
+		}
+		at += i + 1
+	}
+	if at == len(text) {
+		return 0, 0
+	}
+	from = at
+	for ; line <= end && at < len(text); line++ {
+		i := strings.IndexByte(text[at:], '\n')
+		if i < 0 {
+			return from, len(text)
+		}
+		at += i + 1
+	}
+	return from, at
 }

@@ -134,7 +134,10 @@ func (m Model) listView(w, h int) string {
 
 func (m Model) rightView(w, h int) string {
 	if m.output != "" {
-		return m.pane("Output · any key closes", strings.ReplaceAll(termsafe.String(m.output), "\t", "    "), w, h, true)
+		// Wrapped, not cut: a warning (a secret redacted on copy) names
+		// what it found at the end of a long line.
+		text := ansi.Wrap(strings.ReplaceAll(termsafe.String(m.output), "\t", "    "), max(1, w-2), "")
+		return m.pane("Output · any key closes", text, w, h, true)
 	}
 	if m.showAssembled {
 		return m.assembledView(w, h)
