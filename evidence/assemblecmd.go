@@ -55,12 +55,16 @@ func (e *Engine) assembleCmd(c *call) error {
 		return err
 	}
 	summary := fmt.Sprintf("%d bytes, %s, %d%% of %d", len(res.Text), tokenWord(res.Tokens, res), pct(res.Tokens, e.Budget()), e.Budget())
-	warn := c.w
-	if c.o.out == "" && !c.o.copy {
-		warn = e.Stderr // the prompt itself goes to c.w
-	}
-	if warn != nil {
-		e.printSecrets(warn, res, nil)
+	// With the prompt itself on c.w, warnings go to Stderr, or after the
+	// prompt where there is none (the workbench's output pane).
+	toOut := c.o.out == "" && !c.o.copy
+	switch {
+	case !toOut:
+		e.printSecrets(c.w, res, nil)
+	case e.Stderr != nil:
+		e.printSecrets(e.Stderr, res, nil)
+	default:
+		defer e.printSecrets(c.w, res, nil)
 	}
 	switch {
 	case c.o.out != "":
