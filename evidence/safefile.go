@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -61,6 +62,65 @@ func refusedState(err error) string {
 // Refusals are *RefusedError. Every reader of workspace files (evidence,
 // staleness, the workbench's previews) goes through it.
 func ReadRegular(path string, roots []string) ([]byte, error) {
+	// A regular file needs no walk through its directories: the open
+	// handle tells where it is. Anything else (a symlink, a FIFO, a
+	// device), or a system without /proc, is resolved first.
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.Mode().IsRegular() && st.Size() <= MaxSourceBytes {
+		if raw, err, ok := readOpened(path, roots); ok {
+			return raw, err
+		}
+	}
+	return readResolved(path, roots)
+}
+
+// readOpened opens path (no symlink at its end), learns where the handle
+// leads from /proc, and reads it when that is inside roots; ok is false
+// when /proc cannot tell.
+func readOpened(path string, roots []string) (raw []byte, err error, ok bool) {
+	f, err := openNonBlocking(path, path)
+	if err != nil {
+		return nil, err, true
+	}
+	defer f.Close()
+	if err := checkOpened(f, path, path); err != nil {
+		return nil, err, true
+	}
+	real, err := handlePath(f)
+	if err != nil {
+		return nil, nil, false
+	}
+	if roots != nil && !within(real, roots) {
+		return nil, &RefusedError{State: RefusedOutside, Path: path, Real: real}, true
+	}
+	raw, err = readCapped(f, path, real)
+	return raw, err, true
+}
+
+// handlePath is the path of an open file as the kernel knows it.
+func handlePath(f *os.File) (string, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return "", err
+	}
+	var real string
+	var lerr error
+	if err := rc.Control(func(fd uintptr) {
+		real, lerr = os.Readlink("/proc/self/fd/" + strconv.Itoa(int(fd)))
+	}); err != nil {
+		return "", err
+	}
+	if lerr != nil || !filepath.IsAbs(real) {
+		return "", errors.New("no /proc path")
+	}
+	return real, nil
+}
+
+// readResolved resolves every symlink of path before it opens it.
+func readResolved(path string, roots []string) ([]byte, error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return nil, err
@@ -75,7 +135,20 @@ func ReadRegular(path string, roots []string) ([]byte, error) {
 	if err := checkRegular(path, real, st); err != nil {
 		return nil, err
 	}
-	// O_NOFOLLOW: real was resolved; a symlink there now is a swap.
+	f, err := openNonBlocking(path, real)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if err := checkOpened(f, path, real); err != nil {
+		return nil, err
+	}
+	return readCapped(f, path, real)
+}
+
+// openNonBlocking opens real, which must not be a symlink (O_NOFOLLOW: one
+// there now is a swap), without blocking on a FIFO.
+func openNonBlocking(path, real string) (*os.File, error) {
 	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENXIO) {
@@ -83,13 +156,21 @@ func ReadRegular(path string, roots []string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return nil, err
+	return f, nil
+}
+
+// checkOpened checks the open handle: the file may have been swapped
+// since it was looked at.
+func checkOpened(f *os.File, path, real string) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
 	}
-	if err := checkRegular(path, real, st); err != nil {
-		return nil, err
-	}
+	return checkRegular(path, real, st)
+}
+
+// readCapped reads at most MaxSourceBytes.
+func readCapped(f *os.File, path, real string) ([]byte, error) {
 	raw, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
 	if err != nil {
 		return nil, err

@@ -41,3 +41,26 @@ func TestReadRegularRefuses(t *testing.T) {
 		t.Errorf("regular file: %q %v", raw, err)
 	}
 }
+
+// TestReadRegularSeesSymlinkedDirectories: a plain file reached through a
+// symlinked directory is where the directory leads, by either path (the
+// open handle's, or every symlink resolved).
+func TestReadRegularSeesSymlinkedDirectories(t *testing.T) {
+	ws, outside := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(outside, "shadow"), []byte("secret"), 0o600)
+	os.WriteFile(filepath.Join(ws, "mine"), []byte("mine"), 0o600)
+	if err := os.Symlink(outside, filepath.Join(ws, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	roots := resolveRoots(ws)
+	through := filepath.Join(ws, "sub", "shadow")
+	if raw, err := ReadRegular(through, roots); refusedState(err) != RefusedOutside || raw != nil {
+		t.Errorf("a file behind a symlinked directory: %q, %v", raw, err)
+	}
+	if raw, err := readResolved(through, roots); refusedState(err) != RefusedOutside || raw != nil {
+		t.Errorf("resolved: %q, %v", raw, err)
+	}
+	if raw, err := ReadRegular(filepath.Join(ws, "mine"), roots); err != nil || string(raw) != "mine" {
+		t.Errorf("a plain file inside: %q, %v", raw, err)
+	}
+}
