@@ -3,12 +3,13 @@ package evidence
 import (
 	"bufio"
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/index/secrets"
+
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // cleanFile keeps the cids of part versions the secret rules found nothing
@@ -34,8 +35,8 @@ func (e *Engine) loadClean() *assemble.CleanSet {
 	if path == "" {
 		return assemble.NewCleanSet(nil)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) > 2*maxClean*80 {
+	data, err := fsafe.ReadFile(path, 2*maxClean*80)
+	if err != nil {
 		return assemble.NewCleanSet(nil)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))

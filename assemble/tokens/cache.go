@@ -15,6 +15,8 @@ import (
 	"slices"
 	"sync"
 	"unsafe"
+
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // MaxCacheEntries bounds a Cache. 100k entries are ~4 MB on disk; beyond
@@ -196,7 +198,7 @@ func Load(path string) (*Cache, error) {
 	if info.Size() > maxCacheFile {
 		return c, fmt.Errorf("token cache %s: %d bytes is too large for a cache; ignoring it, delete it to stop this warning", path, info.Size())
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsafe.ReadFile(path, maxCacheFile)
 	if err != nil {
 		return c, fmt.Errorf("token cache: %w; counting afresh", err)
 	}

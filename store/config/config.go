@@ -10,11 +10,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/dossierhq/dossier/store"
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // FileName is the workspace config file at the root of a workspace.
@@ -197,12 +200,20 @@ func (c Config) check() error {
 // merge decodes the file at path over c and returns what it holds as a
 // generic document (nil for a missing file).
 func merge(c *Config, path string) (map[string]any, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsafe.ReadFile(path, maxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read config %s: %w", path, err)
+	}
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err == nil {
+		// Gated settings are found by their exact names, so the decoder's
+		// tolerance of other spellings must not let one through.
+		if err := exactNames(path, doc); err != nil {
+			return nil, err
+		}
 	}
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -218,9 +229,60 @@ func merge(c *Config, path string) (map[string]any, error) {
 		}
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
-	var doc map[string]any
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
+	if doc == nil {
+		return nil, fmt.Errorf("config %s: not a TOML document", path)
 	}
 	return doc, checkURLs(path, doc)
+}
+
+// maxConfigFile bounds a config file: a settings file is a few KB.
+const maxConfigFile = 1 << 20
+
+// exactNames refuses a section or key spelled in another case than
+// dossier's ([Embed], Base_URL): the decoder would take it, and the trust
+// gate would not see it.
+func exactNames(path string, doc map[string]any) error {
+	top := reflect.TypeOf(Config{})
+	for name, v := range doc {
+		sec, ok := fieldByTag(top, name)
+		if !ok {
+			if want, ok := foldTag(top, name); ok {
+				return fmt.Errorf("config %s: [%s]: write it [%s] (dossier's settings are lower case)", path, name, want)
+			}
+			continue // unknown: the decoder's error names it
+		}
+		tbl, ok := v.(map[string]any)
+		if !ok || sec.Kind() != reflect.Struct {
+			continue
+		}
+		for key := range tbl {
+			if _, ok := fieldByTag(sec, key); ok {
+				continue
+			}
+			if want, ok := foldTag(sec, key); ok {
+				return fmt.Errorf("config %s: [%s] %s: write it %s (dossier's settings are lower case)", path, name, key, want)
+			}
+		}
+	}
+	return nil
+}
+
+// fieldByTag is the type of t's field tagged name, exactly.
+func fieldByTag(t reflect.Type, name string) (reflect.Type, bool) {
+	for i := range t.NumField() {
+		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); tag == name {
+			return t.Field(i).Type, true
+		}
+	}
+	return nil, false
+}
+
+// foldTag is the tag of t's field that name spells in another case.
+func foldTag(t reflect.Type, name string) (string, bool) {
+	for i := range t.NumField() {
+		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); tag != "-" && strings.EqualFold(tag, name) {
+			return tag, true
+		}
+	}
+	return "", false
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -135,5 +136,38 @@ func TestUntrustedWorkspaceCannotWidenWhatFlowsRead(t *testing.T) {
 	}
 	if c, err = Load(root); err != nil || len(c.Evidence.ExtraRoots) != 1 || !c.Secrets.Allow {
 		t.Errorf("trusted workspace: extra_roots %v, allow %v (%v)", c.Evidence.ExtraRoots, c.Secrets.Allow, err)
+	}
+}
+
+// TestOtherCasesAreRefused: the decoder matches names in any case, the
+// trust gate by their exact names, so [Embed] Base_URL must not pass.
+func TestOtherCasesAreRefused(t *testing.T) {
+	for _, file := range []string{
+		"[Embed]\nprovider = \"openai\"\n",
+		"[embed]\nProvider = \"openai\"\nBase_URL = \"http://127.0.0.1:1/v1\"\nmodel = \"m\"\n",
+		"[secrets]\nAllow = true\n",
+		"[Evidence]\nextra_roots = [\"/etc\"]\n",
+	} {
+		c, err := Load(workspace(t, "", file))
+		if err == nil || !strings.Contains(err.Error(), "lower case") {
+			t.Errorf("%q: err %v (embed %+v, allow %v)", file, err, c.Embed, c.Secrets.Allow)
+		}
+	}
+}
+
+// TestSpecialConfigFilesNeverBlock: a FIFO or a device in the config's
+// place is an error, at once.
+func TestSpecialConfigFilesNeverBlock(t *testing.T) {
+	root := workspace(t, "", "")
+	if err := syscall.Mkfifo(filepath.Join(root, FileName), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("FIFO config: %v", err)
+	}
+	os.Remove(filepath.Join(root, FileName))
+	os.Symlink("/dev/zero", filepath.Join(root, FileName))
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("/dev/zero config: %v", err)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/kballard/go-shellquote"
+
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // TrustFileName is the file in the user's dossier config directory that
@@ -182,7 +184,7 @@ func readTrust() (trustFile, string, error) {
 	if runtime.GOOS != "windows" && st.Mode().Perm()&0o022 != 0 {
 		return tf, path, fmt.Errorf("trust file %s is writable by other users, so it cannot vouch for anything: run `chmod 600 %s`", path, path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsafe.ReadFile(path, maxConfigFile)
 	if err != nil {
 		return tf, path, fmt.Errorf("trust file %s: %w", path, err)
 	}

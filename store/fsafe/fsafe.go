@@ -1,0 +1,59 @@
+// Package fsafe reads the small files dossier keeps or is handed (config,
+// caches, trust records) without trusting them to be what their names
+// say: a FIFO, a device or a huge file put in their place is refused,
+// never waited on or read to the end.
+package fsafe
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ErrNotRegular is returned for a path that is not a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ReadFile reads a regular file of at most max bytes, following symlinks.
+// It opens without blocking on a FIFO and checks the open handle, so a file
+// swapped after the check is caught too. A missing file is fs.ErrNotExist.
+func ReadFile(path string, max int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(path, st, max); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := check(path, st, max); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s grew past %d bytes while read", path, max)
+	}
+	return data, nil
+}
+
+func check(path string, st fs.FileInfo, max int64) error {
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, st.Mode().Type())
+	}
+	if st.Size() > max {
+		return fmt.Errorf("%s is %d bytes, more than the %d this file may hold", path, st.Size(), max)
+	}
+	return nil
+}
