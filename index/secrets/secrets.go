@@ -67,6 +67,10 @@ func load() *scanner {
 		return &scanner{err: err}
 	}
 	s := &scanner{byKW: map[string][]int{}}
+	// Where a file is must never hide what is in it: the redaction of a
+	// prompt cannot skip vendor/ or jquery*.js as a scan of a repository's
+	// history may.
+	base.Config.Allowlists = withoutPaths(base.Config.Allowlists)
 	ids := make([]string, 0, len(base.Config.Rules))
 	for id := range base.Config.Rules {
 		ids = append(ids, id)
@@ -80,6 +84,7 @@ func load() *scanner {
 		if len(r.Keywords) == 0 || r.Regex == nil {
 			continue
 		}
+		r.Allowlists = withoutPaths(r.Allowlists)
 		cfg := base.Config
 		cfg.Rules = map[string]config.Rule{id: r}
 		cfg.Keywords = map[string]struct{}{}
@@ -98,6 +103,29 @@ func load() *scanner {
 	sort.Strings(kws)
 	s.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
 	return s
+}
+
+// withoutPaths drops the path conditions of allowlists: an allowlist that
+// needs a path (AND) goes, one that takes a path or a pattern (OR) keeps
+// its patterns.
+func withoutPaths(als []*config.Allowlist) []*config.Allowlist {
+	var out []*config.Allowlist
+	for _, a := range als {
+		if len(a.Paths) == 0 {
+			out = append(out, a)
+			continue
+		}
+		if a.MatchCondition == config.AllowlistMatchAnd {
+			continue
+		}
+		b := &config.Allowlist{Description: a.Description, MatchCondition: a.MatchCondition, Commits: a.Commits,
+			RegexTarget: a.RegexTarget, Regexes: a.Regexes, StopWords: a.StopWords}
+		if len(b.Commits)+len(b.Regexes)+len(b.StopWords) == 0 || b.Validate() != nil {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // reach is how many lines around a keyword a rule's match can span. Every
@@ -139,8 +167,9 @@ func Scan(path, text string) []Finding {
 	if s.err != nil || text == "" {
 		return nil
 	}
-	lower := strings.ToLower(text)
-	matches := s.trie.MatchString(lower)
+	// Keywords are ASCII: lower-casing only ASCII keeps every byte where
+	// it was (strings.ToLower grows invalid bytes and shrinks the Kelvin sign).
+	matches := s.trie.MatchString(asciiLower(text))
 	if len(matches) == 0 {
 		return nil
 	}
@@ -159,30 +188,50 @@ func Scan(path, text string) []Finding {
 	for r, kwLines := range hits {
 		rl := s.rules[r]
 		b.Reset()
-		var from []int // window line -> line of text
+		var from, at []int // window line -> line of text, and its start in the window
 		next := 0
 		for _, l := range kwLines {
 			lo, hi := max(l-rl.before, next), min(len(lines)-1, l+rl.after)
+			// A value may follow its key after blank lines.
+			for hi+1 < len(lines) && hi-l <= maxBlankRun && blankish(text[lines[hi]:lineEnd(text, lines, hi)]) {
+				hi++
+			}
 			for i := lo; i <= hi; i++ {
+				at = append(at, b.Len())
 				b.WriteString(text[lines[i]:lineEnd(text, lines, i)])
 				from = append(from, i)
 			}
 			next = max(next, hi+1)
 		}
-		for _, f := range rl.det.Detect(detect.Fragment{Raw: b.String(), FilePath: path}) {
-			if f.StartLine < 0 || f.StartLine >= len(from) || f.Secret == "" {
-				continue
+		window := b.String()
+		for _, f := range rl.det.Detect(detect.Fragment{Raw: window, FilePath: path}) {
+			if start, ok := locate(text, lines, window, at, from, f.StartLine, f.Match, f.Secret); ok {
+				out = append(out, Finding{Rule: rl.id, Line: lineAt(lines, start) + 1, Start: start, End: start + len(f.Secret)})
 			}
-			line := from[f.StartLine]
-			at := strings.Index(text[lines[line]:], f.Secret)
-			if at < 0 {
-				continue
-			}
-			start := lines[line] + at
-			out = append(out, Finding{Rule: rl.id, Line: lineAt(lines, start) + 1, Start: start, End: start + len(f.Secret)})
 		}
 	}
 	return merge(out)
+}
+
+// locate finds a secret of the window in text: inside its match, which
+// begins on window line wline. The window's lines are text's lines from[i],
+// starting at at[i] in the window.
+func locate(text string, lines []int, window string, at, from []int, wline int, match, secret string) (int, bool) {
+	if wline < 0 || wline >= len(at) || secret == "" {
+		return 0, false
+	}
+	m := strings.Index(window[at[wline]:], match)
+	s := strings.Index(match, secret)
+	if m < 0 || s < 0 {
+		return 0, false
+	}
+	w := at[wline] + m + s // the secret in the window
+	i := lineAt(at, w)
+	start := lines[from[i]] + w - at[i]
+	if start+len(secret) > len(text) || text[start:start+len(secret)] != secret {
+		return 0, false // the secret spans lines the window joined from apart
+	}
+	return start, true
 }
 
 // merge sorts findings and keeps one of any that overlap: a specific rule
@@ -220,6 +269,32 @@ func better(a, b Finding) bool {
 		return gb
 	}
 	return a.End-a.Start > b.End-b.Start
+}
+
+// maxBlankRun is how many blank lines a key and its value may have between
+// them: the rules allow up to 8 white-space characters there.
+const maxBlankRun = 8
+
+// blankish reports whether a line holds only white space and the quotes
+// and operators rules allow between a key and its value.
+func blankish(line string) bool {
+	for i := 0; i < len(line); i++ {
+		if !strings.ContainsRune(" \t\r\n'\"`=:,>|?;", rune(line[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiLower lower-cases ASCII letters only, byte for byte.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // lineStarts returns the byte offset of every line's start.

@@ -139,3 +139,38 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// TestScanEdges are the cases a review found missed or misplaced: a path
+// gitleaks' allowlist skips, bytes that change length when lower-cased, a
+// value after blank lines, and a secret that also occurs earlier on its
+// line.
+func TestScanEdges(t *testing.T) {
+	key := secrettest.AWSKey
+	value := "Zq8xW3rT9vLm2NpQ7sKd4Fh"
+	for name, tc := range map[string]struct {
+		path, text, secret, rule string
+	}{
+		"allowlisted path":  {"src/bootstrap.js", "const awsKey = \"" + key + "\";\n", key, "aws-access-token"},
+		"vendored path":     {"vendor/github.com/x/y/k.go", "const awsKey = \"" + key + "\"\n", key, "aws-access-token"},
+		"invalid UTF-8":     {"a.go", strings.Repeat("\xff", 200) + "\nx := 1\nconst k = \"" + key + "\"\n", key, "aws-access-token"},
+		"Kelvin signs":      {"a.go", strings.Repeat("\u212a", 200) + "\n\n\nconst k = \"" + key + "\"\n", key, "aws-access-token"},
+		"value after blank": {"a.go", "var api_key =\n\n  \"" + value + "\"\n", value, "generic-api-key"},
+		"earlier on line":   {"a.go", "// token " + value[:10] + "\napi_key = \"" + value + "\" // " + value + "\n", value, "generic-api-key"},
+	} {
+		fs := Scan(tc.path, tc.text)
+		if len(fs) != 1 || fs[0].Rule != tc.rule || tc.text[fs[0].Start:fs[0].End] != tc.secret {
+			t.Errorf("%s: Scan = %+v, want %s covering %q", name, fs, tc.rule, tc.secret)
+			continue
+		}
+		if want := strings.Count(tc.text[:strings.Index(tc.text, tc.secret)], "\n") + 1; fs[0].Line != want {
+			t.Errorf("%s: line %d, want %d", name, fs[0].Line, want)
+		}
+	}
+	for kw := range rules().byKW {
+		for i := 0; i < len(kw); i++ {
+			if kw[i] >= 0x80 {
+				t.Fatalf("keyword %q is not ASCII: asciiLower would miss it", kw)
+			}
+		}
+	}
+}
