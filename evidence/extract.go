@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -79,6 +81,12 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 	rel, abs, err := inRoot(root, sel.Path)
 	if err != nil {
 		return Extract{}, err
+	}
+	// A credential file has secrets no rule may find (a .pgpass line, a
+	// .netrc password): it is never copied into a flow unless the user
+	// un-ignored it, as for the index.
+	if _, reason, _ := discover.Check(root, rel, discover.Options{MaxFileSize: MaxSourceBytes}); reason == discover.ReasonSecretFile {
+		return Extract{}, fmt.Errorf("%s is a credential file (the index skips it as secret_file): dossier does not copy it into a flow; add !%s to %s to allow it", rel, path.Base(rel), discover.IgnoreFile)
 	}
 	raw, err := ReadRegular(abs, resolveRoots(root))
 	if err != nil {

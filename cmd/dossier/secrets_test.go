@@ -149,3 +149,20 @@ func TestSecretsNeverLeaveUnannounced(t *testing.T) {
 		t.Error("[secrets] allow in the user's config does not allow")
 	}
 }
+
+// TestCredentialFilesStayOutOfFlows: files the index skips as secret_file
+// (whose secrets no rule may find) are refused by evidence add, until
+// un-ignored.
+func TestCredentialFilesStayOutOfFlows(t *testing.T) {
+	root := secretsWorkspace(t)
+	r := "--root=" + root
+	os.WriteFile(filepath.Join(root, ".pgpass"), []byte("db:5432:app:admin:Tr0ub4dor&3xQ9zLmP\n"), 0o600)
+	for _, f := range []string{".pgpass", ".env.production"} {
+		_, errOut, code := runCLI(t, "evidence", "add", f, r)
+		if code == 0 || !strings.Contains(errOut, "is a credential file") || !strings.Contains(errOut, "!"+f) {
+			t.Errorf("add %s: exit %d %s", f, code, errOut)
+		}
+	}
+	os.WriteFile(filepath.Join(root, ".dossierignore"), []byte("!.pgpass\n"), 0o644)
+	must(t, "evidence", "add", ".pgpass", r)
+}
