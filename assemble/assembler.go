@@ -36,8 +36,8 @@ type Assembler struct {
 	cache   *tokens.Cache
 	memo    map[blockKey]*block
 	frames  map[string]int
-	escaped map[string]string     // JSON-escaped framing strings
-	scans   map[blockKey]*scanned // by file and cid: see redact
+	escaped map[string]string    // JSON-escaped framing strings
+	scans   map[scanKey]*scanned // by file and cid: see redact
 	clean   *CleanSet
 	raw     bool // this round assembles with secrets allowed
 	round   int
@@ -65,7 +65,7 @@ func NewAssembler(c tokens.Counter, cache *tokens.Cache) *Assembler {
 		cache = tokens.NewCache()
 	}
 	return &Assembler{counter: c, cache: cache, memo: map[blockKey]*block{}, frames: map[string]int{}, escaped: map[string]string{},
-		scans: map[blockKey]*scanned{}, clean: NewCleanSet(nil)}
+		scans: map[scanKey]*scanned{}, clean: NewCleanSet(nil)}
 }
 
 // Counter is the token counter the Assembler uses.

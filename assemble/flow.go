@@ -71,6 +71,18 @@ type Part struct {
 	Code string
 	// OutlineText is the declarations-only form used at Detail Outline.
 	OutlineText string
+	// SourceSecrets are the pieces of secrets that the source file holds
+	// inside the part's span: a span may cut a secret (a private key's
+	// middle lines) that no scan of the part alone would recognise.
+	SourceSecrets []SourceSecret
+}
+
+// SourceSecret is the text of a secret, or of the piece of one inside a
+// span, found by scanning the whole source file.
+type SourceSecret struct {
+	Rule string
+	Line int // the source line the piece starts on
+	Text string
 }
 
 // ID is the part's name without role and extension, "100_flow_sh", the

@@ -1,6 +1,8 @@
 package assemble
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -47,6 +49,12 @@ func NewCleanSet(cids []string) *CleanSet {
 	}
 	return c
 }
+
+// Has reports whether the rules found nothing in the content cid.
+func (c *CleanSet) Has(cid string) bool { return c.has(cid) }
+
+// Add records that the rules found nothing in the content cid.
+func (c *CleanSet) Add(cid string) { c.add(cid) }
 
 func (c *CleanSet) has(cid string) bool {
 	c.mu.Lock()
@@ -128,26 +136,39 @@ func (f *Flow) copyParts() *Flow {
 }
 
 func (a *Assembler) scan(p *Part) *scanned {
-	k := blockKey{file: p.File, cid: p.CID}
+	k := scanKey{file: strings.TrimSuffix(p.File, ".skip"), cid: p.CID, pieces: piecesKey(p.SourceSecrets)}
 	if s, ok := a.scans[k]; ok {
 		return s
 	}
-	if p.CID != "" && a.clean.has(p.CID) {
+	if p.CID != "" && k.pieces == "" && a.clean.has(p.CID) {
 		a.scans[k] = clean
 		return clean
 	}
 	s := &scanned{}
-	fs := secrets.Scan(p.Source.Path, p.Body)
-	s.body = secrets.Redact(p.Body, fs)
+	// The source's pieces first, line by line so lines keep their places;
+	// then whatever the part's own text shows.
+	body, code, outline := p.Body, p.Code, p.OutlineText
+	for _, x := range p.SourceSecrets {
+		if !strings.Contains(body, x.Text) && !strings.Contains(code, x.Text) && !strings.Contains(outline, x.Text) {
+			continue
+		}
+		marked := markLines(x.Text, x.Rule)
+		body = strings.ReplaceAll(body, x.Text, marked)
+		code = strings.ReplaceAll(code, x.Text, marked)
+		outline = strings.ReplaceAll(outline, x.Text, marked)
+		s.found = append(s.found, Redaction{Part: p.ID(), Rule: x.Rule, Line: x.Line, Source: p.Source.Path})
+	}
+	fs := secrets.Scan(p.Source.Path, body)
+	s.body = secrets.Redact(body, fs)
 	// Code is the inside of the body's fence: its findings are the body's.
 	var cfs []secrets.Finding
-	if at := strings.Index(p.Body, p.Code); p.Code != "" && at >= 0 {
-		cfs = secrets.Shift(fs, at, at+len(p.Code), strings.Count(p.Body[:at], "\n")+1)
-		s.code = secrets.Redact(p.Code, cfs)
+	if at := strings.Index(body, code); code != "" && at >= 0 {
+		cfs = secrets.Shift(fs, at, at+len(code), strings.Count(body[:at], "\n")+1)
+		s.code = secrets.Redact(code, cfs)
 	} else {
-		s.code, cfs = secrets.RedactString(p.Source.Path, p.Code)
+		s.code, cfs = secrets.RedactString(p.Source.Path, code)
 	}
-	s.outline, _ = secrets.RedactString(p.Source.Path, p.OutlineText)
+	s.outline, _ = secrets.RedactString(p.Source.Path, outline)
 	s.changed = s.body != p.Body || s.code != p.Code || s.outline != p.OutlineText
 	switch {
 	case len(cfs) > 0 && p.Source.StartLine > 0:
@@ -161,13 +182,33 @@ func (a *Assembler) scan(p *Part) *scanned {
 		}
 	}
 	if !s.changed && len(s.found) == 0 {
-		if p.CID != "" {
+		if p.CID != "" && k.pieces == "" {
 			a.clean.add(p.CID)
 		}
 		s = clean
 	}
 	a.scans[k] = s
 	return s
+}
+
+// scanKey is what a part's scan depends on.
+type scanKey struct{ file, cid, pieces string }
+
+func piecesKey(ps []SourceSecret) string {
+	if len(ps) == 0 {
+		return ""
+	}
+	h := sha256.New()
+	for _, x := range ps {
+		fmt.Fprintf(h, "%s\x00%d\x00%s\x00", x.Rule, x.Line, x.Text)
+	}
+	return string(h.Sum(nil))
+}
+
+// markLines is the marker for each line of text, the line breaks kept.
+func markLines(text, rule string) string {
+	n := strings.Count(text, "\n")
+	return strings.Repeat(secrets.Marker(rule)+"\n", n) + secrets.Marker(rule)
 }
 
 // redactPack replaces secrets in what the context pack carries besides the

@@ -47,6 +47,7 @@ type Engine struct {
 	clean  *assemble.CleanSet
 	// cleanSaved is the clean set's size when last read or written.
 	cleanSaved int
+	srcScans   map[string]sourceScan // see sourceSecrets
 	profile    tokens.Profile
 	stale      map[staleKey]string // see Staleness
 }
@@ -231,6 +232,7 @@ func (e *Engine) Assemble(format assemble.Format) (assemble.Result, *assemble.Fl
 	snap := f.Snapshot()
 	snap.Budget = e.Budget()
 	snap.AllowSecrets = e.AllowSecrets
+	e.markSourceSecrets(snap)
 	return a.Assemble(snap, format), snap, nil
 }
 

@@ -166,3 +166,32 @@ func TestCredentialFilesStayOutOfFlows(t *testing.T) {
 	os.WriteFile(filepath.Join(root, ".dossierignore"), []byte("!.pgpass\n"), 0o644)
 	must(t, "evidence", "add", ".pgpass", r)
 }
+
+// TestSpansThatCutASecret: a range that holds only the middle of a private
+// key, or a value whose key is outside it, is still redacted: the source
+// file is scanned whole.
+func TestSpansThatCutASecret(t *testing.T) {
+	root := secretsWorkspace(t)
+	r := "--root=" + root
+	value := "Zq8xW3rT9vLm2NpQ7sKd4Fh"
+	keys := "package keys\n\nconst pem = `" + secrettest.PEM + "`\n\nvar cfg = map[string]string{\n\t\"api_key\":\n\t\t\"" + value + "\",\n}\n"
+	os.WriteFile(filepath.Join(root, "keys.go"), []byte(keys), 0o644)
+	body := strings.Split(secrettest.PEM, "\n")[1] // a line of the key's body
+	must(t, "evidence", "add", "keys.go::4,5", "keys.go::10,10", r)
+	stdout, stderr, code := runCLI(t, "assemble", r)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if strings.Contains(stdout, body) || strings.Contains(stdout, value) {
+		t.Errorf("a cut secret leaves:\n%s", stdout)
+	}
+	for _, want := range []string{"keys.go:4 (private-key)", "keys.go:10 (generic-api-key)"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("no warning names %s:\n%s", want, stderr)
+		}
+	}
+	// The lines after the redacted key stay where they were.
+	if !strings.Contains(stdout, "[REDACTED:private-key]\n[REDACTED:private-key]") {
+		t.Errorf("the key's two lines are not two markers:\n%s", stdout)
+	}
+}

@@ -1,0 +1,88 @@
+package evidence
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/index/secrets"
+)
+
+// sourceScan is what the secret rules found in one source file at one
+// size and time: each secret as its pieces, one per line.
+type sourceScan struct {
+	size, mtime int64
+	found       []lineSecret
+}
+
+// lineSecret is a secret of a source file cut at its line breaks.
+type lineSecret struct {
+	rule   string
+	line   int      // the line of pieces[0]
+	pieces []string // pieces[i] is on line+i, without its line break
+}
+
+// markSourceSecrets gives each evidence part whose span is a part of its
+// source file the pieces of the source's secrets inside that span. A span
+// may cut a secret (the middle lines of a private key, a value whose key
+// is outside it) so that no scan of the part alone would find it; the
+// source file, scanned whole, does. Parts of whole files and links need
+// none: their own scan sees all there is.
+func (e *Engine) markSourceSecrets(snap *assemble.Flow) {
+	for i := range snap.Parts {
+		p := &snap.Parts[i]
+		src := p.Source
+		if p.Role != assemble.Evidence || p.Link || src.Path == "" || src.Span == "all" || src.StartLine <= 0 {
+			continue
+		}
+		for _, s := range e.sourceSecrets(src.Path) {
+			last := s.line + len(s.pieces) - 1
+			if last < src.StartLine || s.line > src.EndLine {
+				continue
+			}
+			from, to := max(s.line, src.StartLine), min(last, src.EndLine)
+			text := strings.Join(s.pieces[from-s.line:to-s.line+1], "\n")
+			if len(strings.TrimSpace(text)) < minPiece {
+				continue // too short to replace without hitting other text
+			}
+			p.SourceSecrets = append(p.SourceSecrets, assemble.SourceSecret{Rule: s.rule, Line: from, Text: text})
+		}
+	}
+}
+
+// minPiece is the shortest piece of a secret replaced by its text.
+const minPiece = 8
+
+// sourceSecrets scans a workspace file, remembered by size and time; the
+// clean set spares files the rules found nothing in before.
+func (e *Engine) sourceSecrets(rel string) []lineSecret {
+	abs := filepath.Join(e.Root, filepath.FromSlash(rel))
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil
+	}
+	if s, ok := e.srcScans[rel]; ok && s.size == st.Size() && s.mtime == st.ModTime().UnixNano() {
+		return s.found
+	}
+	s := sourceScan{size: st.Size(), mtime: st.ModTime().UnixNano()}
+	if raw, err := ReadRegular(abs, resolveRoots(e.Root)); err == nil {
+		cid := CID(raw)
+		if e.clean == nil || !e.clean.Has(cid) {
+			text := string(raw)
+			fs := secrets.Scan(rel, text)
+			for _, f := range fs {
+				s.found = append(s.found, lineSecret{rule: f.Rule, line: f.Line,
+					pieces: strings.Split(strings.ReplaceAll(text[f.Start:f.End], "\r\n", "\n"), "\n")})
+			}
+			if len(fs) == 0 && e.clean != nil {
+				e.clean.Add(cid)
+			}
+		}
+	}
+	if e.srcScans == nil {
+		e.srcScans = map[string]sourceScan{}
+	}
+	e.srcScans[rel] = s
+	return s.found
+}
