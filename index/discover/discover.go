@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -220,7 +221,7 @@ func (w *walker) dir(ctx context.Context, abs string, rel []string, patterns []g
 			info = target
 			isDir = info.IsDir()
 		}
-		if ignored, by := match(scope, childRel, isDir); ignored {
+		if ignored, by := match(scope, childRel, isDir, secretRange(name, nDefault)); ignored {
 			reason := ignoreReason(by, nDefault)
 			detail := ""
 			if reason == ReasonSecretFile {
@@ -293,6 +294,44 @@ func builtins() []gitignore.Pattern {
 	return ps
 }
 
+// secretNames is what a file name must look like for a secretFiles pattern
+// to match it: exact names, prefixes and suffixes, derived from the
+// patterns. Matching 30 gitignore patterns against every path is a fifth of
+// a no-op re-index; this check is a few string comparisons.
+var secretNames = func() (n struct {
+	exact          map[string]bool
+	prefix, suffix []string
+}) { n.exact = map[string]bool{}; for _, p := range secretFiles {
+	base := path.Base(strings.TrimPrefix(p, "!"))
+	switch i := strings.IndexByte(base, '*'); {
+	case i < 0:
+		n.exact[base] = true
+	case i == 0:
+		n.suffix = append(n.suffix, base[1:])
+	default:
+		n.prefix = append(n.prefix, base[:i])
+	}
+}; return n }()
+
+// secretRange is the range of builtins() that cannot match name: the
+// secret-file patterns, unless name looks like one.
+func secretRange(name string, nBuiltin int) [2]int {
+	if secretNames.exact[name] {
+		return [2]int{}
+	}
+	for _, p := range secretNames.prefix {
+		if strings.HasPrefix(name, p) {
+			return [2]int{}
+		}
+	}
+	for _, s := range secretNames.suffix {
+		if strings.HasSuffix(name, s) {
+			return [2]int{}
+		}
+	}
+	return [2]int{len(defaultIgnores), nBuiltin}
+}
+
 // ignoreReason is the skip reason of the pattern at index by, when the first
 // nBuiltin patterns are builtins().
 func ignoreReason(by, nBuiltin int) string {
@@ -306,9 +345,12 @@ func ignoreReason(by, nBuiltin int) string {
 }
 
 // match applies gitignore precedence: the last matching pattern wins; by is
-// its index.
-func match(patterns []gitignore.Pattern, path []string, isDir bool) (ignored bool, by int) {
+// its index. Patterns in skip (from, to) are known not to match.
+func match(patterns []gitignore.Pattern, path []string, isDir bool, skip [2]int) (ignored bool, by int) {
 	for i := len(patterns) - 1; i >= 0; i-- {
+		if i >= skip[0] && i < skip[1] {
+			continue
+		}
 		if r := patterns[i].Match(path, isDir); r != gitignore.NoMatch {
 			return r == gitignore.Exclude, i
 		}
