@@ -162,6 +162,9 @@ func load(root string, asTrusted bool) (Config, Workspace, error) {
 		}
 	}
 	before := c
+	if err := ownFile(root, w.File); err != nil {
+		return c, w, err
+	}
 	doc, err := merge(&c, w.File)
 	if err != nil {
 		return c, w, err
@@ -173,6 +176,24 @@ func load(root string, asTrusted bool) (Config, Workspace, error) {
 		c.Notices = append(c.Notices, w.Notice())
 	}
 	return c, w, c.check()
+}
+
+// ownFile refuses a workspace config that is a symlink out of the
+// workspace: its lines could end up quoted in an error.
+func ownFile(root, file string) error {
+	st, err := os.Lstat(file)
+	if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return nil // a dangling link reads as no file
+	}
+	rroot, err := filepath.EvalSymlinks(root)
+	if rel, rerr := filepath.Rel(rroot, real); err != nil || rerr != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return fmt.Errorf("config %s is a symlink out of the workspace: dossier reads only the workspace's own file; replace the link with a file", file)
+	}
+	return nil
 }
 
 // check reports the first setting of c that cannot work.
@@ -221,7 +242,9 @@ func merge(c *Config, path string) (map[string]any, error) {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			row, col := de.Position()
-			return nil, fmt.Errorf("config %s:%d:%d: %s", path, row, col, de.String())
+			// The message only: de.String() quotes the file's lines, which
+			// for a symlinked config may be anyone's secrets.
+			return nil, fmt.Errorf("config %s:%d:%d: %s", path, row, col, de.Error())
 		}
 		var sm *toml.StrictMissingError
 		if errors.As(err, &sm) {
@@ -277,10 +300,13 @@ func fieldByTag(t reflect.Type, name string) (reflect.Type, bool) {
 	return nil, false
 }
 
-// foldTag is the tag of t's field that name spells in another case.
+// foldTag is the tag of t's field that name spells in another case, as
+// the decoder compares names (strings.ToLower: İ is i) or by Unicode folding
+// (the Kelvin sign is k).
 func foldTag(t reflect.Type, name string) (string, bool) {
 	for i := range t.NumField() {
-		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); tag != "-" && strings.EqualFold(tag, name) {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ",")
+		if tag != "-" && (strings.EqualFold(tag, name) || strings.ToLower(name) == tag) {
 			return tag, true
 		}
 	}

@@ -147,6 +147,9 @@ func TestOtherCasesAreRefused(t *testing.T) {
 		"[embed]\nProvider = \"openai\"\nBase_URL = \"http://127.0.0.1:1/v1\"\nmodel = \"m\"\n",
 		"[secrets]\nAllow = true\n",
 		"[Evidence]\nextra_roots = [\"/etc\"]\n",
+		"[\"ev\u0130dence\"]\nextra_roots = [\"/etc\"]\n",
+		"[embed]\n\"prov\u0130der\" = \"openai\"\n",
+		"[embed]\n\"api_\u212aey_env\" = \"X\"\n",
 	} {
 		c, err := Load(workspace(t, "", file))
 		if err == nil || !strings.Contains(err.Error(), "lower case") {
@@ -167,7 +170,21 @@ func TestSpecialConfigFilesNeverBlock(t *testing.T) {
 	}
 	os.Remove(filepath.Join(root, FileName))
 	os.Symlink("/dev/zero", filepath.Join(root, FileName))
-	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "symlink out of the workspace") {
 		t.Errorf("/dev/zero config: %v", err)
+	}
+}
+
+// TestConfigLinkedOutOfTheWorkspace: a workspace's .dossier.toml that links
+// to a file elsewhere (a credentials file) is refused before it is read, so
+// no error quotes its lines.
+func TestConfigLinkedOutOfTheWorkspace(t *testing.T) {
+	root := workspace(t, "", "")
+	outside := filepath.Join(t.TempDir(), "credentials")
+	os.WriteFile(outside, []byte("aws_secret_access_key = wJalrXUtnFEMIK7MDENGbPxRfiCY\n"), 0o600)
+	os.Symlink(outside, filepath.Join(root, FileName))
+	_, err := Load(root)
+	if err == nil || !strings.Contains(err.Error(), "symlink out of the workspace") || strings.Contains(err.Error(), "wJalr") {
+		t.Errorf("Load = %v", err)
 	}
 }
