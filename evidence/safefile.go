@@ -222,6 +222,9 @@ func within(real string, roots []string) bool {
 
 // resolveRoots resolves the symlinks of each directory, dropping empty
 // names and those that do not exist, so within compares like with like.
+// WorkspaceRoots is the workspace root resolved, as ReadRegular takes it.
+func WorkspaceRoots(root string) []string { return resolveRoots(root) }
+
 func resolveRoots(dirs ...string) []string {
 	out := []string{}
 	for _, d := range dirs {

@@ -237,13 +237,14 @@ func readPreviews(root string, results []search.Result) []string {
 		fs   []secrets.Finding
 	}
 	files := map[string]*file{}
+	roots := evidence.WorkspaceRoots(root)
 	previews := make([]string, len(results))
 	for i, r := range results {
 		f, ok := files[r.Path]
 		if !ok {
 			f = &file{}
 			// Never a FIFO or a device, and never more than the evidence cap.
-			if raw, err := evidence.ReadRegular(filepath.Join(root, filepath.FromSlash(r.Path)), nil); err == nil {
+			if raw, err := evidence.ReadRegular(filepath.Join(root, filepath.FromSlash(r.Path)), roots); err == nil {
 				f.text = string(raw)
 				f.fs = secrets.Scan(r.Path, f.text)
 			}

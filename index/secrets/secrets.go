@@ -221,7 +221,9 @@ func locate(text string, lines []int, window string, at, from []int, wline int, 
 		return 0, false
 	}
 	m := strings.Index(window[at[wline]:], match)
-	s := strings.Index(match, secret)
+	// The secret is the rule's capture group, which ends the match: a
+	// key named like its value must not take the marker.
+	s := strings.LastIndex(match, secret)
 	if m < 0 || s < 0 {
 		return 0, false
 	}

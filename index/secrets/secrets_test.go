@@ -156,6 +156,7 @@ func TestScanEdges(t *testing.T) {
 		"Kelvin signs":      {"a.go", strings.Repeat("\u212a", 200) + "\n\n\nconst k = \"" + key + "\"\n", key, "aws-access-token"},
 		"value after blank": {"a.go", "var api_key =\n\n  \"" + value + "\"\n", value, "generic-api-key"},
 		"earlier on line":   {"a.go", "// token " + value[:10] + "\napi_key = \"" + value + "\" // " + value + "\n", value, "generic-api-key"},
+		"named like value":  {"a.go", value + "_token = \"" + value + "\"\n", value, "generic-api-key"},
 	} {
 		fs := Scan(tc.path, tc.text)
 		if len(fs) != 1 || fs[0].Rule != tc.rule || tc.text[fs[0].Start:fs[0].End] != tc.secret {
