@@ -190,6 +190,9 @@ func (e *Engine) Add(req AddRequest) (*Part, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := refuseSecretFile(e.Root, rel, abs); err != nil {
+				return nil, err
+			}
 			raw, err := ReadRegular(abs, resolveRoots(e.Root))
 			if err != nil {
 				return nil, err

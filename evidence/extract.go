@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -82,11 +81,8 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 	if err != nil {
 		return Extract{}, err
 	}
-	// A credential file has secrets no rule may find (a .pgpass line, a
-	// .netrc password): it is never copied into a flow unless the user
-	// un-ignored it, as for the index.
-	if _, reason, _ := discover.Check(root, rel, discover.Options{MaxFileSize: MaxSourceBytes}); reason == discover.ReasonSecretFile {
-		return Extract{}, fmt.Errorf("%s is a credential file (the index skips it as secret_file): dossier does not copy it into a flow; add !%s to %s to allow it", rel, path.Base(rel), discover.IgnoreFile)
+	if err := refuseSecretFile(root, rel, abs); err != nil {
+		return Extract{}, err
 	}
 	raw, err := ReadRegular(abs, resolveRoots(root))
 	if err != nil {
@@ -313,4 +309,25 @@ func nonEmpty(s string) []string {
 		return nil
 	}
 	return []string{s}
+}
+
+// refuseSecretFile refuses a credential file (a .pgpass line, a .netrc
+// password: secrets no rule may find), by its own name or by the name of
+// the file a symlink leads to, unless the user un-ignored it as for the
+// index.
+func refuseSecretFile(root, rel, abs string) error {
+	names := []string{rel}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		if rroot, err := filepath.EvalSymlinks(root); err == nil {
+			if r, err := filepath.Rel(rroot, real); err == nil && r != rel && !strings.HasPrefix(r, "..") {
+				names = append(names, filepath.ToSlash(r))
+			}
+		}
+	}
+	for _, n := range names {
+		if _, reason, _ := discover.Check(root, n, discover.Options{MaxFileSize: MaxSourceBytes}); reason == discover.ReasonSecretFile {
+			return fmt.Errorf("%s is a credential file (the index skips %s as secret_file): dossier does not copy it into a flow; add !/%s to %s to allow it", rel, n, n, discover.IgnoreFile)
+		}
+	}
+	return nil
 }

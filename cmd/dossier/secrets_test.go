@@ -159,11 +159,21 @@ func TestCredentialFilesStayOutOfFlows(t *testing.T) {
 	os.WriteFile(filepath.Join(root, ".pgpass"), []byte("db:5432:app:admin:Tr0ub4dor&3xQ9zLmP\n"), 0o600)
 	for _, f := range []string{".pgpass", ".env.production"} {
 		_, errOut, code := runCLI(t, "evidence", "add", f, r)
-		if code == 0 || !strings.Contains(errOut, "is a credential file") || !strings.Contains(errOut, "!"+f) {
+		if code == 0 || !strings.Contains(errOut, "is a credential file") || !strings.Contains(errOut, "!/"+f) {
 			t.Errorf("add %s: exit %d %s", f, code, errOut)
 		}
 	}
-	os.WriteFile(filepath.Join(root, ".dossierignore"), []byte("!.pgpass\n"), 0o644)
+	// Nor as a request, through a link, or deeper in the tree.
+	os.MkdirAll(filepath.Join(root, "sub", ".aws"), 0o755)
+	os.WriteFile(filepath.Join(root, "sub", ".aws", "credentials"), []byte("aws_secret_access_key = hunter2x\n"), 0o600)
+	os.Symlink(".pgpass", filepath.Join(root, "notes.txt"))
+	for _, args := range [][]string{{"--role", "user", ".pgpass"}, {"notes.txt"}, {"sub/.aws/credentials"}} {
+		_, errOut, code := runCLI(t, append(append([]string{"evidence", "add"}, args...), r)...)
+		if code == 0 || !strings.Contains(errOut, "is a credential file") {
+			t.Errorf("add %v: exit %d %s", args, code, errOut)
+		}
+	}
+	os.WriteFile(filepath.Join(root, ".dossierignore"), []byte("!/.pgpass\n"), 0o644)
 	must(t, "evidence", "add", ".pgpass", r)
 }
 

@@ -62,7 +62,7 @@ var secretFiles = []string{
 	"*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.ppk", "*.kdbx",
 	"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519",
 	".netrc", "_netrc", ".pgpass", ".git-credentials", ".htpasswd", ".pypirc",
-	".aws/credentials", ".docker/config.json", "application_default_credentials.json", "credentials.json",
+	"**/.aws/credentials", "**/.docker/config.json", "application_default_credentials.json", "credentials.json",
 }
 
 // Options tune a walk.
@@ -301,17 +301,21 @@ func builtins() []gitignore.Pattern {
 var secretNames = func() (n struct {
 	exact          map[string]bool
 	prefix, suffix []string
-}) { n.exact = map[string]bool{}; for _, p := range secretFiles {
-	base := path.Base(strings.TrimPrefix(p, "!"))
-	switch i := strings.IndexByte(base, '*'); {
-	case i < 0:
-		n.exact[base] = true
-	case i == 0:
-		n.suffix = append(n.suffix, base[1:])
-	default:
-		n.prefix = append(n.prefix, base[:i])
+}) {
+	n.exact = map[string]bool{}
+	for _, p := range secretFiles {
+		base := path.Base(strings.TrimPrefix(p, "!"))
+		switch i := strings.IndexByte(base, '*'); {
+		case i < 0:
+			n.exact[base] = true
+		case i == 0:
+			n.suffix = append(n.suffix, base[1:])
+		default:
+			n.prefix = append(n.prefix, base[:i])
+		}
 	}
-}; return n }()
+	return n
+}()
 
 // secretRange is the range of builtins() that cannot match name: the
 // secret-file patterns, unless name looks like one.

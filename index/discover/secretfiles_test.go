@@ -13,7 +13,7 @@ func TestSecretFilesAreSkipped(t *testing.T) {
 	root := t.TempDir()
 	secret := []string{".env", ".env.production", "app/.env.local", "tls/server.pem", "tls/server.key", "k.p12", "k.pfx",
 		"k.jks", "a.keystore", "putty.ppk", "vault.kdbx", "home/id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".netrc",
-		"_netrc", ".pgpass", ".git-credentials", ".htpasswd", ".pypirc", ".aws/credentials", ".docker/config.json",
+		"_netrc", ".pgpass", ".git-credentials", ".htpasswd", ".pypirc", ".aws/credentials", "sub/.aws/credentials", ".docker/config.json", "app/.docker/config.json",
 		"gcloud/application_default_credentials.json", "credentials.json"}
 	plain := []string{".env.example", ".env.prod.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults",
 		".env.schema", "environment.go", "key.go", "keys.json", "id_rsa.pub", "config.json", "credentials.go", "pem.go"}
