@@ -77,11 +77,12 @@ type Part struct {
 	SourceSecrets []SourceSecret
 }
 
-// SourceSecret is the text of a secret, or of the piece of one inside a
-// span, found by scanning the whole source file.
+// SourceSecret is one line's piece of a secret found by scanning the whole
+// source file; the pieces of one secret share an ID.
 type SourceSecret struct {
+	ID   int
 	Rule string
-	Line int // the source line the piece starts on
+	Line int // the source line of the piece
 	Text string
 }
 

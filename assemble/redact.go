@@ -145,18 +145,26 @@ func (a *Assembler) scan(p *Part) *scanned {
 		return clean
 	}
 	s := &scanned{}
-	// The source's pieces first, line by line so lines keep their places;
-	// then whatever the part's own text shows.
+	// The source's pieces first, so a line keeps its place; then whatever
+	// the part's own text shows.
 	body, code, outline := p.Body, p.Code, p.OutlineText
+	reported := map[int]bool{}
 	for _, x := range p.SourceSecrets {
-		if !strings.Contains(body, x.Text) && !strings.Contains(code, x.Text) && !strings.Contains(outline, x.Text) {
-			continue
+		marker := secrets.Marker(x.Rule)
+		hit := false
+		for _, t := range []*string{&body, &code, &outline} {
+			if strings.Contains(*t, x.Text) {
+				*t, hit = strings.ReplaceAll(*t, x.Text, marker), true
+			}
 		}
-		marked := markLines(x.Text, x.Rule)
-		body = strings.ReplaceAll(body, x.Text, marked)
-		code = strings.ReplaceAll(code, x.Text, marked)
-		outline = strings.ReplaceAll(outline, x.Text, marked)
-		s.found = append(s.found, Redaction{Part: p.ID(), Rule: x.Rule, Line: x.Line, Source: p.Source.Path})
+		// A byte range may start or end inside the piece.
+		if c := cutEnds(code, x.Text, marker); c != code {
+			body, code, hit = strings.Replace(body, code, c, 1), c, true
+		}
+		if hit && !reported[x.ID] {
+			reported[x.ID] = true
+			s.found = append(s.found, Redaction{Part: p.ID(), Rule: x.Rule, Line: x.Line, Source: p.Source.Path})
+		}
 	}
 	fs := secrets.Scan(p.Source.Path, body)
 	s.body = secrets.Redact(body, fs)
@@ -200,16 +208,41 @@ func piecesKey(ps []SourceSecret) string {
 	}
 	h := sha256.New()
 	for _, x := range ps {
-		fmt.Fprintf(h, "%s\x00%d\x00%s\x00", x.Rule, x.Line, x.Text)
+		fmt.Fprintf(h, "%d\x00%s\x00%d\x00%s\x00", x.ID, x.Rule, x.Line, x.Text)
 	}
 	return string(h.Sum(nil))
 }
 
-// markLines is the marker for each line of text, the line breaks kept.
-func markLines(text, rule string) string {
-	n := strings.Count(text, "\n")
-	return strings.Repeat(secrets.Marker(rule)+"\n", n) + secrets.Marker(rule)
+// cutEnds replaces the first line of code when it ends a piece, and its
+// last when it starts one (a byte span cut inside a secret), or the whole
+// of a one-line code inside a piece; at least minPiece bytes of the piece
+// must be there.
+func cutEnds(code, piece, marker string) string {
+	if code == "" {
+		return code
+	}
+	first, rest, multi := strings.Cut(code, "\n")
+	if !multi {
+		if t := strings.TrimSuffix(first, "\r"); len(t) >= minPiece && strings.Contains(piece, t) {
+			return marker
+		}
+		return code
+	}
+	if t := strings.TrimSuffix(first, "\r"); len(t) >= minPiece && strings.HasSuffix(piece, t) {
+		code = marker + "\n" + rest
+	}
+	body, last := code, code
+	if i := strings.LastIndexByte(strings.TrimSuffix(code, "\n"), '\n'); i >= 0 {
+		body, last = code[:i+1], code[i+1:]
+	}
+	if t := strings.TrimRight(last, "\r\n"); len(t) >= minPiece && strings.HasPrefix(piece, t) {
+		code = body + marker + last[len(t):]
+	}
+	return code
 }
+
+// minPiece is the fewest bytes of a secret replaced where it is cut.
+const minPiece = 8
 
 // redactPack replaces secrets in what the context pack carries besides the
 // parts: tool output and the conversation.

@@ -23,30 +23,27 @@ type lineSecret struct {
 	pieces []string // pieces[i] is on line+i, without its line break
 }
 
-// markSourceSecrets gives each evidence part whose span is a part of its
-// source file the pieces of the source's secrets inside that span. A span
-// may cut a secret (the middle lines of a private key, a value whose key
-// is outside it) so that no scan of the part alone would find it; the
-// source file, scanned whole, does. Parts of whole files and links need
-// none: their own scan sees all there is.
+// markSourceSecrets gives each evidence part of a span of its source file
+// the line pieces of every secret in that file. A span may cut a secret
+// (the middle lines of a private key, a value whose key is outside it, a
+// byte range ending mid-key) so that no scan of the part alone would find
+// it; the source file, scanned whole, does. The pieces are matched by
+// content, not by line, so a part taken before its source changed is
+// covered too. Parts of whole files and links need none: their own scan
+// sees all there is.
 func (e *Engine) markSourceSecrets(snap *assemble.Flow) {
 	for i := range snap.Parts {
 		p := &snap.Parts[i]
 		src := p.Source
-		if p.Role != assemble.Evidence || p.Link || src.Path == "" || src.Span == "all" || src.StartLine <= 0 {
+		if p.Role != assemble.Evidence || p.Link || src.Path == "" || src.Span == "all" {
 			continue
 		}
-		for _, s := range e.sourceSecrets(src.Path) {
-			last := s.line + len(s.pieces) - 1
-			if last < src.StartLine || s.line > src.EndLine {
-				continue
+		for id, s := range e.sourceSecrets(src.Path) {
+			for j, piece := range s.pieces {
+				if len(strings.TrimSpace(piece)) >= minPiece { // shorter ones would hit other text
+					p.SourceSecrets = append(p.SourceSecrets, assemble.SourceSecret{ID: id, Rule: s.rule, Line: s.line + j, Text: piece})
+				}
 			}
-			from, to := max(s.line, src.StartLine), min(last, src.EndLine)
-			text := strings.Join(s.pieces[from-s.line:to-s.line+1], "\n")
-			if len(strings.TrimSpace(text)) < minPiece {
-				continue // too short to replace without hitting other text
-			}
-			p.SourceSecrets = append(p.SourceSecrets, assemble.SourceSecret{Rule: s.rule, Line: from, Text: text})
 		}
 	}
 }
@@ -72,8 +69,11 @@ func (e *Engine) sourceSecrets(rel string) []lineSecret {
 			text := string(raw)
 			fs := secrets.Scan(rel, text)
 			for _, f := range fs {
-				s.found = append(s.found, lineSecret{rule: f.Rule, line: f.Line,
-					pieces: strings.Split(strings.ReplaceAll(text[f.Start:f.End], "\r\n", "\n"), "\n")})
+				pieces := strings.Split(text[f.Start:f.End], "\n")
+				for j := range pieces {
+					pieces[j] = strings.TrimSuffix(pieces[j], "\r")
+				}
+				s.found = append(s.found, lineSecret{rule: f.Rule, line: f.Line, pieces: pieces})
 			}
 			if len(fs) == 0 && e.clean != nil {
 				e.clean.Add(cid)

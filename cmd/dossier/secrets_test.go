@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -203,5 +204,23 @@ func TestSpansThatCutASecret(t *testing.T) {
 	// The lines after the redacted key stay where they were.
 	if !strings.Contains(stdout, "[REDACTED:private-key]\n[REDACTED:private-key]") {
 		t.Errorf("the key's two lines are not two markers:\n%s", stdout)
+	}
+
+	// A source with CRLF line ends, a byte range that starts and ends
+	// inside the key, and a part whose source has since moved down.
+	os.WriteFile(filepath.Join(root, "crlf.txt"), []byte(strings.ReplaceAll("x\n"+secrettest.PEM+"\ny\n", "\n", "\r\n")), 0o644)
+	pemAt := strings.Index(keys, body)
+	must(t, "evidence", "add", "crlf.txt::3,4", "keys.go::"+strconv.Itoa(pemAt+10)+"c,"+strconv.Itoa(pemAt+len(body)+30)+"c", r)
+	os.WriteFile(filepath.Join(root, "keys.go"), []byte("// moved\n// down\n"+keys), 0o644)
+	stdout, stderr, _ = runCLI(t, "assemble", r)
+	for _, line := range strings.Split(secrettest.PEM, "\n")[1:3] {
+		for _, cut := range []string{line[:20], line[20:40], line[44:]} {
+			if strings.Contains(stdout, cut) {
+				t.Errorf("a piece of the key leaves (%q):\n%s", cut, stdout)
+			}
+		}
+	}
+	if strings.Contains(stdout, value) {
+		t.Errorf("the value leaves after its source moved:\n%s", stdout)
 	}
 }
