@@ -10,6 +10,7 @@ package secrets
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"regexp/syntax"
 	"sort"
 	"strings"
 	"sync"
@@ -38,6 +39,9 @@ type rule struct {
 	det    *detect.Detector
 	before int // lines read before a keyword's line
 	after  int // and after it
+	// path, when set, limits the rule to files it matches (YAML, PHP,
+	// nuget.config): checked before any window is built.
+	path interface{ MatchString(string) bool }
 }
 
 // scanner is the loaded rule set.
@@ -92,7 +96,11 @@ func load() *scanner {
 			cfg.Keywords[strings.ToLower(k)] = struct{}{}
 		}
 		before, after := reach(r.Regex.String())
-		s.rules = append(s.rules, rule{id: id, det: detect.NewDetector(cfg), before: before, after: after})
+		rl := rule{id: id, det: detect.NewDetector(cfg), before: before, after: after}
+		if r.Path != nil {
+			rl.path = r.Path
+		}
+		s.rules = append(s.rules, rl)
 		for k := range cfg.Keywords {
 			if _, ok := s.byKW[k]; !ok {
 				kws = append(kws, k)
@@ -128,19 +136,86 @@ func withoutPaths(als []*config.Allowlist) []*config.Allowlist {
 	return out
 }
 
-// reach is how many lines around a keyword a rule's match can span. Every
-// rule's match contains one of its keywords; most stay on the keyword's
-// line (the next line covers a value after a line break). Rules that cross
-// lines on purpose get a window, and unbounded ones (private keys, whose
-// keyword is the BEGIN line) a large one.
+// reach is how many lines around a keyword a rule's match can span, from
+// how many line breaks its regular expression can match. Every rule's
+// match contains one of its keywords. A rule that can cross only a few
+// (white space between a key and its value) reads the keyword's line and
+// the next, and blank lines on to a value (see Scan); one that crosses more
+// reads that many lines either side; one without a bound (a private key's
+// body, `\s*`) reads the whole text.
 func reach(re string) (before, after int) {
+	n := 0
+	if parsed, err := syntax.Parse(re, syntax.Perl); err == nil {
+		n = newlines(parsed)
+	}
 	switch {
-	case strings.Contains(re, "{64,}"):
-		return 0, 400
-	case strings.Contains(re, `\s\S`), strings.Contains(re, "(?s"), strings.Contains(re, `\r\n`), strings.Contains(re, `\n`):
-		return 8, 8
+	case n < 0 || n > maxWindow:
+		return whole, whole
+	case n > maxBlankRun+1:
+		return n, n
 	}
 	return 0, 1
+}
+
+// whole is a reach past any text; maxWindow the widest window worth
+// building instead of reading the whole text.
+const (
+	whole     = 1 << 30
+	maxWindow = 40
+)
+
+// newlines is how many line breaks re can match, -1 for no bound.
+func newlines(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			if r == '\n' {
+				n++
+			}
+		}
+		return n
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return 1
+			}
+		}
+		return 0
+	case syntax.OpAnyChar:
+		return 1
+	case syntax.OpStar, syntax.OpPlus:
+		if newlines(re.Sub[0]) != 0 {
+			return -1
+		}
+		return 0
+	case syntax.OpRepeat:
+		n := newlines(re.Sub[0])
+		switch {
+		case n == 0:
+			return 0
+		case n < 0 || re.Max < 0:
+			return -1
+		}
+		return n * re.Max
+	case syntax.OpConcat, syntax.OpAlternate:
+		total := 0
+		for _, s := range re.Sub {
+			n := newlines(s)
+			if n < 0 {
+				return -1
+			}
+			if re.Op == syntax.OpConcat {
+				total += n
+			} else {
+				total = max(total, n)
+			}
+		}
+		return total
+	case syntax.OpQuest, syntax.OpCapture:
+		return newlines(re.Sub[0])
+	}
+	return 0
 }
 
 // Ruleset names the rule set: the sha256 of gitleaks' default config, so a
@@ -187,11 +262,14 @@ func Scan(path, text string) []Finding {
 	var b strings.Builder
 	for r, kwLines := range hits {
 		rl := s.rules[r]
+		if rl.path != nil && !rl.path.MatchString(path) {
+			continue
+		}
 		b.Reset()
 		var from, at []int // window line -> line of text, and its start in the window
 		next := 0
 		for _, l := range kwLines {
-			lo, hi := max(l-rl.before, next), min(len(lines)-1, l+rl.after)
+			lo, hi := max(l-rl.before, next), min(len(lines)-1, l+min(rl.after, len(lines)))
 			// A value may follow its key after blank lines.
 			for hi+1 < len(lines) && hi-l <= maxBlankRun && blankish(text[lines[hi]:lineEnd(text, lines, hi)]) {
 				hi++

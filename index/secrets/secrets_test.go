@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zricethezav/gitleaks/v8/detect"
+
 	"github.com/dossierhq/dossier/index/secrets/secrettest"
 )
 
@@ -171,6 +173,41 @@ func TestScanEdges(t *testing.T) {
 		for i := 0; i < len(kw); i++ {
 			if kw[i] >= 0x80 {
 				t.Fatalf("keyword %q is not ASCII: asciiLower would miss it", kw)
+			}
+		}
+	}
+}
+
+// TestFarReachingRules compares Scan with every rule run over the whole
+// text, for rules whose matches reach far from their keywords: a
+// Kubernetes secret with its data well below its kind, and a NuGet
+// password after many blank lines.
+func TestFarReachingRules(t *testing.T) {
+	labels := strings.Repeat("    label: value\n", 10)
+	for path, text := range map[string]string{
+		"deploy/s.yaml":       "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  labels:\n" + labels + "data:\n  password: c2VjcmV0cGFzc3dvcmQxMjM0NQ==\n",
+		"deploy/first.yaml":   "data:\n  password: c2VjcmV0cGFzc3dvcmQxMjM0NQ==\nmetadata:\n  labels:\n" + labels + "kind: Secret\n",
+		"nuget.config":        "<packageSourceCredentials><feed>\n<add key=\"ClearTextPassword\"" + strings.Repeat("\n", 11) + " value=\"hunter2hunter2x\" />\n</feed></packageSourceCredentials>\n",
+		"curl.sh":             "curl https://example.com \\\n  -X POST \\\n  -H 'Accept: a' \\\n  -u \"admin:Sup3rS3cretPassw0rd\"\n",
+		"deploy/secrets.yaml": "kind: Secret\n" + labels + "data:\n  token: dG9rZW4tdmFsdWUtMTIzNDU2Nzg5MA==\n",
+	} {
+		var whole []string
+		for _, r := range rules().rules {
+			for _, f := range r.det.Detect(detect.Fragment{Raw: text, FilePath: path}) {
+				whole = append(whole, f.Secret)
+			}
+		}
+		if len(whole) == 0 {
+			t.Errorf("%s: gitleaks finds nothing; the case tests nothing", path)
+		}
+		got := Scan(path, text)
+		for _, sec := range whole {
+			found := false
+			for _, f := range got {
+				found = found || strings.Contains(text[f.Start:f.End], sec) || strings.Contains(sec, text[f.Start:f.End])
+			}
+			if !found {
+				t.Errorf("%s: gitleaks finds %q, Scan does not (%+v)", path, sec, got)
 			}
 		}
 	}
