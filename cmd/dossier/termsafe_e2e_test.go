@@ -4,7 +4,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,13 +16,7 @@ import (
 // screen clear and a title change. The search overlay, the list and the
 // preview must show them escaped, and tmux must have obeyed none of them.
 func TestWorkbenchE2EFileEscapes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end terminal test: skipped with -short")
-	}
-	tmuxPath, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed")
-	}
+	tmuxPath := tmuxOrSkip(t)
 	root := filepath.Join(t.TempDir(), "e2esafe")
 	writeFile(t, root, "go.mod", "module example.com/e2esafe\n\ngo 1.22\n")
 	if err := os.WriteFile(filepath.Join(root, evilName), []byte(evilContent), 0o644); err != nil {

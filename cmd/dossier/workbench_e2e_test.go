@@ -15,6 +15,20 @@ import (
 	"time"
 )
 
+// tmuxOrSkip is tmux's path, or skips an end-to-end terminal test (with
+// -short, or without tmux).
+func tmuxOrSkip(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end terminal test: skipped with -short")
+	}
+	path, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed")
+	}
+	return path
+}
+
 // TestWorkbenchE2E drives the workbench in a real terminal: tmux on a
 // private server runs the test binary as dossier, the test types keys with
 // send-keys and reads the screen with capture-pane. It walks through a
@@ -30,13 +44,7 @@ import (
 // Every step waits for the screen (or the disk) to show its effect, never
 // for a fixed time, so it holds on a slow machine.
 func TestWorkbenchE2E(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end terminal test: skipped with -short")
-	}
-	tmuxPath, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed")
-	}
+	tmuxPath := tmuxOrSkip(t)
 	start := time.Now()
 
 	root := filepath.Join(t.TempDir(), "e2ews")

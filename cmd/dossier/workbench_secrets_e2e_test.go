@@ -4,7 +4,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,13 +18,7 @@ import (
 // preview and a copy, shows one of them, and the copy that reaches tmux
 // through OSC 52 carries the redaction markers instead.
 func TestWorkbenchSecretsE2E(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end terminal test: skipped with -short")
-	}
-	tmuxPath, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed")
-	}
+	tmuxPath := tmuxOrSkip(t)
 	root := filepath.Join(t.TempDir(), "e2esecrets")
 	writeFile(t, root, "go.mod", "module example.com/e2esecrets\n\ngo 1.22\n")
 	writeFile(t, root, "config/keys.go", secrettest.GoFile())
