@@ -51,18 +51,14 @@ func NewCleanSet(cids []string) *CleanSet {
 }
 
 // Has reports whether the rules found nothing in the content cid.
-func (c *CleanSet) Has(cid string) bool { return c.has(cid) }
-
-// Add records that the rules found nothing in the content cid.
-func (c *CleanSet) Add(cid string) { c.add(cid) }
-
-func (c *CleanSet) has(cid string) bool {
+func (c *CleanSet) Has(cid string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.set[cid]
 }
 
-func (c *CleanSet) add(cid string) {
+// Add records that the rules found nothing in the content cid.
+func (c *CleanSet) Add(cid string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.set[cid] = true
@@ -140,7 +136,7 @@ func (a *Assembler) scan(p *Part) *scanned {
 	if s, ok := a.scans[k]; ok {
 		return s
 	}
-	if p.CID != "" && k.pieces == "" && a.clean.has(p.CID) {
+	if p.CID != "" && k.pieces == "" && a.clean.Has(p.CID) {
 		a.scans[k] = clean
 		return clean
 	}
@@ -191,7 +187,7 @@ func (a *Assembler) scan(p *Part) *scanned {
 	}
 	if !s.changed && len(s.found) == 0 {
 		if p.CID != "" && k.pieces == "" {
-			a.clean.add(p.CID)
+			a.clean.Add(p.CID)
 		}
 		s = clean
 	}
@@ -215,7 +211,7 @@ func piecesKey(ps []SourceSecret) string {
 
 // cutEnds replaces the first line of code when it ends a piece, and its
 // last when it starts one (a byte span cut inside a secret), or the whole
-// of a one-line code inside a piece; at least minPiece bytes of the piece
+// of a one-line code inside a piece; at least MinPiece bytes of the piece
 // must be there.
 func cutEnds(code, piece, marker string) string {
 	if code == "" {
@@ -223,26 +219,27 @@ func cutEnds(code, piece, marker string) string {
 	}
 	first, rest, multi := strings.Cut(code, "\n")
 	if !multi {
-		if t := strings.TrimSuffix(first, "\r"); len(t) >= minPiece && strings.Contains(piece, t) {
+		if t := strings.TrimSuffix(first, "\r"); len(t) >= MinPiece && strings.Contains(piece, t) {
 			return marker
 		}
 		return code
 	}
-	if t := strings.TrimSuffix(first, "\r"); len(t) >= minPiece && strings.HasSuffix(piece, t) {
+	if t := strings.TrimSuffix(first, "\r"); len(t) >= MinPiece && strings.HasSuffix(piece, t) {
 		code = marker + "\n" + rest
 	}
 	body, last := code, code
 	if i := strings.LastIndexByte(strings.TrimSuffix(code, "\n"), '\n'); i >= 0 {
 		body, last = code[:i+1], code[i+1:]
 	}
-	if t := strings.TrimRight(last, "\r\n"); len(t) >= minPiece && strings.HasPrefix(piece, t) {
+	if t := strings.TrimRight(last, "\r\n"); len(t) >= MinPiece && strings.HasPrefix(piece, t) {
 		code = body + marker + last[len(t):]
 	}
 	return code
 }
 
-// minPiece is the fewest bytes of a secret replaced where it is cut.
-const minPiece = 8
+// MinPiece is the fewest bytes of a secret's piece replaced by its text:
+// shorter ones would hit other text.
+const MinPiece = 8
 
 // redactPack replaces secrets in what the context pack carries besides the
 // parts: tool output and the conversation.

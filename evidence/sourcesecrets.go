@@ -40,16 +40,13 @@ func (e *Engine) markSourceSecrets(snap *assemble.Flow) {
 		}
 		for id, s := range e.sourceSecrets(src.Path) {
 			for j, piece := range s.pieces {
-				if len(strings.TrimSpace(piece)) >= minPiece { // shorter ones would hit other text
+				if len(strings.TrimSpace(piece)) >= assemble.MinPiece {
 					p.SourceSecrets = append(p.SourceSecrets, assemble.SourceSecret{ID: id, Rule: s.rule, Line: s.line + j, Text: piece})
 				}
 			}
 		}
 	}
 }
-
-// minPiece is the shortest piece of a secret replaced by its text.
-const minPiece = 8
 
 // sourceSecrets scans a workspace file, remembered by size and time; the
 // clean set spares files the rules found nothing in before.

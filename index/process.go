@@ -149,14 +149,6 @@ func markSecrets(chunks []store.Chunk, found []secrets.Finding) {
 	}
 }
 
-// chunkSecrets are c's findings relative to text, its artifact.
-func chunkSecrets(c *store.Chunk) []secrets.Finding {
-	if c.Outline != "" {
-		return c.Secrets
-	}
-	return secrets.Shift(c.Secrets, c.StartByte, c.EndByte, c.StartLine)
-}
-
 // searchRecords derives the file's search record (weighted terms per chunk)
 // and its builtin vectors, both from the same terms; with a remote embedder,
 // the texts to embed instead of the vectors.

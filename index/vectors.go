@@ -62,7 +62,7 @@ func newEmbedItem(c *store.Chunk, artifact string) embedItem {
 	finder := c.Finder
 	if len(c.Secrets) > 0 {
 		// What goes to a remote embedder never carries a secret.
-		artifact = secrets.Redact(artifact, chunkSecrets(c))
+		artifact = secrets.Redact(artifact, secrets.OfChunk(c))
 		finder, _ = secrets.RedactString("", finder)
 	}
 	t := finder + "\n" + artifact

@@ -63,11 +63,7 @@ func (m *Meta) IsTest() bool { return m.SrcType == "test" || m.Flavor == "test" 
 // MetaOf derives a chunk's Meta; text is its artifact.
 func MetaOf(c *store.Chunk, text string) Meta {
 	if len(c.Secrets) > 0 {
-		fs := c.Secrets
-		if c.Outline == "" {
-			fs = secrets.Shift(fs, c.StartByte, c.EndByte, c.StartLine)
-		}
-		text = secrets.Mask(text, fs)
+		text = secrets.Mask(text, secrets.OfChunk(c))
 	}
 	return Meta{ID: c.ID, Kind: c.Kind, SrcType: c.SourceType, Language: c.Language, Flavor: c.Flavor,
 		Symbol: qualifiedSymbol(c), StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte,

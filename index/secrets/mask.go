@@ -3,6 +3,8 @@ package secrets
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dossierhq/dossier/store"
 )
 
 // Redact returns text with every finding's secret replaced by its Marker:
@@ -62,9 +64,14 @@ func Shift(fs []Finding, from, to, fromLine int) []Finding {
 	return out
 }
 
-// MaskString scans text and masks what it finds: for short texts with no
-// findings at hand (a result line, a preview).
-func MaskString(path, text string) string { return Mask(text, Scan(path, text)) }
+// OfChunk is a chunk's findings relative to its artifact (the chunk's span
+// of the blob, or its outline's text).
+func OfChunk(c *store.Chunk) []Finding {
+	if c.Outline != "" {
+		return c.Secrets
+	}
+	return Shift(c.Secrets, c.StartByte, c.EndByte, c.StartLine)
+}
 
 // RedactString scans text and redacts what it finds, returning the findings.
 func RedactString(path, text string) (string, []Finding) {
