@@ -564,7 +564,7 @@ func (w *batchWriter) commit(batch []outcome) error {
 	err = db.Update(func(tx *store.Tx) error {
 		for _, o := range batch {
 			if o.touched != nil {
-				if err := tx.PutFile(*o.touched); err != nil {
+				if _, _, _, err := o.touched.apply(tx, o.path); err != nil {
 					return fmt.Errorf("update %s: %w", o.path, err)
 				}
 				continue

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dossierhq/dossier/index/discover"
+	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -468,5 +469,69 @@ func TestVanishedFile(t *testing.T) {
 	o := w.process(context.Background(), discover.Candidate{Rel: "gone.go", Abs: filepath.Join(root, "gone.go")}, nil)
 	if o.skip != discover.ReasonVanished {
 		t.Errorf("skip = %q", o.skip)
+	}
+}
+
+// A file touched without a change of content (touch, git stash && git
+// stash pop, a branch switch and back) keeps its whole record: the index is
+// the one a fresh run over the same tree builds, through Run and Update.
+func TestTouchKeepsRecord(t *testing.T) {
+	root := fixture(t)
+	run(t, root)
+	records := func(root string) map[string]store.File {
+		out := map[string]store.File{}
+		view(t, root, func(tx *store.Tx) {
+			tx.Files(func(f store.File) error { out[f.Path] = f; return nil })
+		})
+		return out
+	}
+	recordMtime := func(root, p string) int64 {
+		var mt int64
+		view(t, root, func(tx *store.Tx) {
+			r, err := search.DecodeRecord(tx.SearchRecord(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			mt = r.ModTime
+		})
+		return mt
+	}
+	future := time.Now().Add(time.Hour).Truncate(time.Second)
+	os.Chtimes(filepath.Join(root, "cart/cart.go"), future, future)
+	if sum := run(t, root); sum.Touched != 1 {
+		t.Fatalf("touched %d, want 1", sum.Touched)
+	}
+	later := future.Add(time.Minute)
+	os.Chtimes(filepath.Join(root, "py/pricing.py"), later, later)
+	ix, err := Open(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := ix.Update(context.Background(), []string{"py/pricing.py"})
+	ix.Close()
+	if err != nil || sum.Touched != 1 {
+		t.Fatalf("update: touched %d, %v", sum.Touched, err)
+	}
+
+	fresh := t.TempDir()
+	if err := os.CopyFS(fresh, os.DirFS(root)); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(fresh, store.DirName))
+	for p := range records(root) {
+		st, _ := os.Stat(filepath.Join(root, p))
+		os.Chtimes(filepath.Join(fresh, p), st.ModTime(), st.ModTime())
+	}
+	run(t, fresh)
+	got, want := records(root), records(fresh)
+	for p, w := range want {
+		if g := got[p]; !reflect.DeepEqual(g, w) {
+			t.Errorf("%s after a touch:\n got %+v\nwant %+v", p, g, w)
+		}
+	}
+	for _, p := range []string{"cart/cart.go", "py/pricing.py"} {
+		if g, w := recordMtime(root, p), recordMtime(fresh, p); g != w {
+			t.Errorf("%s: search record's time %d, a fresh index's %d", p, g, w)
+		}
 	}
 }

@@ -26,13 +26,25 @@ type outcome struct {
 	path    string
 	skip    string // a discover.Reason*, when the file is not indexable
 	detail  string
-	touched *store.File    // same content, new size/mtime
+	touched *touch         // same content, new size/mtime
 	file    *store.File    // the record of a new or changed file
 	enc     *store.Encoded // everything derived from it, ready to write
 	bytes   int
 	note    string      // e.g. "invalid_utf8": indexed, but worth counting
 	err     error       // a bug in the describers; the file is left as it was
 	embeds  []embedItem // the chunks' texts, when a remote embedder gives the vectors
+}
+
+// touch is a file whose content is unchanged but whose size or time is
+// new; the rest of its record is kept as it is in the index.
+type touch struct{ size, mtime int64 }
+
+// apply writes t to path's record; cur is the record after, ok false when
+// path is no longer indexed.
+func (t *touch) apply(tx *store.Tx, path string) (old, cur store.File, ok bool, err error) {
+	return tx.TouchFile(path, t.size, t.mtime, func(rec []byte) ([]byte, error) {
+		return search.WithModTime(rec, t.mtime)
+	})
 }
 
 // worker processes candidates for one goroutine.
@@ -75,9 +87,7 @@ func (w *worker) process(ctx context.Context, c discover.Candidate, old *store.F
 	hash := hex.EncodeToString(sum[:])
 	size := int64(len(data))
 	if old != nil && old.Hash == hash {
-		f := *old
-		f.Size, f.ModTime = size, c.ModTime
-		return outcome{path: c.Rel, touched: &f}
+		return outcome{path: c.Rel, touched: &touch{size: size, mtime: c.ModTime}}
 	}
 	head := data[:min(len(data), 2048)]
 	language := lang.Detect(c.Rel, head)

@@ -137,11 +137,14 @@ func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) 
 				changedSet = true
 			}
 			if o.touched != nil {
-				if err := tx.PutFile(*o.touched); err != nil {
-					return err
+				_, cur, ok, err := o.touched.apply(tx, o.path)
+				if err != nil {
+					return fmt.Errorf("update %s: %w", o.path, err)
 				}
-				sum.Totals.apply(*o.touched, 1)
-				sum.Touched++
+				if ok {
+					sum.Totals.apply(cur, 1)
+					sum.Touched++
+				}
 				continue
 			}
 			if err := tx.Put(o.enc); err != nil {

@@ -197,8 +197,32 @@ func (t *Tx) ReplaceTestLinks(links map[string]map[string]string) error {
 	return nil
 }
 
-// PutFile writes a file record alone (used when only its mtime changed).
-func (t *Tx) PutFile(f File) error { return putJSON(t.b(bucketFiles), []byte(f.Path), f) }
+// TouchFile records a new size and modification time for path, whose
+// content is unchanged: everything else of its record is kept. search
+// rewrites the file's search record for the new time (it carries the time
+// for recency); the file is then read from that record until the next
+// snapshot. It returns the record before and after; ok is false when path
+// is not indexed (nothing is written).
+func (t *Tx) TouchFile(path string, size, mtime int64, search func(rec []byte) ([]byte, error)) (old, cur File, ok bool, err error) {
+	if old, ok, err = t.File(path); err != nil || !ok {
+		return old, cur, ok, err
+	}
+	cur = old
+	cur.Size, cur.ModTime = size, mtime
+	if rec := t.SearchRecord(path); rec != nil && search != nil {
+		upd, err := search(rec)
+		if err != nil {
+			return old, cur, ok, fmt.Errorf("search record of %s: %w", path, err)
+		}
+		if err := t.b(bucketSearch).Put([]byte(path), upd); err != nil {
+			return old, cur, ok, err
+		}
+		if err := t.markDirty(path); err != nil {
+			return old, cur, ok, err
+		}
+	}
+	return old, cur, ok, putJSON(t.b(bucketFiles), []byte(path), cur)
+}
 
 // DeleteFile removes path and every record derived from it: chunks, their
 // ids, symbols and locations, its text, imports, search and vector records.

@@ -288,6 +288,22 @@ func decodeTerms(buf, rec []byte, chunk func(ord, length int, m *Meta), term fun
 	return mtime, r.err
 }
 
+// WithModTime returns rec with its file's modification time replaced by
+// mtime (a file touched without a change of content).
+func WithModTime(rec []byte, mtime int64) ([]byte, error) {
+	raw, err := s2.Decode(nil, rec)
+	if err != nil || len(raw) < 2 || raw[0] != searchMagic || raw[1] != version {
+		return nil, errRecord
+	}
+	r := reader{b: raw[2:]}
+	r.varint()
+	if r.err != nil {
+		return nil, errRecord
+	}
+	out := append([]byte{searchMagic, version}, binary.AppendVarint(nil, mtime)...)
+	return s2.Encode(nil, append(out, r.b[r.pos:]...)), nil
+}
+
 // DecodeRecord reads a search record's header and chunk metadata.
 func DecodeRecord(rec []byte) (*FileRecord, error) {
 	fr := &FileRecord{}
