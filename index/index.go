@@ -6,6 +6,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -431,7 +432,7 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, st
 
 func (ix *Indexer) newWorker() *worker {
 	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, tok: terms.New(), emb: embed.NewBuiltin(),
-		remote: ix.remote != nil, name: map[string]int{}, sig: map[string]int{},
+		remote: ix.remote != nil, maxSize: cmp.Or(ix.opts.MaxFileSize, discover.DefaultMaxFileSize), name: map[string]int{}, sig: map[string]int{},
 		vec: make([]float32, embed.BuiltinDims), scratch: make([]float32, embed.BuiltinDims)}
 }
 

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
-	"os"
 	"unicode/utf8"
 
 	"github.com/dossierhq/dossier/index/describe"
@@ -19,6 +18,7 @@ import (
 	"github.com/dossierhq/dossier/index/segment"
 	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store"
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // outcome is what processing one candidate produced.
@@ -55,6 +55,7 @@ type worker struct {
 	tok     *terms.Tokenizer
 	emb     *embed.Builtin
 	remote  bool // vectors come later, from a remote embedder
+	maxSize int64
 
 	// Buffers reused from chunk to chunk and file to file.
 	recs      search.RecordWriter
@@ -70,10 +71,17 @@ const sniffLen = 8000
 // process reads one candidate and derives everything the index keeps about
 // it. old is the previous record, if any.
 func (w *worker) process(ctx context.Context, c discover.Candidate, old *store.File) outcome {
-	data, err := os.ReadFile(c.Abs)
+	// The file may have become a FIFO or a device since the walk saw it:
+	// read it only if it is still a regular file, never waiting on it.
+	data, err := fsafe.ReadFile(c.Abs, w.maxSize)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			return outcome{path: c.Rel, skip: discover.ReasonVanished, detail: err.Error()}
+		case errors.Is(err, fsafe.ErrNotRegular):
+			return outcome{path: c.Rel, skip: discover.ReasonSpecial, detail: err.Error()}
+		case errors.Is(err, fsafe.ErrTooLarge):
+			return outcome{path: c.Rel, skip: discover.ReasonTooLarge, detail: err.Error()}
 		}
 		return outcome{path: c.Rel, skip: discover.ReasonUnreadable, detail: err.Error()}
 	}

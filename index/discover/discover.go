@@ -18,6 +18,8 @@ import (
 	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // Skip reasons, as they appear in summaries.
@@ -362,8 +364,12 @@ func match(patterns []gitignore.Pattern, path []string, isDir bool, skip [2]int)
 	return false, -1
 }
 
+// maxIgnoreFile bounds an ignore file's size.
+const maxIgnoreFile = 16 << 20
+
 func readPatterns(path string, domain []string) []gitignore.Pattern {
-	data, err := os.ReadFile(path)
+	// An ignore file that is a FIFO or a device is not waited on.
+	data, err := fsafe.ReadFile(path, maxIgnoreFile)
 	if err != nil {
 		return nil
 	}

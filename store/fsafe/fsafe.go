@@ -16,6 +16,9 @@ import (
 // ErrNotRegular is returned for a path that is not a regular file.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrTooLarge is returned for a file larger than the caller's limit.
+var ErrTooLarge = errors.New("file too large")
+
 // ReadFile reads a regular file of at most max bytes, following symlinks.
 // It opens without blocking on a FIFO and checks the open handle, so a file
 // swapped after the check is caught too. A missing file is fs.ErrNotExist.
@@ -43,7 +46,7 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s grew past %d bytes while read", path, max)
+		return nil, fmt.Errorf("%s grew past %d bytes while read: %w", path, max, ErrTooLarge)
 	}
 	return data, nil
 }
@@ -53,7 +56,7 @@ func check(path string, st fs.FileInfo, max int64) error {
 		return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, st.Mode().Type())
 	}
 	if st.Size() > max {
-		return fmt.Errorf("%s is %d bytes, more than the %d this file may hold", path, st.Size(), max)
+		return fmt.Errorf("%s is %d bytes, more than the %d this file may hold: %w", path, st.Size(), max, ErrTooLarge)
 	}
 	return nil
 }
