@@ -145,3 +145,17 @@ func FuzzCode(f *testing.F) {
 		}
 	})
 }
+
+// A section longer than a unit whose cut falls in a run of blank lines
+// gives no empty unit (found by FuzzMarkdown).
+func TestBlankRunInLongSection(t *testing.T) {
+	for n := 100; n < 12000; n += 97 {
+		src := append([]byte("# A\n\nsome \xff text\n"), bytes.Repeat([]byte("\n"), n)...)
+		src = append(src, "tail\n"...)
+		for _, language := range []string{lang.Markdown, lang.Text} {
+			if err := checkSegments(src, segment(t, language, lang.SrcDoc, src), false); err != nil {
+				t.Fatalf("%s, %d blank lines: %v", language, n, err)
+			}
+		}
+	}
+}

@@ -161,6 +161,18 @@ func span(src []byte, ls lines, kind Kind, start, end int) Segment {
 	}
 }
 
+// nonBlank drops the pieces that hold only white space (a long run of
+// blank lines can fill a whole piece): a unit never has empty text.
+func nonBlank(src []byte, ps []piece) []piece {
+	out := ps[:0]
+	for _, p := range ps {
+		if len(bytes.TrimSpace(src[p.start:p.end])) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // piece is a line-aligned slice of a larger span.
 type piece struct{ start, end int }
 
@@ -223,7 +235,7 @@ func emitSplit(out []Segment, src []byte, ls lines, seg Segment, overlapTok int)
 		}
 		return append(out, seg)
 	}
-	ps := splitSpan(src, seg.StartByte, seg.EndByte, MaxTokens, overlapTok)
+	ps := nonBlank(src, splitSpan(src, seg.StartByte, seg.EndByte, MaxTokens, overlapTok))
 	for i, p := range ps {
 		s := seg
 		part := span(src, ls, seg.Kind, p.start, p.end)
@@ -242,7 +254,7 @@ func emitSplit(out []Segment, src []byte, ls lines, seg Segment, overlapTok int)
 // keeps the unit's locator.
 func splitOutline(out []Segment, seg Segment) []Segment {
 	text := []byte(seg.Text)
-	ps := splitSpan(text, 0, len(text), MaxTokens, 0)
+	ps := nonBlank(text, splitSpan(text, 0, len(text), MaxTokens, 0))
 	for i, p := range ps {
 		s := seg
 		s.Text = string(text[p.start:p.end])
@@ -258,7 +270,7 @@ func windows(src []byte, _ int) []Segment {
 		return nil
 	}
 	ls := newLines(src)
-	ps := splitSpan(src, 0, len(src), WindowTokens, WindowOverlap)
+	ps := nonBlank(src, splitSpan(src, 0, len(src), WindowTokens, WindowOverlap))
 	out := make([]Segment, 0, len(ps))
 	for i, p := range ps {
 		s := span(src, ls, Window, p.start, p.end)
