@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/dossier
 PKGS    := ./...
 
-.PHONY: run build test bench fmt lint test-update clean
+.PHONY: run build test bench crash fmt lint test-update clean
 
 ## build: compile the dossier binary into bin/
 build:
@@ -24,6 +24,11 @@ bench: build
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN)
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang python
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang js
+
+## crash: kill index, watch and flow commands at random points CRASH times (default 50) and check nothing is damaged or lost
+CRASH ?= 50
+crash:
+	DOSSIER_CRASH=$(CRASH) $(GO) test -count=1 -run '^TestCrash$$' -v -timeout 60m ./cmd/dossier
 
 ## fmt: check formatting (gofmt -l must print nothing)
 fmt:
