@@ -436,10 +436,10 @@ func (ix *Indexer) newWorker() *worker {
 }
 
 // refreshSearch rebuilds the search snapshot when enough files changed
-// since it was built (or there is none); otherwise queries read the changed
+// since it was built, or there is none of the current layout; otherwise queries read the changed
 // files' own records.
 func refreshSearch(tx *store.Tx, files int) error {
-	if tx.HasSnapshot() && tx.DirtyCount() <= search.RebuildThreshold(files) {
+	if search.SnapshotCurrent(tx) && tx.DirtyCount() <= search.RebuildThreshold(files) {
 		return nil
 	}
 	if err := search.Rebuild(tx); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dossierhq/dossier/index/related"
 	"github.com/dossierhq/dossier/store"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 type relatedOptions struct {
@@ -149,19 +150,19 @@ func printExpansion(w io.Writer, t related.Target, x *related.Expansion) {
 		case len(imp.Paths) > 0:
 			to = strings.Join(imp.Paths, ", ")
 		}
-		fmt.Fprintf(w, "  %s:%d  %s  -> %s\n", s.Path, imp.Line, imp.Spec, to)
+		fmt.Fprintf(w, "  %s:%d  %s  -> %s\n", termsafe.Line(s.Path), imp.Line, imp.Spec, to)
 	}
 	section("Importers", len(x.Importers), "importers")
 	for _, r := range x.Importers {
-		fmt.Fprintf(w, "  %s:%d  imports %s\n", r.Path, r.Line, r.Name)
+		fmt.Fprintf(w, "  %s:%d  imports %s\n", termsafe.Line(r.Path), r.Line, r.Name)
 	}
 	section("Tests", len(x.Tests), "tests")
 	for _, r := range x.Tests {
-		fmt.Fprintf(w, "  %s  (%s)\n", r.Path, r.Role)
+		fmt.Fprintf(w, "  %s  (%s)\n", termsafe.Line(r.Path), r.Role)
 	}
 	section("Callees", len(x.Callees), "callees")
 	for _, r := range x.Callees {
-		fmt.Fprintf(w, "  %s:%d  %s  (%s)  <- line %d\n", r.Path, r.Line, r.Symbol, r.Kind, r.CallLine)
+		fmt.Fprintf(w, "  %s:%d  %s  (%s)  <- line %d\n", termsafe.Line(r.Path), r.Line, r.Symbol, r.Kind, r.CallLine)
 	}
 	section("Callers", len(x.Callers), "callers")
 	for _, r := range x.Callers {
@@ -169,7 +170,7 @@ func printExpansion(w io.Writer, t related.Target, x *related.Expansion) {
 		if sym == "" {
 			sym = "(top level)"
 		}
-		fmt.Fprintf(w, "  %s:%d  %s  (%s)  calls %s\n", r.Path, r.Line, sym, r.Kind, r.Name)
+		fmt.Fprintf(w, "  %s:%d  %s  (%s)  calls %s\n", termsafe.Line(r.Path), r.Line, sym, r.Kind, r.Name)
 		fmt.Fprintf(w, "      %s\n", r.Text)
 	}
 	for _, n := range x.Notes {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 type statsOptions struct {
@@ -81,9 +82,9 @@ func printSummary(w io.Writer, s index.Summary, verbose bool) {
 	if verbose {
 		for _, sk := range s.SkippedFiles {
 			if sk.Detail != "" {
-				fmt.Fprintf(w, "  skip %-22s %s (%s)\n", sk.Reason, sk.Path, sk.Detail)
+				fmt.Fprintf(w, "  skip %-22s %s (%s)\n", sk.Reason, termsafe.Line(sk.Path), sk.Detail)
 			} else {
-				fmt.Fprintf(w, "  skip %-22s %s\n", sk.Reason, sk.Path)
+				fmt.Fprintf(w, "  skip %-22s %s\n", sk.Reason, termsafe.Line(sk.Path))
 			}
 		}
 	}
@@ -105,7 +106,7 @@ func (o *statsOptions) printSecrets(w io.Writer, root string) error {
 		return enc.Encode(list)
 	}
 	for _, s := range list {
-		fmt.Fprintf(w, "%s:%d\t%s\n", s.Path, s.Line, s.Rule)
+		fmt.Fprintf(w, "%s:%d\t%s\n", termsafe.Line(s.Path), s.Line, s.Rule)
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(w, "no secrets found")

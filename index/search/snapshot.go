@@ -14,6 +14,16 @@ import (
 	"github.com/dossierhq/dossier/store"
 )
 
+// snapVersion is the layout version of the snapshot's tables. A snapshot
+// of another version is not read (queries fall back to the per-file
+// records) and the next index run rebuilds it (see SnapshotCurrent).
+// 4: the path table is NUL-separated (a file name may hold a newline).
+const snapVersion = 4
+
+// pathSep separates the path table's entries: the one byte a Unix path
+// cannot hold.
+const pathSep = "\x00"
+
 // snapMeta is the snapshot's header.
 type snapMeta struct {
 	Version  int       `json:"version"`
@@ -167,6 +177,9 @@ func NewBuilder() *Builder { return &Builder{postings: make(map[string]*plist, 1
 
 // AddFile adds one file's search record. Files may come in any order.
 func (b *Builder) AddFile(path string, rec []byte) error {
+	if strings.Contains(path, pathSep) {
+		return fmt.Errorf("search record of %q: a path cannot hold a NUL byte", path)
+	}
 	pathNum := uint32(len(b.paths))
 	first := uint32(b.Docs())
 	if n, err := s2.DecodedLen(rec); err == nil && n > cap(b.raw) {
@@ -220,7 +233,7 @@ func (b *Builder) Write(tx *store.Tx) error {
 		b.segs = append(b.segs, b.seg.encode())
 		b.seg = segment{}
 	}
-	meta, err := json.Marshal(snapMeta{Version: version, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
+	meta, err := json.Marshal(snapMeta{Version: snapVersion, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
 		Kinds: b.kinds.names, SrcTypes: b.srcs.names, Built: time.Now().UTC()})
 	if err != nil {
 		return err
@@ -234,7 +247,7 @@ func (b *Builder) Write(tx *store.Tx) error {
 		// Values must stay untouched until commit: each is its own slice.
 		for _, kv := range []struct{ k, v []byte }{
 			{keyMeta, meta}, {keyDocs, nonNil(b.docs)},
-			{keyPaths, []byte(strings.Join(b.paths, "\n"))}, {keyPathInfo, nonNil(b.pathInfo)},
+			{keyPaths, []byte(strings.Join(b.paths, pathSep))}, {keyPathInfo, nonNil(b.pathInfo)},
 		} {
 			if err := put(kv.k, kv.v); err != nil {
 				return err
@@ -281,6 +294,17 @@ func Rebuild(tx *store.Tx) error {
 		return err
 	}
 	return b.Write(tx)
+}
+
+// SnapshotCurrent reports whether tx holds a snapshot this version of
+// dossier reads; an index run rebuilds any other.
+func SnapshotCurrent(tx *store.Tx) bool {
+	raw := tx.SnapshotValue(keyMeta)
+	if raw == nil {
+		return false
+	}
+	var m snapMeta
+	return json.Unmarshal(raw, &m) == nil && m.Version == snapVersion
 }
 
 // RebuildThreshold is the number of files changed since the snapshot past

@@ -58,18 +58,29 @@ func (e *Engine) open(tx *store.Tx) (*view, error) {
 	v := &view{tx: tx, e: e, dirty: map[string]bool{}, dirtyNum: map[uint32]bool{},
 		recs: map[string]*FileRecord{}, metas: map[int]*Meta{}}
 	raw := tx.SnapshotValue(keyMeta)
+	if raw != nil && string(raw) != e.snap.key {
+		var m snapMeta
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("search snapshot: unreadable header (run `dossier index` to rebuild it)")
+		}
+		if m.Version != snapVersion {
+			// Another layout: the records hold everything it did.
+			v.notes = append(v.notes, fmt.Sprintf("the search snapshot has layout %d, this dossier reads %d: every file is read from its own record until `dossier index` rebuilds it", m.Version, snapVersion))
+			raw = nil
+		}
+	}
 	if raw == nil {
 		e.snap = snapshotState{}
-		// No snapshot yet: every file is read from its own record.
+		// No snapshot (yet): every file is read from its own record.
 		err := tx.SearchRecords(func(p string, _ []byte) error { v.dirty[p] = true; return nil })
 		return v, err
 	}
 	if string(raw) != e.snap.key {
 		var m snapMeta
-		if err := json.Unmarshal(raw, &m); err != nil || m.Version != version {
+		if err := json.Unmarshal(raw, &m); err != nil {
 			return nil, fmt.Errorf("search snapshot: unreadable header (run `dossier index` to rebuild it)")
 		}
-		paths := strings.Split(string(tx.SnapshotValue(keyPaths)), "\n")
+		paths := strings.Split(string(tx.SnapshotValue(keyPaths)), pathSep)
 		if m.Paths == 0 {
 			paths = nil
 		}
