@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,7 +58,7 @@ func newRelatedCmd(g *globals) *cobra.Command {
 			if t.Path, err = workspacePath(root, t.Path); err != nil {
 				return fmt.Errorf("%w: %v", errUsage, err)
 			}
-			x, err := expand(root, t, o.limit)
+			x, err := expand(cmd.Context(), root, t, o.limit)
 			if err != nil {
 				return err
 			}
@@ -76,8 +77,8 @@ func newRelatedCmd(g *globals) *cobra.Command {
 }
 
 // expand opens the index read-only for the length of one expansion.
-func expand(root string, t related.Target, limit int) (*related.Expansion, error) {
-	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+func expand(ctx context.Context, root string, t related.Target, limit int) (*related.Expansion, error) {
+	db, err := store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,9 +32,9 @@ func newStatsCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if o.secrets {
-				return o.printSecrets(cmd.OutOrStdout(), root)
+				return o.printSecrets(cmd.Context(), cmd.OutOrStdout(), root)
 			}
-			sum, err := index.Stats(root)
+			sum, err := index.Stats(cmd.Context(), root)
 			if err != nil {
 				return err
 			}
@@ -92,8 +93,8 @@ func printSummary(w io.Writer, s index.Summary, verbose bool) {
 }
 
 // printSecrets lists where the index found secrets.
-func (o *statsOptions) printSecrets(w io.Writer, root string) error {
-	list, err := index.Secrets(root)
+func (o *statsOptions) printSecrets(ctx context.Context, w io.Writer, root string) error {
+	list, err := index.Secrets(ctx, root)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,10 @@ func WriteOldSnapshot(tx *store.Tx) error {
 	if err != nil {
 		return err
 	}
-	return tx.ReplaceSnapshot(func(put func(k, v []byte) error) error {
+	if err := tx.ClearStaging(); err != nil {
+		return err
+	}
+	err = tx.StageSnapshot(func(put func(k, v []byte) error) error {
 		for _, kv := range []struct{ k, v []byte }{
 			{keyMeta, meta}, {keyDocs, nonNil(b.docs)},
 			{keyPaths, []byte(strings.Join(b.paths, "\n"))}, {keyPathInfo, nonNil(b.pathInfo)},
@@ -38,5 +41,9 @@ func WriteOldSnapshot(tx *store.Tx) error {
 			}
 		}
 		return nil
-	}, func(func(string, []byte) error) error { return nil })
+	})
+	if err != nil {
+		return err
+	}
+	return tx.SwitchSnapshot()
 }

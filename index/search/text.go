@@ -56,7 +56,10 @@ func (v *view) stats(qt map[string]int) (stats, error) {
 		}
 		dirtyPath := v.dirtyPaths()
 		for t := range qt {
-			pl := v.tx.Postings(t)
+			pl, err := v.tx.Postings(t)
+			if err != nil {
+				return s, err
+			}
 			if pl == nil {
 				continue
 			}
