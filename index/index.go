@@ -126,6 +126,7 @@ type Indexer struct {
 	model  store.VectorModel
 	remote embed.Embedder // nil: builtin vectors, computed with each file
 	force  bool           // process every file, changed or not (a new vector model)
+	runCtx context.Context
 }
 
 // Open takes the writer lock of opts.Root. A second indexer on the same
@@ -161,7 +162,16 @@ func (ix *Indexer) Close() error { return ix.lock.Release() }
 func (ix *Indexer) Root() string { return ix.root }
 
 func (ix *Indexer) openDB() (*store.DB, error) {
-	return store.Open(store.Path(ix.root), store.Options{})
+	return store.OpenContext(ix.ctx(), store.Path(ix.root), store.Options{})
+}
+
+// ctx is the context of the run in progress, for the index file's opens:
+// a cancelled run stops waiting for readers.
+func (ix *Indexer) ctx() context.Context {
+	if ix.runCtx != nil {
+		return ix.runCtx
+	}
+	return context.Background()
 }
 
 // Run brings the index up to date with the whole workspace: new and changed
@@ -169,6 +179,7 @@ func (ix *Indexer) openDB() (*store.DB, error) {
 // are not, and files that are gone lose every record derived from them.
 func (ix *Indexer) Run(ctx context.Context) (Summary, error) {
 	start := time.Now()
+	ix.runCtx = ctx
 	sum := Summary{Root: ix.root, Skipped: map[string]int{}, Notes: map[string]int{}}
 	ix.repo = repoInfo(ix.root)
 	sum.Repo = ix.repo
@@ -384,36 +395,47 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 	return seen, nil
 }
 
-// finish removes vanished files, rebuilds test links and records totals and
-// the summary, all in one transaction.
+// finish removes vanished files, refreshes the search snapshot, rebuilds
+// test links and records totals and the summary. Each step is its own short
+// transaction, and the index file is closed in between, so readers get in
+// (see store.Open): a whole-tree step in one transaction held every reader
+// out for seconds.
 func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, start time.Time) error {
-	db, err := ix.openDB()
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	err = db.Update(func(tx *store.Tx) error {
-		for _, p := range gone {
-			if err := tx.DeleteFile(p); err != nil {
-				return fmt.Errorf("remove %s: %w", p, err)
+	for len(gone) > 0 {
+		n := min(len(gone), deleteBatch)
+		err := ix.update(func(tx *store.Tx) error {
+			for _, p := range gone[:n] {
+				if err := tx.DeleteFile(p); err != nil {
+					return fmt.Errorf("remove %s: %w", p, err)
+				}
 			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("finish index: %w", err)
 		}
-		sum.Removed = len(gone)
+		sum.Removed += n
+		gone = gone[n:]
+	}
+	t := newTotals()
+	err := ix.view(func(tx *store.Tx) error {
+		return tx.Files(func(f store.File) error { t.apply(f, 1); return nil })
+	})
+	if err != nil {
+		return fmt.Errorf("finish index: %w", err)
+	}
+	sum.Totals = t
+	if err := ix.refreshSearch(t.Files); err != nil {
+		return fmt.Errorf("finish index: %w", err)
+	}
+	for k, v := range skips.Counts() {
+		sum.Skipped[k] = v
+	}
+	sum.SkippedFiles = skips.List()
+	err = ix.update(func(tx *store.Tx) error {
 		if err := tx.ReplaceTestLinks(testLinks(tx.Paths())); err != nil {
 			return fmt.Errorf("test links: %w", err)
 		}
-		t := newTotals()
-		if err := tx.Files(func(f store.File) error { t.apply(f, 1); return nil }); err != nil {
-			return err
-		}
-		sum.Totals = t
-		if err := refreshSearch(tx, t.Files); err != nil {
-			return err
-		}
-		for k, v := range skips.Counts() {
-			sum.Skipped[k] = v
-		}
-		sum.SkippedFiles = skips.List()
 		sum.Seconds = time.Since(start).Seconds()
 		sum.Finished = time.Now().UTC()
 		if err := tx.SetRepo(ix.repo); err != nil {
@@ -430,6 +452,37 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, st
 	return nil
 }
 
+// deleteBatch is how many vanished files one transaction removes.
+const deleteBatch = 500
+
+// update runs fn in one write transaction, with the index file open for
+// that transaction alone.
+func (ix *Indexer) update(fn func(*store.Tx) error) error {
+	db, err := ix.openDB()
+	if err != nil {
+		return err
+	}
+	err = db.Update(fn)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// view runs fn in one read transaction on the index opened read-only, so
+// readers share the file with it.
+func (ix *Indexer) view(fn func(*store.Tx) error) error {
+	db, err := store.OpenContext(ix.ctx(), store.Path(ix.root), store.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	err = db.View(fn)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 func (ix *Indexer) newWorker() *worker {
 	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, tok: terms.New(), emb: embed.NewBuiltin(),
 		remote: ix.remote != nil, maxSize: cmp.Or(ix.opts.MaxFileSize, discover.DefaultMaxFileSize), name: map[string]int{}, sig: map[string]int{},
@@ -437,13 +490,19 @@ func (ix *Indexer) newWorker() *worker {
 }
 
 // refreshSearch rebuilds the search snapshot when enough files changed
-// since it was built (or there is none); otherwise queries read the changed
-// files' own records.
-func refreshSearch(tx *store.Tx, files int) error {
-	if tx.HasSnapshot() && tx.DirtyCount() <= search.RebuildThreshold(files) {
+// since it was built, or there is none of the current layout; otherwise
+// queries read the changed files' own records. The snapshot is built from
+// a read-only open and written in short transactions (search.Builder.Write).
+func (ix *Indexer) refreshSearch(files int) error {
+	fresh := false
+	err := ix.view(func(tx *store.Tx) error {
+		fresh = search.SnapshotCurrent(tx) && tx.DirtyCount() <= search.RebuildThreshold(files)
 		return nil
+	})
+	if err != nil || fresh {
+		return err
 	}
-	if err := search.Rebuild(tx); err != nil {
+	if err := search.Rebuild(ix.view, ix.update); err != nil {
 		return fmt.Errorf("search snapshot: %w", err)
 	}
 	return nil

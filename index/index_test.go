@@ -161,7 +161,7 @@ func TestFullIndex(t *testing.T) {
 			t.Errorf("repo name = %q", repo.Name)
 		}
 	})
-	st, err := Stats(root)
+	st, err := Stats(context.Background(), root)
 	if err != nil || st.Files != sum.Files || st.Chunks != sum.Chunks {
 		t.Errorf("Stats = %+v, %v", st.Totals, err)
 	}
@@ -336,7 +336,7 @@ func TestReadOnlyIndexDir(t *testing.T) {
 			t.Errorf("err = %v", err)
 		}
 		// The earlier index is intact and readable.
-		st, err := Stats(root)
+		st, err := Stats(context.Background(), root)
 		if err != nil || st.Files != before.Files {
 			t.Errorf("stats after a refused write: %v, files %d", err, st.Files)
 		}
@@ -362,7 +362,7 @@ func TestSecondIndexerFails(t *testing.T) {
 	if _, err := ix.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Stats(root); err != nil {
+	if _, err := Stats(context.Background(), root); err != nil {
 		t.Errorf("stats while an indexer holds the workspace: %v", err)
 	}
 }

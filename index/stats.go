@@ -1,15 +1,17 @@
 package index
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
 	"github.com/dossierhq/dossier/store"
 )
 
-// Stats returns the summary recorded by the last completed run.
-func Stats(root string) (Summary, error) {
-	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+// Stats returns the summary recorded by the last completed run; ctx ends a
+// wait for a writer early (see store.OpenContext).
+func Stats(ctx context.Context, root string) (Summary, error) {
+	db, err := store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true})
 	if err != nil {
 		return Summary{}, err
 	}
@@ -37,8 +39,8 @@ type SecretAt struct {
 
 // Secrets lists the secrets the index found, by path and line, so they
 // can be removed (search and every exit mask them).
-func Secrets(root string) ([]SecretAt, error) {
-	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+func Secrets(ctx context.Context, root string) ([]SecretAt, error) {
+	db, err := store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}

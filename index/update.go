@@ -19,6 +19,7 @@ import (
 // directory, or a change to an ignore file, falls back to a full Run.
 func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) {
 	start := time.Now()
+	ix.runCtx = ctx
 	if ix.repo.Root == "" {
 		ix.repo = repoInfo(ix.root)
 	}
@@ -182,14 +183,21 @@ func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) 
 				return err
 			}
 		}
-		if err := refreshSearch(tx, sum.Totals.Files); err != nil {
-			return err
-		}
 		sum.Skipped = skips.Counts()
 		sum.SkippedFiles = skips.List()
 		sum.Seconds = time.Since(start).Seconds()
 		sum.Finished = time.Now().UTC()
 		return tx.SetSummary(sum)
 	})
-	return sum, err
+	if err != nil {
+		return sum, err
+	}
+	// The snapshot is refreshed in transactions of its own, with the file
+	// closed in between.
+	err = db.Close()
+	db = nil
+	if err != nil {
+		return sum, err
+	}
+	return sum, ix.refreshSearch(sum.Totals.Files)
 }

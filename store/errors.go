@@ -19,3 +19,8 @@ var ErrOlderSchema = errors.New("index was written by an older dossier")
 
 // ErrNotFound means the requested record does not exist.
 var ErrNotFound = errors.New("not found")
+
+// ErrDamaged means a value in the index fails its checksum or cannot be
+// decoded: the file was damaged. `dossier index` rebuilds what it derives;
+// deleting .dossier/index.db rebuilds everything.
+var ErrDamaged = errors.New("index is damaged")

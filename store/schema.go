@@ -3,7 +3,7 @@ package store
 // SchemaVersion is the layout version of index.db. Bump it whenever a bucket,
 // key layout or record encoding changes incompatibly; an older index is then
 // rebuilt by the next writer and a newer one is refused.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact.
@@ -35,11 +35,17 @@ var (
 	bucketSearch = []byte("search")
 	// vectors: relative path -> the vector record of its chunks.
 	bucketVectors = []byte("vectors")
-	// postings: term -> the snapshot's postings list for it.
-	bucketPostings = []byte("postings")
-	// snapshot: the search snapshot: its header ("meta"), document, path
-	// and chunk-metadata tables, laid out by the search package.
-	bucketSnapshot = []byte("snapshot")
+	// postings.a, postings.b: term -> the postings list of the snapshot in
+	// slot a or b, then its CRC-32C (Castagnoli, 4 bytes little endian).
+	// snapshot.a, snapshot.b: the search snapshot in slot a or b: its
+	// header ("meta"), document, path and chunk-metadata tables, laid out by
+	// the search package, each value followed by its CRC-32C. metaSnapSlot
+	// names the active slot; the other is a staging area a rebuild fills in
+	// short transactions before one small one switches to it.
+	bucketPostingsA = []byte("postings.a")
+	bucketPostingsB = []byte("postings.b")
+	bucketSnapshotA = []byte("snapshot.a")
+	bucketSnapshotB = []byte("snapshot.b")
 	// dirty: path -> empty, for every file written or deleted since the
 	// snapshot was built.
 	bucketDirty = []byte("dirty")
@@ -51,7 +57,8 @@ var (
 
 var allBuckets = [][]byte{
 	bucketMeta, bucketFiles, bucketChunks, bucketPathIDs, bucketBlobs, bucketLocations,
-	bucketSymbols, bucketImports, bucketTestLinks, bucketSearch, bucketVectors, bucketPostings, bucketSnapshot,
+	bucketSymbols, bucketImports, bucketTestLinks, bucketSearch, bucketVectors,
+	bucketPostingsA, bucketSnapshotA, bucketPostingsB, bucketSnapshotB,
 	bucketDirty, bucketEmbCache,
 }
 
@@ -66,10 +73,13 @@ var (
 	metaGeneration = []byte("generation")
 	// metaVectors is the VectorModel of the index's vectors (JSON).
 	metaVectors = []byte("vectors")
+	// metaSnapSlot is the active search snapshot's slot, "a" or "b";
+	// absent before the first snapshot.
+	metaSnapSlot = []byte("snapslot")
 )
 
-// snapMeta is the key of the search snapshot's header inside
-// bucketSnapshot; the rest of that bucket's keys belong to the search
+// snapMeta is the key of the search snapshot's header inside a snapshot
+// slot's bucket; the rest of that bucket's keys belong to the search
 // package.
 var snapMeta = []byte("meta")
 

@@ -2,7 +2,9 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -51,24 +53,74 @@ func (t *Tx) DirtyCount() int { return t.b(bucketDirty).Stats().KeyN }
 
 func (t *Tx) markDirty(path string) error { return t.b(bucketDirty).Put([]byte(path), nil) }
 
-// HasSnapshot reports whether a search snapshot was built.
-func (t *Tx) HasSnapshot() bool { return t.b(bucketSnapshot).Get(snapMeta) != nil }
+// The search snapshot lives in one of two slots. Readers use the active
+// one; a rebuild fills the other in short transactions (ClearStaging,
+// StageSnapshot, StagePostings) and activates it in one small transaction
+// (SwitchSnapshot), so an indexer never holds the file for the length of a
+// whole rebuild, and a reader sees either the old snapshot with its dirty
+// set or the new one with an empty set, never a mix. A run interrupted
+// while staging leaves the active slot as it was; the next rebuild clears
+// the staging slot first.
 
-// SnapshotValue returns one value of the search snapshot (nil if none);
-// valid until the transaction ends.
-func (t *Tx) SnapshotValue(key []byte) []byte { return t.b(bucketSnapshot).Get(key) }
+// snapshotSlots returns the postings and snapshot buckets of the active
+// slot (active true) or the staging one.
+func (t *Tx) snapshotSlots(active bool) (postings, snapshot []byte) {
+	// Without a snapshot yet, slot a stages the first.
+	onA := string(t.b(bucketMeta).Get(metaSnapSlot)) == "a"
+	if onA == active {
+		return bucketPostingsA, bucketSnapshotA
+	}
+	return bucketPostingsB, bucketSnapshotB
+}
 
-// Postings returns the postings of term in the snapshot (nil if none);
-// valid until the transaction ends.
-func (t *Tx) Postings(term string) []byte { return t.b(bucketPostings).Get([]byte(term)) }
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// ReplaceSnapshot writes a new snapshot and clears the dirty set. entries
-// puts the snapshot's values (its header under the key "meta"); postings
-// must call put once per term in ascending byte order: the bucket is
-// bulk-loaded, which is fast only in key order. Values are kept until the
-// transaction commits, so each must be a slice of its own.
-func (t *Tx) ReplaceSnapshot(entries func(put func(k, v []byte) error) error, postings func(put func(term string, plist []byte) error) error) error {
-	for _, name := range [][]byte{bucketPostings, bucketSnapshot, bucketDirty} {
+// sealed returns v followed by its CRC-32C, appended in place when v has
+// the room.
+func sealed(v []byte) []byte {
+	return binary.LittleEndian.AppendUint32(v, crc32.Checksum(v, castagnoli))
+}
+
+// unseal checks a value's CRC-32C and returns the value without it.
+func unseal(what string, v []byte) ([]byte, error) {
+	if v == nil {
+		return nil, nil
+	}
+	n := len(v) - 4
+	if n < 0 || crc32.Checksum(v[:n], castagnoli) != binary.LittleEndian.Uint32(v[n:]) {
+		return nil, fmt.Errorf("%w: search snapshot %s fails its checksum (run `dossier index` to rebuild it)", ErrDamaged, what)
+	}
+	return v[:n:n], nil
+}
+
+// HasSnapshot reports whether a search snapshot is active.
+func (t *Tx) HasSnapshot() bool { return t.b(bucketMeta).Get(metaSnapSlot) != nil }
+
+// SnapshotValue returns one value of the active search snapshot (nil if
+// none), checked against its checksum; valid until the transaction ends.
+func (t *Tx) SnapshotValue(key []byte) ([]byte, error) {
+	if !t.HasSnapshot() {
+		return nil, nil
+	}
+	_, sb := t.snapshotSlots(true)
+	return unseal(fmt.Sprintf("value %q", key), t.b(sb).Get(key))
+}
+
+// Postings returns the postings of term in the active snapshot (nil if
+// none), checked against its checksum; valid until the transaction ends.
+func (t *Tx) Postings(term string) ([]byte, error) {
+	if !t.HasSnapshot() {
+		return nil, nil
+	}
+	pb, _ := t.snapshotSlots(true)
+	return unseal(fmt.Sprintf("postings of %q", term), t.b(pb).Get([]byte(term)))
+}
+
+// ClearStaging empties the staging slot: before a rebuild stages into it
+// (it may hold an interrupted one), and after a switch, to free the
+// snapshot it replaced.
+func (t *Tx) ClearStaging() error {
+	for _, name := range t.stagingBuckets() {
 		if err := t.tx.DeleteBucket(name); err != nil {
 			return fmt.Errorf("clear %s: %w", name, err)
 		}
@@ -76,22 +128,64 @@ func (t *Tx) ReplaceSnapshot(entries func(put func(k, v []byte) error) error, po
 			return fmt.Errorf("create %s: %w", name, err)
 		}
 	}
-	pb := t.b(bucketPostings)
+	return nil
+}
+
+func (t *Tx) stagingBuckets() [][]byte {
+	pb, sb := t.snapshotSlots(false)
+	return [][]byte{pb, sb}
+}
+
+// StageSnapshot puts values of the snapshot being staged (its header
+// under the key "meta"). Values are kept until the transaction commits and
+// get their checksum appended, in place when they have the room: each must
+// be a slice of its own that the caller does not touch until then.
+func (t *Tx) StageSnapshot(entries func(put func(k, v []byte) error) error) error {
+	_, name := t.snapshotSlots(false)
+	sb := t.b(name)
+	return entries(func(k, v []byte) error { return sb.Put(k, sealed(v)) })
+}
+
+// StagePostings adds postings lists to the snapshot being staged. Terms
+// must come in ascending byte order, within a call and from one call to
+// the next: the bucket is bulk-loaded, which is fast only in key order.
+// Lists are kept as StageSnapshot's values are.
+func (t *Tx) StagePostings(postings func(put func(term string, plist []byte) error) error) error {
+	name, _ := t.snapshotSlots(false)
+	pb := t.b(name)
 	pb.FillPercent = 1 // appended in order: full pages, no splits
-	var last []byte
-	err := postings(func(term string, plist []byte) error {
+	c := pb.Cursor()
+	last, _ := c.Last()
+	return postings(func(term string, plist []byte) error {
 		k := []byte(term)
 		if last != nil && bytes.Compare(k, last) <= 0 {
 			return fmt.Errorf("postings out of order: %q after %q", term, last)
 		}
 		last = k
-		return pb.Put(k, plist)
+		return pb.Put(k, sealed(plist))
 	})
-	if err != nil {
-		return err
+}
+
+// SwitchSnapshot makes the staged snapshot the active one and empties the
+// dirty set, which the staged snapshot covers. The caller holds the
+// workspace's writer lock from the read the snapshot was built from to
+// this switch, so no file changed in between.
+func (t *Tx) SwitchSnapshot() error {
+	_, sb := t.snapshotSlots(false)
+	if t.b(sb).Get(snapMeta) == nil {
+		return fmt.Errorf("switch search snapshot: the staging slot holds no snapshot")
 	}
-	sb := t.b(bucketSnapshot)
-	return entries(func(k, v []byte) error { return sb.Put(k, v) })
+	slot := []byte("a")
+	if bytes.Equal(sb, bucketSnapshotB) {
+		slot = []byte("b")
+	}
+	if err := t.tx.DeleteBucket(bucketDirty); err != nil {
+		return fmt.Errorf("clear %s: %w", bucketDirty, err)
+	}
+	if _, err := t.tx.CreateBucket(bucketDirty); err != nil {
+		return fmt.Errorf("create %s: %w", bucketDirty, err)
+	}
+	return t.b(bucketMeta).Put(metaSnapSlot, slot)
 }
 
 // SymbolNames calls fn with every distinct lower-cased symbol name, in

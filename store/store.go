@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -29,8 +30,17 @@ import (
 // DirName is the per-workspace directory that holds the index and flows.
 const DirName = ".dossier"
 
-// DefaultTimeout is how long an open waits for another process's lock.
+// DefaultTimeout is how long AcquireWriter waits for another indexer.
 const DefaultTimeout = 2 * time.Second
+
+// DefaultWait is how long an open waits for the file while another process
+// writes to it. Writers hold it one short transaction at a time, so a wait
+// this long means a writer is stuck, not busy.
+const DefaultWait = 60 * time.Second
+
+// noticeAfter is how long an open waits before it says so (see
+// WithWaitNotice).
+const noticeAfter = time.Second
 
 // Dir returns the .dossier directory of a workspace root.
 func Dir(root string) string { return filepath.Join(root, DirName) }
@@ -41,8 +51,8 @@ func Path(root string) string { return filepath.Join(Dir(root), "index.db") }
 // Options control Open.
 type Options struct {
 	ReadOnly bool
-	// Timeout bounds the wait for another process's lock on the file;
-	// DefaultTimeout when zero.
+	// Timeout bounds the wait for another process's hold on the file;
+	// DefaultWait when zero.
 	Timeout time.Duration
 }
 
@@ -60,9 +70,23 @@ type DB struct {
 // Open opens the index at path. A writer creates it when missing; a reader
 // gets ErrNoIndex. Lock contention past the timeout gives ErrInUse.
 func Open(path string, opts Options) (*DB, error) {
+	return OpenContext(context.Background(), path, opts)
+}
+
+// OpenContext is Open whose wait for the file ends early when ctx does. A
+// process that waits longer than a second says so once, through the
+// callback WithWaitNotice put in ctx.
+//
+// Fairness: bbolt lets any number of readers or one writer hold the file,
+// and polls for it every 50 ms, so a writer that closes and reopens the file
+// between its transactions would keep a waiting reader out indefinitely.
+// Every open therefore first takes the turnstile (.dossier/index.turn), and
+// holds it until it has the file: a reader waiting for a writer holds it,
+// and the writer's next open queues behind that reader.
+func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 	timeout := opts.Timeout
 	if timeout == 0 {
-		timeout = DefaultTimeout
+		timeout = DefaultWait
 	}
 	if opts.ReadOnly {
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
@@ -71,18 +95,18 @@ func Open(path string, opts Options) (*DB, error) {
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create index directory: %w (make %s writable or choose another --root)", err, filepath.Dir(path))
 	}
-	b, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:      timeout,
-		ReadOnly:     opts.ReadOnly,
-		FreelistType: bolt.FreelistMapType,
-		// Reserve address space up front so a growing index is not
-		// remapped batch after batch; only touched pages cost memory.
-		InitialMmapSize: 1 << 30,
-	})
+	w := &waiter{ctx: ctx, path: path, start: time.Now(), deadline: time.Now().Add(timeout), notice: waitNotice(ctx)}
+	turn := flock.New(filepath.Join(filepath.Dir(path), "index.turn"))
+	b, err := w.open(turn, opts.ReadOnly)
+	if turn.Locked() {
+		turn.Unlock()
+	}
 	if err != nil {
 		switch {
 		case errors.Is(err, berrors.ErrTimeout):
 			return nil, fmt.Errorf("%w: %s is locked (waited %s)", ErrInUse, path, timeout)
+		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			return nil, fmt.Errorf("open index %s: %w", path, err)
 		case errors.Is(err, os.ErrPermission):
 			return nil, fmt.Errorf("open index %s: permission denied: make %s writable or choose another --root", path, filepath.Dir(path))
 		case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
@@ -100,6 +124,102 @@ func Open(path string, opts Options) (*DB, error) {
 
 // Close releases the file.
 func (db *DB) Close() error { return db.bolt.Close() }
+
+// waiter is one open's wait for the index file.
+type waiter struct {
+	ctx      context.Context
+	path     string
+	start    time.Time
+	deadline time.Time
+	notice   func(holder int)
+	noticed  bool
+}
+
+// poll is how often a waiting open tries again.
+const poll = 5 * time.Millisecond
+
+// open takes the turnstile, then opens the file with bbolt, trying both
+// again until the deadline. A turnstile that cannot be created (a
+// read-only directory) is skipped: no writer can be working there either.
+func (w *waiter) open(turn *flock.Flock, readOnly bool) (*bolt.DB, error) {
+	for {
+		ok, err := turn.TryLock()
+		if err != nil || ok {
+			break
+		}
+		if err := w.wait(); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		b, err := bolt.Open(w.path, 0o600, &bolt.Options{
+			// One try: the loop here sleeps, notices and watches ctx.
+			Timeout:      time.Nanosecond,
+			ReadOnly:     readOnly,
+			FreelistType: bolt.FreelistMapType,
+			// Reserve address space up front so a growing index is not
+			// remapped batch after batch; only touched pages cost memory.
+			InitialMmapSize: 1 << 30,
+		})
+		if !errors.Is(err, berrors.ErrTimeout) {
+			return b, err
+		}
+		if err := w.wait(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// wait sleeps one poll interval; it fails once the deadline passed or ctx
+// ended, and calls the notice once after noticeAfter.
+func (w *waiter) wait() error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	if time.Now().After(w.deadline) {
+		return berrors.ErrTimeout
+	}
+	if !w.noticed && w.notice != nil && time.Since(w.start) >= noticeAfter {
+		w.noticed = true
+		w.notice(writerPID(filepath.Dir(w.path)))
+	}
+	t := time.NewTimer(poll)
+	defer t.Stop()
+	select {
+	case <-w.ctx.Done():
+		return w.ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+type noticeKey struct{}
+
+// WithWaitNotice returns ctx with a callback that OpenContext calls once
+// when it has waited a second for the index file: holder is the process id
+// of the workspace's indexer when known, else 0.
+func WithWaitNotice(ctx context.Context, notice func(holder int)) context.Context {
+	return context.WithValue(ctx, noticeKey{}, notice)
+}
+
+func waitNotice(ctx context.Context) func(int) {
+	f, _ := ctx.Value(noticeKey{}).(func(int))
+	return f
+}
+
+// writerPID is the process id the workspace's indexer wrote into its lock
+// file (see AcquireWriter), or 0.
+func writerPID(dir string) int {
+	data, err := os.ReadFile(filepath.Join(dir, "index.lock"))
+	if err != nil {
+		return 0
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
+}
 
 // FilePath is the path of the index file.
 func (db *DB) FilePath() string { return db.path }
@@ -229,6 +349,9 @@ func AcquireWriter(root string, timeout time.Duration) (*WriterLock, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w (lock %s held; waited %s)", ErrInUse, lockPath, timeout)
 	}
+	// For the notice of a reader that waits (see WithWaitNotice); the lock
+	// is on the file, not its content.
+	_ = os.WriteFile(lockPath, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600)
 	return &WriterLock{f: f}, nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/dossierhq/dossier/index/related"
 	"github.com/dossierhq/dossier/store"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 type relatedOptions struct {
@@ -56,7 +58,7 @@ func newRelatedCmd(g *globals) *cobra.Command {
 			if t.Path, err = workspacePath(root, t.Path); err != nil {
 				return fmt.Errorf("%w: %v", errUsage, err)
 			}
-			x, err := expand(root, t, o.limit)
+			x, err := expand(cmd.Context(), root, t, o.limit)
 			if err != nil {
 				return err
 			}
@@ -75,8 +77,8 @@ func newRelatedCmd(g *globals) *cobra.Command {
 }
 
 // expand opens the index read-only for the length of one expansion.
-func expand(root string, t related.Target, limit int) (*related.Expansion, error) {
-	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+func expand(ctx context.Context, root string, t related.Target, limit int) (*related.Expansion, error) {
+	db, err := store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -149,19 +151,19 @@ func printExpansion(w io.Writer, t related.Target, x *related.Expansion) {
 		case len(imp.Paths) > 0:
 			to = strings.Join(imp.Paths, ", ")
 		}
-		fmt.Fprintf(w, "  %s:%d  %s  -> %s\n", s.Path, imp.Line, imp.Spec, to)
+		fmt.Fprintf(w, "  %s:%d  %s  -> %s\n", termsafe.Line(s.Path), imp.Line, imp.Spec, to)
 	}
 	section("Importers", len(x.Importers), "importers")
 	for _, r := range x.Importers {
-		fmt.Fprintf(w, "  %s:%d  imports %s\n", r.Path, r.Line, r.Name)
+		fmt.Fprintf(w, "  %s:%d  imports %s\n", termsafe.Line(r.Path), r.Line, r.Name)
 	}
 	section("Tests", len(x.Tests), "tests")
 	for _, r := range x.Tests {
-		fmt.Fprintf(w, "  %s  (%s)\n", r.Path, r.Role)
+		fmt.Fprintf(w, "  %s  (%s)\n", termsafe.Line(r.Path), r.Role)
 	}
 	section("Callees", len(x.Callees), "callees")
 	for _, r := range x.Callees {
-		fmt.Fprintf(w, "  %s:%d  %s  (%s)  <- line %d\n", r.Path, r.Line, r.Symbol, r.Kind, r.CallLine)
+		fmt.Fprintf(w, "  %s:%d  %s  (%s)  <- line %d\n", termsafe.Line(r.Path), r.Line, r.Symbol, r.Kind, r.CallLine)
 	}
 	section("Callers", len(x.Callers), "callers")
 	for _, r := range x.Callers {
@@ -169,7 +171,7 @@ func printExpansion(w io.Writer, t related.Target, x *related.Expansion) {
 		if sym == "" {
 			sym = "(top level)"
 		}
-		fmt.Fprintf(w, "  %s:%d  %s  (%s)  calls %s\n", r.Path, r.Line, sym, r.Kind, r.Name)
+		fmt.Fprintf(w, "  %s:%d  %s  (%s)  calls %s\n", termsafe.Line(r.Path), r.Line, sym, r.Kind, r.Name)
 		fmt.Fprintf(w, "      %s\n", r.Text)
 	}
 	for _, n := range x.Notes {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/config"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
@@ -129,6 +130,14 @@ func executeOn(ctx context.Context, args []string, stdout, stderr io.Writer, tty
 }
 
 func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	// A command that has to wait for an indexer's write says so, once.
+	ctx = store.WithWaitNotice(ctx, func(pid int) {
+		holder := ""
+		if pid > 0 {
+			holder = fmt.Sprintf(" (pid %d)", pid)
+		}
+		fmt.Fprintf(stderr, "waiting for the indexer to finish writing%s...\n", holder)
+	})
 	cmd := newRootCmd(ctx, stdout, stderr)
 	cmd.SetArgs(args)
 	if prof := os.Getenv("DOSSIER_CPUPROFILE"); prof != "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 type searchOptions struct {
@@ -147,7 +148,7 @@ func printResults(w io.Writer, resp search.Response) {
 		if sym == "" {
 			sym = "-"
 		}
-		fmt.Fprintf(w, "%2d  %.3f  %s:%d-%d  %s  %s  [%s]\n", i+1, r.Score, r.Path, r.StartLine, r.EndLine, r.Kind, sym, strings.Join(r.Sources, ","))
+		fmt.Fprintf(w, "%2d  %.3f  %s:%d-%d  %s  %s  [%s]\n", i+1, r.Score, termsafe.Line(r.Path), r.StartLine, r.EndLine, r.Kind, sym, strings.Join(r.Sources, ","))
 		if r.Line != "" {
 			fmt.Fprintf(w, "      %s\n", r.Line)
 		}

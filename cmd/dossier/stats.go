@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 type statsOptions struct {
@@ -30,9 +32,9 @@ func newStatsCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if o.secrets {
-				return o.printSecrets(cmd.OutOrStdout(), root)
+				return o.printSecrets(cmd.Context(), cmd.OutOrStdout(), root)
 			}
-			sum, err := index.Stats(root)
+			sum, err := index.Stats(cmd.Context(), root)
 			if err != nil {
 				return err
 			}
@@ -81,9 +83,9 @@ func printSummary(w io.Writer, s index.Summary, verbose bool) {
 	if verbose {
 		for _, sk := range s.SkippedFiles {
 			if sk.Detail != "" {
-				fmt.Fprintf(w, "  skip %-22s %s (%s)\n", sk.Reason, sk.Path, sk.Detail)
+				fmt.Fprintf(w, "  skip %-22s %s (%s)\n", sk.Reason, termsafe.Line(sk.Path), sk.Detail)
 			} else {
-				fmt.Fprintf(w, "  skip %-22s %s\n", sk.Reason, sk.Path)
+				fmt.Fprintf(w, "  skip %-22s %s\n", sk.Reason, termsafe.Line(sk.Path))
 			}
 		}
 	}
@@ -91,8 +93,8 @@ func printSummary(w io.Writer, s index.Summary, verbose bool) {
 }
 
 // printSecrets lists where the index found secrets.
-func (o *statsOptions) printSecrets(w io.Writer, root string) error {
-	list, err := index.Secrets(root)
+func (o *statsOptions) printSecrets(ctx context.Context, w io.Writer, root string) error {
+	list, err := index.Secrets(ctx, root)
 	if err != nil {
 		return err
 	}
@@ -105,7 +107,7 @@ func (o *statsOptions) printSecrets(w io.Writer, root string) error {
 		return enc.Encode(list)
 	}
 	for _, s := range list {
-		fmt.Fprintf(w, "%s:%d\t%s\n", s.Path, s.Line, s.Rule)
+		fmt.Fprintf(w, "%s:%d\t%s\n", termsafe.Line(s.Path), s.Line, s.Rule)
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(w, "no secrets found")

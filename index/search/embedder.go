@@ -54,8 +54,8 @@ func (v *view) queryVector(ctx context.Context, text, want string) ([]float32, s
 		if !m.Same(BuiltinModel) {
 			return nil, m, false, fmt.Errorf("the index's vectors come from %s, this dossier embeds with %s: run `dossier index` to re-embed", m, BuiltinModel)
 		}
-		qv, ok := v.builtinQueryVector(text)
-		return qv, m, ok, nil
+		qv, ok, err := v.builtinQueryVector(text)
+		return qv, m, ok, err
 	case store.ProviderOpenAI:
 		if !v.e.allows(m) {
 			return nil, m, false, fmt.Errorf("%w: the index's vectors come from %s at %s with the key in $%s, "+

@@ -489,7 +489,7 @@ func proximity(near, p string) float64 {
 // workbench is never held up for longer than one search.
 func (e *Engine) SearchRoot(ctx context.Context, root string, q Query) (Response, error) {
 	start := time.Now()
-	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	db, err := store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true})
 	if err != nil {
 		return Response{Query: q.Text, Results: []Result{}}, err
 	}

@@ -241,7 +241,7 @@ func TestChangedFilesAreCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = db.Update(search.Rebuild)
+	err = search.Rebuild(db.View, db.Update)
 	db.Close()
 	if err != nil {
 		t.Fatal(err)

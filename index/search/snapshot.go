@@ -14,6 +14,16 @@ import (
 	"github.com/dossierhq/dossier/store"
 )
 
+// snapVersion is the layout version of the snapshot's tables. A snapshot
+// of another version is not read (queries fall back to the per-file
+// records) and the next index run rebuilds it (see SnapshotCurrent).
+// 4: the path table is NUL-separated (a file name may hold a newline).
+const snapVersion = 4
+
+// pathSep separates the path table's entries: the one byte a Unix path
+// cannot hold.
+const pathSep = "\x00"
+
 // snapMeta is the snapshot's header.
 type snapMeta struct {
 	Version  int       `json:"version"`
@@ -167,6 +177,9 @@ func NewBuilder() *Builder { return &Builder{postings: make(map[string]*plist, 1
 
 // AddFile adds one file's search record. Files may come in any order.
 func (b *Builder) AddFile(path string, rec []byte) error {
+	if strings.Contains(path, pathSep) {
+		return fmt.Errorf("search record of %q: a path cannot hold a NUL byte", path)
+	}
 	pathNum := uint32(len(b.paths))
 	first := uint32(b.Docs())
 	if n, err := s2.DecodedLen(rec); err == nil && n > cap(b.raw) {
@@ -214,54 +227,112 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 // Docs is the number of documents added so far.
 func (b *Builder) Docs() int { return len(b.docs) / docSize }
 
-// Write replaces the snapshot in tx with what b holds.
-func (b *Builder) Write(tx *store.Tx) error {
+// txBytes bounds what one staging transaction writes, so the index file
+// is never held for long (see Write).
+const txBytes = 16 << 20
+
+// txTerms bounds the postings lists one staging transaction writes: a
+// large tree has a million terms, and their keys, not their bytes, cost
+// most (all of Go's source tree in one transaction held the file for 9 s).
+const txTerms = 50_000
+
+// Write stages the snapshot b holds and switches the index to it, in
+// short transactions each run by update (which opens the index for that
+// transaction alone, so readers get in between): the tables, the postings
+// a slice at a time, then the switch, then freeing the old snapshot. The
+// caller holds the workspace's writer lock throughout, so no file changes
+// between the read b was built from and the switch. b is spent afterwards.
+func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 	if len(b.seg.offs) > 0 {
 		b.segs = append(b.segs, b.seg.encode())
 		b.seg = segment{}
 	}
-	meta, err := json.Marshal(snapMeta{Version: version, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
+	meta, err := json.Marshal(snapMeta{Version: snapVersion, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
 		Kinds: b.kinds.names, SrcTypes: b.srcs.names, Built: time.Now().UTC()})
 	if err != nil {
 		return err
 	}
+	tables := []struct{ k, v []byte }{
+		{keyMeta, meta}, {keyDocs, nonNil(b.docs)},
+		{keyPaths, []byte(strings.Join(b.paths, pathSep))}, {keyPathInfo, nonNil(b.pathInfo)},
+	}
+	for i, s := range b.segs {
+		tables = append(tables, struct{ k, v []byte }{metaKey(i), s})
+	}
+	first := true
+	for len(tables) > 0 {
+		n, size := 0, 0
+		for n < len(tables) && (n == 0 || size+len(tables[n].v) <= txBytes) {
+			size += len(tables[n].v)
+			n++
+		}
+		part := tables[:n]
+		err := update(func(tx *store.Tx) error {
+			if first {
+				// An interrupted rebuild may have left a half-staged snapshot.
+				if err := tx.ClearStaging(); err != nil {
+					return err
+				}
+			}
+			return tx.StageSnapshot(func(put func(k, v []byte) error) error {
+				for _, kv := range part {
+					if err := put(kv.k, kv.v); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			return err
+		}
+		first, tables = false, tables[n:]
+	}
+	b.docs, b.segs, b.pathInfo = nil, nil, nil
+
 	keys := make([]string, 0, len(b.postings))
 	for k := range b.postings {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	entries := func(put func(k, v []byte) error) error {
-		// Values must stay untouched until commit: each is its own slice.
-		for _, kv := range []struct{ k, v []byte }{
-			{keyMeta, meta}, {keyDocs, nonNil(b.docs)},
-			{keyPaths, []byte(strings.Join(b.paths, "\n"))}, {keyPathInfo, nonNil(b.pathInfo)},
-		} {
-			if err := put(kv.k, kv.v); err != nil {
-				return err
-			}
+	var df [dfRoom]byte
+	for len(keys) > 0 {
+		n, size := 0, 0
+		for n < len(keys) && (n == 0 || size <= txBytes && n < txTerms) {
+			size += len(b.postings[keys[n]].buf)
+			n++
 		}
-		for i, s := range b.segs {
-			if err := put(metaKey(i), s); err != nil {
-				return err
-			}
+		part := keys[:n]
+		err := update(func(tx *store.Tx) error {
+			return tx.StagePostings(func(put func(string, []byte) error) error {
+				for _, k := range part {
+					p := b.postings[k]
+					// The document frequency goes right-aligned into the
+					// room at the head; each list is its own slice.
+					n := binary.PutUvarint(df[:], uint64(p.df))
+					start := dfRoom - n
+					copy(p.buf[start:], df[:n])
+					if err := put(k, p.buf[start:]); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			return err
 		}
-		return nil
+		// Committed: the lists are on disk, their memory can go.
+		for _, k := range part {
+			delete(b.postings, k)
+		}
+		keys = keys[n:]
 	}
-	return tx.ReplaceSnapshot(entries, func(put func(string, []byte) error) error {
-		var df [dfRoom]byte
-		for _, k := range keys {
-			p := b.postings[k]
-			// The document frequency goes right-aligned into the room at
-			// the head; each list is its own slice, untouched until commit.
-			n := binary.PutUvarint(df[:], uint64(p.df))
-			start := dfRoom - n
-			copy(p.buf[start:], df[:n])
-			if err := put(k, p.buf[start:]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	if err := update(func(tx *store.Tx) error { return tx.SwitchSnapshot() }); err != nil {
+		return err
+	}
+	// The old snapshot, now in the staging slot, is freed on its own.
+	return update(func(tx *store.Tx) error { return tx.ClearStaging() })
 }
 
 func nonNil(b []byte) []byte {
@@ -271,16 +342,28 @@ func nonNil(b []byte) []byte {
 	return b
 }
 
-// Rebuild builds the snapshot from every file's search record in tx.
-func Rebuild(tx *store.Tx) error {
+// Rebuild builds the snapshot from every file's search record, read in
+// one read-only transaction run by view, and writes it with Write.
+func Rebuild(view, update func(func(*store.Tx) error) error) error {
 	// The rebuild holds every posting at once while it decodes every
 	// record, the peak of an index run's memory: collect more often.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	b := NewBuilder()
-	if err := tx.SearchRecords(b.AddFile); err != nil {
+	if err := view(func(tx *store.Tx) error { return tx.SearchRecords(b.AddFile) }); err != nil {
 		return err
 	}
-	return b.Write(tx)
+	return b.Write(update)
+}
+
+// SnapshotCurrent reports whether tx holds a snapshot this version of
+// dossier reads; an index run rebuilds any other.
+func SnapshotCurrent(tx *store.Tx) bool {
+	raw, err := tx.SnapshotValue(keyMeta)
+	if err != nil || raw == nil {
+		return false
+	}
+	var m snapMeta
+	return json.Unmarshal(raw, &m) == nil && m.Version == snapVersion
 }
 
 // RebuildThreshold is the number of files changed since the snapshot past

@@ -30,7 +30,7 @@ func snapshotOf(t *testing.T, damage func(*Builder)) *store.DB {
 		}
 	}
 	damage(b)
-	if err := db.Update(b.Write); err != nil {
+	if err := b.Write(db.Update); err != nil {
 		t.Fatal(err)
 	}
 	return db

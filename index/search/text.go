@@ -2,11 +2,12 @@ package search
 
 import (
 	"cmp"
-	"container/heap"
 	"encoding/binary"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strings"
 )
 
 // BM25 parameters (the usual ones; field weights are folded into tf).
@@ -15,32 +16,144 @@ const (
 	bm25B  = 0.75
 )
 
-// stats are the corpus figures a query's weights come from.
+// stats are the corpus figures a query's weights come from, exact for the
+// index as it is: the snapshot's figures without the documents of files
+// changed since it was built, plus those files' own records. A query
+// therefore scores the same whether the snapshot is fresh or stale.
 type stats struct {
 	n     float64 // documents
 	avgdl float64
-	df    map[string]int // per query term, from the snapshot
-	plist map[string][]byte
+	df    map[string]int    // per query term
+	plist map[string][]byte // per query term, the snapshot's postings
+	// dirty are the chunks of dirty files that hold a query term.
+	dirty []dirtyDoc
 }
 
-func (v *view) stats(qt map[string]int) stats {
-	s := stats{n: float64(max(v.e.snap.meta.Docs, 1)), avgdl: 1, df: map[string]int{}, plist: map[string][]byte{}}
-	if v.e.snap.meta.Docs > 0 {
-		s.avgdl = max(float64(v.e.snap.meta.TotalLen)/float64(v.e.snap.meta.Docs), 1)
+// dirtyDoc is a chunk of a dirty file that holds a query term.
+type dirtyDoc struct {
+	key       key
+	length    float64
+	kind, src string
+	tfs       []termTF // in term order, as the snapshot adds them up
+}
+
+type termTF struct {
+	term string
+	tf   int
+}
+
+func (v *view) stats(qt map[string]int) (stats, error) {
+	s := stats{df: map[string]int{}, plist: map[string][]byte{}}
+	docs, total := 0, int64(0)
+	if v.hasSnap {
+		docs, total = v.e.snap.meta.Docs, v.e.snap.meta.TotalLen
+		for n := range v.dirtyNum {
+			pi := getPathInfo(v.pathInfo, int(n))
+			docs -= int(pi.n)
+			for d := pi.first; d < pi.first+pi.n; d++ {
+				total -= int64(getDoc(v.docs, int(d)).length)
+			}
+		}
+		dirtyPath := v.dirtyPaths()
+		for t := range qt {
+			pl, err := v.tx.Postings(t)
+			if err != nil {
+				return s, err
+			}
+			if pl == nil {
+				continue
+			}
+			df, n := binary.Uvarint(pl)
+			if n <= 0 {
+				return s, errRecord
+			}
+			s.plist[t] = pl[n:]
+			gone, err := v.postingsIn(pl[n:], dirtyPath)
+			if err != nil {
+				return s, err
+			}
+			s.df[t] = int(df) - gone
+		}
 	}
-	for t := range qt {
-		pl := v.tx.Postings(t)
-		if pl == nil {
+	// The dirty files' own records, in path order so the chunks come out
+	// in the same order every time.
+	for _, p := range slices.Sorted(maps.Keys(v.dirty)) {
+		rec := v.tx.SearchRecord(p)
+		if rec == nil {
 			continue
 		}
-		df, n := binary.Uvarint(pl)
+		var cur dirtyDoc
+		flush := func() {
+			if len(cur.tfs) > 0 {
+				slices.SortFunc(cur.tfs, func(a, b termTF) int { return strings.Compare(a.term, b.term) })
+				s.dirty = append(s.dirty, cur)
+			}
+		}
+		_, err := DecodeTerms(rec, func(ord, length int, m *Meta) {
+			flush()
+			docs++
+			total += int64(length)
+			cur = dirtyDoc{key: key{p, ord}, length: float64(length), kind: m.Kind, src: m.SrcType}
+		}, func(_ int, term []byte, tf int) {
+			if _, ok := qt[string(term)]; ok {
+				s.df[string(term)]++
+				cur.tfs = append(cur.tfs, termTF{string(term), tf})
+			}
+		})
+		if err != nil {
+			return s, fmt.Errorf("search record of %s: %w", p, err)
+		}
+		flush()
+	}
+	s.n, s.avgdl = float64(max(docs, 1)), 1
+	if docs > 0 {
+		s.avgdl = max(float64(total)/float64(docs), 1)
+	}
+	return s, nil
+}
+
+// dirtyPaths marks the snapshot's paths of dirty files; nil when none is.
+func (v *view) dirtyPaths() []bool {
+	if len(v.dirtyNum) == 0 {
+		return nil
+	}
+	dirty := make([]bool, len(v.e.snap.paths))
+	for n := range v.dirtyNum {
+		dirty[n] = true
+	}
+	return dirty
+}
+
+// postingsIn counts the documents of a postings list (after its document
+// frequency) whose path is marked in paths.
+func (v *view) postingsIn(pl []byte, paths []bool) (int, error) {
+	if paths == nil {
+		return 0, nil
+	}
+	nd, in, d := v.e.snap.meta.Docs, 0, -1
+	for len(pl) > 0 {
+		delta, n := binary.Uvarint(pl)
 		if n <= 0 {
-			continue
+			return 0, errRecord
 		}
-		s.df[t] = int(df)
-		s.plist[t] = pl[n:]
+		_, m := binary.Uvarint(pl[n:])
+		if m <= 0 {
+			return 0, errRecord
+		}
+		pl = pl[n+m:]
+		if d < 0 {
+			d = int(delta)
+		} else {
+			d += int(delta)
+		}
+		if d >= nd {
+			return 0, errRecord
+		}
+		if paths[binary.LittleEndian.Uint32(v.docs[d*docSize:])] {
+			in++
+		}
 	}
-	return s
+	return in, nil
 }
 
 // idf is BM25's inverse document frequency (never negative).
@@ -74,7 +187,8 @@ func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) (
 		}
 		v.e.touched = touched[:0]
 	}()
-	// In term order: the same query adds up the same scores every time.
+	// In term order: the same query adds up the same scores every time,
+	// and the records of dirty files add theirs up in the same order.
 	for _, t := range slices.Sorted(maps.Keys(qt)) {
 		qtf := qt[t]
 		pl, ok := st.plist[t]
@@ -115,21 +229,13 @@ func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) (
 		}
 	}
 	h := make(hitHeap, 0, limit)
-	var worst float64
 	for _, d := range touched {
 		s := scores[d]
-		if len(h) == limit && s <= worst {
+		if len(h) == limit && s < h[0].score {
 			continue
 		}
 		doc := getDoc(v.docs, int(d))
-		k := key{v.e.snap.paths[doc.path], int(doc.ordinal)}
-		if len(h) < limit {
-			heap.Push(&h, hit{key: k, score: s})
-		} else {
-			h[0] = hit{key: k, score: s}
-			heap.Fix(&h, 0)
-		}
-		worst = h[0].score
+		h.offer(hit{key: key{v.e.snap.paths[doc.path], int(doc.ordinal)}, score: s}, limit)
 	}
 	return h, nil
 }
@@ -166,53 +272,38 @@ func (v *view) kindTables(f filter) (okKind, okSrc *[256]bool) {
 
 // queryTerms returns the terms of q and their corpus figures, computed once
 // per query for the retrievers that share them.
-func (v *view) queryTerms(q string) (map[string]int, stats) {
+func (v *view) queryTerms(q string) (map[string]int, stats, error) {
 	if v.qt == nil || v.qtext != q {
-		v.qtext, v.qt = q, v.e.tok.Terms(q)
-		v.qst = v.stats(v.qt)
+		qt := v.e.tok.Terms(q)
+		st, err := v.stats(qt)
+		if err != nil {
+			return nil, stats{}, err
+		}
+		v.qtext, v.qt, v.qst = q, qt, st
 	}
-	return v.qt, v.qst
+	return v.qt, v.qst, nil
 }
 
 // text ranks chunks by BM25 over their weighted terms.
 func (v *view) text(q string, f filter, limit int) ([]hit, error) {
-	qt, st := v.queryTerms(q)
-	if len(qt) == 0 {
-		return nil, nil
+	qt, st, err := v.queryTerms(q)
+	if err != nil || len(qt) == 0 {
+		return nil, err
 	}
 	hits, err := v.scoreSnapshot(qt, st, f, limit)
 	if err != nil {
 		return nil, err
 	}
 	// Files changed since the snapshot: score their own records.
-	for p := range v.dirty {
-		rec := v.tx.SearchRecord(p)
-		if rec == nil || !f.path(p) {
+	for _, d := range st.dirty {
+		if !f.path(d.key.path) || !f.kind(d.kind, d.src) {
 			continue
 		}
-		var cur struct {
-			ok     bool
-			length float64
-			score  float64
-			ord    int
+		score := 0.0
+		for _, t := range d.tfs {
+			score += st.bm25(float64(t.tf), d.length, st.idf(t.term)*float64(qt[t.term]))
 		}
-		flush := func() {
-			if cur.ok && cur.score > 0 {
-				hits = append(hits, hit{key: key{p, cur.ord}, score: cur.score})
-			}
-		}
-		_, err := DecodeTerms(rec, func(ord, length int, m *Meta) {
-			flush()
-			cur.ok, cur.length, cur.score, cur.ord = f.kind(m.Kind, m.SrcType), float64(length), 0, ord
-		}, func(_ int, term []byte, tf int) {
-			if qtf, ok := qt[string(term)]; ok && cur.ok {
-				cur.score += st.bm25(float64(tf), cur.length, st.idf(string(term))*float64(qtf))
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-		flush()
+		hits = append(hits, hit{key: d.key, score: score})
 	}
 	return top(hits, limit), nil
 }

@@ -13,10 +13,10 @@ import (
 
 // builtinQueryVector embeds a query with the builtin embedder, weighting
 // each term by its IDF in the index, so rare words steer the vector.
-func (v *view) builtinQueryVector(q string) ([]float32, bool) {
-	qt, st := v.queryTerms(q)
-	if len(qt) == 0 {
-		return nil, false
+func (v *view) builtinQueryVector(q string) ([]float32, bool, error) {
+	qt, st, err := v.queryTerms(q)
+	if err != nil || len(qt) == 0 {
+		return nil, false, err
 	}
 	acc := make(embed.Vec, embed.BuiltinDims)
 	for t, n := range qt {
@@ -24,7 +24,7 @@ func (v *view) builtinQueryVector(q string) ([]float32, bool) {
 	}
 	vec := make([]float32, embed.BuiltinDims)
 	acc.Float(vec)
-	return vec, true
+	return vec, true, nil
 }
 
 // vector ranks chunks by cosine similarity with the query vector qv of
@@ -90,11 +90,8 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 						continue
 					}
 					s := float64(q.Estimate(fl.entries[j*size : (j+1)*size]))
-					if h.Len() < ncand {
-						heap.Push(h, hit{key: key{fl.path, j}, score: s})
-					} else if s > (*h)[0].score {
-						(*h)[0] = hit{key: key{fl.path, j}, score: s}
-						heap.Fix(h, 0)
+					if h.Len() < ncand || s >= (*h)[0].score {
+						h.offer(hit{key: key{fl.path, j}, score: s}, ncand)
 					}
 				}
 			}
@@ -158,11 +155,37 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 // chance (random hashed vectors of this size reach about 0.1).
 const minCosine = 0.15
 
-// hitHeap is a min-heap of hits by score.
+// hitHeap is a min-heap of hits, the worst on top: the lowest score, and
+// of equal scores the last by path and position (the order top sorts
+// in), so which of tied hits are kept does not depend on the order they
+// were offered in.
 type hitHeap []hit
 
+// worse reports whether a ranks below b.
+func worse(a, b hit) bool {
+	if a.score != b.score {
+		return a.score < b.score
+	}
+	if a.key.path != b.key.path {
+		return a.key.path > b.key.path
+	}
+	return a.key.ord > b.key.ord
+}
+
+// offer adds x when the heap holds fewer than limit hits or x ranks above
+// the worst of them, which it then replaces.
+func (h *hitHeap) offer(x hit, limit int) {
+	switch {
+	case len(*h) < limit:
+		heap.Push(h, x)
+	case worse((*h)[0], x):
+		(*h)[0] = x
+		heap.Fix(h, 0)
+	}
+}
+
 func (h hitHeap) Len() int           { return len(h) }
-func (h hitHeap) Less(i, j int) bool { return h[i].score < h[j].score }
+func (h hitHeap) Less(i, j int) bool { return worse(h[i], h[j]) }
 func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *hitHeap) Push(x any)        { *h = append(*h, x.(hit)) }
 func (h *hitHeap) Pop() any {

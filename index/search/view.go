@@ -57,19 +57,37 @@ func (v *view) consistent() bool {
 func (e *Engine) open(tx *store.Tx) (*view, error) {
 	v := &view{tx: tx, e: e, dirty: map[string]bool{}, dirtyNum: map[uint32]bool{},
 		recs: map[string]*FileRecord{}, metas: map[int]*Meta{}}
-	raw := tx.SnapshotValue(keyMeta)
+	raw, err := tx.SnapshotValue(keyMeta)
+	if err != nil {
+		return nil, err
+	}
+	if raw != nil && string(raw) != e.snap.key {
+		var m snapMeta
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("search snapshot: unreadable header (run `dossier index` to rebuild it)")
+		}
+		if m.Version != snapVersion {
+			// Another layout: the records hold everything it did.
+			v.notes = append(v.notes, fmt.Sprintf("the search snapshot has layout %d, this dossier reads %d: every file is read from its own record until `dossier index` rebuilds it", m.Version, snapVersion))
+			raw = nil
+		}
+	}
 	if raw == nil {
 		e.snap = snapshotState{}
-		// No snapshot yet: every file is read from its own record.
+		// No snapshot (yet): every file is read from its own record.
 		err := tx.SearchRecords(func(p string, _ []byte) error { v.dirty[p] = true; return nil })
 		return v, err
 	}
 	if string(raw) != e.snap.key {
 		var m snapMeta
-		if err := json.Unmarshal(raw, &m); err != nil || m.Version != version {
+		if err := json.Unmarshal(raw, &m); err != nil {
 			return nil, fmt.Errorf("search snapshot: unreadable header (run `dossier index` to rebuild it)")
 		}
-		paths := strings.Split(string(tx.SnapshotValue(keyPaths)), "\n")
+		table, err := tx.SnapshotValue(keyPaths)
+		if err != nil {
+			return nil, err
+		}
+		paths := strings.Split(string(table), pathSep)
 		if m.Paths == 0 {
 			paths = nil
 		}
@@ -82,7 +100,12 @@ func (e *Engine) open(tx *store.Tx) (*view, error) {
 		}
 		e.snap = snapshotState{key: string(raw), meta: m, paths: paths, pathNums: nums}
 	}
-	v.docs, v.pathInfo = tx.SnapshotValue(keyDocs), tx.SnapshotValue(keyPathInfo)
+	if v.docs, err = tx.SnapshotValue(keyDocs); err != nil {
+		return nil, err
+	}
+	if v.pathInfo, err = tx.SnapshotValue(keyPathInfo); err != nil {
+		return nil, err
+	}
 	if len(v.docs) != e.snap.meta.Docs*docSize || len(v.pathInfo) != e.snap.meta.Paths*pathInfoSize || !e.snap.checked && !v.consistent() {
 		e.snap = snapshotState{}
 		return nil, fmt.Errorf("search snapshot: document table damaged (run `dossier index` to rebuild it)")
@@ -133,7 +156,11 @@ func (v *view) docMeta(d int) (*Meta, error) {
 	if m, ok := v.metas[d]; ok {
 		return m, nil
 	}
-	entry, ok := segEntry(v.tx.SnapshotValue(metaKey(d/segDocs)), d%segDocs)
+	seg, err := v.tx.SnapshotValue(metaKey(d / segDocs))
+	if err != nil {
+		return nil, err
+	}
+	entry, ok := segEntry(seg, d%segDocs)
 	if !ok {
 		return nil, fmt.Errorf("search snapshot: chunk metadata damaged (run `dossier index` to rebuild it)")
 	}

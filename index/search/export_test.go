@@ -1,0 +1,49 @@
+package search
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/dossierhq/dossier/store"
+)
+
+// WriteOldSnapshot replaces tx's snapshot with one of layout 3, whose path
+// table was newline-separated, built from the current records: what an
+// index written before snapVersion 4 holds.
+func WriteOldSnapshot(tx *store.Tx) error {
+	b := NewBuilder()
+	if err := tx.SearchRecords(b.AddFile); err != nil {
+		return err
+	}
+	if len(b.seg.offs) > 0 {
+		b.segs = append(b.segs, b.seg.encode())
+	}
+	meta, err := json.Marshal(snapMeta{Version: 3, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
+		Kinds: b.kinds.names, SrcTypes: b.srcs.names})
+	if err != nil {
+		return err
+	}
+	if err := tx.ClearStaging(); err != nil {
+		return err
+	}
+	err = tx.StageSnapshot(func(put func(k, v []byte) error) error {
+		for _, kv := range []struct{ k, v []byte }{
+			{keyMeta, meta}, {keyDocs, nonNil(b.docs)},
+			{keyPaths, []byte(strings.Join(b.paths, "\n"))}, {keyPathInfo, nonNil(b.pathInfo)},
+		} {
+			if err := put(kv.k, kv.v); err != nil {
+				return err
+			}
+		}
+		for i, s := range b.segs {
+			if err := put(metaKey(i), s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return tx.SwitchSnapshot()
+}
