@@ -531,22 +531,31 @@ func (f *Flow) Remove(p *Part) error {
 		return writeErr(trash, err)
 	}
 	dst := filepath.Join(trash, filepath.Base(p.Path))
-	if _, err := os.Lstat(dst); err == nil {
-		for i := 1; ; i++ {
-			old := fmt.Sprintf("%s~%d", dst, i)
-			if _, err := os.Lstat(old); err != nil {
-				if err := os.Rename(dst, old); err != nil {
-					return writeErr(old, err)
-				}
-				break
-			}
-		}
+	if err := keepAside(dst); err != nil {
+		return err
 	}
 	if err := os.Rename(p.Path, dst); err != nil {
 		return writeErr(p.Path, err)
 	}
 	f.Parts = slices.DeleteFunc(f.Parts, func(q *Part) bool { return q == p })
 	return f.forgetState(p.ID())
+}
+
+// keepAside renames an existing file at dst to the first free dst~N, so
+// what goes to dst next never replaces an older copy.
+func keepAside(dst string) error {
+	if _, err := os.Lstat(dst); err != nil {
+		return nil
+	}
+	for i := 1; ; i++ {
+		old := fmt.Sprintf("%s~%d", dst, i)
+		if _, err := os.Lstat(old); err != nil {
+			if err := os.Rename(dst, old); err != nil {
+				return writeErr(old, err)
+			}
+			return nil
+		}
+	}
 }
 
 // forgetState drops flow.json entries of a part id.

@@ -150,6 +150,25 @@ func unfence(body string) (string, string) {
 	return inner, lang
 }
 
+// pristine reports whether text is byte for byte what renderEvidence
+// writes for the content its own provenance names: the code's cid is the
+// comment's, and rendering that code with that provenance gives text back.
+// Anything else (a note beside the fence, a changed line, a missing
+// comment) is a hand edit that refresh must not overwrite silently.
+func pristine(text string) bool {
+	x := parseEvidence(text)
+	if x.source.CID == "" {
+		return false
+	}
+	// The fenced content ends with a newline the source span may lack.
+	for _, code := range []string{x.code, strings.TrimSuffix(x.code, "\n")} {
+		if CID([]byte(code)) == x.source.CID && renderEvidence(x.source, code) == text {
+			return true
+		}
+	}
+	return false
+}
+
 // renderEvidence writes an evidence part file: heading, provenance and the
 // content in a fence long enough for what it holds. Values in the comment
 // are encoded (assemble.ProvValue), so no file name closes or rewrites it.
