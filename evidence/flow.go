@@ -41,7 +41,8 @@ type Part struct {
 	// the fix.
 	Broken string
 	// Refused is set with Broken when the part's file was not opened at
-	// all: RefusedOutside, RefusedNotRegular or RefusedTooLarge.
+	// all (RefusedOutside, RefusedNotRegular or RefusedTooLarge), or was
+	// read but cannot be trusted (Damaged).
 	Refused string
 }
 
@@ -264,6 +265,12 @@ func (p *Part) refuse(err error, broken string) {
 	}
 }
 
+// Damaged is the state of an evidence part whose file is not whole: a
+// provenance comment or code fence never closed (the file was cut short),
+// or provenance that does not parse. It is left out of every prompt and
+// left on disk as it is.
+const Damaged = "damaged"
+
 // InSnapshot reports whether the renderers see p: every part that was
 // read, and refused parts (with no content), so ctxplan.json lists them
 // with their state. Other broken parts are left out.
@@ -286,6 +293,18 @@ func (p *Part) fill(f *Flow) {
 	default:
 		x := parseEvidence(p.Content)
 		p.Heading, p.Source, p.Body, p.Code = x.heading, x.source, x.body, x.code
+		if x.damage != "" {
+			p.Status, p.Refused = assemble.Skipped, Damaged
+			path := "PATH"
+			if x.heading != "" {
+				path = x.heading
+			}
+			fix := "repair the file by hand, or remove it (`dossier evidence remove " + p.ID() + "`, which keeps it in build/removed/) and add its source again (`dossier evidence add " + path + "[::RANGE]`)"
+			if p.Source.Path != "" && p.Source.CID != "" {
+				fix = "`dossier evidence refresh " + p.ID() + " --force` rewrites it from " + p.Source.Path + " (keeping this copy in build/removed/), or repair the file by hand"
+			}
+			p.Broken = fmt.Sprintf("part file %s is damaged: %s; it looks cut short and is left out of the prompt: %s", p.File, x.damage, fix)
+		}
 		if p.Heading == "" {
 			p.Heading = p.Kind
 		}

@@ -299,7 +299,7 @@ func (e *Engine) toggle(c *call) error {
 		to := assemble.Active
 		if want != nil {
 			to = *want
-		} else if p.Active() {
+		} else if !p.Name.Skip {
 			to = assemble.Skipped
 		}
 		ok, err := f.SetStatus(p, to)
@@ -320,7 +320,9 @@ func (e *Engine) toggle(c *call) error {
 // SetStatus renames a part to or from its .skip name. It reports whether
 // anything changed.
 func (f *Flow) SetStatus(p *Part, to assemble.Status) (bool, error) {
-	if p.Status == to {
+	// The name says the state: a broken, refused or damaged part is
+	// skipped whatever its name, and still renames like any other.
+	if p.Name.Skip == (to == assemble.Skipped) {
 		return false, nil
 	}
 	n := p.Name
@@ -329,7 +331,10 @@ func (f *Flow) SetStatus(p *Part, to assemble.Status) (bool, error) {
 	if err := rename(p.Path, dst); err != nil {
 		return false, err
 	}
-	p.Name, p.Path, p.Status = n, dst, to
+	p.Name, p.Path = n, dst
+	if p.Broken == "" {
+		p.Status = to
+	}
 	p.File = path.Join(path.Dir(p.File), n.String())
 	f.sortParts()
 	return true, nil

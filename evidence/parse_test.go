@@ -137,3 +137,53 @@ func FuzzParseEvidence(f *testing.F) {
 		}
 	})
 }
+
+// TestCutPartsAreDamaged: a part file cut anywhere inside its comment or
+// its code is damaged, and never pristine.
+func TestCutPartsAreDamaged(t *testing.T) {
+	code := "func f() {\n\treturn\n}\n"
+	src := assemble.Source{URI: "file://a/b.go", Path: "a/b.go", CID: CID([]byte(code)), Span: "lines=3:5", Language: "go"}
+	text := renderEvidence(src, code)
+	if p := parseEvidence(text); p.damage != "" || !pristine(text) {
+		t.Fatalf("a fresh part: damage %q, pristine %v", p.damage, pristine(text))
+	}
+	open := strings.Index(text, "<!--")
+	body := strings.Index(text, "```go\n") + len("```go\n")
+	closing := strings.LastIndex(text, "```")
+	for i := 0; i < len(text); i++ {
+		if pristine(text[:i]) {
+			t.Fatalf("cut at %d is pristine: %q", i, text[:i])
+		}
+		inComment := i > open && i < strings.Index(text, "-->")+3
+		inCode := i >= body && i < closing
+		if (inComment || inCode) && parseEvidence(text[:i]).damage == "" {
+			t.Errorf("cut at %d is not damaged: %q", i, text[:i])
+		}
+	}
+	for _, ok := range []string{
+		"Just a note.\n",
+		"## Evidence: x\n<!-- my own remark -->\n\nprose\n",
+		"## Evidence: x\n\n~~~\ncode\n~~~\n",
+		"```js\na ``` b\n```\n",
+	} {
+		if d := parseEvidence(ok).damage; d != "" {
+			t.Errorf("%q is damaged: %s", ok, d)
+		}
+	}
+}
+
+func FuzzRenderedPartIsPristine(f *testing.F) {
+	f.Add("func f() {}\n", "go")
+	f.Add("```\nfence\n", "")
+	f.Add("no newline", "text")
+	f.Fuzz(func(t *testing.T, code, lang string) {
+		if strings.Trim(lang, "abcdefghijklmnopqrstuvwxyz0123456789+#.-_") != "" {
+			return // not a language name dossier writes
+		}
+		src := assemble.Source{URI: "file://a", Path: "a", CID: CID([]byte(code)), Span: "all", Language: lang}
+		text := renderEvidence(src, code)
+		if d := parseEvidence(text).damage; d != "" || !pristine(text) {
+			t.Fatalf("rendered %q: damage %q, pristine %v", text, d, pristine(text))
+		}
+	})
+}

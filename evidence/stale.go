@@ -90,7 +90,7 @@ func (e *Engine) staleKeyOf(p *Part) (staleKey, bool) {
 
 func (e *Engine) staleness(p *Part, files map[string]string) string {
 	s := p.Source
-	if p.Role != assemble.Evidence || p.Link || s.Path == "" || s.CID == "" {
+	if p.Role != assemble.Evidence || p.Link || p.Broken != "" || s.Path == "" || s.CID == "" {
 		return ""
 	}
 	// Any byte that differs from what dossier wrote is a hand edit: a
@@ -170,6 +170,9 @@ func (e *Engine) refresh(c *call) error {
 			return err
 		}
 		for _, p := range parts {
+			if p.Refused == Damaged && (!c.o.force || p.Source.Path == "" || p.Source.CID == "") {
+				return fmt.Errorf("%s", p.Broken)
+			}
 			if stale[p] == "edited" && !c.o.force {
 				return fmt.Errorf("%s was edited by hand: `refresh %s --force` replaces it from the source (the edited file is kept in build/removed/)", p.ID(), p.ID())
 			}

@@ -82,3 +82,65 @@ func lineOf(out, s string) string {
 	}
 	return ""
 }
+
+// TestTruncatedPartIsDamaged: a part file cut short is shown as damaged,
+// left out of every prompt and left on disk as it is.
+func TestTruncatedPartIsDamaged(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	dir := flowDir(t, root)
+	must(t, "evidence", "add", "render/render.go", "parser/parse.go::8,14", "core/flow.sh::1,3", r)
+	ev := filepath.Join(dir, "ctx", "evidence")
+	cut := func(name string, at func(string) int) string {
+		p := filepath.Join(ev, name)
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(raw)[:at(string(raw))]
+		os.WriteFile(p, []byte(text), 0o644)
+		return text
+	}
+	inComment := cut("100_render_go.evidence.md", func(s string) int { return strings.Index(s, "cid=sha256:") + 20 })
+	inCode := cut("110_parse_go_8_14.evidence.md", func(s string) int { return strings.Index(s, "if src") })
+	badProv := cut("120_flow_sh_1_3.evidence.md", func(s string) int { return len(s) })
+	badProv = strings.Replace(badProv, "span=lines=1:3", "span=lines=1:", 1)
+	os.WriteFile(filepath.Join(ev, "120_flow_sh_1_3.evidence.md"), []byte(badProv), 0o644)
+
+	out := must(t, "evidence", "status", r)
+	for _, c := range []struct{ id, why string }{
+		{"100_render_go", "not closed"},
+		{"110_parse_go_8_14", "never closed"},
+		{"120_flow_sh_1_3", "span"},
+	} {
+		if l := lineOf(out, c.id); !strings.Contains(l, "damaged") || !strings.Contains(l, c.why) {
+			t.Errorf("%s is not reported damaged (%s):\n%s", c.id, c.why, out)
+		}
+	}
+	md := must(t, "assemble", r)
+	if strings.Contains(md, "cid=sha256:"+inComment[len(inComment)-9:]) || strings.Contains(md, "func Parse") || strings.Contains(md, "echo line 1") {
+		t.Errorf("a damaged part was assembled:\n%s", md)
+	}
+	plan := must(t, "evidence", "plan", r)
+	if strings.Count(plan, `"status": "damaged"`) != 3 {
+		t.Errorf("ctxplan.json does not list the damaged parts:\n%s", plan)
+	}
+	must(t, "evidence", "refresh", r)
+	if raw, _ := os.ReadFile(filepath.Join(ev, "100_render_go.evidence.md")); string(raw) != inComment {
+		t.Errorf("refresh changed a damaged part:\n%s", raw)
+	}
+	// A damaged part whose provenance still reads is rewritten on request,
+	// keeping the damaged copy.
+	must(t, "evidence", "refresh", "110", "--force", r)
+	if out := must(t, "evidence", "status", r); strings.Contains(lineOf(out, "110_parse_go"), "damaged") {
+		t.Errorf("refresh --force did not repair 110:\n%s", out)
+	}
+	if raw, _ := os.ReadFile(filepath.Join(dir, "build", "removed", "110_parse_go_8_14.evidence.md.edited")); string(raw) != inCode {
+		t.Errorf("the damaged copy is not kept:\n%s", raw)
+	}
+	// One whose provenance is cut says what to do instead.
+	_, errOut, code := runCLI(t, "evidence", "refresh", "100", "--force", r)
+	if code == 0 || !strings.Contains(errOut, "evidence add") {
+		t.Errorf("refresh of a part with a cut comment: exit %d %s", code, errOut)
+	}
+}
