@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dossierhq/dossier/assemble"
 )
@@ -44,6 +45,9 @@ type Part struct {
 	// all (RefusedOutside, RefusedNotRegular or RefusedTooLarge), or was
 	// read but cannot be trusted (Damaged).
 	Refused string
+	// NotUTF8 says the part's text holds bytes that are not UTF-8; the
+	// file is kept as it is and prompts carry U+FFFD in their place.
+	NotUTF8 bool
 }
 
 // Meta is flow.json: the flow's identity and settings, and the state that
@@ -208,6 +212,7 @@ func (f *Flow) readPart(rel string, n PartName) (*Part, error) {
 		return p, nil
 	}
 	p.Content = string(raw)
+	p.NotUTF8 = !utf8.Valid(raw)
 	p.Bytes = len(raw)
 	p.CID = CID(raw)
 	p.fill(f)

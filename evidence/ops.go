@@ -150,6 +150,9 @@ func States(p *Part, stale string) []string {
 	if p.Detail != assemble.Full {
 		out = append(out, string(p.Detail))
 	}
+	if p.NotUTF8 {
+		out = append(out, "not UTF-8")
+	}
 	if stale != "" {
 		out = append(out, stale)
 	}

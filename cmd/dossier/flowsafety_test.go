@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestRefreshKeepsHandNotes: any byte of a part that differs from what
@@ -142,5 +143,47 @@ func TestTruncatedPartIsDamaged(t *testing.T) {
 	_, errOut, code := runCLI(t, "evidence", "refresh", "100", "--force", r)
 	if code == 0 || !strings.Contains(errOut, "evidence add") {
 		t.Errorf("refresh of a part with a cut comment: exit %d %s", code, errOut)
+	}
+}
+
+// TestInvalidUTF8NeverReachesAPrompt: bytes that are not UTF-8 (a Latin-1
+// source, a part edited with another encoding) reach no output; the
+// prompt carries U+FFFD, status says so, and the files stay as they are.
+func TestInvalidUTF8NeverReachesAPrompt(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	dir := flowDir(t, root)
+	os.WriteFile(filepath.Join(root, "latin1.txt"), []byte("caf\xe9 cr\xe8me\nna\xefve\n"), 0o644)
+	must(t, "evidence", "add", "latin1.txt", "render/render.go", r)
+	must(t, "evidence", "add", "latin1.txt::0c,4c", r) // cuts nothing: é is one byte in Latin-1
+	ev := filepath.Join(dir, "ctx", "evidence")
+	hand := filepath.Join(ev, "300_hand.evidence.md")
+	os.WriteFile(hand, []byte("## Evidence: na\xefve \xff\xfe notes\n\nSee \xc3 here.\n"), 0o644)
+	sys := filepath.Join(dir, "ctx", "001_bad.system.md")
+	os.WriteFile(sys, []byte("Answer in \xff\xfe English.\n"), 0o644)
+	files := tree(t, dir)
+
+	out := must(t, "evidence", "status", r)
+	for _, id := range []string{"100_latin1_txt", "300_hand", "001_bad"} {
+		if !strings.Contains(lineOf(out, id), "not UTF-8") {
+			t.Errorf("%s is not marked not UTF-8:\n%s", id, out)
+		}
+	}
+	if strings.Contains(lineOf(out, "100_latin1_txt"), "edited") {
+		t.Errorf("a fresh Latin-1 part is marked edited:\n%s", out)
+	}
+	for _, format := range []string{"mdctx", "aptix", "responses", "pack"} {
+		md, errOut, code := runCLI(t, "assemble", "--format", format, r)
+		if code != 0 || !utf8.ValidString(md) || !strings.Contains(md, "caf\uFFFD") || !strings.Contains(errOut, "not UTF-8") {
+			t.Errorf("assemble --format %s: exit %d, valid %v, warns %q\n%s", format, code, utf8.ValidString(md), errOut, md)
+		}
+	}
+	for _, f := range []string{"prompt.mdctx", "ctxplan.json"} {
+		if raw, _ := os.ReadFile(filepath.Join(dir, "build", f)); !utf8.Valid(raw) {
+			t.Errorf("build/%s is not UTF-8", f)
+		}
+	}
+	if tree(t, dir) != files {
+		t.Errorf("assembling changed the flow's files")
 	}
 }
