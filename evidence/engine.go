@@ -82,6 +82,9 @@ func (e *Engine) Flow() (*Flow, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.MetaProblem != "" && e.Stderr != nil {
+		fmt.Fprintln(e.Stderr, "warning: "+f.MetaProblem)
+	}
 	e.flow = f
 	return f, nil
 }

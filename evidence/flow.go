@@ -24,9 +24,14 @@ type Flow struct {
 	// Problems are files Load did not take as parts, and inconsistencies
 	// such as two parts with one rank. Nothing is deleted for them.
 	Problems []string
+	// MetaProblem says what was lost and recovered when flow.json was
+	// missing or damaged (it is in Problems too), or "".
+	MetaProblem string
 	// roots are the resolved directories parts may read from: the flow,
 	// its workspace and the extra roots Load was given.
 	roots []string
+	// damagedMeta is the damaged flow.json as read, kept by SaveMeta.
+	damagedMeta []byte
 }
 
 // Part is one part file of a flow.
@@ -125,17 +130,28 @@ func Load(dir string, roots ...string) (*Flow, error) {
 	return f, nil
 }
 
+// loadMeta reads flow.json; a missing or damaged one is recovered from
+// (see recoverMeta) and reported, never an error that locks the flow.
 func (f *Flow) loadMeta() error {
 	raw, err := ReadRegular(filepath.Join(f.Dir, metaFile), f.roots)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		f.Meta = Meta{Version: MetaVersion, ID: filepath.Base(f.Dir), Name: filepath.Base(f.Dir)}
+		f.Meta = defaultMeta(f.Dir)
+		// A flow made by hand or by the seed's shell tools has none; one
+		// dossier made (under .dossier/flows, or with dossier's
+		// ctxplan.json) has lost it.
+		if _, ok := f.readPlan(); ok || RootOf(f.Dir) != "" {
+			f.recoverMeta("missing", nil)
+		}
 		return nil
 	case err != nil:
 		return fmt.Errorf("read %s: %w", filepath.Join(f.Dir, metaFile), err)
 	}
 	if err := json.Unmarshal(raw, &f.Meta); err != nil {
-		return fmt.Errorf("%s is damaged (%v): fix the JSON by hand or move the file away (the parts in ctx/ are untouched)", filepath.Join(f.Dir, metaFile), err)
+		f.Meta = defaultMeta(f.Dir)
+		kept := partialMeta(raw, &f.Meta)
+		f.damagedMeta = raw
+		f.recoverMeta(err.Error(), kept)
 	}
 	if f.Meta.ID == "" {
 		f.Meta.ID = filepath.Base(f.Dir)
@@ -143,19 +159,34 @@ func (f *Flow) loadMeta() error {
 	return nil
 }
 
-// SaveMeta writes flow.json atomically.
+// SaveMeta writes flow.json atomically (a temporary file, synced, then
+// renamed over it). A damaged flow.json that Load recovered from is
+// copied to flow.json.damaged first.
 func (f *Flow) SaveMeta() error {
+	if err := f.keepDamagedMeta(); err != nil {
+		return err
+	}
 	f.Meta.Version = MetaVersion
 	raw, err := json.MarshalIndent(f.Meta, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(f.Dir, metaFile), append(raw, '\n'))
+	if err := WriteFileAtomic(filepath.Join(f.Dir, metaFile), append(raw, '\n')); err != nil {
+		return err
+	}
+	if f.MetaProblem != "" {
+		f.Problems = slices.DeleteFunc(f.Problems, func(s string) bool { return s == f.MetaProblem })
+		f.MetaProblem = ""
+	}
+	return nil
 }
 
 // scan reads ctx/ and ctx/evidence/.
 func (f *Flow) scan() error {
 	f.Parts, f.Problems = nil, nil
+	if f.MetaProblem != "" {
+		f.Problems = append(f.Problems, f.MetaProblem)
+	}
 	for _, sub := range []string{ctxDir, evidenceDir} {
 		dir := filepath.Join(f.Dir, filepath.FromSlash(sub))
 		entries, err := os.ReadDir(dir)

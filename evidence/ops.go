@@ -67,6 +67,13 @@ func (f *Flow) partTokens(res assemble.Result, p *Part) int {
 
 // finish refreshes build/ after a change and prints seed 003's totals.
 func (e *Engine) finish(w io.Writer) error {
+	// A flow.json recovered from is written again with the first change,
+	// so what was recovered lasts.
+	if f := e.flow; f != nil && f.MetaProblem != "" {
+		if err := f.SaveMeta(); err != nil {
+			return err
+		}
+	}
 	res, err := e.rebuild()
 	if err != nil {
 		return err

@@ -187,3 +187,68 @@ func TestInvalidUTF8NeverReachesAPrompt(t *testing.T) {
 		t.Errorf("assembling changed the flow's files")
 	}
 }
+
+// TestLostFlowJSON: a flow whose flow.json is gone or cut short says so,
+// recovers what the flow's files still tell, and keeps the damaged file.
+func TestLostFlowJSON(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	dir := flowDir(t, root)
+	meta := filepath.Join(dir, "flow.json")
+	must(t, "flow", "set", "mode", "fix", r)
+	must(t, "evidence", "add", "render/render.go", "parser/parse.go::8,14", r)
+	must(t, "evidence", "pin", "110", r)
+	must(t, "evidence", "budget", "set", "20k", r)
+
+	// Missing: the pins and budget come back from build/ctxplan.json, the
+	// name from the id, and status names what is lost.
+	os.Rename(meta, meta+".bak")
+	out := must(t, "evidence", "status", r)
+	for _, want := range []string{"flow.json is missing", "recovered", "pins", "lost", "mode"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status of a flow without flow.json lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(lineOf(out, "110_parse_go"), "pinned") {
+		t.Errorf("the pin was not recovered:\n%s", out)
+	}
+	if out := must(t, "evidence", "budget", r); !strings.Contains(out, "20000") {
+		t.Errorf("the budget was not recovered:\n%s", out)
+	}
+	must(t, "evidence", "toggle", "100", r) // a change writes flow.json again
+	raw, _ := os.ReadFile(meta)
+	if !strings.Contains(string(raw), `"name": "fix-parser"`) || !strings.Contains(string(raw), "110_parse_go_8_14") {
+		t.Errorf("rewritten flow.json:\n%s", raw)
+	}
+	if out := must(t, "evidence", "status", r); strings.Contains(out, "flow.json") {
+		t.Errorf("the problem outlives the new flow.json:\n%s", out)
+	}
+
+	// Damaged: what parses is kept, the rest recovered; the damaged bytes
+	// are kept before any rewrite.
+	os.Rename(meta+".bak", meta)
+	good, _ := os.ReadFile(meta)
+	cut := good[:strings.Index(string(good), `"pinned"`)+12]
+	os.WriteFile(meta, cut, 0o600)
+	out, errOut, code := runCLI(t, "evidence", "status", r)
+	if code != 0 || !strings.Contains(out, "flow.json is damaged") || !strings.Contains(out, "flow.json.damaged") {
+		t.Errorf("status of a damaged flow.json: exit %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(lineOf(out, "110_parse_go"), "pinned") {
+		t.Errorf("the pin was not recovered:\n%s", out)
+	}
+	if raw, _ := os.ReadFile(meta); string(raw) != string(cut) {
+		t.Errorf("status changed the damaged flow.json")
+	}
+	_, errOut, _ = runCLI(t, "evidence", "toggle", "100", r)
+	if !strings.Contains(errOut, "flow.json is damaged") {
+		t.Errorf("a change to a flow with a damaged flow.json does not warn: %q", errOut)
+	}
+	if raw, _ := os.ReadFile(meta + ".damaged"); string(raw) != string(cut) {
+		t.Errorf("flow.json.damaged holds %q", raw)
+	}
+	raw, _ = os.ReadFile(meta)
+	if !strings.Contains(string(raw), `"mode": "fix"`) || !strings.Contains(string(raw), `"name": "fix parser"`) {
+		t.Errorf("what parsed was not kept:\n%s", raw)
+	}
+}
