@@ -187,3 +187,38 @@ func FuzzRenderedPartIsPristine(f *testing.F) {
 		}
 	})
 }
+
+// TestSelectorPathsWithSeparators: "::" starts a range only where a range
+// or a symbol follows; a trailing "::" ends a path that holds "::".
+func TestSelectorPathsWithSeparators(t *testing.T) {
+	for _, c := range []struct {
+		in, path, str string
+		start, end    int
+		tags          string
+	}{
+		{"a::b.txt", "a::b.txt", "a::b.txt", 0, 0, ""},
+		{"a::b.txt::3,5", "a::b.txt", "a::b.txt::3,5", 3, 5, ""},
+		{"a::b.txt#x", "a::b.txt", "a::b.txt#x", 0, 0, "x"},
+		{"a::1.txt::", "a::1.txt", "a::1.txt::", 0, 0, ""},
+		{"a::1.txt::#x,y", "a::1.txt", "a::1.txt::#x,y", 0, 0, "x,y"},
+		{"core/flow.sh::2,4#t", "core/flow.sh", "core/flow.sh::2,4#t", 2, 4, "t"},
+		{"x::y::@F", "x::y", "x::y::@F", 0, 0, ""},
+	} {
+		sel, err := ParseSelector(c.in)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if sel.Path != c.path || sel.Start != c.start || sel.End != c.end || strings.Join(sel.Tags, ",") != c.tags || sel.String() != c.str {
+			t.Errorf("%q: path %q %d-%d tags %v, renders %q", c.in, sel.Path, sel.Start, sel.End, sel.Tags, sel.String())
+		}
+		if again, err := ParseSelector(sel.String()); err != nil || again.Path != sel.Path || again.Start != sel.Start {
+			t.Errorf("%q renders as %q, which parses to %+v, %v", c.in, sel.String(), again, err)
+		}
+	}
+	for _, bad := range []string{"a.go::5c,5c", "a.go::10x", "a::b::1,x"} {
+		if _, err := ParseSelector(bad); err == nil {
+			t.Errorf("%q parses", bad)
+		}
+	}
+}

@@ -252,3 +252,49 @@ func TestLostFlowJSON(t *testing.T) {
 		t.Errorf("what parsed was not kept:\n%s", raw)
 	}
 }
+
+// TestSelectorEdges: a hint that is a selector works; empty byte ranges
+// are refused; a file whose name holds "::" can be selected.
+func TestSelectorEdges(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	dir := flowDir(t, root)
+	before := tree(t, dir)
+	for _, sel := range []string{"core/flow.sh::999999", "core/flow.sh::999999,1000000", "core/flow.sh::99999c", "core/flow.sh::10c,99999c"} {
+		_, errOut, code := runCLI(t, "evidence", "add", sel, r)
+		if code == 0 {
+			t.Fatalf("add %s succeeded", sel)
+		}
+		// Every selector the message suggests must add a part.
+		for _, word := range strings.Fields(errOut) {
+			word = strings.Trim(word, "(),:;")
+			if !strings.HasPrefix(word, "core/flow.sh") || word == strings.TrimPrefix(sel, "") {
+				continue
+			}
+			if _, e2, c2 := runCLI(t, "evidence", "add", word, r); c2 != 0 && !strings.Contains(e2, "already in the flow") {
+				t.Errorf("add %s suggests %s, which fails: %s", sel, word, e2)
+			}
+		}
+		if strings.Contains(errOut, "use "+sel) {
+			t.Errorf("add %s suggests itself: %s", sel, errOut)
+		}
+	}
+	must(t, "evidence", "remove", "100-199", r)
+	_, errOut, code := runCLI(t, "evidence", "add", "core/flow.sh::5c,5c", r)
+	if code == 0 || !strings.Contains(errOut, "empty") {
+		t.Errorf("an empty byte range: exit %d %s", code, errOut)
+	}
+	if tree(t, dir) != before {
+		t.Errorf("a refused selector changed the flow")
+	}
+	os.WriteFile(filepath.Join(root, "a::b.txt"), []byte("colons\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "c::1.txt"), []byte("digits\n"), 0o644)
+	out := must(t, "evidence", "add", "a::b.txt", "a::b.txt::1,1#t", "c::1.txt::", r)
+	if strings.Count(out, "✓ Added") != 3 {
+		t.Errorf("adding files named with '::':\n%s", out)
+	}
+	md := must(t, "assemble", r)
+	if !strings.Contains(md, "colons") || !strings.Contains(md, "digits") {
+		t.Errorf("the parts are not assembled:\n%s", md)
+	}
+}
