@@ -186,14 +186,10 @@ func SourceLabel(p *Part) string {
 }
 
 func (e *Engine) plan(c *call) error {
-	f, err := e.Flow()
-	if err != nil {
+	if _, err := e.Flow(); err != nil {
 		return err
 	}
-	if _, err := e.Build(); err != nil {
-		return err
-	}
-	raw, err := os.ReadFile(filepath.Join(f.BuildDir(), "ctxplan.json"))
+	_, raw, err := e.build()
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 )
@@ -297,4 +299,72 @@ func TestSelectorEdges(t *testing.T) {
 	if !strings.Contains(md, "colons") || !strings.Contains(md, "digits") {
 		t.Errorf("the parts are not assembled:\n%s", md)
 	}
+}
+
+// TestFlowFilesAndOutputNeverBlock: flow.json, ctxplan.json and the
+// output file of from-output as FIFOs or devices never block a command.
+func TestFlowFilesAndOutputNeverBlock(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	dir := flowDir(t, root)
+	must(t, "evidence", "add", "render/render.go", r)
+
+	// from-output of a FIFO nobody writes reads nothing and returns.
+	fifo := filepath.Join(t.TempDir(), "out.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "from-output of a FIFO without a writer", func() {
+		_, errOut, code := runCLI(t, "evidence", "from-output", fifo, r)
+		if code == 0 || !strings.Contains(errOut, "none inside the workspace") {
+			t.Errorf("from-output of an idle FIFO: exit %d %s", code, errOut)
+		}
+	})
+	// A pipe with a writer is read as a stream, as <(go test ./...) gives.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	pw.Write([]byte("--- FAIL: TestParse (0.00s)\n    " + filepath.Join(root, "parser", "parse_test.go") + ":6: want an error\nFAIL\n"))
+	pw.Close()
+	within(t, "from-output of a pipe", func() {
+		out := must(t, "evidence", "from-output", fmt.Sprintf("/proc/self/fd/%d", pr.Fd()), r)
+		if !strings.Contains(out, "parser/parse_test.go") {
+			t.Errorf("from-output of a pipe:\n%s", out)
+		}
+	})
+	within(t, "from-output of a device", func() {
+		_, errOut, code := runCLI(t, "evidence", "from-output", "/dev/zero", r)
+		if code == 0 || !strings.Contains(errOut, "not a regular file") {
+			t.Errorf("from-output of /dev/zero: exit %d %s", code, errOut)
+		}
+	})
+
+	// ctxplan.json as a FIFO, with flow.json gone: recovery reads neither.
+	plan := filepath.Join(dir, "build", "ctxplan.json")
+	os.Remove(plan)
+	os.Rename(filepath.Join(dir, "flow.json"), filepath.Join(dir, "flow.json.bak"))
+	if err := syscall.Mkfifo(plan, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "status with a FIFO ctxplan.json", func() {
+		if out := must(t, "evidence", "status", r); !strings.Contains(out, "flow.json is missing") {
+			t.Errorf("status:\n%s", out)
+		}
+		if out := must(t, "evidence", "plan", r); !strings.Contains(out, `"flow_id"`) {
+			t.Errorf("plan:\n%s", out)
+		}
+	})
+	// flow.json as a FIFO is refused with its name.
+	meta := filepath.Join(dir, "flow.json")
+	if err := syscall.Mkfifo(meta, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "status with a FIFO flow.json", func() {
+		_, errOut, code := runCLI(t, "evidence", "status", r)
+		if code == 0 || !strings.Contains(errOut, "flow.json") || !strings.Contains(errOut, "not a regular file") {
+			t.Errorf("status with a FIFO flow.json: exit %d %s", code, errOut)
+		}
+	})
 }
