@@ -38,6 +38,7 @@ type Assembler struct {
 	frames  map[string]int
 	escaped map[string]string    // JSON-escaped framing strings
 	scans   map[scanKey]*scanned // by file and cid: see redact
+	utf8ok  map[utf8Key]bool     // see validText
 	clean   *CleanSet
 	raw     bool // this round assembles with secrets allowed
 	round   int
@@ -65,7 +66,7 @@ func NewAssembler(c tokens.Counter, cache *tokens.Cache) *Assembler {
 		cache = tokens.NewCache()
 	}
 	return &Assembler{counter: c, cache: cache, memo: map[blockKey]*block{}, frames: map[string]int{}, escaped: map[string]string{},
-		scans: map[scanKey]*scanned{}, clean: NewCleanSet(nil)}
+		scans: map[scanKey]*scanned{}, utf8ok: map[utf8Key]bool{}, clean: NewCleanSet(nil)}
 }
 
 // Counter is the token counter the Assembler uses.
@@ -86,6 +87,7 @@ func (a *Assembler) Assemble(f *Flow, format Format) Result {
 		ByRole:     map[Role]int{},
 	}
 	a.raw = f.AllowSecrets
+	f = a.validText(f)
 	f = a.redact(f, format, &res)
 	switch format {
 	case Aptix:
@@ -244,6 +246,9 @@ func (a *Assembler) total(segs []segment) int {
 func (a *Assembler) prune(parts int) {
 	if len(a.scans) > 4*parts+64 {
 		clear(a.scans)
+	}
+	if len(a.utf8ok) > 4*parts+64 {
+		clear(a.utf8ok)
 	}
 	if len(a.memo) <= 4*parts+64 {
 		return

@@ -61,9 +61,12 @@ func (e *Engine) assembleCmd(c *call) error {
 	switch {
 	case !toOut:
 		e.printSecrets(c.w, res, nil)
+		printNotUTF8(c.w, f)
 	case e.Stderr != nil:
 		e.printSecrets(e.Stderr, res, nil)
+		printNotUTF8(e.Stderr, f)
 	default:
+		defer printNotUTF8(c.w, f)
 		defer e.printSecrets(c.w, res, nil)
 	}
 	switch {
@@ -159,5 +162,15 @@ func (e *Engine) printSecrets(w io.Writer, res assemble.Result, ids map[string]b
 	}
 	for _, p := range parts {
 		fmt.Fprintf(w, "  ! secret in %s: %s: %s\n", p, strings.Join(where[p], ", "), fate)
+	}
+}
+
+// printNotUTF8 warns of active parts whose bytes are not all UTF-8: the
+// prompt carries U+FFFD where they were.
+func printNotUTF8(w io.Writer, f *Flow) {
+	for _, p := range f.Parts {
+		if p.NotUTF8 && p.Active() {
+			fmt.Fprintf(w, "warning: %s holds bytes that are not UTF-8 (another encoding?): the prompt carries U+FFFD in their place; the file is left as it is (convert it to UTF-8 to keep the characters)\n", p.File)
+		}
 	}
 }

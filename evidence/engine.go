@@ -82,6 +82,9 @@ func (e *Engine) Flow() (*Flow, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.MetaProblem != "" && e.Stderr != nil {
+		fmt.Fprintln(e.Stderr, "warning: "+f.MetaProblem)
+	}
 	e.flow = f
 	return f, nil
 }
@@ -239,18 +242,25 @@ func (e *Engine) Assemble(format assemble.Format) (assemble.Result, *assemble.Fl
 // Build refreshes build/prompt.mdctx and build/ctxplan.json, as seed 003's
 // assemble_ctx does, and returns the mdctx result.
 func (e *Engine) Build() (assemble.Result, error) {
+	res, _, err := e.build()
+	return res, err
+}
+
+// build is Build that also returns the ctxplan.json it wrote, so `plan`
+// prints it without reading the file back.
+func (e *Engine) build() (assemble.Result, []byte, error) {
 	res, snap, err := e.Assemble(assemble.MDCtx)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
-	plan := assemble.NewPlan(snap, res, e.Budget())
+	plan := assemble.NewPlan(snap, res, e.Budget()).JSON()
 	dir := e.flow.BuildDir()
 	if err := WriteFileAtomic(filepath.Join(dir, "prompt.mdctx"), []byte(res.Text)); err != nil {
-		return res, err
+		return res, nil, err
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, "ctxplan.json"), plan.JSON()); err != nil {
-		return res, err
+	if err := WriteFileAtomic(filepath.Join(dir, "ctxplan.json"), plan); err != nil {
+		return res, nil, err
 	}
 	e.SaveCache()
-	return res, nil
+	return res, plan, nil
 }

@@ -110,7 +110,16 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 			bEnd = len(raw)
 		}
 		if sel.Start >= len(raw) || bEnd > len(raw) {
-			return Extract{}, fmt.Errorf("%s: bytes %d-%d are past the end of %s (%d bytes)", sel, sel.Start, bEnd, rel, len(raw))
+			hint := fmt.Sprintf("select within bytes 0-%d (%s::%dc,%dc), or the whole file (%s)", len(raw), rel, max(0, len(raw)-200), len(raw), rel)
+			if sel.Start < len(raw) {
+				hint = fmt.Sprintf("use %s::%dc to read to the end", rel, sel.Start)
+			} else if len(raw) == 0 {
+				hint = "the file is empty"
+			}
+			return Extract{}, fmt.Errorf("%s: bytes %d-%d are past the end of %s (%d bytes): %s", sel, sel.Start, bEnd, rel, len(raw), hint)
+		}
+		if bEnd <= sel.Start {
+			return Extract{}, fmt.Errorf("%s: the byte range %d-%d is empty (the end byte is not included): use %s::%dc,%dc for byte %d", sel, sel.Start, bEnd, rel, sel.Start, sel.Start+1, sel.Start)
 		}
 		x.Content = text[sel.Start:bEnd]
 		x.Source.Span = fmt.Sprintf("bytes=%d:%d", sel.Start, bEnd)
@@ -123,7 +132,15 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 			end = len(lines)
 		}
 		if start > len(lines) || end > len(lines) {
-			return Extract{}, fmt.Errorf("%s: lines %d-%d are past the end of %s (%d lines); use %s::%d to read to the end", sel, start, end, rel, len(lines), rel, start)
+			// The hint must be a selector that works.
+			hint := fmt.Sprintf("use %s::%d to read to the end", rel, start)
+			switch {
+			case len(lines) == 0:
+				hint = "the file is empty"
+			case start > len(lines):
+				hint = fmt.Sprintf("its last lines are %s::%d, the whole file is %s", rel, max(1, len(lines)-19), rel)
+			}
+			return Extract{}, fmt.Errorf("%s: lines %d-%d are past the end of %s (%d lines): %s", sel, start, end, rel, len(lines), hint)
 		}
 	default:
 		x.Whole = true

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dossierhq/dossier/assemble"
 )
@@ -23,9 +24,14 @@ type Flow struct {
 	// Problems are files Load did not take as parts, and inconsistencies
 	// such as two parts with one rank. Nothing is deleted for them.
 	Problems []string
+	// MetaProblem says what was lost and recovered when flow.json was
+	// missing or damaged (it is in Problems too), or "".
+	MetaProblem string
 	// roots are the resolved directories parts may read from: the flow,
 	// its workspace and the extra roots Load was given.
 	roots []string
+	// damagedMeta is the damaged flow.json as read, kept by SaveMeta.
+	damagedMeta []byte
 }
 
 // Part is one part file of a flow.
@@ -41,8 +47,12 @@ type Part struct {
 	// the fix.
 	Broken string
 	// Refused is set with Broken when the part's file was not opened at
-	// all: RefusedOutside, RefusedNotRegular or RefusedTooLarge.
+	// all (RefusedOutside, RefusedNotRegular or RefusedTooLarge), or was
+	// read but cannot be trusted (Damaged).
 	Refused string
+	// NotUTF8 says the part's text holds bytes that are not UTF-8; the
+	// file is kept as it is and prompts carry U+FFFD in their place.
+	NotUTF8 bool
 }
 
 // Meta is flow.json: the flow's identity and settings, and the state that
@@ -120,17 +130,28 @@ func Load(dir string, roots ...string) (*Flow, error) {
 	return f, nil
 }
 
+// loadMeta reads flow.json; a missing or damaged one is recovered from
+// (see recoverMeta) and reported, never an error that locks the flow.
 func (f *Flow) loadMeta() error {
 	raw, err := ReadRegular(filepath.Join(f.Dir, metaFile), f.roots)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		f.Meta = Meta{Version: MetaVersion, ID: filepath.Base(f.Dir), Name: filepath.Base(f.Dir)}
+		f.Meta = defaultMeta(f.Dir)
+		// A flow made by hand or by the seed's shell tools has none; one
+		// dossier made (under .dossier/flows, or with dossier's
+		// ctxplan.json) has lost it.
+		if _, ok := f.readPlan(); ok || RootOf(f.Dir) != "" {
+			f.recoverMeta("missing", nil)
+		}
 		return nil
 	case err != nil:
 		return fmt.Errorf("read %s: %w", filepath.Join(f.Dir, metaFile), err)
 	}
 	if err := json.Unmarshal(raw, &f.Meta); err != nil {
-		return fmt.Errorf("%s is damaged (%v): fix the JSON by hand or move the file away (the parts in ctx/ are untouched)", filepath.Join(f.Dir, metaFile), err)
+		f.Meta = defaultMeta(f.Dir)
+		kept := partialMeta(raw, &f.Meta)
+		f.damagedMeta = raw
+		f.recoverMeta(err.Error(), kept)
 	}
 	if f.Meta.ID == "" {
 		f.Meta.ID = filepath.Base(f.Dir)
@@ -138,19 +159,34 @@ func (f *Flow) loadMeta() error {
 	return nil
 }
 
-// SaveMeta writes flow.json atomically.
+// SaveMeta writes flow.json atomically (a temporary file, synced, then
+// renamed over it). A damaged flow.json that Load recovered from is
+// copied to flow.json.damaged first.
 func (f *Flow) SaveMeta() error {
+	if err := f.keepDamagedMeta(); err != nil {
+		return err
+	}
 	f.Meta.Version = MetaVersion
 	raw, err := json.MarshalIndent(f.Meta, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(f.Dir, metaFile), append(raw, '\n'))
+	if err := WriteFileAtomic(filepath.Join(f.Dir, metaFile), append(raw, '\n')); err != nil {
+		return err
+	}
+	if f.MetaProblem != "" {
+		f.Problems = slices.DeleteFunc(f.Problems, func(s string) bool { return s == f.MetaProblem })
+		f.MetaProblem = ""
+	}
+	return nil
 }
 
 // scan reads ctx/ and ctx/evidence/.
 func (f *Flow) scan() error {
 	f.Parts, f.Problems = nil, nil
+	if f.MetaProblem != "" {
+		f.Problems = append(f.Problems, f.MetaProblem)
+	}
 	for _, sub := range []string{ctxDir, evidenceDir} {
 		dir := filepath.Join(f.Dir, filepath.FromSlash(sub))
 		entries, err := os.ReadDir(dir)
@@ -207,6 +243,7 @@ func (f *Flow) readPart(rel string, n PartName) (*Part, error) {
 		return p, nil
 	}
 	p.Content = string(raw)
+	p.NotUTF8 = !utf8.Valid(raw)
 	p.Bytes = len(raw)
 	p.CID = CID(raw)
 	p.fill(f)
@@ -264,6 +301,12 @@ func (p *Part) refuse(err error, broken string) {
 	}
 }
 
+// Damaged is the state of an evidence part whose file is not whole: a
+// provenance comment or code fence never closed (the file was cut short),
+// or provenance that does not parse. It is left out of every prompt and
+// left on disk as it is.
+const Damaged = "damaged"
+
 // InSnapshot reports whether the renderers see p: every part that was
 // read, and refused parts (with no content), so ctxplan.json lists them
 // with their state. Other broken parts are left out.
@@ -286,6 +329,18 @@ func (p *Part) fill(f *Flow) {
 	default:
 		x := parseEvidence(p.Content)
 		p.Heading, p.Source, p.Body, p.Code = x.heading, x.source, x.body, x.code
+		if x.damage != "" {
+			p.Status, p.Refused = assemble.Skipped, Damaged
+			path := "PATH"
+			if x.heading != "" {
+				path = x.heading
+			}
+			fix := "repair the file by hand, or remove it (`dossier evidence remove " + p.ID() + "`, which keeps it in build/removed/) and add its source again (`dossier evidence add " + path + "[::RANGE]`)"
+			if p.Source.Path != "" && p.Source.CID != "" {
+				fix = "`dossier evidence refresh " + p.ID() + " --force` rewrites it from " + p.Source.Path + " (keeping this copy in build/removed/), or repair the file by hand"
+			}
+			p.Broken = fmt.Sprintf("part file %s is damaged: %s; it looks cut short and is left out of the prompt: %s", p.File, x.damage, fix)
+		}
 		if p.Heading == "" {
 			p.Heading = p.Kind
 		}

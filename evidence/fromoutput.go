@@ -3,9 +3,11 @@ package evidence
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/pflag"
 
@@ -35,9 +37,9 @@ func (e *Engine) fromOutput(c *call) error {
 	}
 	var r io.Reader = e.Stdin
 	if c.args[0] != "-" {
-		fh, err := os.Open(c.args[0])
+		fh, err := e.openOutput(c.args[0])
 		if err != nil {
-			return fmt.Errorf("read output: %w", err)
+			return err
 		}
 		defer fh.Close()
 		r = fh
@@ -175,4 +177,30 @@ func tail(s string, lines int) string {
 		idx = j
 	}
 	return s[idx+1:]
+}
+
+// openOutput opens the tool output from-output reads: a regular file, or
+// a pipe or FIFO read as a stream (`from-output <(go test ./...)`). It
+// opens without blocking, so a FIFO nobody writes to reads as empty
+// instead of waiting forever, and it refuses devices, sockets and
+// directories, which never end or are no output.
+func (e *Engine) openOutput(name string) (*os.File, error) {
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(e.cwd(), path)
+	}
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read output %s: %w", name, err)
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, fmt.Errorf("read output %s: %w", name, err)
+	}
+	if m := st.Mode(); !m.IsRegular() && m&fs.ModeNamedPipe == 0 {
+		fh.Close()
+		return nil, fmt.Errorf("read output %s: it is %s, not a regular file or a pipe: save the output to a file, or pipe it in with `from-output -`", name, fileKind(m))
+	}
+	return fh, nil
 }

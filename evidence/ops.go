@@ -67,6 +67,13 @@ func (f *Flow) partTokens(res assemble.Result, p *Part) int {
 
 // finish refreshes build/ after a change and prints seed 003's totals.
 func (e *Engine) finish(w io.Writer) error {
+	// A flow.json recovered from is written again with the first change,
+	// so what was recovered lasts.
+	if f := e.flow; f != nil && f.MetaProblem != "" {
+		if err := f.SaveMeta(); err != nil {
+			return err
+		}
+	}
 	res, err := e.rebuild()
 	if err != nil {
 		return err
@@ -150,6 +157,9 @@ func States(p *Part, stale string) []string {
 	if p.Detail != assemble.Full {
 		out = append(out, string(p.Detail))
 	}
+	if p.NotUTF8 {
+		out = append(out, "not UTF-8")
+	}
 	if stale != "" {
 		out = append(out, stale)
 	}
@@ -176,14 +186,10 @@ func SourceLabel(p *Part) string {
 }
 
 func (e *Engine) plan(c *call) error {
-	f, err := e.Flow()
-	if err != nil {
+	if _, err := e.Flow(); err != nil {
 		return err
 	}
-	if _, err := e.Build(); err != nil {
-		return err
-	}
-	raw, err := os.ReadFile(filepath.Join(f.BuildDir(), "ctxplan.json"))
+	_, raw, err := e.build()
 	if err != nil {
 		return err
 	}
@@ -299,7 +305,7 @@ func (e *Engine) toggle(c *call) error {
 		to := assemble.Active
 		if want != nil {
 			to = *want
-		} else if p.Active() {
+		} else if !p.Name.Skip {
 			to = assemble.Skipped
 		}
 		ok, err := f.SetStatus(p, to)
@@ -320,7 +326,9 @@ func (e *Engine) toggle(c *call) error {
 // SetStatus renames a part to or from its .skip name. It reports whether
 // anything changed.
 func (f *Flow) SetStatus(p *Part, to assemble.Status) (bool, error) {
-	if p.Status == to {
+	// The name says the state: a broken, refused or damaged part is
+	// skipped whatever its name, and still renames like any other.
+	if p.Name.Skip == (to == assemble.Skipped) {
 		return false, nil
 	}
 	n := p.Name
@@ -329,7 +337,10 @@ func (f *Flow) SetStatus(p *Part, to assemble.Status) (bool, error) {
 	if err := rename(p.Path, dst); err != nil {
 		return false, err
 	}
-	p.Name, p.Path, p.Status = n, dst, to
+	p.Name, p.Path = n, dst
+	if p.Broken == "" {
+		p.Status = to
+	}
 	p.File = path.Join(path.Dir(p.File), n.String())
 	f.sortParts()
 	return true, nil
@@ -531,22 +542,31 @@ func (f *Flow) Remove(p *Part) error {
 		return writeErr(trash, err)
 	}
 	dst := filepath.Join(trash, filepath.Base(p.Path))
-	if _, err := os.Lstat(dst); err == nil {
-		for i := 1; ; i++ {
-			old := fmt.Sprintf("%s~%d", dst, i)
-			if _, err := os.Lstat(old); err != nil {
-				if err := os.Rename(dst, old); err != nil {
-					return writeErr(old, err)
-				}
-				break
-			}
-		}
+	if err := keepAside(dst); err != nil {
+		return err
 	}
 	if err := os.Rename(p.Path, dst); err != nil {
 		return writeErr(p.Path, err)
 	}
 	f.Parts = slices.DeleteFunc(f.Parts, func(q *Part) bool { return q == p })
 	return f.forgetState(p.ID())
+}
+
+// keepAside renames an existing file at dst to the first free dst~N, so
+// what goes to dst next never replaces an older copy.
+func keepAside(dst string) error {
+	if _, err := os.Lstat(dst); err != nil {
+		return nil
+	}
+	for i := 1; ; i++ {
+		old := fmt.Sprintf("%s~%d", dst, i)
+		if _, err := os.Lstat(old); err != nil {
+			if err := os.Rename(dst, old); err != nil {
+				return writeErr(old, err)
+			}
+			return nil
+		}
+	}
 }
 
 // forgetState drops flow.json entries of a part id.

@@ -137,3 +137,88 @@ func FuzzParseEvidence(f *testing.F) {
 		}
 	})
 }
+
+// TestCutPartsAreDamaged: a part file cut anywhere inside its comment or
+// its code is damaged, and never pristine.
+func TestCutPartsAreDamaged(t *testing.T) {
+	code := "func f() {\n\treturn\n}\n"
+	src := assemble.Source{URI: "file://a/b.go", Path: "a/b.go", CID: CID([]byte(code)), Span: "lines=3:5", Language: "go"}
+	text := renderEvidence(src, code)
+	if p := parseEvidence(text); p.damage != "" || !pristine(text) {
+		t.Fatalf("a fresh part: damage %q, pristine %v", p.damage, pristine(text))
+	}
+	open := strings.Index(text, "<!--")
+	body := strings.Index(text, "```go\n") + len("```go\n")
+	closing := strings.LastIndex(text, "```")
+	for i := 0; i < len(text); i++ {
+		if pristine(text[:i]) {
+			t.Fatalf("cut at %d is pristine: %q", i, text[:i])
+		}
+		inComment := i > open && i < strings.Index(text, "-->")+3
+		inCode := i >= body && i < closing
+		if (inComment || inCode) && parseEvidence(text[:i]).damage == "" {
+			t.Errorf("cut at %d is not damaged: %q", i, text[:i])
+		}
+	}
+	for _, ok := range []string{
+		"Just a note.\n",
+		"## Evidence: x\n<!-- my own remark -->\n\nprose\n",
+		"## Evidence: x\n\n~~~\ncode\n~~~\n",
+		"```js\na ``` b\n```\n",
+	} {
+		if d := parseEvidence(ok).damage; d != "" {
+			t.Errorf("%q is damaged: %s", ok, d)
+		}
+	}
+}
+
+func FuzzRenderedPartIsPristine(f *testing.F) {
+	f.Add("func f() {}\n", "go")
+	f.Add("```\nfence\n", "")
+	f.Add("no newline", "text")
+	f.Fuzz(func(t *testing.T, code, lang string) {
+		if strings.Trim(lang, "abcdefghijklmnopqrstuvwxyz0123456789+#.-_") != "" {
+			return // not a language name dossier writes
+		}
+		src := assemble.Source{URI: "file://a", Path: "a", CID: CID([]byte(code)), Span: "all", Language: lang}
+		text := renderEvidence(src, code)
+		if d := parseEvidence(text).damage; d != "" || !pristine(text) {
+			t.Fatalf("rendered %q: damage %q, pristine %v", text, d, pristine(text))
+		}
+	})
+}
+
+// TestSelectorPathsWithSeparators: "::" starts a range only where a range
+// or a symbol follows; a trailing "::" ends a path that holds "::".
+func TestSelectorPathsWithSeparators(t *testing.T) {
+	for _, c := range []struct {
+		in, path, str string
+		start, end    int
+		tags          string
+	}{
+		{"a::b.txt", "a::b.txt", "a::b.txt", 0, 0, ""},
+		{"a::b.txt::3,5", "a::b.txt", "a::b.txt::3,5", 3, 5, ""},
+		{"a::b.txt#x", "a::b.txt", "a::b.txt#x", 0, 0, "x"},
+		{"a::1.txt::", "a::1.txt", "a::1.txt::", 0, 0, ""},
+		{"a::1.txt::#x,y", "a::1.txt", "a::1.txt::#x,y", 0, 0, "x,y"},
+		{"core/flow.sh::2,4#t", "core/flow.sh", "core/flow.sh::2,4#t", 2, 4, "t"},
+		{"x::y::@F", "x::y", "x::y::@F", 0, 0, ""},
+	} {
+		sel, err := ParseSelector(c.in)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if sel.Path != c.path || sel.Start != c.start || sel.End != c.end || strings.Join(sel.Tags, ",") != c.tags || sel.String() != c.str {
+			t.Errorf("%q: path %q %d-%d tags %v, renders %q", c.in, sel.Path, sel.Start, sel.End, sel.Tags, sel.String())
+		}
+		if again, err := ParseSelector(sel.String()); err != nil || again.Path != sel.Path || again.Start != sel.Start {
+			t.Errorf("%q renders as %q, which parses to %+v, %v", c.in, sel.String(), again, err)
+		}
+	}
+	for _, bad := range []string{"a.go::5c,5c", "a.go::10x", "a::b::1,x"} {
+		if _, err := ParseSelector(bad); err == nil {
+			t.Errorf("%q parses", bad)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package evidence
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,9 @@ type parsed struct {
 	body    string // without heading and provenance
 	code    string // inside of the fence when the body is one fenced block
 	lang    string
+	// damage says why the text cannot be what dossier or a person meant
+	// (a comment or fence never closed: the file was cut short), or "".
+	damage string
 }
 
 // parseEvidence reads an evidence part: an optional "## Evidence: path"
@@ -38,16 +42,85 @@ func parseEvidence(text string) parsed {
 		p.heading = strings.TrimSpace(strings.TrimPrefix(line, evidenceHeading))
 		rest = after
 	}
-	if line, after, ok := cutLine(strings.TrimLeft(rest, "\r\n")); ok && strings.HasPrefix(line, "<!--") && strings.HasSuffix(strings.TrimSpace(line), "-->") {
+	if line, after, ok := cutLine(strings.TrimLeft(rest, "\r\n")); ok && strings.HasPrefix(line, "<!--") {
+		if !strings.HasSuffix(strings.TrimSpace(line), "-->") {
+			p.damage = "its provenance comment is not closed (no -->)"
+			return p
+		}
 		p.source = parseProvenance(line)
+		p.damage = provenanceDamage(line, p.source)
 		rest = after
 	}
 	p.body = strings.Trim(rest, "\r\n")
+	if p.damage == "" {
+		p.damage = openFence(p.body)
+	}
+	if p.damage == "" && p.heading != "" && p.source.CID == "" && (p.body == "" || strings.HasPrefix("<!--", p.body)) {
+		p.damage = "it ends after its heading"
+	}
 	p.code, p.lang = unfence(p.body)
 	if p.source.Language == "" {
 		p.source.Language = p.lang
 	}
 	return p
+}
+
+// provenanceDamage checks a comment that claims to be provenance (it names
+// a source_uri or a cid): the cid must be a sha256 and the span one of
+// all, lines=A:B or bytes=A:B. Other comments are the author's own.
+func provenanceDamage(line string, s assemble.Source) string {
+	if !strings.Contains(line, "source_uri=") && !strings.Contains(line, "cid=") {
+		return ""
+	}
+	digest, ok := strings.CutPrefix(s.CID, "sha256:")
+	if !ok || len(digest) != 64 || strings.Trim(digest, "0123456789abcdef") != "" {
+		return fmt.Sprintf("its provenance cid %q is not sha256:<64 hex digits>", s.CID)
+	}
+	if s.Span == "" || s.Span == "all" {
+		return ""
+	}
+	if v, ok := strings.CutPrefix(s.Span, "bytes="); ok {
+		a, b, _ := strings.Cut(v, ":")
+		from, err1 := strconv.Atoi(a)
+		to, err2 := strconv.Atoi(b)
+		if err1 == nil && err2 == nil && 0 <= from && from <= to {
+			return ""
+		}
+	} else if s.StartLine > 0 {
+		return ""
+	}
+	return fmt.Sprintf("its provenance span %q is not all, lines=A:B or bytes=A:B", s.Span)
+}
+
+// openFence names a code fence of body that is never closed: the rest of
+// the prompt would be read as its code. Fences are CommonMark's: three or
+// more backticks or tildes, closed by a run of the same character at
+// least as long with nothing after it.
+func openFence(body string) string {
+	var fence string
+	at := 0
+	for i, line := range strings.Split(body, "\n") {
+		l := strings.TrimRight(strings.TrimLeft(line, " "), " \t\r")
+		if len(line)-len(strings.TrimLeft(line, " ")) > 3 {
+			continue
+		}
+		if fence != "" {
+			if strings.HasPrefix(l, fence) && strings.Trim(l, fence[:1]) == "" {
+				fence = ""
+			}
+			continue
+		}
+		for _, c := range []string{"`", "~"} {
+			n := len(l) - len(strings.TrimLeft(l, c))
+			if n >= 3 && !(c == "`" && strings.Contains(l[n:], "`")) {
+				fence, at = l[:n], i+1
+			}
+		}
+	}
+	if fence == "" {
+		return ""
+	}
+	return fmt.Sprintf("the code fence opened on line %d of its body is never closed", at)
 }
 
 // cutLine splits off the first line (without its line break).
@@ -148,6 +221,25 @@ func unfence(body string) (string, string) {
 		return "", "" // more than one block
 	}
 	return inner, lang
+}
+
+// pristine reports whether text is byte for byte what renderEvidence
+// writes for the content its own provenance names: the code's cid is the
+// comment's, and rendering that code with that provenance gives text back.
+// Anything else (a note beside the fence, a changed line, a missing
+// comment) is a hand edit that refresh must not overwrite silently.
+func pristine(text string) bool {
+	x := parseEvidence(text)
+	if x.source.CID == "" {
+		return false
+	}
+	// The fenced content ends with a newline the source span may lack.
+	for _, code := range []string{x.code, strings.TrimSuffix(x.code, "\n")} {
+		if CID([]byte(code)) == x.source.CID && renderEvidence(x.source, code) == text {
+			return true
+		}
+	}
+	return false
 }
 
 // renderEvidence writes an evidence part file: heading, provenance and the

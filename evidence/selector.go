@@ -16,7 +16,8 @@ type Selector struct {
 	related.Target
 }
 
-// String renders the selector back in its syntax.
+// String renders the selector back in its syntax. A whole file whose
+// path holds "::" gets a trailing "::", so it reads back the same.
 func (s Selector) String() string {
 	if s.Path == "" && s.Symbol != "" {
 		out := "@" + s.Symbol
@@ -25,7 +26,37 @@ func (s Selector) String() string {
 		}
 		return out
 	}
+	if strings.Contains(s.Path, "::") && s.Symbol == "" && s.Start == 0 && s.End == 0 && !s.Bytes {
+		if _, sep := rangeSep(s.Path); sep >= 0 {
+			t := s.Target
+			t.Path += "::"
+			return t.String()
+		}
+	}
 	return s.Target.String()
+}
+
+// rangeSep finds the "::" that ends the path: the last one followed by
+// what starts a range or a symbol (a digit or '@'), or by nothing or
+// '#' (a trailing "::", which ends a path that holds "::" itself; after
+// any other path it is a range left out, an error). sep
+// is its index, or -1 when s is a path with no range; trailing reports
+// the second kind.
+func rangeSep(s string) (trailing bool, sep int) {
+	for end := len(s); ; {
+		i := strings.LastIndex(s[:end], "::")
+		if i < 0 {
+			return false, -1
+		}
+		rest := s[i+2:]
+		switch {
+		case rest == "" || rest[0] == '#':
+			return true, i
+		case rest[0] == '@' || rest[0] >= '0' && rest[0] <= '9':
+			return false, i
+		}
+		end = i
+	}
 }
 
 // ParseSelector reads a selector. Errors are *related.SyntaxError, which
@@ -39,6 +70,14 @@ func ParseSelector(s string) (Selector, error) {
 		if err := checkTags(s, hash); err != nil {
 			return Selector{}, err
 		}
+	}
+	if sel.Bytes && sel.End != 0 && sel.End <= sel.Start {
+		comma := strings.LastIndexByte(s, ',')
+		if h := strings.IndexByte(s[max(0, strings.LastIndex(s, "::")):], '#'); h >= 0 {
+			comma = strings.LastIndexByte(s[:strings.LastIndex(s, "::")+h], ',')
+		}
+		return Selector{}, &related.SyntaxError{Input: s, Offset: max(0, comma+1),
+			Msg: fmt.Sprintf("the byte range %dc,%dc is empty: the end byte is not included, so %dc,%dc is byte %d alone", sel.Start, sel.End, sel.Start, sel.Start+1, sel.Start)}
 	}
 	return sel, nil
 }
@@ -54,6 +93,40 @@ func parseSelector(s string) (Selector, int, error) {
 		}
 		t.Path = ""
 		return Selector{t}, strings.IndexByte(s, '#'), nil
+	}
+	trailing, sep := rangeSep(s)
+	switch {
+	case trailing && strings.Contains(s[:sep], "::"):
+		// "a::1.txt::" or "a::1.txt::#tag": the whole file a::1.txt.
+		t := related.Target{Path: s[:sep]}
+		if t.Path == "" {
+			return Selector{}, -1, &related.SyntaxError{Input: s, Offset: 0, Msg: "expected a file path"}
+		}
+		hash := -1
+		if rest := s[sep+2:]; rest != "" {
+			hash = sep + 2
+			t.Tags = splitTags(rest[1:])
+		}
+		return Selector{t}, hash, nil
+	case sep > 0 && strings.Contains(s[:sep], "::"):
+		// A path that holds "::" before its range: parse the range alone.
+		t, err := related.ParseTarget("x" + s[sep:])
+		if err != nil {
+			se := err.(*related.SyntaxError)
+			se.Input, se.Offset = s, se.Offset-1+sep
+			return Selector{}, -1, se
+		}
+		t.Path = s[:sep]
+		return Selector{t}, hashAfter(s, sep), nil
+	case sep < 0 && strings.Contains(s, "::"):
+		// "a::b.txt": no range follows any "::", so it is all path.
+		s0 := s
+		if i := strings.LastIndexByte(s, '#'); i > strings.LastIndex(s, "::") {
+			s0 = s[:i]
+			t := related.Target{Path: s0, Tags: splitTags(s[i+1:])}
+			return Selector{t}, i, nil
+		}
+		return Selector{related.Target{Path: s0}}, -1, nil
 	}
 	if !strings.Contains(s, "::") {
 		// Tags without a range: "core/flow.sh#flow,manager". A file whose
@@ -73,13 +146,18 @@ func parseSelector(s string) (Selector, int, error) {
 	if err != nil {
 		return Selector{}, -1, err
 	}
-	hash := -1
-	if i := strings.Index(s, "::"); i >= 0 {
-		if j := strings.IndexByte(s[i+2:], '#'); j >= 0 {
-			hash = i + 2 + j
-		}
+	return Selector{t}, hashAfter(s, strings.Index(s, "::")), nil
+}
+
+// hashAfter is where the tags after the "::" at sep start, or -1.
+func hashAfter(s string, sep int) int {
+	if sep < 0 {
+		return -1
 	}
-	return Selector{t}, hash, nil
+	if j := strings.IndexByte(s[sep+2:], '#'); j >= 0 {
+		return sep + 2 + j
+	}
+	return -1
 }
 
 // tagPunct is what a tag may hold besides letters and digits. Tags go into

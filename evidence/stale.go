@@ -90,12 +90,12 @@ func (e *Engine) staleKeyOf(p *Part) (staleKey, bool) {
 
 func (e *Engine) staleness(p *Part, files map[string]string) string {
 	s := p.Source
-	if p.Role != assemble.Evidence || p.Link || s.Path == "" || s.CID == "" {
+	if p.Role != assemble.Evidence || p.Link || p.Broken != "" || s.Path == "" || s.CID == "" {
 		return ""
 	}
-	// The part file ends its fenced content with a newline the source
-	// span may not have had.
-	if p.Code != "" && CID([]byte(p.Code)) != s.CID && CID([]byte(strings.TrimSuffix(p.Code, "\n"))) != s.CID {
+	// Any byte that differs from what dossier wrote is a hand edit: a
+	// note beside the fence as much as a changed line of code.
+	if !pristine(p.Content) {
 		return "edited"
 	}
 	text, ok := files[s.Path]
@@ -155,14 +155,14 @@ func (e *Engine) refresh(c *call) error {
 	var parts []*Part
 	e.stale = nil // refresh trusts only what it reads now
 	stale := e.Staleness(f)
-	edited := 0
+	var edited []string
 	if len(c.args) == 0 {
-		for p, s := range stale {
-			switch s {
+		for _, p := range f.Parts {
+			switch stale[p] {
 			case "stale":
 				parts = append(parts, p)
 			case "edited":
-				edited++
+				edited = append(edited, p.ID())
 			}
 		}
 	} else {
@@ -170,6 +170,9 @@ func (e *Engine) refresh(c *call) error {
 			return err
 		}
 		for _, p := range parts {
+			if p.Refused == Damaged && (!c.o.force || p.Source.Path == "" || p.Source.CID == "") {
+				return fmt.Errorf("%s", p.Broken)
+			}
 			if stale[p] == "edited" && !c.o.force {
 				return fmt.Errorf("%s was edited by hand: `refresh %s --force` replaces it from the source (the edited file is kept in build/removed/)", p.ID(), p.ID())
 			}
@@ -183,11 +186,6 @@ func (e *Engine) refresh(c *call) error {
 		if !containsPart(parts, p) {
 			continue
 		}
-		if stale[p] == "edited" {
-			if err := backup(f, p); err != nil {
-				return err
-			}
-		}
 		changed, err := e.RefreshPart(f, p)
 		if err != nil {
 			return fmt.Errorf("refresh %s: %w", p.ID(), err)
@@ -200,16 +198,20 @@ func (e *Engine) refresh(c *call) error {
 	if n == 0 {
 		fmt.Fprintln(c.w, "no stale parts: nothing to refresh")
 	}
-	if edited > 0 {
-		fmt.Fprintf(c.w, "  %d part(s) edited by hand left alone: `refresh ID --force` replaces one from its source\n", edited)
+	if len(edited) > 0 {
+		fmt.Fprintf(c.w, "  edited by hand, left alone: %s (`refresh ID --force` replaces one from its source and keeps the edited file in build/removed/)\n", strings.Join(edited, ", "))
 	}
 	return e.finish(c.w)
 }
 
-// backup copies a part file to build/removed/ before it is overwritten.
-func backup(f *Flow, p *Part) error {
+// backup copies a part file to build/removed/NAME.edited before it is
+// overwritten; an older copy there is kept as NAME.edited~N.
+func backup(f *Flow, p *Part) (string, error) {
 	dst := filepath.Join(f.BuildDir(), "removed", p.Name.String()+".edited")
-	return WriteFileAtomic(dst, []byte(p.Content))
+	if err := keepAside(dst); err != nil {
+		return "", err
+	}
+	return dst, WriteFileAtomic(dst, []byte(p.Content))
 }
 
 func containsPart(ps []*Part, p *Part) bool {
@@ -222,6 +224,10 @@ func containsPart(ps []*Part, p *Part) bool {
 }
 
 // RefreshPart re-extracts p from its source and rewrites the part file.
+// A part file that is not byte for byte what dossier wrote (pristine) is
+// copied to build/removed/ first, so no hand edit is ever lost; whether
+// to replace such a part at all is the caller's choice (refresh asks for
+// --force).
 func (e *Engine) RefreshPart(f *Flow, p *Part) (bool, error) {
 	s := p.Source
 	if p.Role != assemble.Evidence || p.Link || s.Path == "" {
@@ -249,6 +255,11 @@ func (e *Engine) RefreshPart(f *Flow, p *Part) (bool, error) {
 	content := renderEvidence(x.Source, x.Content)
 	if content == p.Content {
 		return false, nil
+	}
+	if !pristine(p.Content) {
+		if _, err := backup(f, p); err != nil {
+			return false, err
+		}
 	}
 	if err := WriteFileAtomic(p.Path, []byte(content)); err != nil {
 		return false, err
