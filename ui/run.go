@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -102,7 +103,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	logger := log.New(io.Discard, "", 0)
 	if o.Debug != "" {
 		if err := os.MkdirAll(filepath.Dir(o.Debug), 0o700); err == nil {
-			if f, err := os.OpenFile(o.Debug, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+			if f, err := openLog(o.Debug); err == nil {
 				defer f.Close()
 				logger = log.New(f, "dossier ", log.LstdFlags|log.Lmicroseconds)
 			}
@@ -137,6 +138,20 @@ func Run(ctx context.Context, o RunOptions) error {
 	}
 	logger.Printf("exit: %v", err)
 	return err
+}
+
+// openLog opens the debug log for appending. A FIFO or a device put at its
+// path is never waited on (the open does not block) nor written to.
+func openLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("debug log %s is not a regular file", path)
+	}
+	return f, nil
 }
 
 func logName(path string) string {
