@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"time"
 	"unicode/utf8"
 
 	"github.com/dossierhq/dossier/index/discover"
@@ -34,12 +33,7 @@ func NewEmbedder(c config.Embed, provider string) (store.VectorModel, embed.Embe
 	}
 	m := store.VectorModel{Provider: c.Provider, Model: c.Model, Dims: c.Dimensions, DimsRequested: c.Dimensions > 0,
 		BaseURL: c.BaseURL, KeyEnv: c.APIKeyEnv}
-	cfg := search.OpenAIConfig(m)
-	cfg.BatchSize, cfg.Concurrency, cfg.MaxRetries = c.BatchSize, c.Concurrency, c.MaxRetries
-	if c.Timeout != "" {
-		cfg.Timeout, _ = time.ParseDuration(c.Timeout) // Check parsed it
-	}
-	e, err := embed.NewOpenAI(cfg)
+	e, err := embed.NewOpenAI(search.OpenAIConfig(m, c))
 	if err != nil {
 		return store.VectorModel{}, nil, fmt.Errorf("embedder: %w", err)
 	}

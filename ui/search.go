@@ -35,6 +35,10 @@ type searchOverlay struct {
 	seq      int
 	note     string
 	err      string
+	// cancel ends the search in flight: a newer query, or closing the
+	// overlay, makes its answer stale, and a search waiting on a slow
+	// embeddings endpoint should not hold up the next one.
+	cancel context.CancelFunc
 }
 
 type (
@@ -85,13 +89,21 @@ func parseQuery(text string) search.Query {
 	return q
 }
 
-func (m Model) searchCmd(seq int, text string) tea.Cmd {
+// stop cancels the search in flight, if any.
+func (s *searchOverlay) stop() {
+	if s.cancel != nil {
+		s.cancel()
+		s.cancel = nil
+	}
+}
+
+func (m Model) searchCmd(ctx context.Context, seq int, text string) tea.Cmd {
 	fn, root := m.opts.Search, m.opts.Root
 	return func() tea.Msg {
 		if fn == nil {
 			return searchResultMsg{seq: seq, err: fmt.Errorf("search is not available")}
 		}
-		resp, err := fn(context.Background(), parseQuery(text))
+		resp, err := fn(ctx, parseQuery(text))
 		return searchResultMsg{seq: seq, resp: resp, previews: readPreviews(root, resp.Results), err: err}
 	}
 }
@@ -103,11 +115,15 @@ func (m Model) updateSearch(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.seq != s.seq || strings.TrimSpace(parseQuery(s.input.Value()).Text) == "" {
 			return m, nil
 		}
-		return m, m.searchCmd(msg.seq, s.input.Value())
+		s.stop()
+		var ctx context.Context
+		ctx, s.cancel = context.WithCancel(context.Background())
+		return m, m.searchCmd(ctx, msg.seq, s.input.Value())
 	case searchResultMsg:
 		if msg.seq != s.seq {
 			return m, nil // an answer to an older query
 		}
+		s.stop()
 		s.err, s.note = "", ""
 		if msg.err != nil {
 			s.err = firstLine(msg.err.Error())
@@ -118,6 +134,9 @@ func (m Model) updateSearch(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.note = fmt.Sprintf("%d results in %.0f ms", len(s.results), msg.resp.Debug.LatencyMS)
 		if m.indexing != "" {
 			s.note += " · the index is still being built: these cover what is indexed so far"
+		}
+		for _, w := range msg.resp.Debug.Warnings {
+			s.note += " · " + termsafe.Line(w)
 		}
 		return m, nil
 	case tea.KeyMsg:
@@ -132,6 +151,7 @@ func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Cancel):
 		m.focus = focusList
 		s.input.Blur()
+		s.stop()
 		return m, nil
 	case msg.Type == tea.KeyDown || msg.Type == tea.KeyCtrlN:
 		s.cursor = max(0, min(len(s.results)-1, s.cursor+1))

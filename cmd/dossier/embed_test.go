@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dossierhq/dossier/index/embed/embedtest"
+	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/store/config"
 )
 
@@ -141,4 +146,114 @@ func stripLatency(s string) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestRemoteSearchWhenTheEndpointFails drives the search command, as a
+// process, against an endpoint that stalls and one that is down: hybrid
+// answers from text and symbols and says on standard error why the vectors
+// are left out, vector mode fails naming the endpoint, a search waiting on
+// the endpoint keeps nobody from indexing, and Ctrl-C ends its wait.
+func TestRemoteSearchWhenTheEndpointFails(t *testing.T) {
+	srv := embedtest.NewServer(t)
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", home)
+	t.Setenv("TEST_EMBED_KEY", embedtest.Key)
+	root := t.TempDir()
+	writeFile(t, root, "billing/refund.go", "package billing\n\n// IssueRefund returns money to the card.\nfunc IssueRefund(amount int) error { return nil }\n")
+	writeFile(t, root, "docs/guide.md", "# Guide\n\n## Refunds\n\nRefunds go back to the card within a week.\n")
+	// The user's own settings: outside the workspace, so changing them
+	// changes nothing the index holds.
+	configure := func(timeout string) {
+		t.Helper()
+		writeFile(t, home, "dossier/config.toml", fmt.Sprintf("[embed]\nprovider = \"openai\"\nbase_url = %q\nmodel = %q\napi_key_env = \"TEST_EMBED_KEY\"\ntimeout = %q\nmax_retries = 1\n", srv.BaseURL(), embedtest.Model, timeout))
+	}
+	// run runs the binary, failing the test rather than hanging.
+	run := func(args ...string) (string, string, int) {
+		t.Helper()
+		cmd := dossier(args...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Start()
+		if err == nil {
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err = <-done:
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("%v did not return in 30s: %s%s", args, out.String(), errb.String())
+			}
+		}
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+	}
+	configure("300ms")
+	if _, stderr, code := run("index", "--root", root); code != exitOK {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+
+	checkFallback := func(why string) {
+		t.Helper()
+		out, stderr, code := run("search", "--root", root, "--json", "refund the card")
+		var resp search.Response
+		if code != exitOK || json.Unmarshal([]byte(out), &resp) != nil || len(resp.Results) == 0 {
+			t.Fatalf("hybrid search: exit %d, %s%s", code, out, stderr)
+		}
+		for _, r := range resp.Results {
+			if slices.Contains(r.Sources, "vector") {
+				t.Errorf("%s found by %v", r.Path, r.Sources)
+			}
+		}
+		want := "dossier: vectors left out: embeddings endpoint " + srv.BaseURL() + "/embeddings " + why
+		if !strings.Contains(stderr, want) || strings.Contains(stderr+out, embedtest.Key) || len(resp.Debug.Warnings) != 1 {
+			t.Errorf("stderr %q, warnings %q: want %q, without the key", stderr, resp.Debug.Warnings, want)
+		}
+		_, stderr, code = run("search", "--root", root, "--mode", "vector", "refund the card")
+		if code != exitError || !strings.Contains(stderr, srv.BaseURL()) || !strings.Contains(stderr, why) {
+			t.Errorf("vector search: exit %d, %q: want exit 1 naming %s and %q", code, stderr, srv.BaseURL(), why)
+		}
+	}
+	srv.Set(embedtest.Stall)
+	checkFallback("timed out after 2 attempts (300ms each)")
+
+	// A search that waits does not hold the index: a run goes through.
+	configure("10m")
+	srv.Set(embedtest.Stall)
+	waiting := dossier("search", "--root", root, "refund the card")
+	var errb bytes.Buffer
+	waiting.Stderr = &errb
+	if err := waiting.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { waiting.Process.Kill() })
+	select {
+	case <-srv.Arrived():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the search never reached the endpoint")
+	}
+	if _, stderr, code := run("index", "--root", root); code != exitOK {
+		t.Errorf("index while a search waits on the endpoint: exit %d: %s", code, stderr)
+	}
+	// Ctrl-C ends the wait.
+	if err := waiting.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- waiting.Wait() }()
+	select {
+	case <-done:
+		if code := waiting.ProcessState.ExitCode(); code != exitInterrupted || !strings.Contains(errb.String(), "interrupted") {
+			t.Errorf("interrupted search: exit %d, %q", code, errb.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the interrupted search did not end in 30s")
+	}
+
+	configure("300ms")
+	srv.Close()
+	checkFallback("unreachable after 2 attempts")
 }

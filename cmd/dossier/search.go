@@ -65,15 +65,14 @@ func newSearchCmd(g *globals) *cobra.Command {
 			q := search.Query{K: o.k, Mode: mode, Types: o.types, PathPrefix: o.pathPrefix, Near: o.near, MinScore: o.minScore, Embedder: want}
 			ctx := cmd.Context()
 			e := search.NewEngine()
-			if cfg.Embed.BaseURL != "" {
-				e.AllowEndpoint(cfg.Embed.BaseURL, cfg.Embed.APIKeyEnv)
-			}
+			e.AllowEndpoint(cfg.Embed)
 			out := cmd.OutOrStdout()
+			warn := newWarner(cmd.ErrOrStderr())
 			if len(args) == 0 || args[0] == "-" {
 				if !o.json {
 					return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", errUsage)
 				}
-				return searchStream(ctx, cmd.InOrStdin(), out, e, root, q)
+				return searchStream(ctx, cmd.InOrStdin(), out, warn, e, root, q)
 			}
 			q.Text = args[0]
 			resp, err := e.SearchRoot(ctx, root, q)
@@ -84,6 +83,7 @@ func newSearchCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			warn.of(resp)
 			if o.json {
 				return json.NewEncoder(out).Encode(resp)
 			}
@@ -105,7 +105,7 @@ func newSearchCmd(g *globals) *cobra.Command {
 
 // searchStream answers one query per input line with one JSON line each.
 // A failing query yields {"query", "error"} and the stream goes on.
-func searchStream(ctx context.Context, in io.Reader, out io.Writer, e *search.Engine, root string, q search.Query) error {
+func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner, e *search.Engine, root string, q search.Query) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	enc := json.NewEncoder(out)
@@ -125,6 +125,7 @@ func searchStream(ctx context.Context, in io.Reader, out io.Writer, e *search.En
 			}
 			continue
 		}
+		warn.of(resp)
 		if err := enc.Encode(resp); err != nil {
 			return err
 		}
@@ -133,6 +134,26 @@ func searchStream(ctx context.Context, in io.Reader, out io.Writer, e *search.En
 		return fmt.Errorf("reading queries: %w", err)
 	}
 	return nil
+}
+
+// warner writes a response's warnings (a retriever left out, see
+// search.Debug.Warnings) to standard error, each once per command: the
+// results on standard output stay what they were, JSON or text, and the
+// user still hears that they are partial.
+type warner struct {
+	w    io.Writer
+	seen map[string]bool
+}
+
+func newWarner(w io.Writer) *warner { return &warner{w: w, seen: map[string]bool{}} }
+
+func (wr *warner) of(resp search.Response) {
+	for _, m := range resp.Debug.Warnings {
+		if !wr.seen[m] {
+			wr.seen[m] = true
+			fmt.Fprintln(wr.w, "dossier:", m)
+		}
+	}
 }
 
 func printResults(w io.Writer, resp search.Response) {

@@ -52,9 +52,7 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 		e.Reload()
 	}
 	searcher, searchMu := search.NewEngine(), &sync.Mutex{}
-	if cfg.Embed.BaseURL != "" {
-		searcher.AllowEndpoint(cfg.Embed.BaseURL, cfg.Embed.APIKeyEnv)
-	}
+	searcher.AllowEndpoint(cfg.Embed)
 	styles := themes.NewStyles(lipgloss.DefaultRenderer(), palette, themes.NoColor(os.Getenv))
 	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
 		Index: func(ctx context.Context, progress func(done, total int)) error {

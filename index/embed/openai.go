@@ -309,6 +309,12 @@ func (o *OpenAI) explain(ctx context.Context, err error) error {
 		// The retrier only lets 2xx responses through, so this is go-openai decoding the body.
 		return fmt.Errorf("embeddings endpoint %s returned malformed JSON for model %s: %v", o.url, o.cfg.Model, err)
 	}
+	// The transport's url.Error quotes the URL the message names already.
+	cause := ae.err
+	var ue *url.Error
+	if errors.As(cause, &ue) {
+		cause = ue.Err
+	}
 	msg := o.scrub(ae.message)
 	tail := ""
 	if msg != "" {
@@ -319,9 +325,9 @@ func (o *OpenAI) explain(ctx context.Context, err error) error {
 		return fmt.Errorf("embeddings endpoint %s timed out after %s (%s each): "+
 			"raise the timeout or lower the batch size", o.url, attempts(ae.attempts), o.cfg.Timeout)
 	case ae.status == 0 && ae.attempts > 1:
-		return fmt.Errorf("embeddings endpoint %s unreachable after %s: %w", o.url, attempts(ae.attempts), ae.err)
+		return fmt.Errorf("embeddings endpoint %s unreachable after %s: %w", o.url, attempts(ae.attempts), cause)
 	case ae.status == 0:
-		return fmt.Errorf("embeddings endpoint %s: %w", o.url, ae.err)
+		return fmt.Errorf("embeddings endpoint %s: %w", o.url, cause)
 	case ae.status == http.StatusUnauthorized || ae.status == http.StatusForbidden:
 		// The server's words are left out: OpenAI's echo part of the key.
 		if o.cfg.APIKeyEnv == "" {

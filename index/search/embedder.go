@@ -5,24 +5,35 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
+	"time"
 
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/store"
+	"github.com/dossierhq/dossier/store/config"
 )
 
 // BuiltinModel describes the builtin embedder's vectors.
 var BuiltinModel = store.VectorModel{Provider: store.ProviderBuiltin, Model: embed.BuiltinModel, Dims: embed.BuiltinDims}
 
 // OpenAIConfig is the client configuration that reaches a recorded remote
-// model's endpoint.
-func OpenAIConfig(m store.VectorModel) embed.OpenAIConfig {
-	c := embed.OpenAIConfig{BaseURL: m.BaseURL, Model: m.Model, APIKeyEnv: m.KeyEnv}
+// model's endpoint, with the limits the user's settings c give its
+// requests (timeout, retries, batch size, concurrency). The indexer and
+// the query embedder both build their client here, so a query obeys the
+// same bounds as the indexing.
+func OpenAIConfig(m store.VectorModel, c config.Embed) embed.OpenAIConfig {
+	oc := embed.OpenAIConfig{BaseURL: m.BaseURL, Model: m.Model, APIKeyEnv: m.KeyEnv,
+		BatchSize: c.BatchSize, Concurrency: c.Concurrency, MaxRetries: c.MaxRetries}
 	if m.DimsRequested {
-		c.Dimensions = m.Dims
+		oc.Dimensions = m.Dims
 	}
-	return c
+	if c.Timeout != "" {
+		// Checked by config.Embed.Check; an unparsable one keeps the default.
+		if d, err := time.ParseDuration(c.Timeout); err == nil && d > 0 {
+			oc.Timeout = d
+		}
+	}
+	return oc
 }
 
 // indexModel is the model of the index's vectors: the recorded one, or the
@@ -38,10 +49,81 @@ func indexModel(tx *store.Tx) (store.VectorModel, error) {
 	return m, nil
 }
 
-// queryVector embeds a query with the model of the index's vectors. want,
-// when not empty, is the provider the user asked for: a different one is
-// refused rather than compared with vectors it cannot match.
-func (v *view) queryVector(ctx context.Context, text, want string) ([]float32, store.VectorModel, bool, error) {
+// queryEmbedding is a query embedded by a remote model, made while the
+// index file is closed (see SearchRoot): the vector, or why the endpoint
+// gave none.
+type queryEmbedding struct {
+	model store.VectorModel
+	vec   []float32
+	err   error // an *EndpointError
+}
+
+// embedsRemotely reports whether q, at the index in tx, needs its query
+// embedded by a remote endpoint, and the model it would be embedded with.
+// A query that would be refused (another provider asked for, an endpoint
+// the settings do not name) needs none: the search says why, without
+// reaching the network.
+func (e *Engine) embedsRemotely(tx *store.Tx, q Query) (store.VectorModel, bool) {
+	if q.Mode != Hybrid && q.Mode != Vector {
+		return store.VectorModel{}, false
+	}
+	m, err := indexModel(tx)
+	if err != nil || m.Provider != store.ProviderOpenAI || (q.Embedder != "" && q.Embedder != m.Provider) {
+		return m, false
+	}
+	_, ok := e.allowedFor(m)
+	return m, ok
+}
+
+// embedQuery embeds text with the remote model m. It is called with no
+// transaction open: the wait on the endpoint, bounded by the settings'
+// timeout and retries and by ctx, holds nothing.
+func (e *Engine) embedQuery(ctx context.Context, m store.VectorModel, text string) *queryEmbedding {
+	qe := &queryEmbedding{model: m}
+	fail := func(err error) *queryEmbedding {
+		if ctx.Err() != nil {
+			qe.err = ctx.Err()
+		} else {
+			qe.err = &EndpointError{Model: m, Err: err}
+		}
+		return qe
+	}
+	// The client's own errors name the endpoint; these two do not.
+	at := "embeddings endpoint " + bareURL(m.BaseURL)
+	c, err := e.remoteFor(m)
+	if err != nil {
+		return fail(fmt.Errorf("%s: %w", at, err))
+	}
+	vs, err := c.Embed(ctx, []string{text})
+	if err != nil {
+		return fail(err)
+	}
+	if len(vs) != 1 || len(vs[0]) != m.Dims {
+		return fail(fmt.Errorf("%s returned a vector of another size than the index's %d: re-index (`dossier index`)", at, m.Dims))
+	}
+	qe.vec = vs[0]
+	return qe
+}
+
+// EndpointError is a query the remote embeddings endpoint did not embed:
+// it was unreachable, timed out, refused the request or the key, or
+// answered with something that is not a vector of the index's size. A
+// hybrid search answers from text and symbols and says so in a note (see
+// Debug.Warnings); a vector search fails with it.
+type EndpointError struct {
+	Model store.VectorModel
+	Err   error // names the endpoint, never the key
+}
+
+func (e *EndpointError) Error() string { return "query not embedded: " + e.Err.Error() }
+
+func (e *EndpointError) Unwrap() error { return e.Err }
+
+// queryVector is the query's vector in the model of the index's vectors:
+// the builtin one computed here, a remote one from qe. want, when not
+// empty, is the provider the user asked for: a different one is refused
+// rather than compared with vectors it cannot match.
+func (v *view) queryVector(text, want string, qe *queryEmbedding) ([]float32, store.VectorModel, bool, error) {
 	m, err := indexModel(v.tx)
 	if err != nil {
 		return nil, m, false, err
@@ -57,24 +139,20 @@ func (v *view) queryVector(ctx context.Context, text, want string) ([]float32, s
 		qv, ok, err := v.builtinQueryVector(text)
 		return qv, m, ok, err
 	case store.ProviderOpenAI:
-		if !v.e.allows(m) {
+		if _, ok := v.e.allowedFor(m); !ok {
 			return nil, m, false, fmt.Errorf("%w: the index's vectors come from %s at %s with the key in $%s, "+
 				"an endpoint your settings do not name: name it in your config's [embed] (or trust the workspace's, "+
 				"`dossier trust`), or re-index with your embedder (`dossier index`)",
 				ErrEndpointNotAllowed, m, bareURL(m.BaseURL), m.KeyEnv)
 		}
-		e, err := v.e.remoteFor(m)
-		if err != nil {
-			return nil, m, false, err
+		if qe == nil || qe.model != m {
+			// SearchRoot embeds for the model it finds in the same transaction.
+			return nil, m, false, fmt.Errorf("the query was not embedded with the index's model %s: search again", m)
 		}
-		vs, err := e.Embed(ctx, []string{text})
-		if err != nil {
-			return nil, m, false, fmt.Errorf("embedding the query with %s: %w", m, err)
+		if qe.err != nil {
+			return nil, m, false, qe.err
 		}
-		if len(vs) != 1 || len(vs[0]) != m.Dims {
-			return nil, m, false, fmt.Errorf("embedding the query with %s: got a vector of another size than the index's %d", m, m.Dims)
-		}
-		return vs[0], m, true, nil
+		return qe.vec, m, true, nil
 	}
 	return nil, m, false, fmt.Errorf("the index's vectors come from an unknown provider %q: run `dossier index` to re-embed", m.Provider)
 }
@@ -92,19 +170,30 @@ func newEndpoint(baseURL, keyEnv string) endpoint {
 	return endpoint{strings.TrimRight(strings.TrimSpace(baseURL), "/"), strings.TrimSpace(keyEnv)}
 }
 
-// AllowEndpoint lets the engine embed queries at a remote endpoint with
-// the key in $keyEnv: the one the user's settings name (config [embed]
-// base_url and api_key_env, from the user's own file or a trusted
-// workspace). The index records the endpoint its vectors came from, and
-// an index file copied or cloned from elsewhere must not send queries,
-// or a key from the environment, to a host the user never chose: a query
-// on an index of any other endpoint is not sent (ErrEndpointNotAllowed).
-func (e *Engine) AllowEndpoint(baseURL, keyEnv string) {
-	e.allowed = append(e.allowed, newEndpoint(baseURL, keyEnv))
+// AllowEndpoint lets the engine embed queries at the remote endpoint the
+// user's settings c name (config [embed] base_url and api_key_env, from
+// the user's own file or a trusted workspace), with the key in
+// $api_key_env and c's timeout and retries. The index records the
+// endpoint its vectors came from, and an index file copied or cloned from
+// elsewhere must not send queries, or a key from the environment, to a
+// host the user never chose: a query on an index of any other endpoint is
+// not sent (ErrEndpointNotAllowed). Settings without a base URL allow
+// nothing.
+func (e *Engine) AllowEndpoint(c config.Embed) {
+	if strings.TrimSpace(c.BaseURL) != "" {
+		e.allowed = append(e.allowed, c)
+	}
 }
 
-func (e *Engine) allows(m store.VectorModel) bool {
-	return slices.Contains(e.allowed, newEndpoint(m.BaseURL, m.KeyEnv))
+// allowedFor returns the settings that allow the endpoint of m.
+func (e *Engine) allowedFor(m store.VectorModel) (config.Embed, bool) {
+	want := newEndpoint(m.BaseURL, m.KeyEnv)
+	for _, c := range e.allowed {
+		if newEndpoint(c.BaseURL, c.APIKeyEnv) == want {
+			return c, true
+		}
+	}
+	return config.Embed{}, false
 }
 
 // bareURL is a URL for messages: without user name and password.
@@ -122,10 +211,11 @@ func (e *Engine) remoteFor(m store.VectorModel) (embed.Embedder, error) {
 	if e.remote != nil && e.remoteModel == m {
 		return e.remote, nil
 	}
-	c, err := embed.NewOpenAI(OpenAIConfig(m))
+	c, _ := e.allowedFor(m)
+	client, err := embed.NewOpenAI(OpenAIConfig(m, c))
 	if err != nil {
 		return nil, fmt.Errorf("the index's vectors come from %s: %w", m, err)
 	}
-	e.remote, e.remoteModel = c, m
-	return c, nil
+	e.remote, e.remoteModel = client, m
+	return client, nil
 }

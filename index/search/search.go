@@ -2,7 +2,6 @@ package search
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -16,6 +15,7 @@ import (
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store"
+	"github.com/dossierhq/dossier/store/config"
 )
 
 // Mode is a retrieval strategy.
@@ -87,6 +87,12 @@ type Debug struct {
 	TotalCandidates int      `json:"total_candidates"`
 	Dirty           int      `json:"dirty_files"`
 	Notes           []string `json:"notes,omitempty"`
+	// Warnings are the notes that say the answer is partial: a retriever
+	// the mode asks for was left out (an embeddings endpoint that did not
+	// answer, or one the settings do not name), and the results come from
+	// the others. Front-ends show them where the user looks (the CLI on
+	// standard error); they are in Notes too.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Engine answers queries against one index. It keeps what it derived from
@@ -102,9 +108,9 @@ type Engine struct {
 	// remote embeds queries for an index of a remote model.
 	remote      embed.Embedder
 	remoteModel store.VectorModel
-	// allowed are the remote endpoints the user's settings name (see
-	// AllowEndpoint).
-	allowed []endpoint
+	// allowed are the remote endpoints the user's settings name, with
+	// their limits (see AllowEndpoint).
+	allowed []config.Embed
 	results *expirable.LRU[string, Response]
 }
 
@@ -159,25 +165,33 @@ func (f filter) kind(kind, src string) bool {
 	return f.types == nil || f.types[kind] || f.types[src]
 }
 
-// Search answers q; ctx bounds a remote embedder's call.
-func (e *Engine) Search(ctx context.Context, tx *store.Tx, q Query) (Response, error) {
-	start := time.Now()
+// prepare fills in q's defaults and checks what needs no index.
+func prepare(q Query) (Query, error) {
 	if q.K <= 0 {
 		q.K = DefaultK
 	}
 	if q.Mode == "" {
 		q.Mode = Hybrid
 	}
-	resp := Response{Query: q.Text, Results: []Result{}}
 	if strings.TrimSpace(q.Text) == "" {
-		return resp, badQuery("empty query: give the words, symbol or pattern to look for")
+		return q, badQuery("empty query: give the words, symbol or pattern to look for")
 	}
 	if len(q.Text) > MaxQueryLen {
-		return resp, badQuery("the query is %d bytes long, the limit is %d: search for its most specific words", len(q.Text), MaxQueryLen)
+		return q, badQuery("the query is %d bytes long, the limit is %d: search for its most specific words", len(q.Text), MaxQueryLen)
 	}
+	if !slices.Contains(Modes, q.Mode) {
+		return q, badQuery("unknown mode %q: use one of %s", q.Mode, joinModes())
+	}
+	return q, nil
+}
+
+// search answers q (prepared) from the index in tx. It never reaches the
+// network: an index of a remote model takes the query's vector from qe,
+// embedded before the transaction began (see SearchRoot).
+func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, error) {
+	resp := Response{Query: q.Text, Results: []Result{}}
 	gen := tx.Generation()
 	if r, ok := e.cached(gen, q); ok {
-		r.Debug.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
 		return r, nil
 	}
 	v, err := e.open(tx)
@@ -199,13 +213,16 @@ func (e *Engine) Search(ctx context.Context, tx *store.Tx, q Query) (Response, e
 	var (
 		hs  []hit
 		cos map[key]float64
+		// transient: the vectors were left out for a reason that may pass
+		// (the endpoint failed), so the answer is not kept in the cache.
+		transient bool
 	)
 	switch q.Mode {
 	case Text:
 		hs, err = v.text(q.Text, f, candidates)
 		err = add("text", hs, err)
 	case Vector:
-		qv, m, ok, qerr := v.queryVector(ctx, q.Text, q.Embedder)
+		qv, m, ok, qerr := v.queryVector(q.Text, q.Embedder, qe)
 		if err = qerr; ok {
 			hs, _, err = v.vector(qv, m, f, candidates, nil)
 		}
@@ -226,17 +243,21 @@ func (e *Engine) Search(ctx context.Context, tx *store.Tx, q Query) (Response, e
 			break
 		}
 		hs = nil
-		qv, m, ok, qerr := v.queryVector(ctx, q.Text, q.Embedder)
-		if errors.Is(qerr, ErrEndpointNotAllowed) {
-			// Text and symbols still answer; the note says why vectors do not.
-			v.notes, qerr = append(v.notes, "vectors left out: "+qerr.Error()), nil
+		qv, m, ok, qerr := v.queryVector(q.Text, q.Embedder, qe)
+		// Text and symbols still answer when the endpoint does not; the
+		// warning says why vectors do not.
+		var ee *EndpointError
+		if transient = errors.As(qerr, &ee); transient {
+			resp.Debug.Warnings = append(resp.Debug.Warnings, "vectors left out: "+ee.Err.Error())
+			qerr = nil
+		} else if errors.Is(qerr, ErrEndpointNotAllowed) {
+			resp.Debug.Warnings = append(resp.Debug.Warnings, "vectors left out: "+qerr.Error())
+			qerr = nil
 		}
 		if err = qerr; ok {
 			hs, cos, err = v.vector(qv, m, f, candidates, append(lists["text"], lists["symbol"]...))
 		}
 		err = add("vector", hs, err)
-	default:
-		return resp, badQuery("unknown mode %q: use one of %s", q.Mode, joinModes())
 	}
 	if err != nil {
 		return resp, err
@@ -255,13 +276,15 @@ func (e *Engine) Search(ctx context.Context, tx *store.Tx, q Query) (Response, e
 		resp.Debug.Notes = append(resp.Debug.Notes, "no search snapshot yet: every file read from its own record (run `dossier index`)")
 	}
 	resp.Debug.Notes = append(resp.Debug.Notes, v.notes...)
+	resp.Debug.Notes = append(resp.Debug.Notes, resp.Debug.Warnings...)
 	fused, total := fuse(lists, order, cos)
 	resp.Debug.TotalCandidates = total
 	if resp.Results, err = v.finish(fused, q, f); err != nil {
 		return resp, err
 	}
-	resp.Debug.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
-	e.remember(gen, q, resp)
+	if !transient {
+		e.remember(gen, q, resp)
+	}
 	return resp, nil
 }
 
@@ -482,25 +505,4 @@ func proximity(near, p string) float64 {
 		return 1.04
 	}
 	return 1
-}
-
-// SearchRoot answers q against the index of the workspace at root. It opens
-// the index read-only for just this query, so a running indexer or
-// workbench is never held up for longer than one search.
-func (e *Engine) SearchRoot(ctx context.Context, root string, q Query) (Response, error) {
-	start := time.Now()
-	db, err := store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true})
-	if err != nil {
-		return Response{Query: q.Text, Results: []Result{}}, err
-	}
-	defer db.Close()
-	var resp Response
-	err = db.View(func(tx *store.Tx) error {
-		var err error
-		resp, err = e.Search(ctx, tx, q)
-		return err
-	})
-	// The latency a caller sees includes opening the index.
-	resp.Debug.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
-	return resp, err
 }

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,7 +39,7 @@ func searchText(db *store.DB, q string) (Response, error) {
 	var resp Response
 	err := db.View(func(tx *store.Tx) error {
 		var err error
-		resp, err = NewEngine().Search(context.Background(), tx, Query{Text: q, Mode: Text})
+		resp, err = NewEngine().search(tx, Query{Text: q, Mode: Text, K: DefaultK}, nil)
 		return err
 	})
 	return resp, err

@@ -32,6 +32,8 @@ const (
 	Malformed = "malformed" // a truncated JSON body
 	WrongDims = "wrongdims" // right for a one-text probe, wrong after
 	Slow      = "slow"      // answers after 2 s (or when the client gives up)
+	Stall     = "stall"     // never answers: waits until the client gives up
+	StallBody = "stallbody" // sends 200 and the start of a body, then waits
 )
 
 // Server is the endpoint; its URL plus "/v1" is the base URL.
@@ -42,15 +44,22 @@ type Server struct {
 	texts    int
 	mode     string
 	failOn   string // fail any request holding a text with this
+	arrived  chan struct{}
+	stop     chan struct{} // closed when the test ends: stalled handlers return
 }
 
 // NewServer starts a server, closed when the test ends.
 func NewServer(t *testing.T) *Server {
-	s := &Server{}
+	s := &Server{arrived: make(chan struct{}, 1024), stop: make(chan struct{})}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
+	t.Cleanup(func() { close(s.stop) }) // first: Close waits for the handlers
 	return s
 }
+
+// Arrived receives once for every embeddings request that reached the
+// model (authorized and well-formed), so a test can act while one waits.
+func (s *Server) Arrived() <-chan struct{} { return s.arrived }
 
 // BaseURL is the API root to configure.
 func (s *Server) BaseURL() string { return s.URL + "/v1" }
@@ -60,6 +69,9 @@ func (s *Server) Set(mode string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.mode, s.requests, s.texts, s.failOn = mode, 0, 0, ""
+	for len(s.arrived) > 0 {
+		<-s.arrived
+	}
 }
 
 // FailOn makes every request that holds a text containing substr fail.
@@ -99,6 +111,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.texts += len(req.Input)
 	mode, failOn := s.mode, s.failOn
 	s.mu.Unlock()
+	select {
+	case s.arrived <- struct{}{}:
+	default:
+	}
 	if failOn != "" {
 		for _, in := range req.Input {
 			if strings.Contains(in, failOn) {
@@ -117,6 +133,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-time.After(2 * time.Second):
 		case <-r.Context().Done():
+		case <-s.stop:
+		}
+		return
+	case Stall, StallBody:
+		if mode == StallBody {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", "4096")
+			fmt.Fprint(w, `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1,`)
+			w.(http.Flusher).Flush()
+		}
+		select {
+		case <-r.Context().Done():
+		case <-s.stop:
 		}
 		return
 	}

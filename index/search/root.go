@@ -1,0 +1,73 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/dossierhq/dossier/store"
+)
+
+// SearchRoot answers q against the index of the workspace at root; ctx
+// bounds the wait on a remote embedder. It opens the index read-only for
+// its reading only, so a running indexer or workbench is never held up for
+// longer than one search reads: a query an index of a remote model embeds
+// is sent with the file closed, between a first look (the index's model,
+// or a recent answer) and the search. Every front-end searches here.
+func (e *Engine) SearchRoot(ctx context.Context, root string, q Query) (Response, error) {
+	start := time.Now()
+	resp := Response{Query: q.Text, Results: []Result{}}
+	q, err := prepare(q)
+	if err != nil {
+		return resp, err
+	}
+	var qe *queryEmbedding
+	for look := 1; ; look++ {
+		var need *store.VectorModel
+		err = e.read(ctx, root, func(tx *store.Tx) error {
+			if m, ok := e.embedsRemotely(tx, q); ok && (qe == nil || qe.model != m) {
+				if _, cached := e.cached(tx.Generation(), q); !cached {
+					need = &m
+					return nil
+				}
+			}
+			var err error
+			resp, err = e.search(tx, q, qe)
+			return err
+		})
+		if err != nil || need == nil {
+			break
+		}
+		if look == maxLooks {
+			// Re-indexed to another model between each look.
+			err = fmt.Errorf("the index's vector model changed while the query was embedded: search again")
+			break
+		}
+		if qe = e.embedQuery(ctx, *need, q.Text); ctx.Err() != nil {
+			// Interrupted: the caller is gone, no answer is wanted.
+			return Response{Query: q.Text, Results: []Result{}}, ctx.Err()
+		}
+	}
+	// The latency a caller sees includes opening the index and embedding.
+	resp.Debug.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
+	return resp, err
+}
+
+// maxLooks bounds how often SearchRoot opens the index for one query: the
+// model may change between two looks (a re-index to another model), and
+// the query is then embedded again.
+const maxLooks = 3
+
+// read runs fn in a read transaction on the index of root, open only for
+// that long.
+func (e *Engine) read(ctx context.Context, root string, fn func(tx *store.Tx) error) error {
+	db, err := store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	err = db.View(fn)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/dossierhq/dossier/index/search"
+)
+
+// TestSearchOverlayCancelsStaleSearches: a search waiting on a slow
+// embeddings endpoint is cancelled by a newer query and by closing the
+// overlay, and a warning of the answer (vectors left out) is shown.
+func TestSearchOverlayCancelsStaleSearches(t *testing.T) {
+	waiting := make(chan context.Context, 4)
+	fake := func(ctx context.Context, q search.Query) (search.Response, error) {
+		if q.Text == "slow" {
+			waiting <- ctx
+			<-ctx.Done()
+			return search.Response{}, ctx.Err()
+		}
+		return search.Response{Results: []search.Result{{Path: "parser/parse.go", StartLine: 3, EndLine: 6, Symbol: "Parse", Language: "go", Score: 0.9, Sources: []string{"text"}}},
+			Debug: search.Debug{Warnings: []string{"vectors left out: embeddings endpoint http://127.0.0.1:9/v1/embeddings unreachable after 2 attempts"}}}, nil
+	}
+	m, _ := newTestModel(t, fake)
+	m = keys(t, m, "/")
+	// start issues the search for text and runs it in the background, as
+	// the runtime would, until it reaches the fake endpoint.
+	start := func(m Model, text string) (Model, context.Context, <-chan tea.Msg) {
+		t.Helper()
+		m.search.input.SetValue(text)
+		m.search.seq++
+		next, cmd := m.Update(searchTickMsg{m.search.seq})
+		done := make(chan tea.Msg, 1)
+		go func() { done <- cmd() }()
+		select {
+		case ctx := <-waiting:
+			return next.(Model), ctx, done
+		case <-time.After(30 * time.Second):
+			t.Fatal("the search never started")
+			return m, nil, nil
+		}
+	}
+	ended := func(ctx context.Context, done <-chan tea.Msg, why string) {
+		t.Helper()
+		select {
+		case msg := <-done:
+			if r, ok := msg.(searchResultMsg); !ok || !errors.Is(r.err, context.Canceled) || ctx.Err() == nil {
+				t.Errorf("%s: the waiting search ended with %#v", why, msg)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: the waiting search was not cancelled", why)
+		}
+	}
+
+	m, ctx, done := start(m, "slow")
+	m = typeText(t, m, "x") // "slowx": a newer query
+	ended(ctx, done, "newer query")
+	if !strings.Contains(m.View(), "parser/parse.go:3-6") || !strings.Contains(m.View(), "vectors left out") {
+		t.Errorf("the newer query's answer and its warning:\n%s", m.View())
+	}
+
+	m, ctx, done = start(m, "slow")
+	m = keys(t, m, "esc")
+	ended(ctx, done, "overlay closed")
+}
