@@ -17,23 +17,44 @@ import (
 //
 // The record formats belong to the search package; the store keeps bytes.
 
-// SearchRecord returns path's search record; valid until the transaction ends.
-func (t *Tx) SearchRecord(path string) []byte { return t.b(bucketSearch).Get([]byte(path)) }
+// SearchRecord returns path's search record; valid until the transaction
+// ends. A damaged record ends the transaction with an error wrapping
+// ErrDamaged.
+func (t *Tx) SearchRecord(path string) []byte {
+	k := []byte(path)
+	return t.mustUnseal(bucketSearch, k, t.b(bucketSearch).Get(k))
+}
 
-// VectorRecord returns path's vector record; valid until the transaction ends.
-func (t *Tx) VectorRecord(path string) []byte { return t.b(bucketVectors).Get([]byte(path)) }
+// VectorRecord returns path's vector record; valid until the transaction
+// ends. A damaged record ends the transaction as SearchRecord's does.
+func (t *Tx) VectorRecord(path string) []byte {
+	k := []byte(path)
+	return t.mustUnseal(bucketVectors, k, t.b(bucketVectors).Get(k))
+}
+
+// eachSealed calls fn with every value of bucket, checked and without its
+// checksum.
+func (t *Tx) eachSealed(bucket []byte, fn func(path string, v []byte) error) error {
+	return t.b(bucket).ForEach(func(k, v []byte) error {
+		body, err := t.unseal(bucket, k, v)
+		if err != nil {
+			return err
+		}
+		return fn(string(k), body)
+	})
+}
 
 // SearchRecords calls fn with every search record in path order. rec is
 // valid until the transaction ends.
 func (t *Tx) SearchRecords(fn func(path string, rec []byte) error) error {
-	return t.b(bucketSearch).ForEach(func(k, v []byte) error { return fn(string(k), v) })
+	return t.eachSealed(bucketSearch, fn)
 }
 
 // VectorRecords calls fn with every vector record in path order. rec is
 // valid until the transaction ends, so callers may keep it to scan in
 // parallel before they return.
 func (t *Tx) VectorRecords(fn func(path string, rec []byte) error) error {
-	return t.b(bucketVectors).ForEach(func(k, v []byte) error { return fn(string(k), v) })
+	return t.eachSealed(bucketVectors, fn)
 }
 
 // Dirty returns the paths written or deleted since the snapshot was built.
@@ -111,7 +132,7 @@ func (t *Tx) SymbolNames(fn func(name string)) {
 // RawBlobs calls fn with every file's compressed text (see DecodeBlob); raw
 // is valid until the transaction ends, so callers may decode in parallel.
 func (t *Tx) RawBlobs(fn func(path string, raw []byte) error) error {
-	return t.b(bucketBlobs).ForEach(func(k, v []byte) error { return fn(string(k), v) })
+	return t.eachSealed(bucketBlobs, fn)
 }
 
 // DecodeBlob decompresses a value RawBlobs handed out.
