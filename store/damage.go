@@ -116,19 +116,18 @@ func guard(path string, fn func() error) (err error) {
 	return fn()
 }
 
-// Guard runs fn, which reads values handed out by a transaction of the
-// index at path on a goroutine of its own, and returns a fault on the
-// mapped file or a panic inside bbolt as an error wrapping ErrDamaged
-// instead of crashing: a panic on another goroutine cannot be recovered by
-// the transaction's. Another panic (a bug) is returned as an error too,
-// naming it an internal error.
-func Guard(path string, fn func() error) (err error) {
+// Guard runs fn, which reads values the transaction handed out on a
+// goroutine of its own, and returns a fault on the mapped file as an error
+// wrapping ErrDamaged instead of crashing: a panic on another goroutine
+// cannot be recovered by the transaction's. Another panic (a bug) is
+// returned as an error too, naming it an internal error.
+func (t *Tx) Guard(fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error: %v; please report it", r)
 		}
 	}()
-	return guard(path, fn)
+	return guard(t.tx.DB().Path(), fn)
 }
 
 // damageOf classifies a recovered panic value: a *DamageError, a memory

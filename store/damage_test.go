@@ -214,3 +214,18 @@ func usedSize(t *testing.T, path string) int64 {
 	}
 	return int64(max(m0.pgid, m1.pgid)) * int64(m0.pageSize)
 }
+
+// A file cut short while it is mapped faults on the first page past its
+// end (SIGBUS); the fault is an error.
+func TestFaultIsAnError(t *testing.T) {
+	path := filled(t, 60)
+	db, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := os.Truncate(path, 2*4096); err != nil {
+		t.Fatal(err)
+	}
+	wantDamaged(t, readAll(db), path, "faulted")
+}

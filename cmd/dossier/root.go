@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/config"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
@@ -128,7 +130,16 @@ func executeOn(ctx context.Context, args []string, stdout, stderr io.Writer, tty
 	return code
 }
 
-func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	// Whatever goes wrong, the user gets one line, never a Go trace: a
+	// fault on the mapped index (outside the store's own guards) panics
+	// instead of crashing, and a panic becomes that line.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			code = reportPanic(stderr, r)
+		}
+	}()
 	cmd := newRootCmd(ctx, stdout, stderr)
 	cmd.SetArgs(args)
 	if prof := os.Getenv("DOSSIER_CPUPROFILE"); prof != "" {
@@ -165,3 +176,17 @@ func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 var errUsage = errors.New("usage")
+
+// reportPanic prints a recovered panic as one line and returns the exit
+// code: a damaged index with its repair, anything else as a bug.
+func reportPanic(stderr io.Writer, r any) int {
+	if err, ok := r.(error); ok && errors.Is(err, store.ErrDamaged) {
+		fmt.Fprintln(stderr, "dossier:", err)
+		return exitError
+	}
+	fmt.Fprintf(stderr, "dossier: internal error: %v; please report it\n", r)
+	if _, ok := r.(interface{ Addr() uintptr }); ok { // a memory fault
+		fmt.Fprintln(stderr, "dossier: if it happened reading the index, `dossier doctor` checks it and `dossier index` rebuilds a damaged one")
+	}
+	return exitError
+}
