@@ -28,7 +28,7 @@ type DamageError struct {
 }
 
 func (e *DamageError) Error() string {
-	return fmt.Sprintf("index %s is damaged (%s): run `dossier index` to rebuild it (the damaged file is kept as %s)",
+	return fmt.Sprintf("index %s is damaged (%s): run `dossier index` to rebuild it (the damaged file is kept as %s; `dossier doctor` lists every problem)",
 		e.Path, e.Problem, filepath.Base(DamagedPath(e.Path)))
 }
 

@@ -229,3 +229,62 @@ func TestFaultIsAnError(t *testing.T) {
 	}
 	wantDamaged(t, readAll(db), path, "faulted")
 }
+
+func TestDoctor(t *testing.T) {
+	checks := func(t *testing.T, path string, want ...string) {
+		t.Helper()
+		problems, err := Doctor(path, DoctorChecks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range problems {
+			got = append(got, p.Check+": "+p.Detail)
+		}
+		if len(want) == 0 && len(got) > 0 {
+			t.Errorf("problems in a sound index: %q", got)
+		}
+		for _, w := range want {
+			if !strings.Contains(strings.Join(got, "\n"), w) {
+				t.Errorf("problems %q lack %q", got, w)
+			}
+		}
+	}
+	t.Run("sound", func(t *testing.T) { checks(t, filled(t, 20)) })
+	t.Run("records disagree", func(t *testing.T) {
+		path := filled(t, 20)
+		b, err := bolt.Open(path, 0o600, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Update(func(tx *bolt.Tx) error {
+			tx.Bucket(bucketChunks).Delete([]byte("pkg/file003.go"))
+			tx.Bucket(bucketSymbols).Put(symbolKey("Gone", "pkg/file004.go", "cnothere"), []byte(`{}`))
+			tx.Bucket(bucketDirty).Put([]byte("../outside"), nil)
+			return nil
+		})
+		b.Close()
+		checks(t, path, "chunks: pkg/file003.go has no chunk list", `symbols: symbol "gone" of pkg/file004.go points to chunk cnothere`,
+			`dirty: the dirty set names "../outside"`)
+		// The next writer rebuilds rather than keep the disagreement.
+		_, err = Open(path, Options{})
+		wantDamaged(t, err, path, "`dossier doctor` found chunks")
+	})
+	t.Run("damaged value", func(t *testing.T) {
+		path := filled(t, 20)
+		flip(t, path, valueOffset(t, path, "blobs", "pkg/file011.go"))
+		checks(t, path, `blobs: the blobs value of "pkg/file011.go" fails its checksum`)
+	})
+	t.Run("damaged page", func(t *testing.T) {
+		path := filled(t, 60)
+		b, _ := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+		var root, size int64
+		b.View(func(tx *bolt.Tx) error {
+			root, size = int64(tx.Bucket(bucketFiles).Root()), int64(tx.DB().Info().PageSize)
+			return nil
+		})
+		b.Close()
+		flip(t, path, root*size) // the page's id
+		checks(t, path, `pages: bucket "files": bbolt: assertion failed`)
+	})
+}

@@ -55,6 +55,7 @@ func readersFail(t *testing.T, root, problem string, stats bool) {
 	if stats {
 		readers = append(readers, []string{"stats", "--root", root})
 	}
+	doctorFinds(t, root, problem)
 	for _, args := range readers {
 		out, errOut, code := run(t, args...)
 		noTrace(t, args[0], out+errOut)
@@ -62,6 +63,38 @@ func readersFail(t *testing.T, root, problem string, stats bool) {
 			!strings.Contains(errOut, "run `dossier index`") {
 			t.Errorf("%s on a damaged index: exit %d\n%s%s", args[0], code, out, errOut)
 		}
+	}
+}
+
+// doctorFinds checks that `dossier doctor` lists the problem with its fix
+// and exits 1, in both forms.
+func doctorFinds(t *testing.T, root, problem string) {
+	t.Helper()
+	out, errOut, code := run(t, "doctor", "--root", root)
+	noTrace(t, "doctor", out+errOut)
+	if code != exitError || !strings.Contains(out, problem) || !strings.Contains(out, "fix: run `dossier index`") {
+		t.Errorf("doctor on a damaged index: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, code = run(t, "doctor", "--root", root, "--json")
+	var rep struct {
+		OK       bool
+		Problems []store.Problem
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != exitError || rep.OK || len(rep.Problems) == 0 ||
+		!strings.Contains(rep.Problems[0].Detail, problem) || rep.Problems[0].Fix != store.FixDamaged {
+		t.Errorf("doctor --json: exit %d, %v\n%s", code, err, out)
+	}
+}
+
+// doctorClean checks that `dossier doctor` finds nothing wrong.
+func doctorClean(t *testing.T, root string) {
+	t.Helper()
+	out, errOut, code := run(t, "doctor", "--root", root, "--json")
+	if code != 0 || !strings.Contains(out, `"ok": true`) || !strings.Contains(out, `"problems": []`) {
+		t.Errorf("doctor on a sound index: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, _, code = run(t, "doctor", "--root", root); code != 0 || !strings.Contains(out, "no problems found") {
+		t.Errorf("doctor on a sound index: exit %d\n%s", code, out)
 	}
 }
 
@@ -85,6 +118,7 @@ func repairs(t *testing.T, root string) {
 	if code != 0 || !strings.Contains(out, "F3_4") {
 		t.Errorf("search after the rebuild: exit %d\n%s%s", code, out, errOut)
 	}
+	doctorClean(t, root)
 	// The next run finds a sound index.
 	if out, errOut, code = run(t, "index", "--root", root); code != 0 || strings.Contains(errOut, "damaged") {
 		t.Errorf("second index: exit %d\n%s%s", code, out, errOut)
@@ -107,6 +141,7 @@ func usedBytes(t *testing.T, path string) int64 {
 
 func TestTruncatedIndex(t *testing.T) {
 	root, path := indexed(t)
+	doctorClean(t, root)
 	if err := os.Truncate(path, usedBytes(t, path)/2); err != nil {
 		t.Fatal(err)
 	}
