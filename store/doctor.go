@@ -3,10 +3,10 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/crc32"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path"
 	"slices"
