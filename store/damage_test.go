@@ -15,7 +15,9 @@ import (
 
 // filled writes an index of n files with texts and records large enough to
 // take many pages (and overflow pages), closes it and returns its path.
-func filled(t *testing.T, n int) string {
+func filled(t *testing.T, n int) string { return filledB(t, n) }
+
+func filledB(t testing.TB, n int) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), DirName, "index.db")
 	db, err := Open(path, Options{})
