@@ -43,6 +43,9 @@ type Options struct {
 	// (nil); Model describes it (see NewEmbedder).
 	Embedder embed.Embedder
 	Model    store.VectorModel
+	// Notice, when set, is told what a run does besides indexing: that it
+	// found the index damaged and rebuilds it from scratch.
+	Notice func(string)
 }
 
 // Progress reports how far a run is.
@@ -67,9 +70,14 @@ type Summary struct {
 	Errors       []string           `json:"errors,omitempty"`
 	Seconds      float64            `json:"seconds"`
 	// RebuiltFrom is the schema of an older index this run replaced, or -1.
-	RebuiltFrom int        `json:"rebuilt_from_schema"`
-	Finished    time.Time  `json:"finished"`
-	Repo        store.Repo `json:"repo"`
+	RebuiltFrom int `json:"rebuilt_from_schema"`
+	// RebuiltDamaged is set when the run found the index damaged, kept it
+	// as DamagedFile and rebuilt it from scratch; Damage says what was wrong.
+	RebuiltDamaged bool       `json:"rebuilt_damaged,omitempty"`
+	Damage         string     `json:"damage,omitempty"`
+	DamagedFile    string     `json:"damaged_file,omitempty"`
+	Finished       time.Time  `json:"finished"`
+	Repo           store.Repo `json:"repo"`
 }
 
 // Totals are the figures of the whole index.
@@ -177,7 +185,42 @@ func (ix *Indexer) ctx() context.Context {
 // Run brings the index up to date with the whole workspace: new and changed
 // files are processed, unchanged ones (same size and mtime, or same content)
 // are not, and files that are gone lose every record derived from them.
+// A damaged index (store.ErrDamaged, when it is opened or a record is read)
+// is kept as index.db.damaged and rebuilt from scratch.
 func (ix *Indexer) Run(ctx context.Context) (Summary, error) {
+	sum, err := ix.run(ctx)
+	var de *store.DamageError
+	if !errors.As(err, &de) || ctx.Err() != nil {
+		return sum, err
+	}
+	kept, serr := store.SetAside(de.Path)
+	if serr != nil {
+		return sum, fmt.Errorf("%w; %v", err, serr)
+	}
+	if ix.opts.Notice != nil {
+		ix.opts.Notice(fmt.Sprintf("%s is damaged (%s): kept as %s, rebuilding from scratch",
+			filepath.Base(de.Path), de.Problem, filepath.Base(kept)))
+	}
+	sum, err = ix.run(ctx)
+	sum.RebuiltDamaged, sum.Damage, sum.DamagedFile = true, de.Problem, kept
+	if err == nil {
+		// The summary stored by the run lacks the repair: store it again.
+		err = ix.saveSummary(sum)
+	}
+	return sum, err
+}
+
+// saveSummary replaces the stored summary of the last run.
+func (ix *Indexer) saveSummary(sum Summary) error {
+	db, err := ix.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Update(func(tx *store.Tx) error { return tx.SetSummary(sum) })
+}
+
+func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	start := time.Now()
 	ix.runCtx = ctx
 	sum := Summary{Root: ix.root, Skipped: map[string]int{}, Notes: map[string]int{}}

@@ -18,6 +18,15 @@ import (
 // exists, or is now ignored, is removed with everything under it. A
 // directory, or a change to an ignore file, falls back to a full Run.
 func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) {
+	sum, err := ix.updatePaths(ctx, paths)
+	if errors.Is(err, store.ErrDamaged) && ctx.Err() == nil {
+		// A full run sets the damaged file aside and rebuilds.
+		return ix.Run(ctx)
+	}
+	return sum, err
+}
+
+func (ix *Indexer) updatePaths(ctx context.Context, paths []string) (Summary, error) {
 	start := time.Now()
 	ix.runCtx = ctx
 	if ix.repo.Root == "" {

@@ -42,14 +42,19 @@ func Encode(u FileUpdate) (*Encoded, error) {
 	}
 	// Chunk lists and texts are compressed: JSON repeats its keys and
 	// source code is redundant, and smaller values are cheaper to write.
-	e.chunks = s2.Encode(nil, chunks)
-	e.blob = s2.Encode(nil, u.Blob)
+	e.chunks = sealed(s2.Encode(make([]byte, 0, s2.MaxEncodedLen(len(chunks))+sumSize), chunks))
+	e.blob = sealed(s2.Encode(make([]byte, 0, s2.MaxEncodedLen(len(u.Blob))+sumSize), u.Blob))
 	if len(u.Imports) > 0 {
 		if e.imports, err = json.Marshal(u.Imports); err != nil {
 			return nil, err
 		}
 	}
-	e.search, e.vectors = u.Search, u.Vectors
+	if u.Search != nil {
+		e.search = seal(u.Search)
+	}
+	if u.Vectors != nil {
+		e.vectors = seal(u.Vectors)
+	}
 	e.locs = make([][]byte, len(u.Chunks))
 	for i, c := range u.Chunks {
 		e.locs[i] = key(c.Hash, c.ID)

@@ -20,7 +20,10 @@ var ErrOlderSchema = errors.New("index was written by an older dossier")
 // ErrNotFound means the requested record does not exist.
 var ErrNotFound = errors.New("not found")
 
-// ErrDamaged means a value in the index fails its checksum or cannot be
-// decoded: the file was damaged. `dossier index` rebuilds what it derives;
-// deleting .dossier/index.db rebuilds everything.
+// ErrDamaged means the index file is damaged: shorter than its own header
+// says, with a bad meta page, a page bbolt cannot read or a value whose
+// checksum does not match. Everything in the index is derived from the
+// workspace, so `dossier index` sets the file aside (as index.db.damaged)
+// and rebuilds it; readers only report it. Errors wrapping it are
+// *DamageError values naming the file and the problem.
 var ErrDamaged = errors.New("index is damaged")

@@ -29,4 +29,8 @@ func (t *Tx) EachImports(keep func(path string) bool, fn func(path string, impor
 // RawBlob returns path's text still compressed (see DecodeBlob), or nil. It
 // is valid until the transaction ends; decoding may run in other goroutines,
 // reading the bucket may not.
-func (t *Tx) RawBlob(path string) []byte { return t.b(bucketBlobs).Get([]byte(path)) }
+// A damaged value ends the transaction with an error wrapping ErrDamaged.
+func (t *Tx) RawBlob(path string) []byte {
+	k := []byte(path)
+	return t.mustUnseal(bucketBlobs, k, t.b(bucketBlobs).Get(k))
+}

@@ -6,7 +6,8 @@ package store
 const SchemaVersion = 7
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
-// parts of composite keys so prefix scans stay exact.
+// parts of composite keys so prefix scans stay exact. The values of chunks,
+// blobs, search and vectors end in a CRC-32C of the rest (checksum.go).
 var (
 	// meta: schema version, workspace facts and the last run summary.
 	bucketMeta = []byte("meta")

@@ -19,23 +19,44 @@ import (
 //
 // The record formats belong to the search package; the store keeps bytes.
 
-// SearchRecord returns path's search record; valid until the transaction ends.
-func (t *Tx) SearchRecord(path string) []byte { return t.b(bucketSearch).Get([]byte(path)) }
+// SearchRecord returns path's search record; valid until the transaction
+// ends. A damaged record ends the transaction with an error wrapping
+// ErrDamaged.
+func (t *Tx) SearchRecord(path string) []byte {
+	k := []byte(path)
+	return t.mustUnseal(bucketSearch, k, t.b(bucketSearch).Get(k))
+}
 
-// VectorRecord returns path's vector record; valid until the transaction ends.
-func (t *Tx) VectorRecord(path string) []byte { return t.b(bucketVectors).Get([]byte(path)) }
+// VectorRecord returns path's vector record; valid until the transaction
+// ends. A damaged record ends the transaction as SearchRecord's does.
+func (t *Tx) VectorRecord(path string) []byte {
+	k := []byte(path)
+	return t.mustUnseal(bucketVectors, k, t.b(bucketVectors).Get(k))
+}
+
+// eachSealed calls fn with every value of bucket, checked and without its
+// checksum.
+func (t *Tx) eachSealed(bucket []byte, fn func(path string, v []byte) error) error {
+	return t.b(bucket).ForEach(func(k, v []byte) error {
+		body, err := t.unseal(bucket, k, v)
+		if err != nil {
+			return err
+		}
+		return fn(string(k), body)
+	})
+}
 
 // SearchRecords calls fn with every search record in path order. rec is
 // valid until the transaction ends.
 func (t *Tx) SearchRecords(fn func(path string, rec []byte) error) error {
-	return t.b(bucketSearch).ForEach(func(k, v []byte) error { return fn(string(k), v) })
+	return t.eachSealed(bucketSearch, fn)
 }
 
 // VectorRecords calls fn with every vector record in path order. rec is
 // valid until the transaction ends, so callers may keep it to scan in
 // parallel before they return.
 func (t *Tx) VectorRecords(fn func(path string, rec []byte) error) error {
-	return t.b(bucketVectors).ForEach(func(k, v []byte) error { return fn(string(k), v) })
+	return t.eachSealed(bucketVectors, fn)
 }
 
 // Dirty returns the paths written or deleted since the snapshot was built.
@@ -73,22 +94,15 @@ func (t *Tx) snapshotSlots(active bool) (postings, snapshot []byte) {
 	return bucketPostingsB, bucketSnapshotB
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// sealed returns v followed by its CRC-32C, appended in place when v has
-// the room.
-func sealed(v []byte) []byte {
-	return binary.LittleEndian.AppendUint32(v, crc32.Checksum(v, castagnoli))
-}
-
-// unseal checks a value's CRC-32C and returns the value without it.
-func unseal(what string, v []byte) ([]byte, error) {
+// unsealSnapshot checks a snapshot value's CRC-32C (see sealed) and returns
+// the value without it.
+func (t *Tx) unsealSnapshot(what string, key, v []byte) ([]byte, error) {
 	if v == nil {
 		return nil, nil
 	}
-	n := len(v) - 4
-	if n < 0 || crc32.Checksum(v[:n], castagnoli) != binary.LittleEndian.Uint32(v[n:]) {
-		return nil, fmt.Errorf("%w: search snapshot %s fails its checksum (run `dossier index` to rebuild it)", ErrDamaged, what)
+	n := len(v) - sumSize
+	if n < 0 || crc32.Checksum(v[:n], castagnoli) != binary.BigEndian.Uint32(v[n:]) {
+		return nil, damaged(t.tx.DB().Path(), "search snapshot %s %q fails its checksum", what, key)
 	}
 	return v[:n:n], nil
 }
@@ -103,7 +117,7 @@ func (t *Tx) SnapshotValue(key []byte) ([]byte, error) {
 		return nil, nil
 	}
 	_, sb := t.snapshotSlots(true)
-	return unseal(fmt.Sprintf("value %q", key), t.b(sb).Get(key))
+	return t.unsealSnapshot("value", key, t.b(sb).Get(key))
 }
 
 // Postings returns the postings of term in the active snapshot (nil if
@@ -113,7 +127,7 @@ func (t *Tx) Postings(term string) ([]byte, error) {
 		return nil, nil
 	}
 	pb, _ := t.snapshotSlots(true)
-	return unseal(fmt.Sprintf("postings of %q", term), t.b(pb).Get([]byte(term)))
+	return t.unsealSnapshot("postings of", []byte(term), t.b(pb).Get([]byte(term)))
 }
 
 // ClearStaging empties the staging slot: before a rebuild stages into it
@@ -205,7 +219,7 @@ func (t *Tx) SymbolNames(fn func(name string)) {
 // RawBlobs calls fn with every file's compressed text (see DecodeBlob); raw
 // is valid until the transaction ends, so callers may decode in parallel.
 func (t *Tx) RawBlobs(fn func(path string, raw []byte) error) error {
-	return t.b(bucketBlobs).ForEach(func(k, v []byte) error { return fn(string(k), v) })
+	return t.eachSealed(bucketBlobs, fn)
 }
 
 // DecodeBlob decompresses a value RawBlobs handed out.
@@ -219,4 +233,26 @@ func DecodeBlobInto(buf, raw []byte) ([]byte, error) {
 		return nil, fmt.Errorf("decompress: %w (the index is damaged: delete .dossier/index.db and run `dossier index`)", err)
 	}
 	return out, nil
+}
+
+// CheckSnapshot verifies the checksum of every value and posting list of
+// the active search snapshot (a full read, for `dossier doctor`).
+func (t *Tx) CheckSnapshot() error {
+	if !t.HasSnapshot() {
+		return nil
+	}
+	pb, sb := t.snapshotSlots(true)
+	for _, b := range []struct {
+		name []byte
+		what string
+	}{{sb, "value"}, {pb, "postings of"}} {
+		err := t.b(b.name).ForEach(func(k, v []byte) error {
+			_, err := t.unsealSnapshot(b.what, k, v)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -65,6 +65,8 @@ type DB struct {
 	// should say so.
 	Rebuilt   bool
 	OldSchema int
+	// gen is the generation the index had when opened (see noteDamage).
+	gen uint64
 }
 
 // Open opens the index at path. A writer creates it when missing; a reader
@@ -88,12 +90,10 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 	if timeout == 0 {
 		timeout = DefaultWait
 	}
-	if opts.ReadOnly {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%w at %s: run `dossier index` first", ErrNoIndex, path)
+	if !opts.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("create index directory: %w (make %s writable or choose another --root)", err, filepath.Dir(path))
 		}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("create index directory: %w (make %s writable or choose another --root)", err, filepath.Dir(path))
 	}
 	w := &waiter{ctx: ctx, path: path, start: time.Now(), deadline: time.Now().Add(timeout), notice: waitNotice(ctx)}
 	turn := flock.New(filepath.Join(filepath.Dir(path), "index.turn"))
@@ -103,6 +103,8 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	if err != nil {
 		switch {
+		case errors.Is(err, ErrDamaged):
+			return nil, err
 		case errors.Is(err, berrors.ErrTimeout):
 			return nil, fmt.Errorf("%w: %s is locked (waited %s)", ErrInUse, path, timeout)
 		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
@@ -110,12 +112,16 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 		case errors.Is(err, os.ErrPermission):
 			return nil, fmt.Errorf("open index %s: permission denied: make %s writable or choose another --root", path, filepath.Dir(path))
 		case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
-			return nil, fmt.Errorf("open index %s: %w: the file is not a dossier index or is damaged; delete it and run `dossier index`", path, err)
+			return nil, damaged(path, "bbolt: %v", err)
 		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	db := &DB{bolt: b, path: path}
-	if err := db.checkSchema(opts.ReadOnly); err != nil {
+	err = guard(path, func() error { return db.checkSchema(opts.ReadOnly) })
+	if err == nil && !opts.ReadOnly {
+		err = db.checkNote()
+	}
+	if err != nil {
 		b.Close()
 		return nil, err
 	}
@@ -152,16 +158,26 @@ func (w *waiter) open(turn *flock.Flock, readOnly bool) (*bolt.DB, error) {
 		}
 	}
 	for {
-		b, err := bolt.Open(w.path, 0o600, &bolt.Options{
-			// One try: the loop here sleeps, notices and watches ctx.
-			Timeout:      time.Nanosecond,
-			ReadOnly:     readOnly,
-			FreelistType: bolt.FreelistMapType,
-			// Reserve address space up front so a growing index is not
-			// remapped batch after batch; only touched pages cost memory.
-			InitialMmapSize: 1 << 30,
-		})
-		if !errors.Is(err, berrors.ErrTimeout) {
+		// bbolt trusts the file it maps: a shrunk file would fault on the
+		// first page past its end, so the layout is checked first.
+		err := checkFile(w.path, readOnly)
+		var b *bolt.DB
+		if err == nil {
+			err = guard(w.path, func() error {
+				var err error
+				b, err = bolt.Open(w.path, 0o600, &bolt.Options{
+					// One try: the loop here sleeps, notices and watches ctx.
+					Timeout:      time.Nanosecond,
+					ReadOnly:     readOnly,
+					FreelistType: bolt.FreelistMapType,
+					// Reserve address space up front so a growing index is not
+					// remapped batch after batch; only touched pages cost memory.
+					InitialMmapSize: 1 << 30,
+				})
+				return err
+			})
+		}
+		if !errors.Is(err, berrors.ErrTimeout) && !errors.Is(err, errLocked) {
 			return b, err
 		}
 		if err := w.wait(); err != nil {
@@ -236,6 +252,7 @@ func (db *DB) checkSchema(readOnly bool) error {
 			return fmt.Errorf("index %s has an unreadable schema version %q: delete it and run `dossier index`", db.path, m.Get(metaSchema))
 		}
 		found = v
+		db.gen = (&Tx{tx: tx}).Generation()
 		return nil
 	})
 	if err != nil {
@@ -284,20 +301,31 @@ func (db *DB) checkSchema(readOnly bool) error {
 }
 
 // View runs fn in a read-only transaction.
+// A damaged page or value ends it with an error wrapping ErrDamaged (see
+// guard), which is also noted for the next writer.
 func (db *DB) View(fn func(*Tx) error) error {
-	return db.bolt.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx}) })
+	err := guard(db.path, func() error {
+		return db.bolt.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx}) })
+	})
+	db.noteDamage(err)
+	return err
 }
 
 // Update runs fn in a read-write transaction; nothing fn wrote is kept when
 // it returns an error. Every committed update bumps the index's generation.
+// A damaged page or value ends it as it does View.
 func (db *DB) Update(fn func(*Tx) error) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
-		t := &Tx{tx: tx}
-		if err := fn(t); err != nil {
-			return err
-		}
-		return tx.Bucket(bucketMeta).Put(metaGeneration, binary.BigEndian.AppendUint64(nil, t.Generation()+1))
+	err := guard(db.path, func() error {
+		return db.bolt.Update(func(tx *bolt.Tx) error {
+			t := &Tx{tx: tx}
+			if err := fn(t); err != nil {
+				return err
+			}
+			return tx.Bucket(bucketMeta).Put(metaGeneration, binary.BigEndian.AppendUint64(nil, t.Generation()+1))
+		})
 	})
+	db.noteDamage(err)
+	return err
 }
 
 // Generation identifies the state of the index: it changes with every

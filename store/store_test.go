@@ -219,7 +219,7 @@ func TestNotAnIndex(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "index.db")
 	os.WriteFile(path, []byte(strings.Repeat("not a database", 1000)), 0o644)
 	_, err := Open(path, Options{})
-	if err == nil || !strings.Contains(err.Error(), "not a dossier index or is damaged") {
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "not a bbolt file") || !strings.Contains(err.Error(), "dossier index") {
 		t.Errorf("err = %v", err)
 	}
 }

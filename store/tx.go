@@ -61,10 +61,15 @@ func (t *Tx) FileChunks(path string) ([]Chunk, error) {
 	if v == nil {
 		return nil, nil
 	}
-	return decodeChunks(path, v)
+	return t.decodeChunks([]byte(path), v)
 }
 
-func decodeChunks(path string, v []byte) ([]Chunk, error) {
+func (t *Tx) decodeChunks(k, v []byte) ([]Chunk, error) {
+	path := string(k)
+	v, err := t.unseal(bucketChunks, k, v)
+	if err != nil {
+		return nil, err
+	}
 	data, err := decompress(v)
 	if err != nil {
 		return nil, fmt.Errorf("chunks of %s: %w", path, err)
@@ -79,7 +84,7 @@ func decodeChunks(path string, v []byte) ([]Chunk, error) {
 // Chunks calls fn for every chunk, file by file in path order.
 func (t *Tx) Chunks(fn func(Chunk) error) error {
 	return t.b(bucketChunks).ForEach(func(k, v []byte) error {
-		cs, err := decodeChunks(string(k), v)
+		cs, err := t.decodeChunks(k, v)
 		if err != nil {
 			return err
 		}
@@ -94,7 +99,7 @@ func (t *Tx) Chunks(fn func(Chunk) error) error {
 
 // Blob returns the text a file's chunks were cut from.
 func (t *Tx) Blob(path string) ([]byte, bool) {
-	v := t.b(bucketBlobs).Get([]byte(path))
+	v := t.RawBlob(path)
 	if v == nil {
 		return nil, false
 	}
@@ -214,7 +219,7 @@ func (t *Tx) TouchFile(path string, size, mtime int64, search func(rec []byte) (
 		if err != nil {
 			return old, cur, ok, fmt.Errorf("search record of %s: %w", path, err)
 		}
-		if err := t.b(bucketSearch).Put([]byte(path), upd); err != nil {
+		if err := t.b(bucketSearch).Put([]byte(path), seal(upd)); err != nil {
 			return old, cur, ok, err
 		}
 		if err := t.markDirty(path); err != nil {

@@ -73,4 +73,4 @@ func (t *Tx) PutEmbedding(model string, dims int, hash, v []byte) error {
 
 // SetVectors gives a file update its vector record after encoding (an
 // embedder that runs later than the rest, such as a remote one).
-func (e *Encoded) SetVectors(rec []byte) { e.vectors = rec }
+func (e *Encoded) SetVectors(rec []byte) { e.vectors = seal(rec) }

@@ -69,6 +69,7 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 	// gets the terminal itself, not the escaping writer.
 	prog := newProgress(termsafe.Raw(stderr))
 	opts.Progress = prog.update
+	opts.Notice = func(msg string) { fmt.Fprintln(stderr, "dossier:", msg) }
 	ix, err := index.Open(opts)
 	if err != nil {
 		return err
@@ -110,6 +111,9 @@ func (o *indexOptions) report(w io.Writer, sum index.Summary) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
+	}
+	if sum.RebuiltDamaged {
+		fmt.Fprintf(w, "The index was damaged (%s) and has been rebuilt; the damaged file is kept as %s.\n", sum.Damage, sum.DamagedFile)
 	}
 	if sum.RebuiltFrom >= 0 {
 		fmt.Fprintf(w, "The index was written by an older dossier (schema %d) and has been rebuilt.\n", sum.RebuiltFrom)

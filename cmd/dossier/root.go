@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 
@@ -105,7 +106,7 @@ func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	root.Flags().StringVar(&wb.theme, "theme", "", "workbench theme: auto, dark, light or high-contrast (default from config [ui] theme)")
 	root.Flags().BoolVar(&wb.debug, "debug", false, "log the workbench to $XDG_CACHE_HOME/dossier/debug.log")
 	root.AddCommand(idx, newStatsCmd(g), newSearchCmd(g), newRelatedCmd(g),
-		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newTrustCmd(g))
+		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newTrustCmd(g), newDoctorCmd(g))
 	return root
 }
 
@@ -129,7 +130,16 @@ func executeOn(ctx context.Context, args []string, stdout, stderr io.Writer, tty
 	return code
 }
 
-func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	// Whatever goes wrong, the user gets one line, never a Go trace: a
+	// fault on the mapped index (outside the store's own guards) panics
+	// instead of crashing, and a panic becomes that line.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			code = reportPanic(stderr, r)
+		}
+	}()
 	// A command that has to wait for an indexer's write says so, once.
 	ctx = store.WithWaitNotice(ctx, func(pid int) {
 		holder := ""
@@ -159,6 +169,8 @@ func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		fmt.Fprintln(stderr, "dossier: interrupted; everything written so far is kept, run the command again to finish")
 		return exitInterrupted
+	case errors.Is(err, errProblems):
+		return exitError // the command printed them
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(stderr, "dossier:", strings.TrimPrefix(err.Error(), "usage: "))
 		fmt.Fprintln(stderr, "run `dossier --help` for usage")
@@ -174,3 +186,17 @@ func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 var errUsage = errors.New("usage")
+
+// reportPanic prints a recovered panic as one line and returns the exit
+// code: a damaged index with its repair, anything else as a bug.
+func reportPanic(stderr io.Writer, r any) int {
+	if err, ok := r.(error); ok && errors.Is(err, store.ErrDamaged) {
+		fmt.Fprintln(stderr, "dossier:", err)
+		return exitError
+	}
+	fmt.Fprintf(stderr, "dossier: internal error: %v; please report it\n", r)
+	if _, ok := r.(interface{ Addr() uintptr }); ok { // a memory fault
+		fmt.Fprintln(stderr, "dossier: if it happened reading the index, `dossier doctor` checks it and `dossier index` rebuilds a damaged one")
+	}
+	return exitError
+}

@@ -159,35 +159,47 @@ func (e *expander) scanCallers(files []callerFile, names map[string]*targetName)
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			for i := w; i < len(files); i += workers {
-				if raws[i] == nil {
-					continue
+			i := w
+			// The raw texts point into the mapped file: a fault there
+			// must not take the process down.
+			if err := e.tx.Guard(func() error {
+				for ; i < len(files); i += workers {
+					e.scanCaller(files[i], raws[i], pkg, sx, names, &found[i])
 				}
-				text, err := store.DecodeBlob(raws[i])
-				if err != nil {
-					found[i].err = err
-					continue
-				}
-				f := files[i]
-				qual := pkg
-				if e.fam == "go" && f.spec != "" {
-					if alias := goAliases(text)[f.spec]; alias != "" {
-						qual = alias
-					}
-				}
-				scanSites(text, 0, sx, func(s site) {
-					if e.callerMatch(s, f, qual, names) {
-						found[i].sites = append(found[i].sites, s)
-					}
-				})
-				if len(found[i].sites) > 0 {
-					found[i].text = text
-				}
+				return nil
+			}); err != nil && i < len(files) {
+				found[i].err = err
 			}
 		}(w)
 	}
 	wg.Wait()
 	return found
+}
+
+// scanCaller lexes one candidate file's raw text into out.
+func (e *expander) scanCaller(f callerFile, raw []byte, pkg string, sx syntax, names map[string]*targetName, out *scanned) {
+	if raw == nil {
+		return
+	}
+	text, err := store.DecodeBlob(raw)
+	if err != nil {
+		out.err = err
+		return
+	}
+	qual := pkg
+	if e.fam == "go" && f.spec != "" {
+		if alias := goAliases(text)[f.spec]; alias != "" {
+			qual = alias
+		}
+	}
+	scanSites(text, 0, sx, func(s site) {
+		if e.callerMatch(s, f, qual, names) {
+			out.sites = append(out.sites, s)
+		}
+	})
+	if len(out.sites) > 0 {
+		out.text = text
+	}
 }
 
 // callerMatch decides from the site alone whether it may call a target

@@ -59,25 +59,36 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 	for start := 0; start < len(files) && len(hits) < limit; start += regexBatch {
 		batch := files[start:min(start+regexBatch, len(files))]
 		found := make([]match, len(batch))
+		scan := func(i, w int) {
+			text, err := store.DecodeBlobInto(texts[w], batch[i].raw)
+			if err != nil {
+				found[i].err = fmt.Errorf("text of %s: %w", batch[i].path, err)
+				return
+			}
+			texts[w] = text
+			if !pf.match(text, &lower[w]) {
+				return
+			}
+			for _, loc := range re.FindAllIndex(text, maxMatchesPerFile) {
+				found[i].offsets = append(found[i].offsets, loc[0])
+			}
+			if len(found[i].offsets) > 0 {
+				found[i].text = slices.Clone(text) // the buffer is reused
+			}
+		}
 		var wg sync.WaitGroup
 		for w := range workers {
 			wg.Go(func() {
-				for i := w; i < len(batch); i += workers {
-					text, err := store.DecodeBlobInto(texts[w], batch[i].raw)
-					if err != nil {
-						found[i].err = fmt.Errorf("text of %s: %w", batch[i].path, err)
-						continue
+				i := w
+				// The raw texts point into the mapped file: a fault
+				// there must not take the process down.
+				if err := v.tx.Guard(func() error {
+					for ; i < len(batch); i += workers {
+						scan(i, w)
 					}
-					texts[w] = text
-					if !pf.match(text, &lower[w]) {
-						continue
-					}
-					for _, loc := range re.FindAllIndex(text, maxMatchesPerFile) {
-						found[i].offsets = append(found[i].offsets, loc[0])
-					}
-					if len(found[i].offsets) > 0 {
-						found[i].text = slices.Clone(text) // the buffer is reused
-					}
+					return nil
+				}); err != nil && i < len(batch) {
+					found[i].err = err
 				}
 			})
 		}

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/store"
+)
+
+// run runs the dossier binary (the test binary as main) and returns its
+// output and exit code.
+func run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd := dossier(args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		code = cmd.ProcessState.ExitCode()
+	}
+	return out.String(), errb.String(), code
+}
+
+// noTrace fails when a process printed a Go trace or a raw fault.
+func noTrace(t *testing.T, what, out string) {
+	t.Helper()
+	for _, s := range []string{"goroutine", "panic", "SIGBUS", "SIGSEGV", "runtime."} {
+		if strings.Contains(out, s) {
+			t.Errorf("%s printed %q:\n%s", what, s, out)
+		}
+	}
+}
+
+// indexed returns a workspace and its freshly built index file.
+func indexed(t *testing.T) (string, string) {
+	t.Helper()
+	root := workspace(t, 150)
+	if _, errOut, code := runCLI(t, "index", "--root", root); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, errOut)
+	}
+	return root, store.Path(root)
+}
+
+// readersFail checks that search (and stats, which reads no values, when
+// the whole file is damaged) refuse the damaged index with one clear line.
+func readersFail(t *testing.T, root, problem string, stats bool) {
+	t.Helper()
+	readers := [][]string{{"search", "--root", root, "F3_4 does a thing"}}
+	if stats {
+		readers = append(readers, []string{"stats", "--root", root})
+	}
+	doctorFinds(t, root, problem)
+	for _, args := range readers {
+		out, errOut, code := run(t, args...)
+		noTrace(t, args[0], out+errOut)
+		if code != exitError || !strings.Contains(errOut, "damaged") || !strings.Contains(errOut, problem) ||
+			!strings.Contains(errOut, "run `dossier index`") {
+			t.Errorf("%s on a damaged index: exit %d\n%s%s", args[0], code, out, errOut)
+		}
+	}
+}
+
+// doctorFinds checks that `dossier doctor` lists the problem with its fix
+// and exits 1, in both forms.
+func doctorFinds(t *testing.T, root, problem string) {
+	t.Helper()
+	out, errOut, code := run(t, "doctor", "--root", root)
+	noTrace(t, "doctor", out+errOut)
+	if code != exitError || !strings.Contains(out, problem) || !strings.Contains(out, "fix: run `dossier index`") {
+		t.Errorf("doctor on a damaged index: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, code = run(t, "doctor", "--root", root, "--json")
+	var rep struct {
+		OK       bool
+		Problems []store.Problem
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != exitError || rep.OK || len(rep.Problems) == 0 ||
+		!strings.Contains(rep.Problems[0].Detail, problem) || rep.Problems[0].Fix != store.FixDamaged {
+		t.Errorf("doctor --json: exit %d, %v\n%s", code, err, out)
+	}
+}
+
+// doctorClean checks that `dossier doctor` finds nothing wrong.
+func doctorClean(t *testing.T, root string) {
+	t.Helper()
+	out, errOut, code := run(t, "doctor", "--root", root, "--json")
+	if code != 0 || !strings.Contains(out, `"ok": true`) || !strings.Contains(out, `"problems": []`) {
+		t.Errorf("doctor on a sound index: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, _, code = run(t, "doctor", "--root", root); code != 0 || !strings.Contains(out, "no problems found") {
+		t.Errorf("doctor on a sound index: exit %d\n%s", code, out)
+	}
+}
+
+// repairs checks that `dossier index` keeps the damaged file, rebuilds and
+// says so, and that search works again.
+func repairs(t *testing.T, root string) {
+	t.Helper()
+	out, errOut, code := run(t, "index", "--root", root, "--json")
+	noTrace(t, "index", out+errOut)
+	if code != 0 || !strings.Contains(errOut, "index.db is damaged (") || !strings.Contains(errOut, "kept as index.db.damaged, rebuilding from scratch") {
+		t.Fatalf("index on a damaged index: exit %d\n%s", code, errOut)
+	}
+	var sum index.Summary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || !sum.RebuiltDamaged || sum.Files != 151 || sum.Indexed != 151 {
+		t.Errorf("summary: %v: rebuilt_damaged %v, files %d, indexed %d", err, sum.RebuiltDamaged, sum.Files, sum.Indexed)
+	}
+	if _, err := os.Stat(store.DamagedPath(store.Path(root))); err != nil {
+		t.Errorf("damaged file not kept: %v", err)
+	}
+	out, errOut, code = run(t, "search", "--root", root, "-k", "1", "F3_4 does a thing")
+	if code != 0 || !strings.Contains(out, "F3_4") {
+		t.Errorf("search after the rebuild: exit %d\n%s%s", code, out, errOut)
+	}
+	doctorClean(t, root)
+	// The next run finds a sound index.
+	if out, errOut, code = run(t, "index", "--root", root); code != 0 || strings.Contains(errOut, "damaged") {
+		t.Errorf("second index: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// usedBytes is the size of the pages index.db's current meta page counts
+// (bbolt pads the file past them).
+func usedBytes(t *testing.T, path string) int64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ne := binary.NativeEndian
+	pageSize := int64(ne.Uint32(data[16+8:]))
+	pgid := max(ne.Uint64(data[16+40:]), ne.Uint64(data[pageSize+16+40:]))
+	return int64(pgid) * pageSize
+}
+
+func TestTruncatedIndex(t *testing.T) {
+	root, path := indexed(t)
+	doctorClean(t, root)
+	if err := os.Truncate(path, usedBytes(t, path)/2); err != nil {
+		t.Fatal(err)
+	}
+	readersFail(t, root, "cut short", true)
+	repairs(t, root)
+}
+
+func TestEmptyIndex(t *testing.T) {
+	root, path := indexed(t)
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	readersFail(t, root, "empty", true)
+	repairs(t, root)
+}
+
+func TestFlippedMetaByte(t *testing.T) {
+	root, path := indexed(t)
+	flipByte(t, path, 16+40) // meta 0's high-water mark
+	readersFail(t, root, "meta page 0: checksum mismatch", true)
+	repairs(t, root)
+}
+
+// A changed byte in a file's vectors is an error, never a different
+// ranking; the next `dossier index` rebuilds although it would not read
+// that file's vectors again.
+func TestFlippedValueByte(t *testing.T) {
+	root, path := indexed(t)
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec []byte
+	db.View(func(tx *store.Tx) error {
+		rec = bytes.Clone(tx.VectorRecord("pkg001/f60.go"))
+		return nil
+	})
+	db.Close()
+	data, _ := os.ReadFile(path)
+	if i := bytes.Index(data, rec); rec == nil || i < 0 {
+		t.Fatal("vector record not found in the file")
+	} else {
+		flipByte(t, path, int64(i+len(rec)-3))
+	}
+	readersFail(t, root, `the vectors value of "pkg001/f60.go" fails its checksum`, false)
+	repairs(t, root)
+}
+
+func flipByte(t *testing.T, path string, off int64) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b [1]byte
+	f.ReadAt(b[:], off)
+	b[0] ^= 0x5a
+	if _, err := f.WriteAt(b[:], off); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,152 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+
+	"github.com/gofrs/flock"
+)
+
+// bbolt's on-disk layout (go.etcd.io/bbolt/internal/common: page.go,
+// meta.go, types.go), read here before bbolt maps the file, so a file it
+// would fault or panic on is refused with an error instead. Every page
+// starts with a 16-byte header (id uint64, flags uint16, count uint16,
+// overflow uint32); pages 0 and 1 are meta pages whose body is
+// magic, version, page size, flags (uint32 each), the root bucket (root
+// pgid, sequence: uint64 each), the freelist pgid, the high-water mark
+// pgid, the txid and an FNV-64a checksum of the fields before it, all in
+// the machine's byte order.
+const (
+	boltPageHeader = 16
+	boltMetaSize   = 64
+	boltMagic      = 0xED0CDAED
+	boltVersion    = 2
+	boltMetaFlag   = 0x04
+	// boltNoFreelist is the freelist pgid of a file that does not keep one.
+	boltNoFreelist = 0xffffffffffffffff
+)
+
+// boltMeta is the part of a meta page the checks read.
+type boltMeta struct {
+	pageSize uint32
+	root     uint64
+	freelist uint64
+	pgid     uint64 // high-water mark: pages 0..pgid-1 exist
+	txid     uint64
+}
+
+// readMeta reads and validates the meta page at off; problem says what is
+// wrong when it is invalid.
+func readMeta(r io.ReaderAt, off int64) (m boltMeta, problem string) {
+	var buf [boltPageHeader + boltMetaSize]byte
+	if _, err := r.ReadAt(buf[:], off); err != nil {
+		return m, fmt.Sprintf("cannot read it: %v", err)
+	}
+	ne := binary.NativeEndian
+	if flags := ne.Uint16(buf[8:]); flags&boltMetaFlag == 0 {
+		return m, fmt.Sprintf("page flags %#x are not a meta page's", flags)
+	}
+	body := buf[boltPageHeader:]
+	switch {
+	case ne.Uint32(body[0:]) != boltMagic:
+		return m, "bad magic number (not a bbolt file)"
+	case ne.Uint32(body[4:]) != boltVersion:
+		return m, fmt.Sprintf("format version %d, not %d", ne.Uint32(body[4:]), boltVersion)
+	}
+	h := fnv.New64a()
+	h.Write(body[:56])
+	if h.Sum64() != ne.Uint64(body[56:]) {
+		return m, "checksum mismatch"
+	}
+	m = boltMeta{pageSize: ne.Uint32(body[8:]), root: ne.Uint64(body[16:]), freelist: ne.Uint64(body[32:]),
+		pgid: ne.Uint64(body[40:]), txid: ne.Uint64(body[48:])}
+	switch {
+	case m.pageSize < 512 || m.pageSize > 1<<20 || m.pageSize&(m.pageSize-1) != 0:
+		return m, fmt.Sprintf("page size %d is not a power of two between 512 and 1 MiB", m.pageSize)
+	case m.root >= m.pgid:
+		return m, fmt.Sprintf("root page %d is past the high-water mark %d", m.root, m.pgid)
+	case m.freelist >= m.pgid && m.freelist != boltNoFreelist:
+		return m, fmt.Sprintf("freelist page %d is past the high-water mark %d", m.freelist, m.pgid)
+	}
+	return m, ""
+}
+
+// checkFile validates an existing index file before bbolt opens it: both
+// meta pages must be valid and the file at least as long as the pages the
+// current one counts. It reads under the file's lock (shared for a reader,
+// exclusive for a writer, as bbolt takes it), so a writer's commit in
+// another process is never seen half done. A missing file is no problem
+// here (a writer creates it); a file shorter than two pages is damaged.
+// It tries the lock once: errLocked means another process holds the file,
+// and the caller waits (see waiter).
+func checkFile(path string, readOnly bool) error {
+	lock := flock.New(path, flock.SetFlag(os.O_RDONLY))
+	var ok bool
+	var err error
+	if readOnly {
+		ok, err = lock.TryRLock()
+	} else {
+		ok, err = lock.TryLock()
+	}
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if readOnly {
+			return fmt.Errorf("%w at %s: run `dossier index` first", ErrNoIndex, path)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("open index %s: %w", path, err)
+	case !ok:
+		return errLocked
+	}
+	defer lock.Unlock()
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("open index %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("open index %s: %w", path, err)
+	}
+	return checkLayout(path, f, st.Size())
+}
+
+// errLocked is checkFile's answer when another process holds the file.
+var errLocked = errors.New("index file locked")
+
+// checkLayout is checkFile's reading part.
+func checkLayout(path string, r io.ReaderAt, size int64) error {
+	if size == 0 {
+		return damaged(path, "the file is empty")
+	}
+	m0, p0 := readMeta(r, 0)
+	pageSize := int64(os.Getpagesize()) // where bbolt looks for meta 1 when meta 0 is bad
+	if p0 == "" {
+		pageSize = int64(m0.pageSize)
+	}
+	if size < 2*pageSize {
+		return damaged(path, "the file is %d bytes, shorter than its two meta pages (%d bytes)", size, 2*pageSize)
+	}
+	m1, p1 := readMeta(r, pageSize)
+	switch {
+	case p0 != "":
+		return damaged(path, "meta page 0: %s", p0)
+	case p1 != "":
+		return damaged(path, "meta page 1: %s", p1)
+	case m1.pageSize != m0.pageSize:
+		return damaged(path, "the meta pages disagree on the page size (%d and %d)", m0.pageSize, m1.pageSize)
+	}
+	cur := m0
+	if m1.txid > m0.txid {
+		cur = m1
+	}
+	if need := int64(cur.pgid) * pageSize; size < need {
+		return damaged(path, "the file is %d bytes, its header says %d (%d pages of %d): it was cut short", size, need, cur.pgid, pageSize)
+	}
+	return nil
+}

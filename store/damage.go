@@ -1,0 +1,172 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+)
+
+// A damaged index must never take the process down: bbolt maps the file
+// and trusts it, so a file shorter than its header says faults (SIGBUS)
+// when a page past the end is touched, and a page with garbage in it makes
+// bbolt panic. The cheap checks before bbolt sees the file (check.go) catch
+// a shrunk or empty file and bad meta pages; everything that reads pages
+// runs under guard, which turns a fault or a bbolt panic into a
+// *DamageError; and the values that drive results carry a checksum
+// (checksum.go).
+
+// DamageError is the error of a damaged index: the file and what is wrong
+// with it. It wraps ErrDamaged.
+type DamageError struct {
+	Path    string // the index file
+	Problem string // what is wrong, e.g. "file is 4096 bytes, its header says 65536"
+}
+
+func (e *DamageError) Error() string {
+	return fmt.Sprintf("index %s is damaged (%s): run `dossier index` to rebuild it (the damaged file is kept as %s; `dossier doctor` lists every problem)",
+		e.Path, e.Problem, filepath.Base(DamagedPath(e.Path)))
+}
+
+// Unwrap makes errors.Is(err, ErrDamaged) hold.
+func (e *DamageError) Unwrap() error { return ErrDamaged }
+
+func damaged(path, format string, args ...any) *DamageError {
+	return &DamageError{Path: path, Problem: fmt.Sprintf(format, args...)}
+}
+
+// DamagedPath is where a writer keeps a damaged index file before it
+// rebuilds: index.db.damaged next to it.
+func DamagedPath(path string) string { return path + ".damaged" }
+
+// notePath holds the damage a reader found in values the writer may never
+// read again (an unchanged file's text, say), so the next `dossier index`
+// rebuilds instead of keeping the damage.
+func notePath(path string) string { return path + ".damage-note" }
+
+// damageNote is the content of notePath.
+type damageNote struct {
+	// Generation of the index the damage was found in (0: unknown); a note
+	// about an earlier file at the same path is ignored.
+	Generation uint64 `json:"generation,omitempty"`
+	Problem    string `json:"problem"`
+}
+
+// SetAside renames a damaged index file to DamagedPath (replacing an older
+// one) so a writer can rebuild from scratch; the caller holds the
+// workspace's writer lock. It returns the new path.
+func SetAside(path string) (string, error) {
+	dst := DamagedPath(path)
+	if err := os.Rename(path, dst); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("keep damaged index as %s: %w (move or delete %s by hand)", dst, err, path)
+	}
+	_ = os.Remove(notePath(path))
+	return dst, nil
+}
+
+// noteDamage records err for the next writer when it is a damage error;
+// best effort: a reader may have no right to write there.
+func (db *DB) noteDamage(err error) {
+	var de *DamageError
+	if !errors.As(err, &de) {
+		return
+	}
+	data, _ := json.Marshal(damageNote{Generation: db.gen, Problem: de.Problem})
+	_ = os.WriteFile(notePath(db.path), data, 0o600)
+}
+
+// checkNote returns the damage a reader recorded in this file (a note of
+// the same file: its generation is not older than the note's, by less
+// than a reasonable count of commits), or nil.
+func (db *DB) checkNote() error {
+	data, err := os.ReadFile(notePath(db.path))
+	if err != nil {
+		return nil
+	}
+	var n damageNote
+	if json.Unmarshal(data, &n) != nil || n.Problem == "" {
+		return damaged(db.path, "a reader found damage")
+	}
+	if n.Generation != 0 && (db.gen < n.Generation || db.gen-n.Generation > 1<<32) {
+		_ = os.Remove(notePath(db.path)) // about an earlier file at this path
+		return nil
+	}
+	return damaged(db.path, "found by an earlier reader: %s", n.Problem)
+}
+
+// guard runs fn, turning a memory fault on the mapped file, a panic inside
+// bbolt or a checksum failure (which accessors without an error result
+// raise as a *DamageError panic) into an error wrapping ErrDamaged. Any
+// other panic is a bug and goes on.
+func guard(path string, fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if derr := damageOf(path, r); derr != nil {
+				err = derr
+				return
+			}
+			panic(r)
+		}
+	}()
+	return fn()
+}
+
+// Guard runs fn, which reads values the transaction handed out on a
+// goroutine of its own, and returns a fault on the mapped file as an error
+// wrapping ErrDamaged instead of crashing: a panic on another goroutine
+// cannot be recovered by the transaction's. Another panic (a bug) is
+// returned as an error too, naming it an internal error.
+func (t *Tx) Guard(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v; please report it", r)
+		}
+	}()
+	return guard(t.tx.DB().Path(), fn)
+}
+
+// damageOf classifies a recovered panic value: a *DamageError, a memory
+// fault (from SetPanicOnFault: a runtime error with the faulting address)
+// or a panic raised inside bbolt mean damage; anything else is nil.
+func damageOf(path string, r any) *DamageError {
+	switch v := r.(type) {
+	case *DamageError:
+		return v
+	case interface {
+		runtime.Error
+		Addr() uintptr
+	}:
+		return damaged(path, "reading it faulted at address %#x: the file is shorter than its pages or unreadable", v.Addr())
+	}
+	if fn := panicSite(); strings.HasPrefix(fn, "go.etcd.io/bbolt") {
+		return damaged(path, "bbolt: %v", r)
+	}
+	return nil
+}
+
+// panicSite names the function that panicked: the first frame below
+// runtime.gopanic that is not the runtime's. It must be called from the
+// deferred function that recovers, while the panicking frames are still on
+// the stack.
+func panicSite() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	inPanic := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == "runtime.gopanic":
+			inPanic = true
+		case inPanic && !strings.HasPrefix(f.Function, "runtime."):
+			return f.Function
+		}
+		if !more {
+			return ""
+		}
+	}
+}

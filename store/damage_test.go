@@ -1,0 +1,292 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// filled writes an index of n files with texts and records large enough to
+// take many pages (and overflow pages), closes it and returns its path.
+func filled(t *testing.T, n int) string { return filledB(t, n) }
+
+func filledB(t testing.TB, n int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), DirName, "index.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		for i := range n {
+			p := fmt.Sprintf("pkg/file%03d.go", i)
+			text := strings.Repeat(fmt.Sprintf("func F%d_%%d() {}\n", i), 300)
+			for j := 0; j < 300; j++ {
+				text = strings.Replace(text, "%d", fmt.Sprint(j), 1)
+			}
+			u := update(p, text, chunk(p, "c"+PathHash(p)+"00000001", fmt.Sprintf("h%d", i), fmt.Sprintf("F%d", i), 0, 20))
+			u.Search = bytes.Repeat([]byte{byte(i)}, 5000)
+			u.Vectors = bytes.Repeat([]byte{byte(i + 1)}, 300)
+			if err := tx.ReplaceFile(u); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// readAll reads everything readers read, in one transaction.
+func readAll(db *DB) error {
+	return db.View(func(tx *Tx) error {
+		if err := tx.Chunks(func(Chunk) error { return nil }); err != nil {
+			return err
+		}
+		for _, p := range tx.Paths() {
+			tx.SearchRecord(p)
+			tx.VectorRecord(p)
+			if _, ok := tx.Blob(p); !ok {
+				return fmt.Errorf("no text of %s", p)
+			}
+		}
+		if err := tx.RawBlobs(func(string, []byte) error { return nil }); err != nil {
+			return err
+		}
+		return tx.SearchRecords(func(string, []byte) error { return nil })
+	})
+}
+
+// wantDamaged checks err is a clear damage error naming the file.
+func wantDamaged(t *testing.T, err error, path, problem string) {
+	t.Helper()
+	var de *DamageError
+	if !errors.Is(err, ErrDamaged) || !errors.As(err, &de) {
+		t.Fatalf("err = %v, want ErrDamaged", err)
+	}
+	if de.Path != path || !strings.Contains(de.Problem, problem) || !strings.Contains(err.Error(), "run `dossier index`") {
+		t.Errorf("err = %v, want a damage of %s mentioning %q", err, path, problem)
+	}
+}
+
+func TestTruncatedIndexIsDamaged(t *testing.T) {
+	path := filled(t, 60)
+	// bbolt pads the file past its last page; cut into the pages.
+	if err := os.Truncate(path, usedSize(t, path)/2); err != nil {
+		t.Fatal(err)
+	}
+	for _, ro := range []bool{true, false} {
+		_, err := Open(path, Options{ReadOnly: ro})
+		wantDamaged(t, err, path, "cut short")
+	}
+}
+
+func TestEmptyIndexIsDamaged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, ro := range []bool{true, false} {
+		_, err := Open(path, Options{ReadOnly: ro})
+		wantDamaged(t, err, path, "empty")
+	}
+}
+
+func TestFlippedMetaByteIsDamaged(t *testing.T) {
+	for _, off := range []int64{boltPageHeader + 40, 4096 + boltPageHeader + 48} { // pgid of meta 0, txid of meta 1
+		path := filled(t, 5)
+		flip(t, path, off)
+		_, err := Open(path, Options{ReadOnly: true})
+		wantDamaged(t, err, path, "checksum mismatch")
+	}
+}
+
+// A value whose bytes changed fails its checksum: the reader gets an error,
+// never a different value.
+func TestFlippedValueByteIsDamaged(t *testing.T) {
+	for _, bucket := range []string{"blobs", "search", "vectors", "chunks"} {
+		t.Run(bucket, func(t *testing.T) {
+			path := filled(t, 20)
+			off := valueOffset(t, path, bucket, "pkg/file007.go")
+			flip(t, path, off)
+			db, err := Open(path, Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			wantDamaged(t, readAll(db), path, "fails its checksum")
+		})
+	}
+}
+
+// A page bbolt cannot make sense of makes it panic; the panic is an error.
+func TestDamagedPageIsAnError(t *testing.T) {
+	path := filled(t, 60)
+	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root uint64
+	var pageSize int
+	b.View(func(tx *bolt.Tx) error {
+		root, pageSize = uint64(tx.Bucket(bucketSearch).Root()), tx.DB().Info().PageSize
+		return nil
+	})
+	b.Close()
+	// The page's own id no longer matches where it is.
+	var id [8]byte
+	binary.NativeEndian.PutUint64(id[:], root+1000)
+	f, _ := os.OpenFile(path, os.O_RDWR, 0)
+	f.WriteAt(id[:], int64(root)*int64(pageSize))
+	f.Close()
+	db, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	wantDamaged(t, readAll(db), path, "bbolt")
+}
+
+// flip inverts one byte of the file at off.
+func flip(t *testing.T, path string, off int64) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b [1]byte
+	if _, err := f.ReadAt(b[:], off); err != nil {
+		t.Fatal(err)
+	}
+	b[0] ^= 0xff
+	if _, err := f.WriteAt(b[:], off); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// valueOffset finds the file offset of the middle of a stored value.
+func valueOffset(t *testing.T, path, bucket, k string) int64 {
+	t.Helper()
+	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v []byte
+	b.View(func(tx *bolt.Tx) error {
+		v = bytes.Clone(tx.Bucket([]byte(bucket)).Get([]byte(k)))
+		return nil
+	})
+	b.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(data, v)
+	if v == nil || i < 0 || bytes.Index(data[i+1:], v) >= 0 {
+		t.Fatalf("value of %s/%s not found once in the file", bucket, k)
+	}
+	return int64(i + len(v)/2)
+}
+
+// usedSize is the bytes of the pages the current meta page counts.
+func usedSize(t *testing.T, path string) int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m0, p0 := readMeta(f, 0)
+	m1, p1 := readMeta(f, int64(m0.pageSize))
+	if p0 != "" || p1 != "" {
+		t.Fatalf("meta pages: %s %s", p0, p1)
+	}
+	return int64(max(m0.pgid, m1.pgid)) * int64(m0.pageSize)
+}
+
+// A file cut short while it is mapped faults on the first page past its
+// end (SIGBUS); the fault is an error.
+func TestFaultIsAnError(t *testing.T) {
+	path := filled(t, 60)
+	db, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := os.Truncate(path, 2*4096); err != nil {
+		t.Fatal(err)
+	}
+	wantDamaged(t, readAll(db), path, "faulted")
+}
+
+func TestDoctor(t *testing.T) {
+	checks := func(t *testing.T, path string, want ...string) {
+		t.Helper()
+		problems, err := Doctor(path, DoctorChecks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range problems {
+			got = append(got, p.Check+": "+p.Detail)
+		}
+		if len(want) == 0 && len(got) > 0 {
+			t.Errorf("problems in a sound index: %q", got)
+		}
+		for _, w := range want {
+			if !strings.Contains(strings.Join(got, "\n"), w) {
+				t.Errorf("problems %q lack %q", got, w)
+			}
+		}
+	}
+	t.Run("sound", func(t *testing.T) { checks(t, filled(t, 20)) })
+	t.Run("records disagree", func(t *testing.T) {
+		path := filled(t, 20)
+		b, err := bolt.Open(path, 0o600, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Update(func(tx *bolt.Tx) error {
+			tx.Bucket(bucketChunks).Delete([]byte("pkg/file003.go"))
+			tx.Bucket(bucketSymbols).Put(symbolKey("Gone", "pkg/file004.go", "cnothere"), []byte(`{}`))
+			tx.Bucket(bucketDirty).Put([]byte("../outside"), nil)
+			return nil
+		})
+		b.Close()
+		checks(t, path, "chunks: pkg/file003.go has no chunk list", `symbols: symbol "gone" of pkg/file004.go points to chunk cnothere`,
+			`dirty: the dirty set names "../outside"`)
+		// The next writer rebuilds rather than keep the disagreement.
+		_, err = Open(path, Options{})
+		wantDamaged(t, err, path, "`dossier doctor` found chunks")
+	})
+	t.Run("damaged value", func(t *testing.T) {
+		path := filled(t, 20)
+		flip(t, path, valueOffset(t, path, "blobs", "pkg/file011.go"))
+		checks(t, path, `blobs: the blobs value of "pkg/file011.go" fails its checksum`)
+	})
+	t.Run("damaged page", func(t *testing.T) {
+		path := filled(t, 60)
+		b, _ := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+		var root, size int64
+		b.View(func(tx *bolt.Tx) error {
+			root, size = int64(tx.Bucket(bucketFiles).Root()), int64(tx.DB().Info().PageSize)
+			return nil
+		})
+		b.Close()
+		flip(t, path, root*size) // the page's id
+		checks(t, path, `pages: bucket "files": bbolt: assertion failed`)
+	})
+}
