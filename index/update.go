@@ -65,6 +65,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string) (Summary, er
 		}
 	}()
 	var sum Summary
+	prevs := map[string]store.File{}
 	if err := db.View(func(tx *store.Tx) error {
 		if m, ok, err := tx.VectorModel(); err != nil || ok && !m.Same(ix.model) {
 			if err != nil {
@@ -72,9 +73,26 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string) (Summary, er
 			}
 			return fmt.Errorf("the index holds vectors from %s, not %s: run a full `dossier index` to re-embed", m, ix.model)
 		}
+		for _, c := range cands {
+			old, ok, err := tx.File(c.Rel)
+			if err != nil {
+				return err
+			}
+			if ok {
+				prevs[c.Rel] = old
+			}
+		}
 		_, err := tx.Summary(&sum)
 		return err
 	}); err != nil {
+		return sum, err
+	}
+	// Not holding the index file while files are parsed (or a remote
+	// endpoint answers): readers get in meanwhile. The writer lock keeps
+	// every other writer out, so the records read above stay current.
+	err = db.Close()
+	db = nil
+	if err != nil {
 		return sum, err
 	}
 	if sum.ChunksByKind == nil {
@@ -87,52 +105,36 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string) (Summary, er
 	wk := ix.newWorker()
 	defer wk.parsers.Close()
 	var outs []outcome
-	err = db.View(func(tx *store.Tx) error {
-		for _, c := range cands {
-			old, ok, err := tx.File(c.Rel)
-			if err != nil {
-				return err
+	for _, c := range cands {
+		var prev *store.File
+		if old, ok := prevs[c.Rel]; ok {
+			if old.Size == c.Size && old.ModTime == c.ModTime {
+				sum.Unchanged++
+				continue
 			}
-			var prev *store.File
-			if ok {
-				if old.Size == c.Size && old.ModTime == c.ModTime {
-					sum.Unchanged++
-					continue
-				}
-				prev = &old
-			}
-			o := wk.process(ctx, c, prev)
-			switch {
-			case o.err != nil:
-				sum.Errors = append(sum.Errors, o.err.Error())
-			case o.skip != "":
-				skips.Add(o.path, o.skip, o.detail)
-				gone = append(gone, o.path)
-			default:
-				outs = append(outs, o)
-			}
+			prev = &old
 		}
-		return nil
-	})
-	if err != nil {
-		return sum, err
+		o := wk.process(ctx, c, prev)
+		switch {
+		case o.err != nil:
+			sum.Errors = append(sum.Errors, o.err.Error())
+		case o.skip != "":
+			skips.Add(o.path, o.skip, o.detail)
+			gone = append(gone, o.path)
+		default:
+			outs = append(outs, o)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
 	if ix.remote != nil {
-		// Not holding the index file while the endpoint answers.
-		err := db.Close()
-		db = nil
-		if err != nil {
-			return sum, err
-		}
 		if err := ix.resolveVectors(ctx, outs); err != nil {
 			return sum, err
 		}
-		if db, err = ix.openDB(); err != nil {
-			return sum, err // db is nil: nothing for the deferred Close
-		}
+	}
+	if db, err = ix.openDB(); err != nil {
+		return sum, err // db is nil: nothing for the deferred Close
 	}
 	err = db.Update(func(tx *store.Tx) error {
 		changedSet := false

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/gofrs/flock"
 )
@@ -84,7 +85,12 @@ func readMeta(r io.ReaderAt, off int64) (m boltMeta, problem string) {
 // It tries the lock once: errLocked means another process holds the file,
 // and the caller waits (see waiter).
 func checkFile(path string, readOnly bool) error {
-	lock := flock.New(path, flock.SetFlag(os.O_RDONLY))
+	// A FIFO or a device put at the index's path is damage: never opened
+	// in a way that waits on it, never mapped.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return damaged(path, "it is not a regular file (%s)", st.Mode().Type())
+	}
+	lock := flock.New(path, flock.SetFlag(os.O_RDONLY|syscall.O_NONBLOCK))
 	var ok bool
 	var err error
 	if readOnly {
@@ -104,9 +110,9 @@ func checkFile(path string, readOnly bool) error {
 		return errLocked
 	}
 	defer lock.Unlock()
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
-		return fmt.Errorf("open index %s: %w", path, err)
+		return err
 	}
 	defer f.Close()
 	st, err := f.Stat()
@@ -114,6 +120,23 @@ func checkFile(path string, readOnly bool) error {
 		return fmt.Errorf("open index %s: %w", path, err)
 	}
 	return checkLayout(path, f, st.Size())
+}
+
+// openRegular opens the index file for reading without blocking, and only
+// if it is (still) a regular file.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("open index %s: %w", path, err)
+		}
+		return nil, damaged(path, "it is not a regular file (%s)", st.Mode().Type())
+	}
+	return f, nil
 }
 
 // errLocked is checkFile's answer when another process holds the file.

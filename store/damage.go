@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dossierhq/dossier/store/fsafe"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -83,7 +84,7 @@ func (db *DB) noteDamage(err error) {
 // the same file: its generation is not older than the note's, by less
 // than a reasonable count of commits), or nil.
 func (db *DB) checkNote() error {
-	data, err := os.ReadFile(notePath(db.path))
+	data, err := fsafe.ReadFile(notePath(db.path), 1<<16)
 	if err != nil {
 		return nil
 	}

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -289,4 +291,54 @@ func TestDoctor(t *testing.T) {
 		flip(t, path, root*size) // the page's id
 		checks(t, path, `pages: bucket "files": bbolt: assertion failed`)
 	})
+}
+
+// A file record that does not decode is damage (a writer rebuilds), not an
+// error no run ever gets past.
+func TestUndecodableRecordIsDamaged(t *testing.T) {
+	path := filled(t, 20)
+	// A quote in the middle of the record ends a string early.
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteAt([]byte(`"`), valueOffset(t, path, "files", "pkg/file007.go"))
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *Tx) error { return tx.FileStats(func(File) {}) })
+	wantDamaged(t, err, path, "does not decode")
+	err = db.View(func(tx *Tx) error { _, _, err := tx.File("pkg/file007.go"); return err })
+	wantDamaged(t, err, path, "does not decode")
+}
+
+// A FIFO at the index's path is damage, found without waiting on it.
+func TestFIFOIndexIsDamaged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), DirName, "index.db")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, ro := range []bool{true, false} {
+		done := make(chan error, 1)
+		go func() {
+			db, err := Open(path, Options{ReadOnly: ro})
+			if err == nil {
+				db.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			wantDamaged(t, err, path, "not a regular file")
+		case <-time.After(20 * time.Second):
+			t.Fatalf("read-only %v: opening a FIFO index blocked", ro)
+		}
+	}
 }

@@ -128,7 +128,7 @@ func (d *doctor) fatal(check string, err error) ([]Problem, error) {
 // checkFreelist checks the freelist page's header before bbolt's check
 // loads it on a goroutine of its own, where a panic could not be caught.
 func (d *doctor) checkFreelist() error {
-	f, err := os.Open(d.path)
+	f, err := openRegular(d.path)
 	if err != nil {
 		return err
 	}
@@ -168,6 +168,12 @@ func (d *doctor) walk(tx *Tx) bool {
 		}
 		err := guard(d.path, func() error {
 			return b.ForEach(func(k, v []byte) error {
+				if v == nil {
+					// dossier keeps no nested buckets; bbolt's own check
+					// would open this one on a goroutine of its own, where a
+					// damaged page cannot be recovered.
+					return damaged(d.path, "bucket %q: the entry %q is marked as a nested bucket", name, k)
+				}
 				// Read every byte: a page past the end faults here.
 				d.sink ^= crc32.Checksum(v, castagnoli)
 				return nil

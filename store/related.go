@@ -2,7 +2,6 @@ package store
 
 import (
 	"encoding/json"
-	"fmt"
 )
 
 // What dependency expansion (index/related) reads: every file's imports, to
@@ -20,7 +19,7 @@ func (t *Tx) EachImports(keep func(path string) bool, fn func(path string, impor
 		}
 		var imps []string
 		if err := json.Unmarshal(v, &imps); err != nil {
-			return fmt.Errorf("decode imports of %s: %w", path, err)
+			return undecodable(t.b(bucketImports), k, err)
 		}
 		return fn(path, imps)
 	})

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dossierhq/dossier/store/fsafe"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -226,7 +227,7 @@ func waitNotice(ctx context.Context) func(int) {
 // writerPID is the process id the workspace's indexer wrote into its lock
 // file (see AcquireWriter), or 0.
 func writerPID(dir string) int {
-	data, err := os.ReadFile(filepath.Join(dir, "index.lock"))
+	data, err := fsafe.ReadFile(filepath.Join(dir, "index.lock"), 64)
 	if err != nil {
 		return 0
 	}
@@ -324,8 +325,20 @@ func (db *DB) Update(fn func(*Tx) error) error {
 			return tx.Bucket(bucketMeta).Put(metaGeneration, binary.BigEndian.AppendUint64(nil, t.Generation()+1))
 		})
 	})
+	if structural(err) {
+		// dossier keeps no nested buckets: bbolt finding one where a
+		// value was written means a damaged page flag.
+		err = damaged(db.path, "a page holds an entry of the wrong type (%v)", err)
+	}
 	db.noteDamage(err)
 	return err
+}
+
+// structural reports whether err is bbolt finding the tree not as dossier
+// built it (a value where a bucket should be, or the reverse).
+func structural(err error) bool {
+	return errors.Is(err, berrors.ErrIncompatibleValue) || errors.Is(err, berrors.ErrBucketNotFound) ||
+		errors.Is(err, berrors.ErrBucketExists)
 }
 
 // Generation identifies the state of the index: it changes with every
@@ -341,8 +354,14 @@ func (t *Tx) Generation() uint64 {
 
 // Check runs bbolt's consistency check and returns the first problem found.
 func (db *DB) Check() error {
-	return db.bolt.View(func(tx *bolt.Tx) error {
-		for err := range tx.Check() {
+	return db.View(func(t *Tx) error {
+		// bbolt's check runs on a goroutine of its own, where a damaged
+		// page cannot be recovered: the pages are walked here first.
+		d := &doctor{path: db.path, counts: map[string]int{}}
+		if !d.walk(t) {
+			return damaged(db.path, "%s", d.problems[0].Detail)
+		}
+		for err := range t.tx.Check() {
 			return err
 		}
 		return nil
@@ -386,15 +405,23 @@ func AcquireWriter(root string, timeout time.Duration) (*WriterLock, error) {
 // Release gives the lock back.
 func (l *WriterLock) Release() error { return l.f.Unlock() }
 
+// getJSON decodes the record of k in b into v; false when there is none.
+// Every record was written by putJSON, so one that does not decode is
+// damage, which a writer repairs by rebuilding.
 func getJSON(b *bolt.Bucket, k []byte, v any) (bool, error) {
 	data := b.Get(k)
 	if data == nil {
 		return false, nil
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return true, fmt.Errorf("decode %s/%q: %w", "record", k, err)
+		return true, undecodable(b, k, err)
 	}
 	return true, nil
+}
+
+// undecodable is the damage error for a record of b that does not decode.
+func undecodable(b *bolt.Bucket, k []byte, err error) error {
+	return damaged(b.Tx().DB().Path(), "a record (%q) does not decode: %v", k, err)
 }
 
 func putJSON(b *bolt.Bucket, k []byte, v any) error {

@@ -30,7 +30,7 @@ func (t *Tx) Files(fn func(File) error) error {
 	return t.b(bucketFiles).ForEach(func(k, v []byte) error {
 		var f File
 		if err := json.Unmarshal(v, &f); err != nil {
-			return fmt.Errorf("decode file %q: %w", k, err)
+			return undecodable(t.b(bucketFiles), k, err)
 		}
 		return fn(f)
 	})
@@ -155,7 +155,7 @@ func (t *Tx) symbolsFrom(prefix, from string, fn func(Symbol) bool) error {
 	for k, v := c.Seek([]byte(from)); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
 		s, err := decodeSymbol(k, v)
 		if err != nil {
-			return err
+			return undecodable(t.b(bucketSymbols), k, err)
 		}
 		if !fn(s) {
 			return nil
@@ -309,7 +309,7 @@ func (t *Tx) FileStats(fn func(File)) error {
 	return t.b(bucketFiles).ForEach(func(k, v []byte) error {
 		var s stat
 		if err := json.Unmarshal(v, &s); err != nil {
-			return fmt.Errorf("decode file %q: %w", k, err)
+			return undecodable(t.b(bucketFiles), k, err)
 		}
 		fn(File{Path: s.Path, Size: s.Size, ModTime: s.ModTime, Hash: s.Hash})
 		return nil
