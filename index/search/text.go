@@ -130,30 +130,54 @@ func (v *view) postingsIn(pl []byte, paths []bool) (int, error) {
 	if paths == nil {
 		return 0, nil
 	}
-	nd, in, d := v.e.snap.meta.Docs, 0, -1
-	for len(pl) > 0 {
-		delta, n := binary.Uvarint(pl)
-		if n <= 0 {
-			return 0, errRecord
-		}
-		_, m := binary.Uvarint(pl[n:])
-		if m <= 0 {
-			return 0, errRecord
-		}
-		pl = pl[n+m:]
-		if d < 0 {
-			d = int(delta)
-		} else {
-			d += int(delta)
-		}
-		if d >= nd {
-			return 0, errRecord
+	in := 0
+	r := postingReader{pl: pl, nd: v.e.snap.meta.Docs, d: -1}
+	for {
+		d, _, ok := r.next()
+		if !ok {
+			return in, r.err
 		}
 		if paths[binary.LittleEndian.Uint32(v.docs[d*docSize:])] {
 			in++
 		}
 	}
-	return in, nil
+}
+
+// postingReader walks a postings list (after its document frequency):
+// delta-coded document numbers, each with its term frequency.
+type postingReader struct {
+	pl    []byte
+	nd, d int // documents in the snapshot; the last document read (-1 before)
+	err   error
+}
+
+// next returns the next document and its term frequency; false at the end
+// of the list or on damage (err set).
+func (r *postingReader) next() (int, uint64, bool) {
+	if len(r.pl) == 0 {
+		return 0, 0, false
+	}
+	delta, n := binary.Uvarint(r.pl)
+	if n <= 0 {
+		r.err = errRecord
+		return 0, 0, false
+	}
+	tf, m := binary.Uvarint(r.pl[n:])
+	if m <= 0 {
+		r.err = errRecord
+		return 0, 0, false
+	}
+	r.pl = r.pl[n+m:]
+	if r.d < 0 {
+		r.d = int(delta)
+	} else {
+		r.d += int(delta)
+	}
+	if r.d >= r.nd {
+		r.err = errRecord
+		return 0, 0, false
+	}
+	return r.d, tf, true
 }
 
 // idf is BM25's inverse document frequency (never negative).
@@ -196,24 +220,14 @@ func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) (
 			continue
 		}
 		idf := st.idf(t) * float64(qtf)
-		d := -1
-		for len(pl) > 0 {
-			delta, n := binary.Uvarint(pl)
-			if n <= 0 {
-				return nil, errRecord
-			}
-			tf, m := binary.Uvarint(pl[n:])
-			if m <= 0 {
-				return nil, errRecord
-			}
-			pl = pl[n+m:]
-			if d < 0 {
-				d = int(delta)
-			} else {
-				d += int(delta)
-			}
-			if d >= nd {
-				return nil, errRecord
+		r := postingReader{pl: pl, nd: nd, d: -1}
+		for {
+			d, tf, ok := r.next()
+			if !ok {
+				if r.err != nil {
+					return nil, r.err
+				}
+				break
 			}
 			e := v.docs[d*docSize : (d+1)*docSize]
 			if blocked != nil && blocked[binary.LittleEndian.Uint32(e)] {
