@@ -1,0 +1,147 @@
+// Package xref reads what one source file says about names, from a real
+// tree-sitter parse: the definitions it makes, the names it imports, and
+// every reference it makes, each with what the syntax shows about how the
+// name is reached (bare, through an import, through a receiver of a known
+// type, through this/self). It knows nothing of the workspace: resolving a
+// reference to a definition in another file is index/related's job, with
+// the per-language scoping rules there.
+//
+// Comments, strings, definitions themselves and package clauses are never
+// references.
+package xref
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Via says how a reference reaches its name.
+type Via uint8
+
+const (
+	// Bare is an unqualified name: f(), new T(), T{}.
+	Bare Via = iota
+	// Package is a name qualified by an import binding: url.Parse(),
+	// Str::of(), os.path.join(); Qual is the binding (Import.Local).
+	Package
+	// Type is a member reached through a value or class whose type the
+	// syntax shows (a parameter, field, typed property, x := T{}, new T,
+	// a static call T::m()); Qual is the type as written ("T", "pkg.T",
+	// "App\\Models\\User").
+	Type
+	// Self is a member reached through this, self, $this, static or a
+	// method's receiver: the enclosing type (Ref.In's container).
+	Self
+	// Super is a member reached through super / parent::.
+	Super
+	// Unknown is a member reached through a value whose type the syntax
+	// does not show. Such a reference is never guessed into a definition.
+	Unknown
+)
+
+func (v Via) String() string {
+	switch v {
+	case Bare:
+		return "bare"
+	case Package:
+		return "package"
+	case Type:
+		return "type"
+	case Self:
+		return "self"
+	case Super:
+		return "super"
+	case Unknown:
+		return "unknown"
+	}
+	return fmt.Sprintf("via(%d)", uint8(v))
+}
+
+// File is what one source file says about names.
+type File struct {
+	Lang string
+	// Package is the package or namespace the file declares: a Go package
+	// clause, a Java package, a C# or PHP namespace; "" where the language
+	// has none (then the module is the file).
+	Package string
+	Imports []Import
+	Defs    []Def
+	Refs    []Ref
+}
+
+// Import is one name an import binds in the file.
+type Import struct {
+	// Local is the name bound in the file: a Go package name or alias,
+	// `import * as ns`, the b of `import {a as b}`, the D of `use A\B\C as D`
+	// (or C without an alias), the x of `from m import x`. "." is a Go dot
+	// import, "*" a wildcard (`from m import *`, Java's a.b.*), "" binds no
+	// name (a side-effect import).
+	Local string
+	// Spec is the module, package or namespace as written: "net/url",
+	// "./util", "App\\Models", "os.path".
+	Spec string
+	// Member is the imported member for a named import (the a of
+	// `import {a as b} from`, the C of `use A\B\C`), "" for a whole module.
+	Member string
+	Line   int
+}
+
+// Def is one definition in the file.
+type Def struct {
+	Name string
+	// Kind follows the index's symbol kinds: function, method, class,
+	// struct, interface, trait, enum, type, field, const, var, ...
+	Kind string
+	// Container is the enclosing type, class or module ("" at top level).
+	Container string
+	// Start and End span the whole definition; NameStart is the offset of
+	// its name.
+	Start, End, NameStart int
+	// Type is the declared type of a field, variable or property, or the
+	// result type of a function, as its base name where the syntax shows
+	// it ("T" for *T, []T, T[]; "pkg.T" when qualified); "" otherwise.
+	Type string
+	// Bases are the types a class or struct extends, implements or embeds,
+	// as written.
+	Bases []string
+}
+
+// Ref is one reference the file makes.
+type Ref struct {
+	Name string
+	// Start is the offset of the name.
+	Start int
+	// Call is set for a call or an instantiation, not a mere mention.
+	Call bool
+	Via  Via
+	// Qual is the import binding (Via Package) or the type as written
+	// (Via Type); "" otherwise.
+	Qual string
+	// In is the index in Defs of the innermost enclosing function, method
+	// or type, -1 at top level.
+	In int
+}
+
+// ErrUnsupported is returned for a language without an extractor.
+var ErrUnsupported = errors.New("no reference extractor for this language")
+
+// extractors maps a language name (index/lang) to its extractor.
+var extractors = map[string]func(src []byte) (*File, error){}
+
+// Supported reports whether lang has an extractor.
+func Supported(lang string) bool { return extractors[lang] != nil }
+
+// Parse extracts the definitions, imports and references of src, written
+// in lang.
+func Parse(lang string, src []byte) (*File, error) {
+	x := extractors[lang]
+	if x == nil {
+		return nil, fmt.Errorf("%s: %w", lang, ErrUnsupported)
+	}
+	f, err := x(src)
+	if err != nil {
+		return nil, err
+	}
+	f.Lang = lang
+	return f, nil
+}
