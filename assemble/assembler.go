@@ -194,6 +194,11 @@ func (a *Assembler) aptixSegments(f *Flow, res *Result) []segment {
 		if !p.Active() {
 			continue
 		}
+		if p.Detail == PathOnly {
+			res.ByRole[Evidence] += b.tokens
+			segs = append(segs, segment{text: b.text, part: i, tokens: b.tokens})
+			continue
+		}
 		n++
 		h := a.frame(chunkHeader(n))
 		res.PartTokens[i] += h.tokens

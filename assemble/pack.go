@@ -247,14 +247,30 @@ func (d *packDoc) historySection(drop int) string {
 // lines and symbol it was selected by, its id for `dossier evidence`
 // commands, its tags, and its content at the part's detail.
 func evidenceEntry(p *Part) string {
+	file := p.Source.Path
+	if file == "" {
+		file = p.Heading
+	}
+	if file == "" {
+		file = p.File
+	}
+	if p.Detail == PathOnly {
+		// A one-line mention, as in every format.
+		pairs := [][2]string{{"file", file}}
+		if l := p.Source.Lines(); l != "" {
+			pairs = append(pairs, [2]string{"lines", l})
+		}
+		if p.Source.Symbol != "" {
+			pairs = append(pairs, [2]string{"symbol", p.Source.Symbol})
+		}
+		pairs = append(pairs, [2]string{"id", p.ID()})
+		if len(p.Source.Tags) > 0 {
+			pairs = append(pairs, [2]string{"tags", strings.Join(p.Source.Tags, ",")})
+		}
+		pairs = append(pairs, [2]string{"detail", string(PathOnly)})
+		return yamlPad(2) + "- " + yamlFlowMap(pairs) + "\n"
+	}
 	return yamlMapItem(2, func(b *strings.Builder, in int) {
-		file := p.Source.Path
-		if file == "" {
-			file = p.Heading
-		}
-		if file == "" {
-			file = p.File
-		}
 		yamlField(b, in, "file", file)
 		if l := p.Source.Lines(); l != "" {
 			yamlField(b, in, "lines", l)
@@ -268,9 +284,6 @@ func evidenceEntry(p *Part) string {
 		}
 		var content string
 		switch p.Detail {
-		case PathOnly:
-			yamlRaw(b, in, "detail", string(PathOnly))
-			return
 		case Outline:
 			yamlRaw(b, in, "detail", string(Outline))
 			content = p.OutlineText

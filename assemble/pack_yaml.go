@@ -68,6 +68,26 @@ func yamlFlowSeq(items []string) string {
 	return out
 }
 
+// yamlFlowMap renders a short mapping on one line: "{file: a.go, id: x}".
+// A value the flow style cannot hold on one line is Go-quoted, which YAML
+// reads as a double-quoted scalar.
+func yamlFlowMap(pairs [][2]string) string {
+	m := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+	for _, kv := range pairs {
+		m.Content = append(m.Content,
+			&yaml.Node{Kind: yaml.ScalarNode, Value: kv[0]},
+			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.ToValidUTF8(kv[1], "\uFFFD")})
+	}
+	if out, ok := yamlEncode(m); ok {
+		return out
+	}
+	parts := make([]string, len(pairs))
+	for i, kv := range pairs {
+		parts[i] = kv[0] + ": " + strconv.Quote(strings.ToValidUTF8(kv[1], "\uFFFD"))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
 // yamlEncode encodes one node as a one-line document, without its final
 // newline; ok is false when the encoder fails or needs more than a line.
 func yamlEncode(n *yaml.Node) (string, bool) {

@@ -69,11 +69,17 @@ func mdctxBlock(p *Part) string {
 	var b strings.Builder
 	b.WriteString("## Evidence: ")
 	b.WriteString(HeadingText(p.Heading))
+	if p.Detail == PathOnly {
+		// A one-line mention: where the evidence is, not what it holds.
+		b.WriteString(" <!-- ")
+		b.WriteString(PathOnlyNote(p.Source))
+		b.WriteString(" -->\n\n")
+		return b.String()
+	}
 	b.WriteString("\n<!-- ")
 	b.WriteString(provenance(p))
 	b.WriteString(" -->\n\n")
 	switch p.Detail {
-	case PathOnly:
 	case Outline:
 		writeFenced(&b, p.OutlineText, p.Source.Language)
 		b.WriteString("\n")
@@ -110,6 +116,18 @@ func provenance(p *Part) string {
 		b.WriteString(ProvValue(string(p.Detail)))
 	}
 	return b.String()
+}
+
+// PathOnlyNote is what a path-only part still says about its source, in
+// every format: the span, the symbol and the tags it was selected by (seed
+// 003's provenance fields that locate it) and "detail=path". The part
+// file's cid and uri, which say nothing to the model, stay in ctxplan.json.
+func PathOnlyNote(s Source) string {
+	var b strings.Builder
+	s.writeSpan(&b)
+	b.WriteString("; detail=")
+	b.WriteString(string(PathOnly))
+	return strings.TrimPrefix(b.String(), "; ")
 }
 
 // SpanFields renders the span, symbol and tags of seed 003's provenance
@@ -209,11 +227,13 @@ func aptixBlock(p *Part) string {
 	if lang == "" {
 		lang = "text"
 	}
-	switch p.Detail {
-	case Outline:
+	if p.Detail == PathOnly {
+		// A one-line mention and no chunk: the chunk numbers count what
+		// the model can read.
+		return "Path only: " + HeadingText(path) + " lines " + lines + " (Id: " + HeadingText(p.ID()) + "; " + PathOnlyNote(p.Source) + ")\n\n"
+	}
+	if p.Detail == Outline {
 		code = p.OutlineText
-	case PathOnly:
-		code = ""
 	}
 	var b strings.Builder
 	b.Grow(len(code) + len(path) + 64)

@@ -2,8 +2,10 @@ package evidence
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dossierhq/dossier/assemble"
@@ -11,9 +13,11 @@ import (
 
 func init() {
 	register(&command{group: "evidence", name: "fit", args: "[N] | off",
-		summary: "Bring the prompt under the budget (or N tokens): the highest-numbered ranks first go\n" +
-			"from full text to an outline, then to path only, then are skipped. System, user and\n" +
-			"pinned parts are never touched. `fit off` undoes it all.",
+		summary: "Bring the prompt under the budget (or N tokens), one rank band at a time from the\n" +
+			"lowest priority (400s, then 300s, ...): a band's parts go from full text to an outline,\n" +
+			"then to a one-line path mention, then are skipped, before the next band is touched, so\n" +
+			"critical parts are the last. System, user and pinned parts are never touched.\n" +
+			"`fit off` undoes it all.",
 		run: (*Engine).fit})
 }
 
@@ -45,34 +49,28 @@ func (e *Engine) fit(c *call) error {
 	if err := f.Writable(); err != nil {
 		return err
 	}
-	var cands []*Part
-	for _, p := range f.Parts {
-		if p.Role == assemble.Evidence && p.Active() && !p.Pinned && p.Broken == "" {
-			cands = append(cands, p)
-		}
-	}
-	slices.SortStableFunc(cands, func(a, b *Part) int { return strings.Compare(b.Rank, a.Rank) })
 	before := res.Tokens
-	steps := []assemble.Detail{assemble.Outline, assemble.PathOnly, "skip"}
-	for _, step := range steps {
-		for _, p := range cands {
-			if res.Tokens <= target {
-				break
+	for _, band := range fitBands(f) {
+		for _, step := range []assemble.Detail{assemble.Outline, assemble.PathOnly, "skip"} {
+			for _, p := range band {
+				if res.Tokens <= target {
+					break
+				}
+				was := f.partTokens(res, p)
+				if ok, err := e.degrade(f, p, step); err != nil {
+					return err
+				} else if !ok {
+					continue
+				}
+				if res, _, err = e.Assemble(e.Format()); err != nil {
+					return err
+				}
+				what, now := string(step), f.partTokens(res, p)
+				if step == "skip" {
+					what, now = "skipped", 0
+				}
+				fmt.Fprintf(c.w, "  %-28s %s (%d -> %d tokens)\n", p.ID(), what, was, now)
 			}
-			was := f.partTokens(res, p)
-			if ok, err := e.degrade(f, p, step); err != nil {
-				return err
-			} else if !ok {
-				continue
-			}
-			if res, _, err = e.Assemble(e.Format()); err != nil {
-				return err
-			}
-			what, now := string(step), f.partTokens(res, p)
-			if step == "skip" {
-				what, now = "skipped", 0
-			}
-			fmt.Fprintf(c.w, "  %-28s %s (%d -> %d tokens)\n", p.ID(), what, was, now)
 		}
 	}
 	if err := f.SaveMeta(); err != nil {
@@ -87,6 +85,31 @@ func (e *Engine) fit(c *call) error {
 		fmt.Fprintf(c.w, "✓ Fit: %d -> %s, budget %d (`evidence fit off` undoes)\n", before, tokenWord(res.Tokens, res), target)
 	}
 	return nil
+}
+
+// fitBands groups the parts fit may lower by rank band, the
+// lowest-priority band (the highest ranks) first and, inside a band, the
+// highest rank first. Fit takes a whole band from full text to outline,
+// path only and skipped before it touches the next, so the critical band
+// is the last touched. System, user and pinned parts are never in it.
+func fitBands(f *Flow) [][]*Part {
+	by := map[int][]*Part{}
+	for _, p := range f.Parts {
+		if p.Role != assemble.Evidence || !p.Active() || p.Pinned || p.Broken != "" {
+			continue
+		}
+		r, _ := strconv.Atoi(p.Rank)
+		by[BandOf(r).Low] = append(by[BandOf(r).Low], p)
+	}
+	lows := slices.Sorted(maps.Keys(by))
+	slices.Reverse(lows)
+	out := make([][]*Part, 0, len(lows))
+	for _, low := range lows {
+		band := by[low]
+		slices.SortStableFunc(band, func(a, b *Part) int { return strings.Compare(b.Rank, a.Rank) })
+		out = append(out, band)
+	}
+	return out
 }
 
 // degrade lowers p one level; it reports whether p changed.

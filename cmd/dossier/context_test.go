@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dossierhq/dossier/assemble/tokens"
+)
+
+// writeTree writes files under root.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for rel, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// goFuncs is a Go file of n functions with bodies, which an outline
+// shortens to their signatures.
+func goFuncs(pkg, prefix string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "package %s\n\n", pkg)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "// %s%d sums the numbers it is given and reports how many there were.\nfunc %s%d(xs []int) (int, int) {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x * %d\n\t}\n\treturn total, len(xs)\n}\n\n", prefix, i, prefix, i, i+1)
+	}
+	return b.String()
+}
+
+type planJSON struct {
+	TotalTokens int    `json:"total_tokens"`
+	Encoding    string `json:"encoding"`
+	Parts       []struct {
+		Rank, Kind, Role, Status, Detail, Span string
+		Tokens                                 int
+	} `json:"parts"`
+}
+
+func readPlan(t *testing.T, r string) planJSON {
+	t.Helper()
+	var pl planJSON
+	if err := json.Unmarshal([]byte(must(t, "evidence", "plan", r)), &pl); err != nil {
+		t.Fatal(err)
+	}
+	return pl
+}
+
+func (pl planJSON) part(rank string) (status, detail string, tokens int) {
+	for _, p := range pl.Parts {
+		if p.Rank == rank {
+			return p.Status, p.Detail, p.Tokens
+		}
+	}
+	return "", "", -1
+}
+
+// TestFitByBand: fit takes the lowest-priority band from full text to an
+// outline and to a one-line path mention before it touches a higher band,
+// so with a budget the peripheral band alone can meet, the critical and
+// supporting parts stay whole; the path-only parts cost exactly their
+// one-line mention through the assembler's tokenizer.
+func TestFitByBand(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"core/core.go":      goFuncs("core", "Core", 6),
+		"core/core_test.go": goFuncs("core", "TestCore", 3),
+		"periph/a.go":       goFuncs("periph", "A", 8),
+		"periph/b.go":       goFuncs("periph", "B", 8),
+	})
+	r := "--root=" + root
+	must(t, "flow", "new", "fit by band", r, "--request", "Make the sums overflow-safe.")
+	must(t, "evidence", "add", "core/core.go", r)
+	must(t, "evidence", "add", "core/core_test.go", "--band", "supporting", r)
+	must(t, "evidence", "add", "periph/a.go", "periph/b.go", "--band", "peripheral", r)
+	full := readPlan(t, r)
+	c, err := tokens.ForEncoding(full.Encoding)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mention := func(path string) int {
+		return c.Count("## Evidence: " + path + " <!-- span=all; detail=path -->\n\n")
+	}
+	_, _, a := full.part("300")
+	_, _, b := full.part("310")
+	// Both peripheral parts as path mentions meet the budget exactly.
+	target := full.TotalTokens - (a - mention("periph/a.go")) - (b - mention("periph/b.go"))
+	out := must(t, "evidence", "fit", fmt.Sprint(target), r)
+	pl := readPlan(t, r)
+	for _, rank := range []string{"100", "200"} {
+		if st, d, _ := pl.part(rank); st != "active" || d != "" {
+			t.Errorf("part %s: %s %q: fit touched a higher band while the peripheral one could meet the budget\n%s", rank, st, d, out)
+		}
+	}
+	for rank, path := range map[string]string{"300": "periph/a.go", "310": "periph/b.go"} {
+		if st, d, n := pl.part(rank); st != "active" || d != "path" || n != mention(path) {
+			t.Errorf("part %s: %s %q %d tokens, want active, path only, %d tokens (its one-line mention)\n%s", rank, st, d, n, mention(path), out)
+		}
+	}
+	if pl.TotalTokens != target {
+		t.Errorf("after fit: %d tokens, want exactly %d\n%s", pl.TotalTokens, target, out)
+	}
+	if i, j := strings.Index(out, "310_b_go"), strings.Index(out, "300_a_go"); i < 0 || j < 0 || i > j {
+		t.Errorf("fit did not start at the highest rank:\n%s", out)
+	}
+
+	// A tighter budget skips the peripheral band, then starts on the
+	// supporting one; the critical part is the last touched.
+	must(t, "evidence", "fit", "off", r)
+	_, _, crit := full.part("100")
+	out = must(t, "evidence", "fit", fmt.Sprint(full.TotalTokens-a-b-1), r)
+	pl = readPlan(t, r)
+	if st, d, _ := pl.part("100"); st != "active" || d != "" {
+		t.Errorf("critical part: %s %q (%d tokens) touched before the supporting band was used up\n%s", st, d, crit, out)
+	}
+	if st, _, _ := pl.part("300"); st != "skipped" {
+		t.Errorf("peripheral part 300 is %s, want skipped\n%s", st, out)
+	}
+	if _, d, _ := pl.part("200"); d == "" {
+		t.Errorf("supporting part untouched though the budget needs it\n%s", out)
+	}
+}
