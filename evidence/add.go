@@ -30,6 +30,7 @@ func init() {
 			fs.BoolVar(&o.link, "link", false, "add a whole file as a live .link (always current)")
 			fs.BoolVar(&o.pin, "pin", false, "pin the part (focus and fit leave it alone)")
 			fs.StringVar(&o.via, "via", "", "where the evidence was found, shown by status and the workbench")
+			fs.BoolVar(&o.force, "force", false, "add a span even when a part of the flow already holds it")
 		},
 		run: (*Engine).add})
 }
@@ -47,6 +48,9 @@ type AddRequest struct {
 	// Via notes where the evidence was found ("search:hybrid 0.82"); the
 	// workbench shows it.
 	Via string
+	// Force adds a span that a part already holds (a narrower copy to pin
+	// or rank apart); without it Add returns a *CoveredError.
+	Force bool
 }
 
 func (e *Engine) add(c *call) error {
@@ -54,7 +58,7 @@ func (e *Engine) add(c *call) error {
 	if role != assemble.System && role != assemble.User && role != assemble.Evidence {
 		return usagef("--role %q: use system, user or evidence", c.o.role)
 	}
-	req := AddRequest{Role: role, Rank: -1, Kind: c.o.kind, Text: c.o.text, Link: c.o.link, Pin: c.o.pin, Via: c.o.via}
+	req := AddRequest{Role: role, Rank: -1, Kind: c.o.kind, Text: c.o.text, Link: c.o.link, Pin: c.o.pin, Via: c.o.via, Force: c.o.force}
 	if c.o.rank != "" {
 		r, err := ParseRank(c.o.rank)
 		if err != nil {
@@ -168,8 +172,8 @@ func (e *Engine) Add(req AddRequest) (*Part, error) {
 		if err != nil {
 			return nil, err
 		}
-		if dup := f.sameSource(x.Source); dup != nil {
-			return nil, fmt.Errorf("%s is already in the flow as %s: `dossier evidence refresh %s` updates it", req.Selector, dup.ID(), dup.ID())
+		if by, ok := f.Coverage().Covering(x.Source.Path, spanStart(x), x.Source.EndLine); ok && (!req.Force || by.sameAs(x)) {
+			return nil, &CoveredError{Selector: req.Selector, By: by}
 		}
 		name = PartName{Role: assemble.Evidence, Kind: req.Kind}
 		if name.Kind == "" {
@@ -312,14 +316,13 @@ func kindFor(x Extract) string {
 	return base + "_" + strconv.Itoa(x.Source.StartLine) + "_" + strconv.Itoa(x.Source.EndLine)
 }
 
-// sameSource finds an evidence part with the same path and span.
-func (f *Flow) sameSource(s assemble.Source) *Part {
-	for _, p := range f.Parts {
-		if p.Role == assemble.Evidence && p.Source.Path == s.Path && p.Source.Span == s.Span && p.Source.Symbol == s.Symbol {
-			return p
-		}
+// spanStart is the first line of an extract for Covering: 0 for a whole
+// file, which only a whole-file part covers.
+func spanStart(x Extract) int {
+	if x.Whole {
+		return 0
 	}
-	return nil
+	return x.Source.StartLine
 }
 
 // linkTarget is what a .link points at: relative when the flow lives in

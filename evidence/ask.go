@@ -82,8 +82,13 @@ func (e *Engine) ask(c *call) error {
 	} else {
 		fmt.Fprintf(c.w, "Missing for %q (index results not in the flow):\n", subject)
 		n := 0
+		cov := f.Coverage()
 		for _, h := range hits {
-			if n >= c.o.limit || e.inFlow(f, h.Path, h.StartLine, h.EndLine) {
+			if n >= c.o.limit {
+				continue
+			}
+			// A hit a part holds only in part is still missing its rest.
+			if _, in := cov.Covering(h.Path, h.StartLine, h.EndLine); in {
 				continue
 			}
 			n++
@@ -100,16 +105,6 @@ func (e *Engine) ask(c *call) error {
 		fmt.Fprintln(c.w, "  note: "+note)
 	}
 	return nil
-}
-
-// inFlow reports whether any evidence part overlaps a span.
-func (e *Engine) inFlow(f *Flow, path string, start, end int) bool {
-	for _, p := range f.Parts {
-		if p.Role == assemble.Evidence && covers(p, path, start, end) {
-			return true
-		}
-	}
-	return false
 }
 
 // askRedundant lists overlapping spans of one file and near-duplicate

@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -95,7 +96,7 @@ func (e *Engine) fromOutput(c *call) error {
 		case err == nil:
 			added++
 			fmt.Fprintf(c.w, "✓ %-28s %s:%d  %s\n", p.ID(), ref.Rel, ref.Line, ref.Message)
-		case strings.Contains(err.Error(), "already in the flow"):
+		case errors.As(err, new(*CoveredError)):
 		default:
 			fmt.Fprintf(c.w, "  - %s: %v\n", sel, firstLine(err.Error()))
 		}

@@ -1,8 +1,10 @@
 package evidence
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -14,11 +16,15 @@ import (
 func init() {
 	register(&command{group: "evidence", name: "gather", args: "fix|test|refactor|explain TARGET",
 		summary: "Add the context seed 004's task strategy lists for TARGET (PATH[::RANGE|::@Symbol]):\n" +
-			"fix: target, imported files, tests; test: target, its tests; refactor: target, imports,\n" +
-			"importers, callers; explain: target, callees. Ranks: target 100s, direct context 200s,\n" +
-			"wider context 300s-400s. Sets the flow's mode.",
+			"fix: target, imported symbols, callees, tests; test: target, its tests, callees;\n" +
+			"refactor: target, imported symbols, importers, callers, tests; explain: target, callees,\n" +
+			"imported symbols. Each is added as the span of its symbol (a callee's function, the test\n" +
+			"functions that name the target), never a whole file unless --whole; spans already in\n" +
+			"the flow are not added again. Ranks: target 100s, direct context 200s, wider context\n" +
+			"300s-400s. Sets the flow's mode.",
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.IntVar(&o.limit, "limit", 8, "most parts per kind of relation")
+			fs.BoolVar(&o.whole, "whole", false, "add imports, tests and importers as whole files")
 		},
 		run: (*Engine).gather})
 }
@@ -33,6 +39,11 @@ var recipes = map[string]gatherPlan{
 	"test":     {tests: "supporting", callees: "peripheral"},
 	"refactor": {imports: "peripheral", importers: "supporting", callers: "supporting", tests: "optional"},
 	"explain":  {callees: "supporting", imports: "optional"},
+}
+
+// gatherItem is one selector gather adds.
+type gatherItem struct {
+	sel, band, why string
 }
 
 func (e *Engine) gather(c *call) error {
@@ -63,10 +74,15 @@ func (e *Engine) gather(c *call) error {
 		return err
 	}
 	sel.Path = rel
-	var x *related.Expansion
+	var items []gatherItem
+	var notes []string
 	err = db.View(func(tx *store.Tx) error {
-		var err error
-		x, err = related.Expand(tx, sel.Target, related.Options{Limit: c.o.limit})
+		x, err := related.Expand(tx, sel.Target, related.Options{Limit: c.o.limit})
+		if err != nil {
+			return err
+		}
+		g := &gatherer{tx: tx, x: x, plan: plan, whole: c.o.whole, limit: c.o.limit}
+		items, notes, err = g.items()
 		return err
 	})
 	if err != nil {
@@ -84,43 +100,299 @@ func (e *Engine) gather(c *call) error {
 		}
 	}
 	added := 0
-	try := func(selector, band, why string) {
-		b, _ := ParseBand(band)
-		p, err := e.Add(AddRequest{Selector: selector, Role: "evidence", Rank: -1, Band: b, Via: "gather:" + task + " " + why})
+	try := func(it gatherItem) {
+		b, _ := ParseBand(it.band)
+		p, err := e.Add(AddRequest{Selector: it.sel, Role: "evidence", Rank: -1, Band: b, Via: "gather:" + task + " " + it.why})
+		var covered *CoveredError
 		switch {
 		case err == nil:
 			added++
-			fmt.Fprintf(c.w, "✓ %-28s %-9s %s\n", p.ID(), why, SourceLabel(p))
-		case strings.Contains(err.Error(), "already in the flow"):
+			fmt.Fprintf(c.w, "✓ %-28s %-9s %s\n", p.ID(), it.why, SourceLabel(p))
+		case errors.As(err, &covered):
+			if it.why != "target" {
+				fmt.Fprintf(c.w, "  = %-28s %-9s %s\n", covered.By.ID, it.why, it.sel)
+			}
 		default:
-			fmt.Fprintf(c.w, "  - %s: %v\n", selector, firstLine(err.Error()))
+			fmt.Fprintf(c.w, "  - %s: %v\n", it.sel, firstLine(err.Error()))
 		}
 	}
-	try(sel.String(), "critical", "target")
-	refs := func(band, why string, rs []related.Ref, whole bool) {
-		if band == "" {
-			return
-		}
-		for _, r := range rs {
-			s := r.Path
-			if !whole && r.StartLine > 0 {
-				s = fmt.Sprintf("%s::%d,%d", r.Path, r.StartLine, r.EndLine)
-			}
-			try(s, band, why)
-		}
+	try(gatherItem{sel: sel.String(), band: "critical", why: "target"})
+	for _, it := range items {
+		try(it)
 	}
-	if plan.imports != "" {
-		for _, imp := range x.Imports {
-			for _, p := range imp.Paths[:min(len(imp.Paths), 2)] {
-				try(p, plan.imports, "import")
-			}
-		}
+	for _, n := range notes {
+		fmt.Fprintf(c.w, "  note: %s\n", n)
 	}
-	refs(plan.tests, "test", x.Tests, true)
-	refs(plan.importers, "importer", x.Importers, true)
-	refs(plan.callers, "caller", x.Callers, false)
-	refs(plan.callees, "callee", x.Callees, false)
 	return e.finishBatch(c.w, added)
+}
+
+// gatherer turns an expansion into the spans a recipe adds.
+type gatherer struct {
+	tx    *store.Tx
+	x     *related.Expansion
+	plan  gatherPlan
+	whole bool
+	limit int
+
+	targetText string          // the selection's text
+	idents     map[string]bool // the identifiers it uses
+	defined    []string        // the names it defines
+	seen       map[string]bool // selectors already listed
+}
+
+// items lists what the recipe adds after the target, in order: each
+// relation as the spans of its symbols. A whole file comes in only with
+// --whole, and never the target's own file.
+func (g *gatherer) items() ([]gatherItem, []string, error) {
+	if err := g.readTarget(); err != nil {
+		return nil, nil, err
+	}
+	g.seen = map[string]bool{}
+	var out []gatherItem
+	var notes []string
+	add := func(band, why string, path string, start, end int) {
+		if path == g.x.Target.Path && (start == 0 || g.inTarget(start, end)) {
+			return // the target's own file is in the flow already
+		}
+		s := path
+		if start > 0 {
+			s = fmt.Sprintf("%s::%d,%d", path, start, end)
+		}
+		if !g.seen[s] {
+			g.seen[s] = true
+			out = append(out, gatherItem{sel: s, band: band, why: why})
+		}
+	}
+	spans := func(band, why string, path string, chunks []store.Chunk) {
+		for _, ch := range chunks {
+			add(band, why, path, ch.StartLine, ch.EndLine)
+		}
+	}
+	if b := g.plan.imports; b != "" {
+		left := 0
+		for _, imp := range g.x.Imports {
+			for _, p := range imp.Paths {
+				if g.whole {
+					add(b, "import", p, 0, 0)
+					continue
+				}
+				named, err := g.namedIn(p)
+				if err != nil {
+					return nil, nil, err
+				}
+				if len(named) == 0 {
+					left++
+				}
+				spans(b, "import", p, named)
+			}
+		}
+		if left > 0 {
+			notes = append(notes, fmt.Sprintf("%d imported file(s) left out: the target names none of their symbols (--whole adds them whole)", left))
+		}
+	}
+	if b := g.plan.tests; b != "" {
+		if err := g.naming(b, "test", g.x.Tests, add, spans, &notes); err != nil {
+			return nil, nil, err
+		}
+	}
+	if b := g.plan.importers; b != "" {
+		if err := g.naming(b, "importer", g.x.Importers, add, spans, &notes); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, rel := range []struct {
+		band, why string
+		refs      []related.Ref
+	}{{g.plan.callers, "caller", g.x.Callers}, {g.plan.callees, "callee", g.x.Callees}} {
+		if rel.band == "" {
+			continue
+		}
+		for _, r := range rel.refs {
+			// A callee or caller is its symbol's chunk; without one (an
+			// unindexed span) it is left out rather than taken whole.
+			start, end, err := g.refSpan(r)
+			if err != nil {
+				return nil, nil, err
+			}
+			if start > 0 {
+				add(rel.band, rel.why, r.Path, start, end)
+			}
+		}
+	}
+	return out, notes, nil
+}
+
+// refSpan is the span of a ref's chunk: the one it names, or else the
+// smallest holding its line.
+func (g *gatherer) refSpan(r related.Ref) (int, int, error) {
+	if r.StartLine > 0 {
+		return r.StartLine, r.EndLine, nil
+	}
+	if r.ChunkID != "" {
+		ch, ok, err := g.tx.Chunk(r.ChunkID)
+		if err != nil {
+			return 0, 0, err
+		}
+		if ok {
+			return ch.StartLine, ch.EndLine, nil
+		}
+	}
+	chunks, err := g.tx.FileChunks(r.Path)
+	if err != nil {
+		return 0, 0, err
+	}
+	start, end := 0, 0
+	for _, ch := range chunks {
+		if ch.Outline == "" && ch.StartLine <= r.Line && r.Line <= ch.EndLine && (start == 0 || ch.EndLine-ch.StartLine < end-start) {
+			start, end = ch.StartLine, ch.EndLine
+		}
+	}
+	return start, end, nil
+}
+
+// naming adds, for each file of refs (tests, importers), the chunks that
+// name what the target defines: the test functions of the target, the
+// code of an importer that uses it. A test's subject file (the target is
+// a test) gives the chunks the target names instead.
+func (g *gatherer) naming(band, why string, refs []related.Ref, add func(string, string, string, int, int), spans func(string, string, string, []store.Chunk), notes *[]string) error {
+	left := 0
+	for _, r := range refs {
+		if g.whole {
+			add(band, why, r.Path, 0, 0)
+			continue
+		}
+		var chunks []store.Chunk
+		var err error
+		if r.Role == "subject" {
+			chunks, err = g.namedIn(r.Path)
+		} else {
+			chunks, err = g.namingTarget(r.Path)
+		}
+		if err != nil {
+			return err
+		}
+		if len(chunks) == 0 {
+			left++
+		}
+		spans(band, why, r.Path, chunks)
+	}
+	if left > 0 {
+		*notes = append(*notes, fmt.Sprintf("%d %s file(s) left out: none of their symbols names the target (--whole adds them whole)", left, why))
+	}
+	return nil
+}
+
+// readTarget reads the selection's text, the identifiers it uses and the
+// names it defines.
+func (g *gatherer) readTarget() error {
+	sel := g.x.Target
+	text, _ := g.tx.Blob(sel.Path)
+	lines := strings.SplitAfter(string(text), "\n")
+	lo, hi := max(sel.StartLine, 1), min(sel.EndLine, len(lines))
+	if sel.WholeFile || hi < lo {
+		lo, hi = 1, len(lines)
+	}
+	g.targetText = strings.Join(lines[lo-1:hi], "")
+	g.idents = identSet(g.targetText)
+	chunks, err := g.tx.FileChunks(sel.Path)
+	if err != nil {
+		return err
+	}
+	for _, ch := range chunks {
+		if ch.Symbol != "" && ch.Part <= 1 && (sel.WholeFile || (ch.StartLine >= sel.StartLine && ch.EndLine <= sel.EndLine)) {
+			g.defined = append(g.defined, ch.Symbol)
+		}
+	}
+	g.defined = slices.Compact(slices.Sorted(slices.Values(g.defined)))
+	return nil
+}
+
+func (g *gatherer) inTarget(start, end int) bool {
+	sel := g.x.Target
+	return sel.WholeFile || (start >= sel.StartLine && end <= sel.EndLine)
+}
+
+// namedIn returns the chunks of path whose symbol the target names: the
+// imported functions, types and constants it uses. A type whose method
+// the target also names gives the method only; outline chunks, parts past
+// the first of a split symbol and spans over 200 lines are left out.
+func (g *gatherer) namedIn(path string) ([]store.Chunk, error) {
+	chunks, err := g.tx.FileChunks(path)
+	if err != nil {
+		return nil, err
+	}
+	var named []store.Chunk
+	for _, ch := range chunks {
+		if ch.Symbol == "" || ch.Outline != "" || ch.Part > 1 || !g.idents[ch.Symbol] || ch.EndLine-ch.StartLine > 200 {
+			continue
+		}
+		named = append(named, ch)
+	}
+	// Drop a container when a chunk inside it was named too.
+	named = slices.DeleteFunc(named, func(outer store.Chunk) bool {
+		for _, in := range named {
+			if in.ID != outer.ID && in.StartLine >= outer.StartLine && in.EndLine <= outer.EndLine {
+				return true
+			}
+		}
+		return false
+	})
+	return named[:min(len(named), g.limit)], nil
+}
+
+// namingTarget returns the chunks of path whose text names one of the
+// symbols the target defines.
+func (g *gatherer) namingTarget(path string) ([]store.Chunk, error) {
+	if len(g.defined) == 0 {
+		return nil, nil
+	}
+	chunks, err := g.tx.FileChunks(path)
+	if err != nil {
+		return nil, err
+	}
+	text, _ := g.tx.Blob(path)
+	var out []store.Chunk
+	for _, ch := range chunks {
+		if ch.Outline != "" || ch.StartByte < 0 || ch.EndByte > len(text) || ch.StartByte >= ch.EndByte {
+			continue
+		}
+		ids := identSet(string(text[ch.StartByte:ch.EndByte]))
+		for _, name := range g.defined {
+			if ids[name] && ch.Symbol != name {
+				out = append(out, ch)
+				break
+			}
+		}
+	}
+	// Keep the innermost chunks: a test class's method, not the class.
+	out = slices.DeleteFunc(out, func(outer store.Chunk) bool {
+		for _, in := range out {
+			if in.ID != outer.ID && in.StartLine >= outer.StartLine && in.EndLine <= outer.EndLine {
+				return true
+			}
+		}
+		return false
+	})
+	return out[:min(len(out), g.limit)], nil
+}
+
+// identSet is the set of identifiers in text (letters, digits, '_' and
+// '$', not starting with a digit).
+func identSet(text string) map[string]bool {
+	out := map[string]bool{}
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		isIdent := i < len(text) && (text[i] == '_' || text[i] == '$' || text[i] >= 0x80 ||
+			(text[i]|0x20 >= 'a' && text[i]|0x20 <= 'z') || (start >= 0 && text[i] >= '0' && text[i] <= '9'))
+		switch {
+		case isIdent && start < 0:
+			start = i
+		case !isIdent && start >= 0:
+			out[text[start:i]] = true
+			start = -1
+		}
+	}
+	return out
 }
 
 // finishBatch refreshes build/ after adding several parts and prints the

@@ -60,8 +60,11 @@ type snapshot struct {
 	ByRole      map[assemble.Role]int
 	Frame       int
 	Problems    []string
-	Focus       string
-	Err         string // why there is no flow, when there is none
+	// Coverage is the spans the evidence parts hold, for the search
+	// overlay's "in the flow as ..." mark.
+	Coverage evidence.Coverage
+	Focus    string
+	Err      string // why there is no flow, when there is none
 }
 
 // exec runs one command line through the engine and returns its output
@@ -180,7 +183,7 @@ func (r *runner) snapshotLocked(format assemble.Format) snapshot {
 	}
 	s := snapshot{Version: r.version, FlowID: f.Meta.ID, Dir: f.Dir, Format: format, Text: res.Text, Tokens: res.Tokens,
 		Budget: r.e.Budget(), Exact: res.Exact, Encoding: res.Encoding, ByRole: res.ByRole, Frame: res.Frame,
-		Problems: f.Problems}
+		Problems: f.Problems, Coverage: f.Coverage()}
 	if f.Meta.Focus != nil {
 		s.Focus = f.Meta.Focus.Query
 	}

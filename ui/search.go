@@ -231,10 +231,14 @@ func (m Model) searchView(w, h int) string {
 			mark = "+ "
 		}
 		path, sym := termsafe.Line(r.Path), termsafe.Line(r.Symbol)
-		line := fmt.Sprintf("%s%.2f %s:%d-%d %s %s", mark, r.Score, path, r.StartLine, r.EndLine, sym, st.Source.Render(strings.Join(r.Sources, "+")))
+		in := ""
+		if by, ok := m.snap.Coverage.Covering(r.Path, r.StartLine, r.EndLine); ok {
+			in = " · already in the flow as " + termsafe.Line(by.ID)
+		}
+		line := fmt.Sprintf("%s%.2f %s:%d-%d %s %s%s", mark, r.Score, path, r.StartLine, r.EndLine, sym, st.Source.Render(strings.Join(r.Sources, "+")), st.Help.Render(in))
 		line = fit(line, w-2)
 		if i == s.cursor {
-			line = st.RowSelected.Render(fit(fmt.Sprintf("%s%.2f %s:%d-%d %s", mark, r.Score, path, r.StartLine, r.EndLine, sym), w-2))
+			line = st.RowSelected.Render(fit(fmt.Sprintf("%s%.2f %s:%d-%d %s%s", mark, r.Score, path, r.StartLine, r.EndLine, sym, in), w-2))
 		}
 		b.WriteString(line + "\n")
 	}

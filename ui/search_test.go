@@ -68,3 +68,36 @@ func TestSearchOverlayCancelsStaleSearches(t *testing.T) {
 	m = keys(t, m, "esc")
 	ended(ctx, done, "overlay closed")
 }
+
+// TestSearchOverlayMarksWhatIsInTheFlow: a result that a part already
+// holds says which part; one outside every part does not.
+func TestSearchOverlayMarksWhatIsInTheFlow(t *testing.T) {
+	fake := func(ctx context.Context, q search.Query) (search.Response, error) {
+		return search.Response{Results: []search.Result{
+			{Path: "parser/parse.go", StartLine: 3, EndLine: 6, Symbol: "Parse", Language: "go", Score: 0.9, Sources: []string{"text"}},
+			{Path: "lexer/lex.go", StartLine: 1, EndLine: 9, Symbol: "Lex", Language: "go", Score: 0.5, Sources: []string{"text"}},
+		}}, nil
+	}
+	m, _ := newTestModel(t, fake)
+	m = keys(t, m, "/")
+	m.search.input.SetValue("parse")
+	m.search.seq++
+	next, cmd := m.Update(searchTickMsg{m.search.seq})
+	m = drive(t, next.(Model), cmd)
+	view := m.View()
+	var parse, lex string
+	for _, l := range strings.Split(view, "\n") {
+		switch {
+		case parse == "" && strings.Contains(l, "parser/parse.go:3-6"):
+			parse = l
+		case lex == "" && strings.Contains(l, "lexer/lex.go:1-9"):
+			lex = l
+		}
+	}
+	if !strings.Contains(parse, "already in the flow as 100_parse_go") {
+		t.Errorf("a result inside part 100_parse_go is not marked:\n%s", view)
+	}
+	if lex == "" || strings.Contains(lex, "already in the flow") {
+		t.Errorf("a result outside the flow: %q\n%s", lex, view)
+	}
+}

@@ -129,3 +129,109 @@ func TestFitByBand(t *testing.T) {
 		t.Errorf("supporting part untouched though the budget needs it\n%s", out)
 	}
 }
+
+// gatherWorkspace is a small Go module: parser.Parse calls store.Open and
+// a helper of its own file; store.go holds other functions Parse never
+// uses, and parse_test.go tests Parse and another function.
+func gatherWorkspace(t *testing.T) string {
+	t.Helper()
+	t.Setenv("FLOW_DIR", "")
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"store/store.go": `package store
+
+// Open opens the named store.
+func Open(name string) string {
+	return "store:" + name
+}
+
+` + strings.TrimPrefix(goFuncs("store", "Unused", 6), "package store\n\n"),
+		"parser/parse.go": `package parser
+
+import "example.com/m/store"
+
+// Parse reads one expression from the named store.
+func Parse(src string) string {
+	db := store.Open(src)
+	return normalize(db)
+}
+
+func normalize(s string) string {
+	return s + "!"
+}
+
+` + strings.TrimPrefix(goFuncs("parser", "Other", 5), "package parser\n\n"),
+		"parser/parse_test.go": `package parser
+
+import "testing"
+
+func TestParse(t *testing.T) {
+	if Parse("x") == "" {
+		t.Fatal("empty")
+	}
+}
+
+func TestOther(t *testing.T) {
+	if n, _ := Other0(nil); n != 0 {
+		t.Fatal(n)
+	}
+}
+`,
+	})
+	if _, errOut, code := runCLI(t, "index", "--root", root); code != 0 {
+		t.Fatalf("index: %s", errOut)
+	}
+	must(t, "flow", "new", "gather spans", "--root", root, "--request", "Fix Parse.")
+	return root
+}
+
+// TestGatherAddsSymbolSpans: gather adds imports, callees and tests as the
+// spans of the symbols the target uses or that test it, never a whole
+// file and never the target's own file again; what a part already holds
+// is not added twice, and `evidence add` of it names the part.
+func TestGatherAddsSymbolSpans(t *testing.T) {
+	root := gatherWorkspace(t)
+	r := "--root=" + root
+	out := must(t, "evidence", "gather", "fix", "parser/parse.go::@Parse", r)
+	pl := readPlan(t, r)
+	spans := map[string]bool{}
+	for _, p := range pl.Parts {
+		if p.Role != "evidence" {
+			continue
+		}
+		if p.Span == "all" {
+			t.Errorf("gather added a whole file: %s_%s\n%s", p.Rank, p.Kind, out)
+		}
+		spans[p.Kind+" "+p.Span] = true
+	}
+	for _, want := range []string{
+		"parse_go_parse lines=5:9",    // the target
+		"store_go_3_6 lines=3:6",      // store.Open, imported and called
+		"parse_go_11_13 lines=11:13",  // normalize, a callee in the target's file
+		"parse_test_go_5_9 lines=5:9", // TestParse
+	} {
+		if !spans[want] {
+			t.Errorf("missing part %q; parts: %v\n%s", want, spans, out)
+		}
+	}
+	if len(spans) != 4 {
+		t.Errorf("want exactly the 4 spans above, got %v\n%s", spans, out)
+	}
+
+	// Adding what a part holds names the part, and adds nothing.
+	_, errOut, code := runCLI(t, "evidence", "add", "store/store.go::4,5", r)
+	if code == 0 || !strings.Contains(errOut, "already in the flow as ") || !strings.Contains(errOut, "(lines 3-6)") {
+		t.Errorf("add of a covered span: exit %d %s", code, errOut)
+	}
+	// A second gather finds everything in the flow.
+	out = must(t, "evidence", "gather", "fix", "parser/parse.go::@Parse", r)
+	if !strings.Contains(out, "Added 0 part(s)") {
+		t.Errorf("second gather added parts:\n%s", out)
+	}
+	// --whole takes imports and tests whole, as asked.
+	out = must(t, "evidence", "gather", "fix", "parser/parse.go::@Parse", "--whole", r)
+	if !strings.Contains(out, "store/store.go") || !strings.Contains(out, "parser/parse_test.go") {
+		t.Errorf("gather --whole:\n%s", out)
+	}
+}

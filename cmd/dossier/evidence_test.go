@@ -469,7 +469,7 @@ func TestRefreshStaleAndAsk(t *testing.T) {
 	r := "--root=" + root
 	must(t, "evidence", "add", "render/render.go", r)
 	must(t, "evidence", "add", "parser/parse.go::8,14", r)
-	must(t, "evidence", "add", "parser/parse.go::9,12", r)
+	must(t, "evidence", "add", "parser/parse.go::9,12", "--force", r) // inside 8-14: a narrower copy
 	os.WriteFile(filepath.Join(root, "render", "render.go"), []byte("package render\n\n// Render draws.\nfunc Render(tree string) string { return tree }\n"), 0o644)
 	out := must(t, "evidence", "status", r)
 	if !strings.Contains(out, "active,stale") {

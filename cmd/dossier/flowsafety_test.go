@@ -157,7 +157,7 @@ func TestInvalidUTF8NeverReachesAPrompt(t *testing.T) {
 	dir := flowDir(t, root)
 	os.WriteFile(filepath.Join(root, "latin1.txt"), []byte("caf\xe9 cr\xe8me\nna\xefve\n"), 0o644)
 	must(t, "evidence", "add", "latin1.txt", "render/render.go", r)
-	must(t, "evidence", "add", "latin1.txt::0c,4c", r) // cuts nothing: é is one byte in Latin-1
+	must(t, "evidence", "add", "latin1.txt::0c,4c", "--force", r) // cuts nothing: é is one byte in Latin-1
 	ev := filepath.Join(dir, "ctx", "evidence")
 	hand := filepath.Join(ev, "300_hand.evidence.md")
 	os.WriteFile(hand, []byte("## Evidence: na\xefve \xff\xfe notes\n\nSee \xc3 here.\n"), 0o644)
@@ -291,7 +291,7 @@ func TestSelectorEdges(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(root, "a::b.txt"), []byte("colons\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "c::1.txt"), []byte("digits\n"), 0o644)
-	out := must(t, "evidence", "add", "a::b.txt", "a::b.txt::1,1#t", "c::1.txt::", r)
+	out := must(t, "evidence", "add", "a::b.txt", "a::b.txt::1,1#t", "c::1.txt::", "--force", r)
 	if strings.Count(out, "✓ Added") != 3 {
 		t.Errorf("adding files named with '::':\n%s", out)
 	}

@@ -210,7 +210,7 @@ func TestSpansThatCutASecret(t *testing.T) {
 	// inside the key, and a part whose source has since moved down.
 	os.WriteFile(filepath.Join(root, "crlf.txt"), []byte(strings.ReplaceAll("x\n"+secrettest.PEM+"\ny\n", "\n", "\r\n")), 0o644)
 	pemAt := strings.Index(keys, body)
-	must(t, "evidence", "add", "crlf.txt::3,4", "keys.go::"+strconv.Itoa(pemAt+10)+"c,"+strconv.Itoa(pemAt+len(body)+30)+"c", r)
+	must(t, "evidence", "add", "crlf.txt::3,4", "keys.go::"+strconv.Itoa(pemAt+10)+"c,"+strconv.Itoa(pemAt+len(body)+30)+"c", "--force", r)
 	os.WriteFile(filepath.Join(root, "keys.go"), []byte("// moved\n// down\n"+keys), 0o644)
 	stdout, stderr, _ = runCLI(t, "assemble", r)
 	for _, line := range strings.Split(secrettest.PEM, "\n")[1:3] {
