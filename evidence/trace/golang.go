@@ -135,7 +135,11 @@ func (p *parser) goTraceHeader(s string) bool {
 		p.goMsg = strings.TrimSuffix(s, " [recovered]")
 		p.goFrame = 0
 	case strings.HasPrefix(s, "goroutine ") && strings.HasSuffix(s, ":"):
-		p.goFrame = 0
+		// The other goroutines of a panic are frames of the same
+		// failure, further from its site: their numbers go on.
+		if p.goMsg == "" {
+			p.goFrame = 0
+		}
 	case s == "WARNING: DATA RACE":
 		p.goMsg = s
 		p.goFrame = 0
@@ -143,7 +147,11 @@ func (p *parser) goTraceHeader(s string) bool {
 		if !goRaceRe.MatchString(s) {
 			return false
 		}
-		p.goFrame = 0
+		// A race report's sections (the previous access, where the
+		// goroutines began) are frames of the one failure.
+		if p.goMsg == "" {
+			p.goFrame = 0
+		}
 	default:
 		return false
 	}

@@ -189,7 +189,7 @@ func (p *parser) jestFallback() {
 	if len(p.blk.members) > 0 || p.jestCode == 0 {
 		return
 	}
-	r := Ref{Path: p.jestSuite, Line: p.jestCode, Message: p.blk.msg, Format: FormatJest}
+	r := Ref{Path: p.jestSuite, Line: p.jestCode, Message: p.blk.msg, Format: FormatJest, Failure: p.blk.failure}
 	if m := jestSyntaxRe.FindStringSubmatch(p.blk.msg); m != nil {
 		r.Path = m[1]
 		r.Line = num(m[2])

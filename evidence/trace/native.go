@@ -74,6 +74,9 @@ func (p *parser) gccLine(s string) bool {
 	for _, i := range p.gccIncl {
 		p.refs[i].Message = p.gccMsg
 	}
+	if len(p.gccIncl) > 0 {
+		r.Failure = p.refs[p.gccIncl[0]].Failure // the chain leads to it
+	}
 	p.gccFrame = len(p.gccIncl)
 	p.gccIncl = p.gccIncl[:0]
 	p.emit(r)
@@ -88,8 +91,11 @@ func (p *parser) gccInclude(s string) bool {
 	if m == nil {
 		return false
 	}
+	if len(p.gccIncl) == 0 {
+		p.failure++ // the chain opens the diagnostic below it
+	}
 	i := p.emit(Ref{Path: m[1], Line: num(m[2]), Col: num(m[3]), Format: FormatGCC,
-		Frame: len(p.gccIncl) + 1})
+		Frame: len(p.gccIncl) + 1, Failure: p.failure})
 	if i >= 0 {
 		p.gccIncl = append(p.gccIncl, i)
 	}
@@ -170,6 +176,10 @@ func (p *parser) rustBacktrace(s string) bool {
 	r := Ref{Path: m[1], Line: line, Col: col, Func: fm[2], Format: FormatRustc, Frame: frame}
 	if p.rustPanicRef >= 0 {
 		r.Message = p.refs[p.rustPanicRef].Message
+		r.Failure = p.refs[p.rustPanicRef].Failure
+	} else if frame == 0 {
+		p.failure++ // a backtrace without its panic line
+		r.Failure = p.failure
 	}
 	p.emit(r)
 	return true

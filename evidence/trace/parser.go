@@ -16,10 +16,15 @@ type parser struct {
 	msgNext []int
 
 	blk block
+	// failure is the number of the last failure begun (Ref.Failure).
+	failure int
 	goState
 	pyState
 	jsState
 	nativeState
+	jvmState
+	phpState
+	rubyState
 }
 
 // refKey is what Parse de-duplicates on.
@@ -40,6 +45,7 @@ type block struct {
 	frames  int   // the next frame number
 	atSeen  bool  // node/jest: a stack frame line has been seen
 	lines   int   // lines seen since the block began
+	failure int   // Ref.Failure of its refs
 }
 
 func newParser() *parser {
@@ -84,6 +90,9 @@ func (p *parser) dispatch(s string) {
 	case p.pyLine(s):
 	case p.pytestLine(s):
 	case p.rustLine(s):
+	case p.phpLine(s):
+	case p.jvmLine(s):
+	case p.rubyLine(s):
 	case p.jestLine(s):
 	case p.nodeLine(s):
 	case p.tscLine(s):
@@ -106,13 +115,22 @@ func (p *parser) continueBlock(s string, blank bool) {
 		p.nodeContinue(s, blank)
 	case FormatJest:
 		p.jestContinue(s, blank)
+	case formatNumbered:
+		p.numberedContinue(s, blank)
+	case FormatJava, FormatDotnet:
+		p.jvmContinue(s, blank)
+	case FormatRuby:
+		p.rubyContinue(s, blank)
+	case FormatLaravel:
+		p.laravelContinue(s)
 	}
 }
 
 // begin ends the open block and opens a new one.
 func (p *parser) begin(kind string, reverse bool) {
 	p.end()
-	p.blk = block{open: true, kind: kind, reverse: reverse}
+	p.failure++
+	p.blk = block{open: true, kind: kind, reverse: reverse, failure: p.failure}
 }
 
 // end closes the open block: a Jest block without stack frames falls back
@@ -151,6 +169,7 @@ func (p *parser) setMsg(m string) {
 // emitFrame adds r as the next frame of the open block.
 func (p *parser) emitFrame(r Ref) int {
 	r.Frame = p.blk.frames
+	r.Failure = p.blk.failure
 	if r.Message == "" {
 		r.Message = p.blk.msg
 	}
@@ -168,6 +187,14 @@ func (p *parser) emitFrame(r Ref) int {
 func (p *parser) emit(r Ref) int {
 	if r.Path == "" || r.Line < 0 || r.Col < 0 {
 		return -1
+	}
+	if r.Failure == 0 {
+		// A primary location begins a failure; a deeper frame or a note
+		// belongs to the one before it.
+		if r.Frame == 0 || p.failure == 0 {
+			p.failure++
+		}
+		r.Failure = p.failure
 	}
 	if p.inJSON {
 		// Decoding JSON may have unescaped the path; a ref must quote the

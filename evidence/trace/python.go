@@ -79,7 +79,7 @@ func (p *parser) pytestLine(s string) bool {
 		if m == nil {
 			return false
 		}
-		p.emit(Ref{Path: m[1], Func: m[2], Message: m[3], Format: FormatPytest})
+		p.emit(Ref{Path: m[1], Func: m[2], Message: m[3], Format: FormatPytest, Summary: true})
 		return true
 	}
 	if !strings.Contains(s, ".py:") {

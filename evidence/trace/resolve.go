@@ -17,6 +17,11 @@ type Resolved struct {
 	Ref
 	// Rel is the file, relative to the workspace root, with slashes.
 	Rel string
+	// MappedFrom is the absolute path the output printed when it lies
+	// outside the root (a container's /var/www/app/..., a CI runner's
+	// /home/runner/work/x/x/..., another checkout) and Rel is the
+	// workspace file its longest suffix names; "" otherwise.
+	MappedFrom string
 }
 
 // Dropped counts the refs Resolve left out, by reason, so the caller can
@@ -69,7 +74,7 @@ func ResolveWith(refs []Ref, root string, exists func(rel string) bool, suffix f
 		seen = make(map[refKey]struct{})
 	)
 	for _, r := range refs {
-		rels, why := resolveOne(r, root, exists, suffix)
+		rels, why, mapped := resolveOne(r, root, exists, suffix)
 		switch why {
 		case dropOutside:
 			drop.Outside++
@@ -86,7 +91,7 @@ func ResolveWith(refs []Ref, root string, exists func(rel string) bool, suffix f
 				continue
 			}
 			seen[k] = struct{}{}
-			out = append(out, Resolved{Ref: r, Rel: rel})
+			out = append(out, Resolved{Ref: r, Rel: rel, MappedFrom: mapped})
 		}
 	}
 	return out, drop
@@ -102,12 +107,55 @@ const (
 	dropAmbiguous
 )
 
-// resolveOne finds the workspace files one ref may name.
-func resolveOne(r Ref, root string, exists func(string) bool, suffix func(string) []string) ([]string, dropReason) {
+// resolveOne finds the workspace files one ref may name, and the
+// absolute path it mapped from when that lies outside the root.
+func resolveOne(r Ref, root string, exists func(string) bool, suffix func(string) []string) ([]string, dropReason, string) {
 	p := normPath(r.Path)
 	if isAbs(p) {
-		return resolveAbs(p, root, exists)
+		rels, why := resolveAbs(p, root, exists)
+		if why != dropOutside {
+			return rels, why, ""
+		}
+		if rel := mapSuffix(p, exists, suffix); rel != "" {
+			return []string{rel}, kept, p
+		}
+		return nil, dropOutside, ""
 	}
+	rels, why := resolveRel(r, p, exists, suffix)
+	return rels, why, ""
+}
+
+// mapSuffix places an absolute path from another machine or checkout in
+// the workspace: its longest suffix, cut at a directory boundary, that is
+// a workspace file ("/var/www/app/app/Http/X.php" -> "app/Http/X.php").
+// With an index (suffix given), the file must be indexed; vendored
+// suffixes never map.
+func mapSuffix(p string, exists func(string) bool, suffix func(string) []string) string {
+	p = strings.TrimLeft(p, "/")
+	if len(p) > 2 && p[1] == ':' {
+		p = strings.TrimLeft(p[2:], "/") // a Windows drive
+	}
+	for tail := p; tail != ""; {
+		if !isVendorRel(tail) {
+			if suffix != nil {
+				if slices.Contains(suffix(tail), tail) {
+					return tail
+				}
+			} else if exists(tail) {
+				return tail
+			}
+		}
+		_, rest, ok := strings.Cut(tail, "/")
+		if !ok {
+			break
+		}
+		tail = rest
+	}
+	return ""
+}
+
+// resolveRel finds the workspace files a relative name may stand for.
+func resolveRel(r Ref, p string, exists func(string) bool, suffix func(string) []string) ([]string, dropReason) {
 	if p == "." || p == "" {
 		return nil, dropMissing
 	}
@@ -260,14 +308,14 @@ func under(root, p string) (string, bool) {
 // GOROOT (/usr/local/go/src, ~/sdk/go1.22.1/src, hostedtoolcache), the Go
 // module cache, Python's lib and site-packages, node_modules and Rust's
 // toolchain sources and registry.
-var vendorAbsRe = regexp.MustCompile(`/node_modules/|/(?:site|dist)-packages/|/pkg/mod/|/go(?:\d[\w.]*)?/src/|/hostedtoolcache/|/lib/python\d|/rustc/[0-9a-f]+/|/\.cargo/registry/|/\.rustup/`)
+var vendorAbsRe = regexp.MustCompile(`/node_modules/|/(?:site|dist)-packages/|/pkg/mod/|/go(?:\d[\w.]*)?/src/|/hostedtoolcache/|/lib/python\d|/rustc/[0-9a-f]+/|/\.cargo/registry/|/\.rustup/|/vendor/|/gems/|/lib/ruby/`)
 
 // isVendorRel reports whether a root-relative path lies in a dependency
 // tree checked into or installed in the workspace.
 func isVendorRel(rel string) bool {
 	rel = "/" + rel
 	return strings.Contains(rel, "/node_modules/") || strings.Contains(rel, "/site-packages/") ||
-		strings.Contains(rel, "/dist-packages/")
+		strings.Contains(rel, "/dist-packages/") || strings.Contains(rel, "/vendor/")
 }
 
 // NewSuffixIndex returns a suffix lookup for ResolveWith over files, the

@@ -43,7 +43,13 @@ func TestResolve(t *testing.T) {
 		{name: "absolute in root", ref: Ref{Path: root + "/calc/calc.go"}, want: []string{"calc/calc.go"}},
 		{name: "absolute in root, missing", ref: Ref{Path: root + "/calc/gone.go"}, drop: Dropped{Missing: 1}},
 		{name: "absolute outside", ref: Ref{Path: "/home/dev/other/x.go"}, drop: Dropped{Outside: 1}},
-		{name: "root prefix is not a parent", ref: Ref{Path: root + "2/calc/calc.go"}, drop: Dropped{Outside: 1}},
+		{name: "root prefix is not a parent: another checkout, mapped", ref: Ref{Path: root + "2/calc/calc.go"}, want: []string{"calc/calc.go"}},
+		{name: "container path mapped by suffix", ref: Ref{Path: "/var/www/app/calc/calc.go"}, suffix: true, want: []string{"calc/calc.go"}},
+		{name: "CI checkout mapped by suffix", ref: Ref{Path: "/home/runner/work/proj/proj/store/db.go"}, suffix: true, want: []string{"store/db.go"}},
+		{name: "windows checkout mapped", ref: Ref{Path: `C:\src\proj\calc\calc_test.go`}, want: []string{"calc/calc_test.go"}},
+		{name: "container vendor", ref: Ref{Path: "/var/www/app/vendor/laravel/framework/src/Routing/Controller.php"}, suffix: true, drop: Dropped{Vendor: 1}},
+		{name: "container path naming no workspace file", ref: Ref{Path: "/var/www/app/calc/gone.go"}, suffix: true, drop: Dropped{Outside: 1}},
+		{name: "mapped only to a whole indexed path, not a suffix of one", ref: Ref{Path: "/srv/x/api/api_test.go"}, suffix: true, drop: Dropped{Outside: 1}},
 		{name: "windows outside", ref: Ref{Path: `C:\work\app\build.ps1`}, drop: Dropped{Outside: 1}},
 		{name: "GOROOT", ref: Ref{Path: "/usr/local/go/src/testing/testing.go"}, drop: Dropped{Vendor: 1}},
 		{name: "Go SDK", ref: Ref{Path: "/home/dev/sdk/go1.22.1/src/runtime/panic.go"}, drop: Dropped{Vendor: 1}},
@@ -159,5 +165,25 @@ func TestNewSuffixIndex(t *testing.T) {
 	}
 	if got := idx("kg/a.go"); got != nil {
 		t.Errorf("kg/a.go: %q", got)
+	}
+}
+
+// TestResolveMapsForeignPaths: a path from a container, a CI runner or
+// another checkout is placed at its longest suffix that is a workspace
+// file, and the result says where it came from.
+func TestResolveMapsForeignPaths(t *testing.T) {
+	files := []string{"app/Http/Controllers/UserController.php", "Http/Controllers/UserController.php", "routes/web.php"}
+	got, drop := ResolveWith([]Ref{
+		{Path: "/var/www/app/app/Http/Controllers/UserController.php", Line: 50},
+		{Path: "/var/www/app/routes/web.php", Line: 21},
+		{Path: "/home/dev/proj/routes/web.php", Line: 22},
+	}, "/home/dev/proj", existsIn(files), NewSuffixIndex(files))
+	want := []Resolved{
+		{Ref: Ref{Path: "/var/www/app/app/Http/Controllers/UserController.php", Line: 50}, Rel: "app/Http/Controllers/UserController.php", MappedFrom: "/var/www/app/app/Http/Controllers/UserController.php"},
+		{Ref: Ref{Path: "/var/www/app/routes/web.php", Line: 21}, Rel: "routes/web.php", MappedFrom: "/var/www/app/routes/web.php"},
+		{Ref: Ref{Path: "/home/dev/proj/routes/web.php", Line: 22}, Rel: "routes/web.php"},
+	}
+	if !reflect.DeepEqual(got, want) || drop != (Dropped{}) {
+		t.Errorf("got %+v %+v\nwant %+v", got, drop, want)
 	}
 }

@@ -3,6 +3,7 @@ package trace
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -50,14 +51,14 @@ var sampleWant = map[string][]Ref{
 		{Path: "/home/dev/proj/calc/calc_test.go", Line: 20, Func: "github.com/acme/proj/calc.TestDiv", Format: "go-panic", Frame: 4, Message: "panic: runtime error: integer divide by zero"},
 		{Path: "/usr/local/go/src/testing/testing.go", Line: 1689, Func: "testing.tRunner", Format: "go-panic", Frame: 5, Message: "panic: runtime error: integer divide by zero"},
 		{Path: "/usr/local/go/src/testing/testing.go", Line: 1742, Func: "testing.(*T).Run", Format: "go-panic", Frame: 6, Message: "panic: runtime error: integer divide by zero"},
-		{Path: "/usr/local/go/src/testing/testing.go", Line: 1750, Func: "testing.(*T).Run", Format: "go-panic", Message: "panic: runtime error: integer divide by zero"},
-		{Path: "/home/dev/proj/calc/server.go", Line: 88, Func: "github.com/acme/proj/calc.(*Server).loop", Format: "go-panic", Frame: 1, Message: "panic: runtime error: integer divide by zero"},
+		{Path: "/usr/local/go/src/testing/testing.go", Line: 1750, Func: "testing.(*T).Run", Format: "go-panic", Frame: 7, Message: "panic: runtime error: integer divide by zero"},
+		{Path: "/home/dev/proj/calc/server.go", Line: 88, Func: "github.com/acme/proj/calc.(*Server).loop", Format: "go-panic", Frame: 8, Message: "panic: runtime error: integer divide by zero"},
 	},
 	"go_race.txt": {
 		{Path: "/home/dev/proj/counter/counter.go", Line: 12, Func: "github.com/acme/proj/counter.(*Counter).Inc", Format: "go-panic", Message: "WARNING: DATA RACE"},
 		{Path: "/home/dev/proj/counter/counter_test.go", Line: 15, Func: "github.com/acme/proj/counter.TestCounter.func1", Format: "go-panic", Frame: 1, Message: "WARNING: DATA RACE"},
-		{Path: "/home/dev/proj/counter/counter_test.go", Line: 14, Func: "github.com/acme/proj/counter.TestCounter", Format: "go-panic", Message: "WARNING: DATA RACE"},
-		{Path: "/usr/local/go/src/testing/testing.go", Line: 1689, Func: "testing.tRunner", Format: "go-panic", Frame: 1, Message: "WARNING: DATA RACE"},
+		{Path: "/home/dev/proj/counter/counter_test.go", Line: 14, Func: "github.com/acme/proj/counter.TestCounter", Format: "go-panic", Frame: 2, Message: "WARNING: DATA RACE"},
+		{Path: "/usr/local/go/src/testing/testing.go", Line: 1689, Func: "testing.tRunner", Format: "go-panic", Frame: 3, Message: "WARNING: DATA RACE"},
 		{Path: "testing.go", Line: 1398, Func: "TestCounter", Format: "go-test", Pkg: "github.com/acme/proj/counter", Message: "race detected during execution of test"},
 	},
 	"go_test.txt": {
@@ -82,19 +83,74 @@ var sampleWant = map[string][]Ref{
 		{Path: "./src/client/index.ts", Line: 17, Col: 9, Func: "Object.<anonymous>", Format: "node", Frame: 1, Message: "[worker] TypeError: Cannot read properties of undefined (reading 'id')"},
 		{Path: "./src/client/view.tsx", Line: 5, Col: 3, Func: "render", Format: "node", Frame: 2, Message: "[worker] TypeError: Cannot read properties of undefined (reading 'id')"},
 	},
+	"dotnet.txt": {
+		{Path: "/home/runner/work/billing/billing/tests/Acme.Billing.Tests/InvoiceTests.cs", Line: 24, Func: "Acme.Billing.Tests.InvoiceTests.TotalIncludesTax", Format: "dotnet", Message: "Assert.Equal() Failure: Values differ"},
+		{Path: "/home/runner/work/billing/billing/src/Acme.Billing/InvoiceService.cs", Line: 42, Func: "Acme.Billing.InvoiceService.Total", Format: "dotnet", Message: "Unhandled exception. System.InvalidOperationException: Sequence contains no elements"},
+		{Path: "C:\\src\\billing\\src\\Acme.Billing\\Program.cs", Line: 12, Func: "Acme.Billing.Program.Main", Format: "dotnet", Frame: 1, Message: "Unhandled exception. System.InvalidOperationException: Sequence contains no elements"},
+	},
+	"java.txt": {
+		{Path: "org/junit/jupiter/api/AssertionFailureBuilder.java", Line: 151, Func: "org.junit.jupiter.api.AssertionFailureBuilder.build", Format: "java", Message: "org.opentest4j.AssertionFailedError: expected: <110.0> but was: <107.0>"},
+		{Path: "org/junit/jupiter/api/AssertEquals.java", Line: 70, Func: "org.junit.jupiter.api.AssertEquals.assertEquals", Format: "java", Frame: 1, Message: "org.opentest4j.AssertionFailedError: expected: <110.0> but was: <107.0>"},
+		{Path: "com/acme/billing/InvoiceTest.java", Line: 24, Func: "com.acme.billing.InvoiceTest.totalIncludesTax", Format: "java", Frame: 2, Message: "org.opentest4j.AssertionFailedError: expected: <110.0> but was: <107.0>"},
+		{Path: "java/lang/reflect/Method.java", Line: 580, Func: "java.lang.reflect.Method.invoke", Format: "java", Frame: 3, Message: "org.opentest4j.AssertionFailedError: expected: <110.0> but was: <107.0>"},
+		{Path: "com/acme/billing/InvoiceService.java", Line: 31, Func: "com.acme.billing.InvoiceService.send", Format: "java", Message: "Exception in thread \"main\" java.lang.IllegalStateException: could not price order 7"},
+		{Path: "com/acme/App.java", Line: 9, Func: "com.acme.App.main", Format: "java", Frame: 1, Message: "Exception in thread \"main\" java.lang.IllegalStateException: could not price order 7"},
+		{Path: "java/lang/NumberFormatException.java", Line: 67, Func: "java.lang.NumberFormatException.forInputString", Format: "java", Message: "java.lang.NumberFormatException: For input string: \"x\""},
+		{Path: "java/lang/Integer.java", Line: 662, Func: "java.lang.Integer.parseInt", Format: "java", Frame: 1, Message: "java.lang.NumberFormatException: For input string: \"x\""},
+		{Path: "com/acme/billing/Invoice.java", Line: 42, Func: "com.acme.billing.Invoice$Line.quantity", Format: "java", Frame: 2, Message: "java.lang.NumberFormatException: For input string: \"x\""},
+		{Path: "com/acme/billing/InvoiceService.java", Line: 28, Func: "com.acme.billing.InvoiceService.send", Format: "java", Frame: 3, Message: "java.lang.NumberFormatException: For input string: \"x\""},
+	},
+	"laravel_log.txt": {
+		{Path: "/var/www/app/app/Http/Controllers/CheckoutController.php", Line: 42, Format: "php", Message: "Error: Call to a member function total() on null"},
+		{Path: "/var/www/app/vendor/laravel/framework/src/Illuminate/Routing/Controller.php", Line: 54, Func: "App\\Http\\Controllers\\CheckoutController->store", Format: "php", Frame: 1, Message: "Error: Call to a member function total() on null"},
+		{Path: "/var/www/app/vendor/laravel/framework/src/Illuminate/Routing/ControllerDispatcher.php", Line: 43, Func: "Illuminate\\Routing\\Controller->callAction", Format: "php", Frame: 2, Message: "Error: Call to a member function total() on null"},
+		{Path: "/var/www/app/app/Http/Middleware/EnsureCartIsFresh.php", Line: 19, Func: "Illuminate\\Routing\\ControllerDispatcher->dispatch", Format: "php", Frame: 3, Message: "Error: Call to a member function total() on null"},
+	},
+	"laravel_test.txt": {
+		{Path: "app/Services/PriceCalculator.php", Line: 18, Format: "laravel", Message: "TypeError: App\\Services\\PriceCalculator::total(): Argument #1 ($items) must be of type array, null given, called in /var/www/app/app/Http/Controllers/CheckoutController.php on line 42"},
+		{Path: "app/Http/Controllers/CheckoutController.php", Line: 42, Format: "laravel", Frame: 1, Message: "TypeError: App\\Services\\PriceCalculator::total(): Argument #1 ($items) must be of type array, null given, called in /var/www/app/app/Http/Controllers/CheckoutController.php on line 42"},
+		{Path: "tests/Feature/CheckoutTest.php", Line: 25, Format: "laravel", Frame: 2, Message: "TypeError: App\\Services\\PriceCalculator::total(): Argument #1 ($items) must be of type array, null given, called in /var/www/app/app/Http/Controllers/CheckoutController.php on line 42"},
+	},
+	"minitest.txt": {
+		{Path: "test/models/order_test.rb", Line: 9, Func: "OrderTest#test_total", Format: "ruby", Message: "Expected: 110"},
+		{Path: "app/models/order.rb", Line: 21, Func: "discount", Format: "ruby", Message: "NoMethodError: undefined method `price' for nil"},
+		{Path: "test/models/order_test.rb", Line: 15, Func: "block in <class:OrderTest>", Format: "ruby", Frame: 1, Message: "NoMethodError: undefined method `price' for nil"},
+	},
+	"php_fatal.txt": {
+		{Path: "/var/www/app/app/Http/Controllers/UserController.php", Line: 50, Format: "php", Message: "Fatal error: Uncaught Error: Call to undefined method App\\Models\\User::fullName()"},
+		{Path: "/var/www/app/vendor/laravel/framework/src/Illuminate/Routing/Controller.php", Line: 54, Func: "App\\Http\\Controllers\\UserController->show", Format: "php", Frame: 1, Message: "Fatal error: Uncaught Error: Call to undefined method App\\Models\\User::fullName()"},
+		{Path: "/var/www/app/vendor/laravel/framework/src/Illuminate/Routing/ControllerDispatcher.php", Line: 43, Func: "Illuminate\\Routing\\Controller->callAction", Format: "php", Frame: 2, Message: "Fatal error: Uncaught Error: Call to undefined method App\\Models\\User::fullName()"},
+		{Path: "/var/www/app/routes/web.php", Line: 21, Func: "Illuminate\\Routing\\ControllerDispatcher->dispatch", Format: "php", Frame: 3, Message: "Fatal error: Uncaught Error: Call to undefined method App\\Models\\User::fullName()"},
+		{Path: "/var/www/app/app/Services/PriceCalculator.php", Line: 27, Format: "php", Message: "Warning: Undefined array key \"tax\""},
+	},
+	"phpunit.txt": {
+		{Path: "/var/www/app/app/Services/PriceCalculator.php", Line: 18, Format: "phpunit", Message: "TypeError: App\\Services\\PriceCalculator::total(): Argument #1 ($items) must be of type array, null given, called in /var/www/app/app/Http/Controllers/CheckoutController.php on line 42"},
+		{Path: "/var/www/app/app/Http/Controllers/CheckoutController.php", Line: 42, Format: "phpunit", Frame: 1, Message: "TypeError: App\\Services\\PriceCalculator::total(): Argument #1 ($items) must be of type array, null given, called in /var/www/app/app/Http/Controllers/CheckoutController.php on line 42"},
+		{Path: "/var/www/app/vendor/laravel/framework/src/Illuminate/Routing/Controller.php", Line: 54, Format: "phpunit", Frame: 2, Message: "TypeError: App\\Services\\PriceCalculator::total(): Argument #1 ($items) must be of type array, null given, called in /var/www/app/app/Http/Controllers/CheckoutController.php on line 42"},
+		{Path: "/var/www/app/tests/Feature/CheckoutTest.php", Line: 25, Format: "phpunit", Frame: 3, Message: "TypeError: App\\Services\\PriceCalculator::total(): Argument #1 ($items) must be of type array, null given, called in /var/www/app/app/Http/Controllers/CheckoutController.php on line 42"},
+		{Path: "/var/www/app/tests/Unit/OrderTest.php", Line: 31, Format: "phpunit", Message: "Failed asserting that 107.0 is identical to 110.0."},
+	},
+	"ruby.txt": {
+		{Path: "/home/runner/work/shop/shop/app/models/order.rb", Line: 12, Func: "Order#total", Format: "ruby", Message: "undefined method 'price' for nil (NoMethodError)"},
+		{Path: "/home/runner/work/shop/shop/app/controllers/orders_controller.rb", Line: 8, Func: "OrdersController#show", Format: "ruby", Frame: 1, Message: "undefined method 'price' for nil (NoMethodError)"},
+		{Path: "/usr/local/bundle/gems/actionpack-7.1.3/lib/action_controller/metal/basic_implicit_render.rb", Line: 6, Func: "send_action", Format: "ruby", Frame: 2, Message: "undefined method 'price' for nil (NoMethodError)"},
+		{Path: "./app/models/order.rb", Line: 14, Func: "total", Format: "ruby", Message: "expect(order.total).to eq(110)"},
+		{Path: "./spec/models/order_spec.rb", Line: 9, Func: "block (2 levels) in <top (required)>", Format: "ruby", Frame: 1, Message: "expect(order.total).to eq(110)"},
+		{Path: "./spec/models/order_spec.rb", Line: 7, Func: "Order#total includes tax", Format: "ruby", Summary: true, Message: ""},
+	},
 	"pytest.txt": {
 		{Path: "tests/test_calc.py", Line: 7, Func: "test_add", Format: "pytest", Message: "assert 3 == 4"},
 		{Path: "tests/test_parse.py", Line: 5, Func: "test_parse", Format: "pytest", Frame: 1, Message: "ValueError: bad value: x"},
 		{Path: "src/app/parse.py", Line: 4, Func: "parse", Format: "pytest", Message: "ValueError: bad value: x"},
-		{Path: "tests/test_calc.py", Line: 0, Func: "test_add", Format: "pytest", Message: "assert 3 == 4"},
-		{Path: "tests/test_parse.py", Line: 0, Func: "test_parse", Format: "pytest", Message: "ValueError: bad value: x"},
+		{Path: "tests/test_calc.py", Line: 0, Func: "test_add", Format: "pytest", Summary: true, Message: "assert 3 == 4"},
+		{Path: "tests/test_parse.py", Line: 0, Func: "test_parse", Format: "pytest", Summary: true, Message: "ValueError: bad value: x"},
 	},
 	"pytest_short.txt": {
 		{Path: "tests/test_render.py", Line: 21, Func: "test_render", Format: "pytest", Frame: 1, Message: "KeyError: 'name'"},
 		{Path: "src/app/render.py", Line: 48, Func: "render", Format: "pytest", Message: "KeyError: 'name'"},
 		{Path: "tests/test_db.py", Line: 3, Func: "<module>", Format: "pytest", Message: "ModuleNotFoundError: No module named 'psycopg'"},
-		{Path: "tests/test_render.py", Line: 0, Func: "test_render", Format: "pytest", Message: "KeyError: 'name'"},
-		{Path: "tests/test_db.py", Line: 0, Format: "pytest", Message: ""},
+		{Path: "tests/test_render.py", Line: 0, Func: "test_render", Format: "pytest", Summary: true, Message: "KeyError: 'name'"},
+		{Path: "tests/test_db.py", Line: 0, Format: "pytest", Summary: true, Message: ""},
 	},
 	"python.txt": {
 		{Path: "/srv/app/main.py", Line: 42, Func: "<module>", Format: "python", Frame: 2, Message: "ValueError: bad input: expected object"},
@@ -162,8 +218,65 @@ func checkRefs(t *testing.T, got, want []Ref) {
 			t.Errorf("ref %d missing: want %+v", i, want[i])
 		case i >= len(want):
 			t.Errorf("ref %d unexpected: %+v", i, got[i])
-		case got[i] != want[i]:
+		case withoutFailure(got[i]) != want[i]:
 			t.Errorf("ref %d:\n got %+v\nwant %+v", i, got[i], want[i])
 		}
+	}
+}
+
+// withoutFailure is r with Failure cleared: the tables above leave it to
+// sampleFailures, which lists it for every ref of a sample at a glance.
+func withoutFailure(r Ref) Ref {
+	r.Failure = 0
+	return r
+}
+
+// sampleFailures is the Failure of every ref Parse returns for each
+// sample: the refs of one error, traceback, panic (all its goroutines) or
+// test failure share a number, and a new one starts with each.
+var sampleFailures = map[string][]int{
+	"dotnet.txt":        {1, 2, 2},
+	"eslint.txt":        {1, 2, 3},
+	"gcc.txt":           {1, 1, 2, 3, 4, 4, 5},
+	"generic.txt":       {1, 2, 3, 4, 5},
+	"go_build.txt":      {1, 2, 3, 4, 5},
+	"go_json.txt":       {1, 2},
+	"go_panic.txt":      {1, 1, 1, 1, 1, 1, 1, 1, 1},
+	"go_race.txt":       {1, 1, 1, 1, 2},
+	"go_test.txt":       {1, 2, 3, 4, 5, 6},
+	"java.txt":          {1, 1, 1, 1, 2, 2, 3, 3, 3, 3},
+	"jest.txt":          {1, 2, 2, 3},
+	"laravel_log.txt":   {1, 1, 1, 1},
+	"laravel_test.txt":  {1, 1, 1},
+	"minitest.txt":      {1, 2, 2},
+	"node.txt":          {1, 1, 1, 2, 2, 2},
+	"php_fatal.txt":     {1, 1, 1, 1, 2},
+	"phpunit.txt":       {1, 1, 1, 1, 2},
+	"pytest.txt":        {1, 2, 2, 3, 4},
+	"pytest_short.txt":  {1, 1, 2, 3, 4},
+	"python.txt":        {1, 1, 1, 2, 2},
+	"python_syntax.txt": {1, 1, 2},
+	"ruby.txt":          {1, 1, 1, 2, 2, 3},
+	"rustc.txt":         {1, 1, 2, 3, 3, 3, 4},
+	"tsc.txt":           {1, 2, 4},
+}
+
+// TestParseFailures checks how each sample's refs group into failures.
+func TestParseFailures(t *testing.T) {
+	for name, want := range sampleFailures {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, r := range Parse(string(b)) {
+			got = append(got, r.Failure)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: failures %v, want %v", name, got, want)
+		}
+	}
+	if files, _ := filepath.Glob("testdata/*.txt"); len(files) != len(sampleFailures) {
+		t.Errorf("%d samples, %d failure lists", len(files), len(sampleFailures))
 	}
 }

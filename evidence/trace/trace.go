@@ -49,6 +49,22 @@ const (
 	// FormatRustc is a rustc "-->" or ":::" span, a Rust panic or a
 	// RUST_BACKTRACE frame.
 	FormatRustc = "rustc"
+	// FormatPHP is a PHP error ("... in /path/x.php:50", "on line 50"), a
+	// "#0 /path/x.php(50): fn()" stack frame or a Laravel log exception.
+	FormatPHP = "php"
+	// FormatPHPUnit is a bare "/path/x.php:31" frame of a PHPUnit failure.
+	FormatPHPUnit = "phpunit"
+	// FormatLaravel is Collision's output (php artisan test, Pest): the
+	// "at app/x.php:18" site and its numbered frames.
+	FormatLaravel = "laravel"
+	// FormatJava is a JVM frame, "at a.b.C.m(C.java:42)"; its Path is the
+	// file under the class's package directory, "a/b/C.java".
+	FormatJava = "java"
+	// FormatDotnet is a .NET frame, "at A.B.C() in /path/C.cs:line 42".
+	FormatDotnet = "dotnet"
+	// FormatRuby is a Ruby backtrace line ("x.rb:12:in 'm'"), an RSpec
+	// frame or summary line, or a Minitest location.
+	FormatRuby = "ruby"
 	// FormatGeneric is any other "path:line" or "path:line:col".
 	FormatGeneric = "generic"
 )
@@ -70,7 +86,8 @@ const maxMessage = 200
 type Ref struct {
 	// Path is the file as written in the output, after removing only a
 	// file:// or webpack:// scheme: absolute, relative to wherever the tool
-	// ran, or a bare file name.
+	// ran, or a bare file name. A JVM frame names only the file, so its
+	// Path is that name under the class's package directory.
 	Path string
 	// Line is 1-based; 0 when the output names the file only.
 	Line int
@@ -95,6 +112,15 @@ type Ref struct {
 	// the output says (go test's "FAIL\tpkg" line, a "# pkg" build header,
 	// go test -json); Resolve uses it to place package-relative names.
 	Pkg string
+	// Failure numbers the failure (a diagnostic, a traceback, a panic with
+	// all its goroutines, a test failure) the ref belongs to, from 1 in
+	// order of appearance; the refs of one failure share it. Its failing
+	// site is its ref with the lowest Frame inside the workspace.
+	Failure int
+	// Summary marks a ref that names a failed test in a run's summary
+	// ("FAILED tests/x.py::test_a", "rspec ./spec/x_spec.rb:7"): the test,
+	// never the failing site.
+	Summary bool
 }
 
 // Parse returns every ref in output, in order of appearance, de-duplicated
