@@ -186,7 +186,9 @@ func (a *Assembler) aptixSegments(f *Flow, res *Result) []segment {
 	n := 0
 	for i := range f.Parts {
 		p := &f.Parts[i]
-		if p.Role != Evidence {
+		// The context holds the evidence and what the tools printed;
+		// other user parts are the instruction.
+		if p.Role != Evidence && !p.IsDiagnostics() {
 			continue
 		}
 		b := a.block(Aptix, p)
@@ -202,7 +204,7 @@ func (a *Assembler) aptixSegments(f *Flow, res *Result) []segment {
 		n++
 		h := a.frame(chunkHeader(n))
 		res.PartTokens[i] += h.tokens
-		res.ByRole[Evidence] += b.tokens + h.tokens
+		res.ByRole[p.Role] += b.tokens + h.tokens
 		segs = append(segs, h, segment{text: b.text, part: i, tokens: b.tokens})
 	}
 	return segs

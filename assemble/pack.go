@@ -67,10 +67,12 @@ type packEntry struct {
 
 func newPackDoc(f *Flow) *packDoc {
 	var (
-		crit  packCriteria
-		goals []string
-		ace   packACE
-		ev    []*Part
+		crit     packCriteria
+		goals    []string
+		ace      packACE
+		ev       []*Part
+		diags    = f.Pack.Diagnostics
+		terminal = f.Pack.Terminal
 	)
 	for i := range f.Parts {
 		p := &f.Parts[i]
@@ -79,6 +81,14 @@ func newPackDoc(f *Flow) *packDoc {
 		}
 		switch p.Role {
 		case User:
+			if p.IsDiagnostics() {
+				rep := ParseReport(p.Body)
+				diags = append(diags, rep.PackDiagnostics()...)
+				if rep.Output != "" {
+					terminal = strings.TrimRight(terminal+"\n"+rep.Output, "\n")
+				}
+				continue
+			}
 			if g := strings.TrimSpace(splitCriteria(p.Body, &crit)); g != "" {
 				goals = append(goals, g)
 			}
@@ -133,9 +143,9 @@ func newPackDoc(f *Flow) *packDoc {
 			yamlField(&head, 2, "selection", "lines "+l)
 		}
 	}
-	if len(f.Pack.Diagnostics) > 0 {
+	if len(diags) > 0 {
 		yamlKey(&head, 2, "diagnostics")
-		for _, dg := range f.Pack.Diagnostics {
+		for _, dg := range diags {
 			head.WriteString(yamlMapItem(4, func(b *strings.Builder, in int) {
 				if dg.File != "" {
 					yamlField(b, in, "file", dg.File)
@@ -148,7 +158,7 @@ func newPackDoc(f *Flow) *packDoc {
 		}
 	}
 	d.wsHead = head.String()
-	d.terminal = terminalLines(f.Pack.Terminal)
+	d.terminal = terminalLines(terminal)
 	var tail strings.Builder
 	if f.Pack.Branch != "" || len(f.Pack.Modified) > 0 {
 		yamlKey(&tail, 2, "git_status")

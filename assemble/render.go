@@ -265,7 +265,8 @@ func LineCount(s string) int {
 }
 
 // instruction is the first text item of seed 000's /responses input: the
-// mode and the user parts of the flow.
+// mode and the user parts of the flow but its diagnostics, which are
+// context.
 func instruction(f *Flow) string {
 	var b strings.Builder
 	mode := f.Mode
@@ -278,8 +279,8 @@ func instruction(f *Flow) string {
 	n := 0
 	for i := range f.Parts {
 		p := &f.Parts[i]
-		if p.Role != User || !p.Active() {
-			continue
+		if p.Role != User || !p.Active() || p.IsDiagnostics() {
+			continue // a diagnostics part is in the context block
 		}
 		if body := strings.TrimSpace(p.Body); body != "" {
 			if n > 0 {

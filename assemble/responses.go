@@ -57,7 +57,7 @@ func (a *Assembler) responses(f *Flow, res *Result) {
 	}
 	b.WriteString("\" }\n      ]\n    }\n  ]\n}\n")
 	for i := range f.Parts {
-		if p := &f.Parts[i]; p.Role != Evidence {
+		if p := &f.Parts[i]; p.Role != Evidence && !p.IsDiagnostics() {
 			res.PartTokens[i] = a.block(MDCtx, p).tokens
 		}
 	}
