@@ -6,7 +6,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -19,31 +22,38 @@ import (
 
 func init() {
 	register(&command{group: "evidence", name: "from-output", args: "FILE|-",
-		summary: "Read test or build output (Go, Python tracebacks, pytest, Node and Jest stacks,\n" +
-			"TypeScript, ESLint, gcc/clang, rustc), find file:line references inside the workspace\n" +
-			"and add the enclosing symbol (or 30 lines around) as evidence. Failing locations go to\n" +
-			"the 100s, deeper stack frames to the 200s.",
+		summary: "Read test or build output (Go, Python, pytest, Node, Jest, TypeScript, ESLint, gcc/clang,\n" +
+			"rustc, PHP, PHPUnit, Laravel, Java, .NET, Ruby, RSpec, Minitest), write its failures, their\n" +
+			"locations and the output's tail as the diagnostics user part (every format carries it),\n" +
+			"and add the enclosing symbol of each location (or 30 lines around) as evidence: each\n" +
+			"failure's failing site (its innermost frame in the workspace) in the 100s, the frames that\n" +
+			"led there (the test that found it) in the 200s. Paths from a container, a CI runner or\n" +
+			"another checkout map to the workspace by their longest suffix that is an indexed file.",
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.IntVar(&o.limit, "limit", 10, "most locations to add")
 		},
 		run: (*Engine).fromOutput})
 }
 
-// terminalTail is how much of the output the context pack keeps.
+// terminalTail is how much of the output the diagnostics part keeps.
 const terminalTail = 40
+
+// maxReported bounds the failures and mappings the diagnostics part lists.
+const maxReported = 20
 
 func (e *Engine) fromOutput(c *call) error {
 	if err := c.needArgs(1, 1, "FILE or - for stdin"); err != nil {
 		return err
 	}
 	var r io.Reader = e.Stdin
+	source := "stdin"
 	if c.args[0] != "-" {
 		fh, err := e.openOutput(c.args[0])
 		if err != nil {
 			return err
 		}
 		defer fh.Close()
-		r = fh
+		r, source = fh, filepath.Base(c.args[0])
 	}
 	var raw strings.Builder
 	refs, truncated, err := trace.ParseReader(io.TeeReader(r, &raw))
@@ -73,35 +83,56 @@ func (e *Engine) fromOutput(c *call) error {
 	if err != nil {
 		return err
 	}
-	f.Meta.Diagnostics = nil
+	if err := f.Writable(); err != nil {
+		return err
+	}
+	fails := groupFailures(refs, resolved)
+	held := map[string]string{} // "rel:line" -> the part holding it
 	added := 0
-	for _, ref := range resolved {
-		if ref.Frame == 0 && ref.Line > 0 {
-			f.Meta.Diagnostics = append(f.Meta.Diagnostics, assemble.Diagnostic{File: ref.Rel, Line: ref.Line, Message: ref.Message})
-		}
+	for _, loc := range addOrder(fails) {
 		if added >= c.o.limit {
-			continue
+			break
 		}
-		sel := spanAround(e.Root, db, ref.Rel, ref.Line)
+		ref := loc.ref
+		sel, sym := spanAround(e.Root, db, ref.Rel, ref.Line)
 		if sel == "" {
 			fmt.Fprintf(c.w, "  - %s:%d is past the end of the file (output older than the code?)\n", ref.Rel, ref.Line)
 			continue
 		}
-		band := Bands[1]
-		if ref.Frame > 0 {
-			band = Bands[2]
+		band := Bands[2]
+		if loc.site {
+			band = Bands[1]
 		}
-		p, err := e.Add(AddRequest{Selector: sel, Role: assemble.Evidence, Rank: -1, Band: band, Via: "output:" + ref.Format})
+		kind := ""
+		if sym != "" {
+			kind = Sanitize(path.Base(ref.Rel) + "_" + sym)
+		}
+		p, err := e.Add(AddRequest{Selector: sel, Role: assemble.Evidence, Rank: -1, Band: band, Kind: kind, Via: "output:" + ref.Format})
+		var covered *CoveredError
 		switch {
 		case err == nil:
 			added++
+			held[locKey(ref)] = p.ID()
 			fmt.Fprintf(c.w, "✓ %-28s %s:%d  %s\n", p.ID(), ref.Rel, ref.Line, ref.Message)
-		case errors.As(err, new(*CoveredError)):
+		case errors.As(err, &covered):
+			held[locKey(ref)] = covered.By.ID
 		default:
 			fmt.Fprintf(c.w, "  - %s: %v\n", sel, firstLine(err.Error()))
 		}
 	}
-	f.Meta.Terminal = tail(raw.String(), terminalTail)
+	rep := report(source, refs, fails, held, dropped)
+	rep.Output = tail(raw.String(), terminalTail)
+	id, err := e.writeDiagnostics(f, rep.Markdown())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.w, "✓ %-28s %d failure(s), %d location(s) in the workspace\n", id, len(rep.Failures), countLocations(rep))
+	for _, m := range rep.Mapped {
+		fmt.Fprintf(c.w, "  mapped %s -> %s\n", m.From, m.To)
+	}
+	// The pack reads the diagnostics part now; flow.json's copy would
+	// repeat it.
+	f.Meta.Diagnostics, f.Meta.Terminal = nil, ""
 	if err := f.SaveMeta(); err != nil {
 		return err
 	}
@@ -112,6 +143,168 @@ func (e *Engine) fromOutput(c *call) error {
 		fmt.Fprintf(c.w, "  left out %d location(s): %s\n", n, droppedText(dropped))
 	}
 	return e.finishBatch(c.w, added)
+}
+
+// failure is one failure of the output with its locations in the
+// workspace, in order of appearance.
+type failure struct {
+	num  int
+	msg  string
+	locs []trace.Resolved
+	site int // index into locs of the failing site, -1 without one
+}
+
+// groupFailures groups the resolved refs by failure. A failure's site is
+// its innermost frame in the workspace (the lowest Frame) that names a
+// line and is not a run's summary line; a summary line naming only a file
+// that another location already names is dropped.
+func groupFailures(refs []trace.Ref, resolved []trace.Resolved) []*failure {
+	byNum := map[int]*failure{}
+	var out []*failure
+	get := func(n int) *failure {
+		fl := byNum[n]
+		if fl == nil {
+			fl = &failure{num: n, site: -1}
+			byNum[n] = fl
+			out = append(out, fl)
+		}
+		return fl
+	}
+	for _, r := range refs {
+		if fl := get(r.Failure); fl.msg == "" {
+			fl.msg = r.Message
+		}
+	}
+	lined := map[string]bool{}
+	for _, r := range resolved {
+		if r.Line > 0 {
+			lined[r.Rel] = true
+		}
+	}
+	for _, r := range resolved {
+		if r.Line == 0 && lined[r.Rel] {
+			continue
+		}
+		fl := get(r.Failure)
+		fl.locs = append(fl.locs, r)
+		i := len(fl.locs) - 1
+		if r.Line > 0 && !r.Summary && (fl.site < 0 || r.Frame < fl.locs[fl.site].Frame) {
+			fl.site = i
+		}
+	}
+	return out
+}
+
+type addLoc struct {
+	ref  trace.Resolved
+	site bool
+}
+
+// addOrder lists the locations to add as evidence: every failing site
+// first, in order of appearance, then the other frames, so the limit cuts
+// the frames that led there before any site.
+func addOrder(fails []*failure) []addLoc {
+	var sites, rest []addLoc
+	for _, fl := range fails {
+		for i, r := range fl.locs {
+			if i == fl.site {
+				sites = append(sites, addLoc{r, true})
+			} else {
+				rest = append(rest, addLoc{r, false})
+			}
+		}
+	}
+	return append(sites, rest...)
+}
+
+func locKey(r trace.Resolved) string { return r.Rel + ":" + strconv.Itoa(r.Line) }
+
+// report builds the diagnostics part: each failure with its message and
+// its locations (the site first), the paths mapped from elsewhere and
+// what was left out.
+func report(source string, refs []trace.Ref, fails []*failure, held map[string]string, d trace.Dropped) assemble.Report {
+	formats := []string{}
+	for _, r := range refs {
+		if !slices.Contains(formats, r.Format) {
+			formats = append(formats, r.Format)
+		}
+	}
+	rep := assemble.Report{Source: source + ": " + strings.Join(formats, ", ")}
+	mapped := map[string]bool{}
+	seenMsg := map[string]bool{}
+	more := 0
+	for _, fl := range fails {
+		if len(fl.locs) == 0 && (fl.msg == "" || seenMsg[fl.msg]) {
+			continue // a failure outside the workspace says only its message, once
+		}
+		seenMsg[fl.msg] = true
+		if len(rep.Failures) >= maxReported {
+			more++
+			continue
+		}
+		out := assemble.Failure{Message: fl.msg}
+		order := make([]int, 0, len(fl.locs))
+		if fl.site >= 0 {
+			order = append(order, fl.site)
+		}
+		for i := range fl.locs {
+			if i != fl.site {
+				order = append(order, i)
+			}
+		}
+		for _, i := range order {
+			r := fl.locs[i]
+			out.Locations = append(out.Locations, assemble.Location{File: r.Rel, Line: r.Line, Func: r.Func,
+				Site: i == fl.site, Part: held[locKey(r)]})
+			if r.MappedFrom != "" && !mapped[r.MappedFrom] && len(rep.Mapped) < maxReported {
+				mapped[r.MappedFrom] = true
+				rep.Mapped = append(rep.Mapped, assemble.Mapping{From: r.MappedFrom, To: r.Rel})
+			}
+		}
+		rep.Failures = append(rep.Failures, out)
+	}
+	var left []string
+	if more > 0 {
+		left = append(left, fmt.Sprintf("%d more failure(s)", more))
+	}
+	if n := d.Outside + d.Missing + d.Vendor + d.Ambiguous; n > 0 {
+		left = append(left, fmt.Sprintf("%d location(s): %s", n, droppedText(d)))
+	}
+	rep.Left = strings.Join(left, "; ")
+	return rep
+}
+
+func countLocations(r assemble.Report) int {
+	n := 0
+	for _, f := range r.Failures {
+		n += len(f.Locations)
+	}
+	return n
+}
+
+// writeDiagnostics puts the report into the flow's diagnostics part: the
+// one there is rewritten in place (keeping its rank and state), or a new
+// user part is added after the request.
+func (e *Engine) writeDiagnostics(f *Flow, text string) (string, error) {
+	for i, p := range f.Parts {
+		if !p.IsDiagnostics() || p.Broken != "" {
+			continue
+		}
+		if err := WriteFileAtomic(p.Path, []byte(text)); err != nil {
+			return "", err
+		}
+		q, err := f.readPart(p.File, p.Name)
+		if err != nil {
+			return "", err
+		}
+		f.Parts[i] = q
+		return q.ID(), nil
+	}
+	p, err := e.Add(AddRequest{Role: assemble.User, Rank: -1, Band: userParts, Kind: assemble.DiagnosticsKind, Text: text})
+	if err != nil {
+		return "", err
+	}
+	return p.ID(), nil
 }
 
 func droppedText(d trace.Dropped) string {
@@ -131,10 +324,11 @@ func droppedText(d trace.Dropped) string {
 }
 
 // spanAround selects the smallest indexed symbol around line, or 30 lines
-// centred on it when the file is not indexed or the symbol is huge.
-func spanAround(root string, db *store.DB, rel string, line int) string {
+// centred on it when the file is not indexed or the symbol is huge; sym
+// names the symbol, for the part's kind.
+func spanAround(root string, db *store.DB, rel string, line int) (sel, sym string) {
 	if line <= 0 {
-		return rel
+		return rel, ""
 	}
 	start, end := 0, 0
 	if db != nil {
@@ -144,8 +338,8 @@ func spanAround(root string, db *store.DB, rel string, line int) string {
 				return nil
 			}
 			for _, ch := range chunks {
-				if ch.StartLine <= line && line <= ch.EndLine && (start == 0 || ch.EndLine-ch.StartLine < end-start) {
-					start, end = ch.StartLine, ch.EndLine
+				if ch.Outline == "" && ch.StartLine <= line && line <= ch.EndLine && (start == 0 || ch.EndLine-ch.StartLine < end-start) {
+					start, end, sym = ch.StartLine, ch.EndLine, ch.Symbol
 				}
 			}
 			return nil
@@ -156,15 +350,15 @@ func spanAround(root string, db *store.DB, rel string, line int) string {
 		n = len(lineStarts(string(raw)))
 	}
 	if n >= 0 && line > n {
-		return ""
+		return "", ""
 	}
 	if start == 0 || end-start > 200 {
-		start, end = max(1, line-15), line+15
+		start, end, sym = max(1, line-15), line+15, ""
 		if n > 0 {
 			end = min(end, n)
 		}
 	}
-	return fmt.Sprintf("%s::%d,%d", rel, start, end)
+	return fmt.Sprintf("%s::%d,%d", rel, start, end), sym
 }
 
 func tail(s string, lines int) string {

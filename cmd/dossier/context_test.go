@@ -235,3 +235,157 @@ func TestGatherAddsSymbolSpans(t *testing.T) {
 		t.Errorf("gather --whole:\n%s", out)
 	}
 }
+
+// TestFromOutputGoPanic: a panic in a test run on a CI runner becomes the
+// diagnostics part every format carries; the panic site ranks critical
+// above the test that found it, and the runner's paths map to the
+// workspace, which the part notes.
+func TestFromOutputGoPanic(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.mod": "module github.com/acme/proj\n\ngo 1.22\n",
+		"calc/calc.go": `package calc
+
+// Div divides a by b.
+func Div(a, b int) int {
+	if a == 0 {
+		return 0
+	}
+	q := a / b
+	return q
+}
+`,
+		"calc/calc_test.go": `package calc
+
+import "testing"
+
+// TestDiv divides by zero, as a caller might.
+func TestDiv(t *testing.T) {
+	if Div(4, 2) != 2 {
+		t.Fatal("4/2")
+	}
+	for _, b := range []int{1, 0} {
+		_ = Div(1, b)
+	}
+	t.Log("done")
+	_ = Div(9, 3)
+	_ = Div(8, 4)
+	_ = Div(6, 3)
+	_ = Div(1, 0)
+	_ = Div(2, 1)
+	_ = Div(4, 1)
+	_ = Div(3, 1)
+}
+`,
+	})
+	if _, errOut, code := runCLI(t, "index", "--root", root); code != 0 {
+		t.Fatalf("index: %s", errOut)
+	}
+	r := "--root=" + root
+	must(t, "flow", "new", "div", r, "--request", "Fix the crash.")
+	raw, err := os.ReadFile(filepath.Join("..", "..", "evidence", "trace", "testdata", "go_panic.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "ci.log")
+	os.WriteFile(log, []byte(strings.ReplaceAll(string(raw), "/home/dev/proj/", "/home/runner/work/proj/proj/")), 0o644)
+	out := must(t, "evidence", "from-output", log, r)
+	pl := readPlan(t, r)
+	kinds := map[string]string{}
+	for _, p := range pl.Parts {
+		kinds[p.Rank] = p.Kind + " " + p.Role + " " + p.Span
+	}
+	if kinds["020"] != "diagnostics user " || !strings.HasPrefix(kinds["100"], "calc_go_div evidence") || !strings.HasPrefix(kinds["200"], "calc_test_go_testdiv evidence") {
+		t.Errorf("want the diagnostics at 020, the panic site (Div) at 100, the test at 200; got %v\n%s", kinds, out)
+	}
+	if !strings.Contains(out, "mapped /home/runner/work/proj/proj/calc/calc.go -> calc/calc.go") {
+		t.Errorf("the mapping is not reported:\n%s", out)
+	}
+	for _, format := range []string{"mdctx", "aptix", "responses", "pack"} {
+		text := must(t, "assemble", "--format", format, r)
+		if !strings.Contains(text, "integer divide by zero") || !strings.Contains(text, "calc/calc.go") {
+			t.Errorf("%s lacks the error text or its site:\n%s", format, text)
+		}
+	}
+	md := must(t, "assemble", r)
+	if !strings.Contains(md, "   - `calc/calc.go:9` in github.com/acme/proj/calc.Div — failing site, 100_calc_go_div\n") ||
+		!strings.Contains(md, "- mapped /home/runner/work/proj/proj/calc/calc.go -> calc/calc.go") {
+		t.Errorf("the diagnostics part:\n%s", md)
+	}
+	// Reading output again rewrites the diagnostics part in place.
+	must(t, "evidence", "from-output", log, r)
+	n := 0
+	for _, p := range readPlan(t, r).Parts {
+		if p.Kind == "diagnostics" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d diagnostics parts after a second read, want 1", n)
+	}
+}
+
+// TestFromOutputPHPContainer: a PHP fatal error printed inside a container
+// (/var/www/app/...) maps to the workspace; the throwing controller ranks
+// critical, the route that led there supporting, the framework's vendor
+// frames are left out, and the note names the mapping.
+func TestFromOutputPHPContainer(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	root := t.TempDir()
+	var ctrl strings.Builder
+	ctrl.WriteString("<?php\n\nnamespace App\\Http\\Controllers;\n\nuse App\\Models\\User;\nuse Illuminate\\Http\\Request;\n\nclass UserController extends Controller\n{\n")
+	for i := 10; i < 46; i++ {
+		fmt.Fprintf(&ctrl, "    // line %d\n", i)
+	}
+	ctrl.WriteString("    public function show(Request $request, string $id)\n    {\n        $user = User::findOrFail($id);\n\n")
+	ctrl.WriteString("        $name = $user->fullName();\n\n        return view('users.show', ['user' => $user, 'name' => $name]);\n    }\n}\n")
+	writeTree(t, root, map[string]string{
+		"app/Http/Controllers/UserController.php": ctrl.String(),
+		"routes/web.php": "<?php\n\nuse App\\Http\\Controllers\\UserController;\nuse Illuminate\\Support\\Facades\\Route;\n\n" +
+			strings.Repeat("// route notes\n", 15) + "Route::get('/users/{id}', [UserController::class, 'show']);\n",
+	})
+	if line := strings.Count(ctrl.String()[:strings.Index(ctrl.String(), "$name = ")], "\n") + 1; line != 50 {
+		t.Fatalf("the fixture's call is on line %d, want 50", line)
+	}
+	if _, errOut, code := runCLI(t, "index", "--root", root); code != 0 {
+		t.Fatalf("index: %s", errOut)
+	}
+	r := "--root=" + root
+	must(t, "flow", "new", "users", r, "--request", "Fix the profile page.")
+	log := filepath.Join("..", "..", "evidence", "trace", "testdata", "php_fatal.txt")
+	out := must(t, "evidence", "from-output", log, r)
+	pl := readPlan(t, r)
+	var critical, supporting []string
+	for _, p := range pl.Parts {
+		switch p.Rank[0] {
+		case '1':
+			critical = append(critical, p.Kind)
+		case '2':
+			supporting = append(supporting, p.Kind)
+		}
+	}
+	if len(critical) != 1 || !strings.HasPrefix(critical[0], "usercontroller_php") || len(supporting) != 1 || !strings.HasPrefix(supporting[0], "web_php") {
+		t.Errorf("critical %v, supporting %v\n%s", critical, supporting, out)
+	}
+	for _, want := range []string{
+		"mapped /var/www/app/app/Http/Controllers/UserController.php -> app/Http/Controllers/UserController.php",
+		"mapped /var/www/app/routes/web.php -> routes/web.php",
+		"left out 3 location(s): 1 outside the workspace, 2 in dependencies or the toolchain",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, format := range []string{"mdctx", "aptix", "responses", "pack"} {
+		text := must(t, "assemble", "--format", format, r)
+		if !strings.Contains(text, `Call to undefined method App`) || !strings.Contains(text, "fullName()") {
+			t.Errorf("%s lacks the error:\n%s", format, text)
+		}
+	}
+	md := must(t, "assemble", r)
+	if !strings.Contains(md, "- mapped /var/www/app/app/Http/Controllers/UserController.php -> app/Http/Controllers/UserController.php") ||
+		!strings.Contains(md, "Undefined array key") {
+		t.Errorf("the diagnostics part:\n%s", md)
+	}
+}
