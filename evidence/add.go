@@ -93,10 +93,17 @@ func (e *Engine) add(c *call) error {
 	// selector adds nothing.
 	if role == assemble.Evidence {
 		seen := map[string]string{}
+		var cov Coverage
+		if f, err := e.Flow(); err == nil {
+			cov = f.Coverage()
+		}
 		for _, s := range c.args {
 			x, err := e.resolve(s)
 			if err != nil {
 				return err
+			}
+			if by, ok := cov.Covering(x.Source.Path, spanStart(x), x.Source.EndLine); ok && (!req.Force || by.sameAs(x)) {
+				return &CoveredError{Selector: s, By: by}
 			}
 			key := x.Source.Path + "\x00" + x.Source.Span
 			if prev, ok := seen[key]; ok {

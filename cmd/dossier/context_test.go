@@ -224,6 +224,12 @@ func TestGatherAddsSymbolSpans(t *testing.T) {
 	if code == 0 || !strings.Contains(errOut, "already in the flow as ") || !strings.Contains(errOut, "(lines 3-6)") {
 		t.Errorf("add of a covered span: exit %d %s", code, errOut)
 	}
+	// In a batch, one covered selector adds nothing at all.
+	before := tree(t, flowDir(t, root))
+	_, errOut, code = runCLI(t, "evidence", "add", "parser/parse.go::20,22", "parser/parse.go::6,7", r)
+	if code == 0 || !strings.Contains(errOut, "parser/parse.go::6,7 is already in the flow as 100_parse_go_parse") || tree(t, flowDir(t, root)) != before {
+		t.Errorf("a batch with a covered selector: exit %d %s", code, errOut)
+	}
 	// A second gather finds everything in the flow.
 	out = must(t, "evidence", "gather", "fix", "parser/parse.go::@Parse", r)
 	if !strings.Contains(out, "Added 0 part(s)") {
