@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strings"
 
@@ -135,6 +136,7 @@ type gatherer struct {
 	limit int
 
 	targetText string          // the selection's text
+	fileLines  []string        // the target file's lines
 	idents     map[string]bool // the identifiers it uses
 	defined    []string        // the names it defines
 	seen       map[string]bool // selectors already listed
@@ -176,7 +178,7 @@ func (g *gatherer) items() ([]gatherItem, []string, error) {
 					add(b, "import", p, 0, 0)
 					continue
 				}
-				named, err := g.namedIn(p)
+				named, err := g.namedIn(p, g.importNames(imp))
 				if err != nil {
 					return nil, nil, err
 				}
@@ -264,7 +266,7 @@ func (g *gatherer) naming(band, why string, refs []related.Ref, add func(string,
 		var chunks []store.Chunk
 		var err error
 		if r.Role == "subject" {
-			chunks, err = g.namedIn(r.Path)
+			chunks, err = g.namedIn(r.Path, g.idents)
 		} else {
 			chunks, err = g.namingTarget(r.Path)
 		}
@@ -293,6 +295,7 @@ func (g *gatherer) readTarget() error {
 		lo, hi = 1, len(lines)
 	}
 	g.targetText = strings.Join(lines[lo-1:hi], "")
+	g.fileLines = lines
 	g.idents = identSet(g.targetText)
 	chunks, err := g.tx.FileChunks(sel.Path)
 	if err != nil {
@@ -312,21 +315,26 @@ func (g *gatherer) inTarget(start, end int) bool {
 	return sel.WholeFile || (start >= sel.StartLine && end <= sel.EndLine)
 }
 
-// namedIn returns the chunks of path whose symbol the target names: the
-// imported functions, types and constants it uses. A type whose method
-// the target also names gives the method only; outline chunks, parts past
+// namedIn returns the chunks of path that names holds: its top-level
+// functions, types and constants by name, and the members of a named type
+// that the target uses (a method called on an imported class). A type
+// whose member is taken gives the member only; outline chunks, parts past
 // the first of a split symbol and spans over 200 lines are left out.
-func (g *gatherer) namedIn(path string) ([]store.Chunk, error) {
+func (g *gatherer) namedIn(path string, names map[string]bool) ([]store.Chunk, error) {
 	chunks, err := g.tx.FileChunks(path)
 	if err != nil {
 		return nil, err
 	}
 	var named []store.Chunk
 	for _, ch := range chunks {
-		if ch.Symbol == "" || ch.Outline != "" || ch.Part > 1 || !g.idents[ch.Symbol] || ch.EndLine-ch.StartLine > 200 {
+		if ch.Symbol == "" || ch.Outline != "" || ch.Part > 1 || ch.EndLine-ch.StartLine > 200 {
 			continue
 		}
-		named = append(named, ch)
+		top := len(ch.Parents) == 0 && names[ch.Symbol]
+		member := len(ch.Parents) > 0 && names[ch.Parents[len(ch.Parents)-1]] && g.idents[ch.Symbol]
+		if top || member {
+			named = append(named, ch)
+		}
 	}
 	// Drop a container when a chunk inside it was named too.
 	named = slices.DeleteFunc(named, func(outer store.Chunk) bool {
@@ -338,6 +346,93 @@ func (g *gatherer) namedIn(path string) ([]store.Chunk, error) {
 		return false
 	})
 	return named[:min(len(named), g.limit)], nil
+}
+
+// importNames are the names an import brings that the target uses. A Go
+// package is reached only through its qualifier, so they are the Y of
+// each "pkg.Y" in the target. Elsewhere they are the names the import
+// statement lists that the target uses ("use App\Models\User;", "from
+// x import a, b", "import { a } from './x'"), and the members reached
+// through a module-like name of it ("x.f", "x::f").
+func (g *gatherer) importNames(imp related.Import) map[string]bool {
+	names := map[string]bool{}
+	line := ""
+	if imp.Line > 0 && imp.Line <= len(g.fileLines) {
+		line = g.fileLines[imp.Line-1]
+	}
+	quals := map[string]bool{}
+	if g.x.Target.Language == "go" || imp.Dir != "" {
+		quals[goPackageName(imp.Spec)] = true
+		// An alias: `name "path"`.
+		if f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "import ")); len(f) == 2 && strings.Trim(f[1], "\"`") == imp.Spec {
+			quals = map[string]bool{f[0]: true}
+		}
+	} else {
+		for n := range identSet(line) {
+			if importKeywords[n] {
+				continue
+			}
+			if g.idents[n] {
+				names[n] = true
+			}
+			quals[n] = true
+		}
+	}
+	for q := range quals {
+		for _, sep := range []string{".", "::", "->"} {
+			for _, m := range qualifiedAfter(g.targetText, q+sep) {
+				names[m] = true
+			}
+		}
+	}
+	return names
+}
+
+// importKeywords are words of import statements, never imported names.
+var importKeywords = map[string]bool{"import": true, "from": true, "use": true, "as": true, "require": true,
+	"include": true, "using": true, "static": true, "function": true, "const": true, "type": true, "package": true,
+	"mod": true, "crate": true, "self": true, "super": true, "require_relative": true, "load": true}
+
+// goPackageName guesses a Go package's name from its import path: the
+// last element, without a major version ("/v2") or a ".vN" suffix
+// ("gopkg.in/yaml.v3").
+func goPackageName(spec string) string {
+	el := path.Base(spec)
+	if len(el) > 1 && el[0] == 'v' && strings.Trim(el[1:], "0123456789") == "" {
+		el = path.Base(path.Dir(spec))
+	}
+	if i := strings.Index(el, ".v"); i > 0 {
+		el = el[:i]
+	}
+	return strings.ReplaceAll(el, "-", "_")
+}
+
+// qualifiedAfter returns the identifiers that follow prefix ("store.")
+// in text where prefix starts a word.
+func qualifiedAfter(text, prefix string) []string {
+	var out []string
+	for i := 0; ; {
+		j := strings.Index(text[i:], prefix)
+		if j < 0 {
+			return out
+		}
+		at := i + j
+		i = at + len(prefix)
+		if at > 0 && isIdentByte(text[at-1]) {
+			continue
+		}
+		end := i
+		for end < len(text) && isIdentByte(text[end]) {
+			end++
+		}
+		if end > i {
+			out = append(out, text[i:end])
+		}
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z') || (c >= '0' && c <= '9')
 }
 
 // namingTarget returns the chunks of path whose text names one of the

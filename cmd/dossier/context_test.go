@@ -151,7 +151,7 @@ func Open(name string) string {
 
 import "example.com/m/store"
 
-// Parse reads one expression from the named store.
+// Parse reads one expression from the named store (Unused0 does not).
 func Parse(src string) string {
 	db := store.Open(src)
 	return normalize(db)
