@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -393,5 +394,75 @@ func TestFromOutputPHPContainer(t *testing.T) {
 	if !strings.Contains(md, "- mapped /var/www/app/app/Http/Controllers/UserController.php -> app/Http/Controllers/UserController.php") ||
 		!strings.Contains(md, "Undefined array key") {
 		t.Errorf("the diagnostics part:\n%s", md)
+	}
+}
+
+// TestGatherPHPImport: a Laravel controller's `use App\Models\User;` adds
+// the User method the action calls, not the model file whole nor its
+// other methods.
+func TestGatherPHPImport(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"composer.json": `{"autoload": {"psr-4": {"App\\": "app/"}}}` + "\n",
+		"app/Models/User.php": `<?php
+
+namespace App\Models;
+
+use Illuminate\Database\Eloquent\Model;
+
+class User extends Model
+{
+    protected $fillable = ['first', 'last'];
+
+    public function fullName(): string
+    {
+        return $this->first . ' ' . $this->last;
+    }
+
+    public function initials(): string
+    {
+        return $this->first[0] . $this->last[0];
+    }
+}
+`,
+		"app/Http/Controllers/UserController.php": `<?php
+
+namespace App\Http\Controllers;
+
+use App\Models\User;
+use Illuminate\Http\Request;
+
+class UserController extends Controller
+{
+    public function show(Request $request, string $id)
+    {
+        $user = User::findOrFail($id);
+
+        return view('users.show', ['name' => $user->fullName()]);
+    }
+
+    public function index()
+    {
+        return view('users.index', ['users' => User::all()]);
+    }
+}
+`,
+	})
+	if _, errOut, code := runCLI(t, "index", "--root", root); code != 0 {
+		t.Fatalf("index: %s", errOut)
+	}
+	r := "--root=" + root
+	must(t, "flow", "new", "users", r)
+	out := must(t, "evidence", "gather", "fix", "app/Http/Controllers/UserController.php::@show", r)
+	var spans []string
+	for _, p := range readPlan(t, r).Parts {
+		if p.Role == "evidence" {
+			spans = append(spans, p.Kind+" "+p.Span)
+		}
+	}
+	want := []string{"usercontroller_php_show lines=10:15", "user_php_11_14 lines=11:14"}
+	if !slices.Equal(spans, want) {
+		t.Errorf("parts %q, want %q\n%s", spans, want, out)
 	}
 }
