@@ -88,7 +88,9 @@ func (r Report) Markdown() string {
 	if len(r.Mapped) > 0 {
 		b.WriteString("Paths mapped to the workspace:\n")
 		for _, m := range r.Mapped {
-			b.WriteString("- mapped " + oneLine(m.From) + " -> " + oneLine(m.To) + "\n")
+			if from, to := oneLine(m.From), oneLine(m.To); from != "" && to != "" {
+				b.WriteString("- mapped " + from + " -> " + to + "\n")
+			}
 		}
 		b.WriteString("\n")
 	}
@@ -104,7 +106,8 @@ func (r Report) Markdown() string {
 
 var (
 	reportItemRe = regexp.MustCompile(`^(\d+)\. (.*)$`)
-	reportLocRe  = regexp.MustCompile("^\\s+- (`+) ?(.+?) ?`+(?: in (.+?))?(?: — (.*))?$")
+	reportLocRe  = regexp.MustCompile("^\\s+- `")
+	reportTailRe = regexp.MustCompile(`^(?: in (.+?))?(?: — (.*))?$`)
 	reportMapRe  = regexp.MustCompile(`^- mapped (.+) -> (.+)$`)
 	reportOutRe  = regexp.MustCompile(`^Output \(last \d+ lines?\):$`)
 	partIDRe     = regexp.MustCompile(`^\d{3}_\S+$`)
@@ -126,17 +129,21 @@ func ParseReport(md string) Report {
 			m := reportItemRe.FindStringSubmatch(line)
 			r.Failures = append(r.Failures, Failure{Message: m[2]})
 		case reportLocRe.MatchString(line) && len(r.Failures) > 0:
-			m := reportLocRe.FindStringSubmatch(line)
-			k := strings.LastIndexByte(m[2], ':')
+			loc, rest, ok := codeSpan(strings.TrimLeft(line, " \t")[2:])
+			m := reportTailRe.FindStringSubmatch(rest)
+			if !ok || m == nil {
+				continue
+			}
+			k := strings.LastIndexByte(loc, ':')
 			if k < 0 {
 				continue
 			}
-			n, err := strconv.Atoi(m[2][k+1:])
-			if err != nil {
+			n, err := strconv.Atoi(loc[k+1:])
+			if err != nil || n < 0 {
 				continue
 			}
-			l := Location{File: m[2][:k], Line: n, Func: m[3]}
-			for _, note := range strings.Split(m[4], ", ") {
+			l := Location{File: loc[:k], Line: n, Func: m[1]}
+			for _, note := range strings.Split(m[2], ", ") {
 				switch note = strings.TrimSpace(note); {
 				case note == "failing site":
 					l.Site = true
@@ -148,7 +155,9 @@ func ParseReport(md string) Report {
 			f.Locations = append(f.Locations, l)
 		case reportMapRe.MatchString(line):
 			m := reportMapRe.FindStringSubmatch(line)
-			r.Mapped = append(r.Mapped, Mapping{From: m[1], To: m[2]})
+			if from, to := strings.TrimSpace(m[1]), strings.TrimSpace(m[2]); from != "" && to != "" {
+				r.Mapped = append(r.Mapped, Mapping{From: from, To: to})
+			}
 		case strings.HasPrefix(line, "Left out: "):
 			r.Left = strings.TrimPrefix(line, "Left out: ")
 		case reportOutRe.MatchString(line) && i+1 < len(lines):
@@ -209,10 +218,37 @@ func codeFence(s string) string {
 }
 
 // pad puts a space inside a code span whose text starts or ends with a
-// backtick, as CommonMark wants.
+// backtick, or starts and ends with a space, as CommonMark wants.
 func pad(s string) string {
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") ||
+		(strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") && strings.Trim(s, " ") != "") {
 		return " " + s + " "
 	}
 	return s
+}
+
+// codeSpan reads the code span s starts with: its text (one padding space
+// stripped from each side, as CommonMark does) and what follows it.
+func codeSpan(s string) (text, rest string, ok bool) {
+	n := len(s) - len(strings.TrimLeft(s, "`"))
+	if n == 0 {
+		return "", "", false
+	}
+	for i := n; i < len(s); {
+		j := strings.IndexByte(s[i:], '`')
+		if j < 0 {
+			return "", "", false
+		}
+		at := i + j
+		run := len(s[at:]) - len(strings.TrimLeft(s[at:], "`"))
+		if run == n {
+			text = s[n:at]
+			if len(text) >= 2 && text[0] == ' ' && text[len(text)-1] == ' ' && strings.Trim(text, " ") != "" {
+				text = text[1 : len(text)-1]
+			}
+			return text, s[at+run:], true
+		}
+		i = at + run
+	}
+	return "", "", false
 }

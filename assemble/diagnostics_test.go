@@ -137,3 +137,47 @@ func TestDiagnosticsInEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReport: any text reads as a report without a panic, and what it
+// reads renders to a part that reads back the same.
+func FuzzReport(f *testing.F) {
+	f.Add(sampleReport.Markdown())
+	f.Add("## Diagnostics (x)\n\n1. boom\n   - `a.go:3` in f — failing site, 100_a\n\nOutput (last 1 lines):\n```text\nx\n```\n")
+	f.Add("1. \n   - ``a`b.go:1`` in  — \n- mapped a -> b\nLeft out: x\n")
+	f.Fuzz(func(t *testing.T, md string) {
+		r := ParseReport(md)
+		again := ParseReport(r.Markdown())
+		if !reflect.DeepEqual(normReport(again), normReport(r)) {
+			t.Fatalf("not a fixed point:\n%q\nfirst  %+v\nsecond %+v", r.Markdown(), r, again)
+		}
+	})
+}
+
+// normReport maps a report to what Markdown preserves: one-line values,
+// "(no message)" for an empty one.
+func normReport(r Report) Report {
+	r.Source = oneLine(r.Source)
+	r.Left = oneLine(r.Left)
+	r.Output = strings.Trim(r.Output, "\n")
+	fs := make([]Failure, len(r.Failures))
+	for i, f := range r.Failures {
+		f.Message = oneLine(f.Message)
+		if f.Message == "" {
+			f.Message = "(no message)"
+		}
+		locs := make([]Location, len(f.Locations))
+		for j, l := range f.Locations {
+			l.Func = oneLine(l.Func)
+			locs[j] = l
+		}
+		f.Locations = locs
+		fs[i] = f
+	}
+	r.Failures = fs
+	ms := make([]Mapping, len(r.Mapped))
+	for i, m := range r.Mapped {
+		ms[i] = Mapping{oneLine(m.From), oneLine(m.To)}
+	}
+	r.Mapped = ms
+	return r
+}
