@@ -122,11 +122,15 @@ func (e *Engine) fromOutput(c *call) error {
 	}
 	rep := report(source, refs, fails, held, dropped)
 	rep.Output = tail(raw.String(), terminalTail)
-	id, err := e.writeDiagnostics(f, rep.Markdown())
+	dp, err := e.writeDiagnostics(f, rep.Markdown())
 	if err != nil {
 		return err
 	}
+	id := dp.ID()
 	fmt.Fprintf(c.w, "✓ %-28s %d failure(s), %d location(s) in the workspace\n", id, len(rep.Failures), countLocations(rep))
+	if !dp.Active() {
+		fmt.Fprintf(c.w, "  note: %s is skipped: `dossier evidence toggle on %s` puts the error back in the prompt\n", id, id)
+	}
 	for _, m := range rep.Mapped {
 		fmt.Fprintf(c.w, "  mapped %s -> %s\n", m.From, m.To)
 	}
@@ -285,26 +289,22 @@ func countLocations(r assemble.Report) int {
 // writeDiagnostics puts the report into the flow's diagnostics part: the
 // one there is rewritten in place (keeping its rank and state), or a new
 // user part is added after the request.
-func (e *Engine) writeDiagnostics(f *Flow, text string) (string, error) {
+func (e *Engine) writeDiagnostics(f *Flow, text string) (*Part, error) {
 	for i, p := range f.Parts {
 		if !p.IsDiagnostics() || p.Broken != "" {
 			continue
 		}
 		if err := WriteFileAtomic(p.Path, []byte(text)); err != nil {
-			return "", err
+			return nil, err
 		}
 		q, err := f.readPart(p.File, p.Name)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		f.Parts[i] = q
-		return q.ID(), nil
+		return q, nil
 	}
-	p, err := e.Add(AddRequest{Role: assemble.User, Rank: -1, Band: userParts, Kind: assemble.DiagnosticsKind, Text: text})
-	if err != nil {
-		return "", err
-	}
-	return p.ID(), nil
+	return e.Add(AddRequest{Role: assemble.User, Rank: -1, Band: userParts, Kind: assemble.DiagnosticsKind, Text: text})
 }
 
 func droppedText(d trace.Dropped) string {

@@ -331,6 +331,11 @@ func TestDiv(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d diagnostics parts after a second read, want 1", n)
 	}
+	// A skipped diagnostics part stays skipped, and the output says so.
+	must(t, "evidence", "toggle", "off", "020", r)
+	if out = must(t, "evidence", "from-output", log, r); !strings.Contains(out, "020_diagnostics is skipped: `dossier evidence toggle on 020_diagnostics`") {
+		t.Errorf("a skipped diagnostics part is not named:\n%s", out)
+	}
 }
 
 // TestFromOutputPHPContainer: a PHP fatal error printed inside a container
