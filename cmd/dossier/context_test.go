@@ -471,3 +471,21 @@ class UserController extends Controller
 		t.Errorf("parts %q, want %q\n%s", spans, want, out)
 	}
 }
+
+// TestAskMissingOnSpans: a search hit that a part holds only in part is
+// still missing its rest, and is offered as its symbol's span; one a part
+// holds whole is not.
+func TestAskMissingOnSpans(t *testing.T) {
+	root := gatherWorkspace(t)
+	r := "--root=" + root
+	must(t, "evidence", "add", "parser/parse.go::6,7", r)
+	out := must(t, "ask", "what is missing for parse expression named store", r)
+	if !strings.Contains(out, "parser/parse.go::5,9") {
+		t.Errorf("the Parse chunk, held only in part, is not offered:\n%s", out)
+	}
+	must(t, "evidence", "add", "parser/parse.go::5,9", "--force", r)
+	out = must(t, "ask", "what is missing for parse expression named store", r)
+	if strings.Contains(out, "parser/parse.go::5,9") {
+		t.Errorf("the Parse chunk, held whole, is offered again:\n%s", out)
+	}
+}
