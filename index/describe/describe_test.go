@@ -187,7 +187,7 @@ func TestSymbols(t *testing.T) {
 		{ID: "3", Kind: "top_level", Path: "c.go", Part: 1},
 		{ID: "4", Kind: "markdown_section", Symbol: "Install", Path: "c.go", Part: 1},
 	}
-	got := Symbols(chunks)
+	got := Symbols(chunks, nil)
 	if len(got) != 1 || got[0].Parent != "Cart" || got[0].Line != 3 || got[0].ChunkID != "1" {
 		t.Errorf("Symbols = %+v", got)
 	}
