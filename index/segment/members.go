@@ -15,9 +15,6 @@ type member struct {
 	kind Kind
 	node *sitter.Node
 	sub  []string
-	// decl is the whole declaration when node is one part of it: the
-	// signature comes from there (`int a, b;`, not `a`).
-	decl *sitter.Node
 	// sibs are node's siblings, in order, when node is not the declaration
 	// the walker visits: the comments above it among them are its doc.
 	sibs []*sitter.Node
@@ -45,11 +42,7 @@ func (w *walker) addMembers(ms []member, outer *sitter.Node, parents []string) {
 			start = w.pendingDoc(outer)
 		}
 		seg := span(w.src, w.ls, m.kind, start, int(m.node.EndByte()))
-		sig := m.node
-		if m.decl != nil {
-			sig = m.decl
-		}
-		first := w.text(sig)
+		first := w.text(m.node)
 		if nl := strings.IndexByte(first, '\n'); nl >= 0 {
 			first = first[:nl]
 		}
@@ -139,7 +132,9 @@ func upperName(s string) bool {
 }
 
 // spanOf is outer when the declaration names one thing, else the part
-// that names it, so selecting one name of `const a, b` gives its part.
+// that names it: a grouped `const ( ... )` gives each name its own lines.
+// (A declaration that names several things on one line, `int a, b;`,
+// gives each the whole declaration, doc comment included.)
 func spanOf(one bool, outer, part *sitter.Node) *sitter.Node {
 	if one {
 		return outer
@@ -326,7 +321,7 @@ func jsMembers(n, outer, cls *sitter.Node, src []byte) []member {
 			if jsFunction(v) && len(decls) == 1 {
 				continue // a function chunk of its own (jsSpecial)
 			}
-			out = append(out, member{name: content(name, src), kind: kind, node: spanOf(len(decls) == 1, outer, d), decl: outer})
+			out = append(out, member{name: content(name, src), kind: kind, node: outer})
 			out = append(out, jsObject(v, src, []string{content(name, src)})...)
 		}
 		return out
@@ -402,7 +397,7 @@ func javaMembers(n, outer, cls *sitter.Node, src []byte) []member {
 		}
 		ds := children(n, "declarator")
 		for _, d := range ds {
-			out = append(out, member{name: content(d.ChildByFieldName("name"), src), kind: kind, node: spanOf(len(ds) == 1, outer, d), decl: outer})
+			out = append(out, member{name: content(d.ChildByFieldName("name"), src), kind: kind, node: outer})
 		}
 	case "enum_constant":
 		out = append(out, member{name: content(n.ChildByFieldName("name"), src), kind: EnumMember, node: outer})
@@ -464,7 +459,7 @@ func cMembers(n, outer, cls *sitter.Node, src []byte) []member {
 		ds := children(n, "declarator")
 		for _, d := range ds {
 			if name := cDeclName(d, src); name != "" {
-				out = append(out, member{name: name, kind: kind, node: spanOf(len(ds) == 1, outer, d), decl: outer})
+				out = append(out, member{name: name, kind: kind, node: outer})
 			}
 		}
 	}
@@ -525,7 +520,7 @@ func csharpMembers(n, outer, cls *sitter.Node, src []byte) []member {
 				}
 			}
 			for _, d := range named {
-				out = append(out, member{name: content(d.ChildByFieldName("name"), src), kind: kind, node: spanOf(len(named) == 1, outer, d), decl: outer})
+				out = append(out, member{name: content(d.ChildByFieldName("name"), src), kind: kind, node: outer})
 			}
 		}
 	case "property_declaration", "event_declaration":
@@ -549,7 +544,7 @@ func phpMembers(n, outer, cls *sitter.Node, src []byte) []member {
 		es := children(n, "")
 		for _, e := range es {
 			if e.Type() == "const_element" {
-				out = append(out, member{name: content(childOfType(e, "name"), src), kind: Const, node: spanOf(len(es) == 1, outer, e), decl: outer})
+				out = append(out, member{name: content(childOfType(e, "name"), src), kind: Const, node: outer})
 			}
 		}
 	case "property_declaration":
@@ -560,7 +555,7 @@ func phpMembers(n, outer, cls *sitter.Node, src []byte) []member {
 			}
 		}
 		for _, e := range es {
-			out = append(out, member{name: phpVar(childOfType(e, "variable_name"), src), kind: Field, node: spanOf(len(es) == 1, outer, e), decl: outer})
+			out = append(out, member{name: phpVar(childOfType(e, "variable_name"), src), kind: Field, node: outer})
 		}
 	case "enum_case":
 		out = append(out, member{name: content(n.ChildByFieldName("name"), src), kind: EnumMember, node: outer})
