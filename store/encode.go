@@ -73,7 +73,9 @@ func Encode(u FileUpdate) (*Encoded, error) {
 		}
 		k := symbolKey(s.Name, s.Path, s.ChunkID)
 		if s.HasSpan() {
-			k = append(append(k, 0), strconv.Itoa(s.StartByte)...)
+			// Names that differ only in case may share a declaration
+			// (`var x, X int`), so the exact name joins the start byte.
+			k = append(append(append(append(k, 0), strconv.Itoa(s.StartByte)...), ' '), s.Name...)
 			names = append(names, strings.ToLower(s.Name))
 		}
 		e.syms = append(e.syms, [2][]byte{k, v})

@@ -28,7 +28,9 @@ var (
 	// symbols: lower(name) \x00 path \x00 chunk id -> Symbol (JSON), and
 	// for a symbol with a span of its own inside its chunk (a constant, a
 	// field, a property function): lower(name) \x00 path \x00 chunk id
-	// \x00 start byte (decimal), as one chunk may hold several of a name.
+	// \x00 start byte (decimal) " " name, as one chunk may hold several of
+	// a name (in different scopes) and one declaration several names that
+	// differ only in case.
 	bucketSymbols = []byte("symbols")
 	// symnames: path -> the lower-cased names of the file's symbols that
 	// have spans of their own, "\x00"-separated: what to delete from

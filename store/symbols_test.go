@@ -75,3 +75,34 @@ func TestSymbolNamed(t *testing.T) {
 		}
 	}
 }
+
+// `var x, X int` declares two names that differ only in case at one start:
+// both are kept.
+func TestSpanSymbolsCase(t *testing.T) {
+	db, _ := openTest(t)
+	id := "c" + PathHash("v.go") + "00000001"
+	u := update("v.go", "var x, X int", Chunk{ID: id, Path: "v.go", Kind: "top_level", Hash: "hv", StartByte: 0, EndByte: 12, Part: 1, Parts: 1})
+	for _, name := range []string{"x", "X"} {
+		u.Symbols = append(u.Symbols, Symbol{Name: name, Kind: "var", Path: "v.go", ChunkID: id, Line: 1, EndLine: 1, StartByte: 0, EndByte: 12})
+	}
+	if err := db.Update(func(tx *Tx) error { return tx.ReplaceFile(u) }); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		for _, name := range []string{"x", "X"} {
+			if syms, err := tx.SpanSymbols("v.go", name); err != nil || len(syms) != 1 || syms[0].Name != name {
+				t.Errorf("SpanSymbols(%s) = %+v, %v", name, syms, err)
+			}
+		}
+		return nil
+	})
+	if err := db.Update(func(tx *Tx) error { return tx.DeleteFile("v.go") }); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		if n := tx.Counts()["symbols"]; n != 0 {
+			t.Errorf("%d symbols outlive v.go", n)
+		}
+		return nil
+	})
+}
