@@ -295,6 +295,21 @@ func jsMembers(n, outer, cls *sitter.Node, src []byte) []member {
 			kind = Method
 		}
 		return []member{{name: jsName(name, src), kind: kind, node: outer}}
+	case "method_definition":
+		// TypeScript parameter properties: constructor(private repo: Repo).
+		if !inClass || content(n.ChildByFieldName("name"), src) != "constructor" {
+			return nil
+		}
+		var out []member
+		sibs := children(n.ChildByFieldName("parameters"), "")
+		for _, p := range sibs {
+			if childOfType(p, "accessibility_modifier") != nil || strings.HasPrefix(content(p, src), "readonly ") {
+				if name := p.ChildByFieldName("pattern"); name != nil && name.Type() == "identifier" {
+					out = append(out, member{name: content(name, src), kind: Field, node: p, sibs: sibs})
+				}
+			}
+		}
+		return out
 	case "property_signature":
 		return []member{{name: jsName(n.ChildByFieldName("name"), src), kind: Field, node: outer}}
 	case "enum_assignment":

@@ -78,6 +78,8 @@ var memberFixtures = []struct {
 		{EnumMember, "Mode.Fast", 42, 42},
 		{EnumMember, "Mode.Safe", 42, 42},
 		{Field, "Props.title", 45, 45},
+		{Field, "Store.repo", 52, 52},
+		{Field, "Store.name", 52, 52},
 	}},
 	{file: "shapes.rs", language: lang.Rust, want: []wantSym{
 		{Const, "MAX_SIDE", 3, 4},

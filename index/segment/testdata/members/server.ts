@@ -47,3 +47,7 @@ export interface Props {
 }
 
 export const handler = (x: number) => x * 2;
+
+export class Store {
+  constructor(private readonly repo: Repo, public name = "s", plain: number) {}
+}
