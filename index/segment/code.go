@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"bytes"
 	"context"
 	"sort"
 	"strings"
@@ -473,7 +474,9 @@ func (w *walker) flushPending() {
 func (w *walker) flushLeftover() {
 	r := w.leftover
 	w.leftover = run{}
-	if !r.nonEmpty {
+	// A run of zero-width nodes (what the parser inserts for missing
+	// tokens) or of white space is no unit.
+	if !r.nonEmpty || len(bytes.TrimSpace(w.src[r.start:r.end])) == 0 {
 		return
 	}
 	kind := TopLevel
