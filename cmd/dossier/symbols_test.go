@@ -30,6 +30,10 @@ func symbolsWorkspace(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
+	// A function of the same name as a field elsewhere.
+	if err := os.WriteFile(filepath.Join(root, "net", "timeout.go"), []byte("package http\n\n// Timeout is the default.\nfunc Timeout() int { return 30 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if out, err := dossier("index", "--root", root).CombinedOutput(); err != nil {
 		t.Fatalf("index: %v\n%s", err, out)
 	}
@@ -85,6 +89,7 @@ func TestSelectorPicksMember(t *testing.T) {
 		"web/server.ts::@Server.route":      "web/server.ts:18-20",
 		"@StatusCreated":                    "net/status.go:15-15",
 		"net/status.go::@Client.Timeout":    "net/status.go:29-30",
+		"@Timeout":                          "net/timeout.go:3-4", // the function, not the field
 	} {
 		if out := must(t, "evidence", "add", sel, r); !strings.Contains(out, lines) {
 			t.Errorf("add %s: want %s\n%s", sel, lines, out)
