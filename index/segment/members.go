@@ -62,8 +62,8 @@ func (w *walker) pendingDoc(n *sitter.Node) int {
 }
 
 // docAbove is where n starts with the comments and attributes directly
-// above it among its siblings sibs; a comment that trails the code on its
-// own line (`A = 1 // why`) belongs to that code.
+// above it among its siblings sibs; a comment that trails code on its own
+// line belongs to that code.
 func (w *walker) docAbove(n *sitter.Node, sibs []*sitter.Node) int {
 	start, row := int(n.StartByte()), n.StartPoint().Row
 	i := sort.Search(len(sibs), func(i int) bool { return sibs[i].StartByte() >= n.StartByte() })
@@ -72,12 +72,23 @@ func (w *walker) docAbove(n *sitter.Node, sibs []*sitter.Node) int {
 	}
 	note := func(x *sitter.Node) bool { return w.sp.comments[x.Type()] || w.sp.attrs[x.Type()] }
 	for j := i - 1; j >= 0 && note(sibs[j]) && sibs[j].EndPoint().Row+1 >= row && sibs[j].EndPoint().Row < row; j-- {
-		if j > 0 && !note(sibs[j-1]) && sibs[j-1].EndPoint().Row == sibs[j].StartPoint().Row {
+		if w.trails(int(sibs[j].StartByte())) {
 			break
 		}
 		start, row = int(sibs[j].StartByte()), sibs[j].StartPoint().Row
 	}
 	return start
+}
+
+// trails reports whether code precedes offset off on its line: a comment
+// there remarks on that code (`A = 1 // why`, `const /* kinds */ (`).
+func (w *walker) trails(off int) bool {
+	for i := off - 1; i >= 0 && w.src[i] != '\n'; i-- {
+		if w.src[i] != ' ' && w.src[i] != '\t' && w.src[i] != '\r' {
+			return true
+		}
+	}
+	return false
 }
 
 // children returns n's named children, or those under field when field is
@@ -98,6 +109,18 @@ func children(n *sitter.Node, field string) []*sitter.Node {
 		}
 	}
 	return out
+}
+
+// hasToken reports whether one of n's children, named or not, is of type typ.
+func hasToken(n *sitter.Node, typ string) bool {
+	c := sitter.NewTreeCursor(n)
+	defer c.Close()
+	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
+		if c.CurrentNode().Type() == typ {
+			return true
+		}
+	}
+	return false
 }
 
 // childOfType is n's first named child of type typ, or nil.
@@ -155,7 +178,7 @@ func goMembers(n, outer, cls *sitter.Node, src []byte) []member {
 			sibs = children(sibs[0], "")
 		}
 		// `const (` has its specs among its children, `var (` in a list.
-		grouped := n.NamedChildCount() > 0 && n.NamedChild(0).Type() == "var_spec_list" || strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(content(n, src), "const")), "(")
+		grouped := n.NamedChildCount() > 0 && n.NamedChild(0).Type() == "var_spec_list" || hasToken(n, "(")
 		for _, s := range sibs {
 			if s.Type() != "const_spec" && s.Type() != "var_spec" {
 				continue

@@ -38,6 +38,8 @@ var memberFixtures = []struct {
 		{Field, "Client.jar", 31, 31},
 		{Field, "Client.tr", 31, 31},
 		{Field, "Header.Key", 44, 44},
+		{Const, "kindA", 49, 49}, // a comment before the '(' still makes a group
+		{Const, "kindB", 50, 50},
 	}},
 	{file: "models.py", language: lang.Python, want: []wantSym{
 		{Const, "MAX_ITEMS", 4, 4},

@@ -44,3 +44,8 @@ type (
 	Header struct{ Key string }
 	Code   int
 )
+
+const /* kinds */ (
+	kindA = iota
+	kindB
+)
