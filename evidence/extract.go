@@ -223,6 +223,18 @@ func symbolSpan(db *store.DB, rel, name string, raw []byte) (int, int, error) {
 			}
 			end = max(end, c.EndLine)
 		}
+		if start == 0 { // not a unit of its own: a constant, field or property function
+			members, err := tx.SpanSymbols(rel, name)
+			if err != nil {
+				return err
+			}
+			for _, s := range members {
+				if start == 0 || s.Line < start {
+					start = s.Line
+				}
+				end = max(end, s.EndLine)
+			}
+		}
 		if start == 0 {
 			return fmt.Errorf("no symbol %q in %s%s", name, rel, nearest(name, names))
 		}
@@ -292,17 +304,25 @@ func EditDistance(a, b string) int {
 func ResolveSymbol(db *store.DB, name string) (string, error) {
 	parent, base := splitQualified(name)
 	type def struct{ path, what string }
-	var defs []def
+	var defs, members []def
 	err := db.View(func(tx *store.Tx) error {
 		return tx.SymbolsWithPrefix(strings.ToLower(base), func(s store.Symbol) bool {
-			if s.Name == base && (parent == "" || s.Parent == parent) {
-				defs = append(defs, def{s.Path, fmt.Sprintf("%s:%d (%s %s)", s.Path, s.Line, s.Kind, qualified(nonEmpty(s.Parent), s.Name))})
+			if s.Name == base && (parent == "" || s.Parent == parent || strings.HasSuffix(s.Parent, "."+parent)) {
+				d := def{s.Path, fmt.Sprintf("%s:%d (%s %s)", s.Path, s.Line, s.Kind, qualified(nonEmpty(s.Parent), s.Name))}
+				if s.HasSpan() {
+					members = append(members, d)
+				} else {
+					defs = append(defs, d)
+				}
 			}
-			return len(defs) < 50
+			return len(defs)+len(members) < 50
 		})
 	})
 	if err != nil {
 		return "", err
+	}
+	if len(defs) == 0 { // a function or type of that name wins over fields and constants
+		defs = members
 	}
 	paths := map[string]bool{}
 	for _, d := range defs {

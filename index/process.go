@@ -135,7 +135,7 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 		f.Chunks[i] = c.ID
 		f.Kinds[c.Kind]++
 	}
-	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks), Imports: res.Imports}
+	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks, res.Symbols), Imports: res.Imports}
 	var embeds []embedItem
 	if u.Search, u.Vectors, embeds, err = w.searchRecords(f.ModTime, chunks, fc.Contents); err != nil {
 		return outcome{path: fc.Path, err: err}

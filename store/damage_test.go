@@ -264,11 +264,14 @@ func TestDoctor(t *testing.T) {
 		b.Update(func(tx *bolt.Tx) error {
 			tx.Bucket(bucketChunks).Delete([]byte("pkg/file003.go"))
 			tx.Bucket(bucketSymbols).Put(symbolKey("Gone", "pkg/file004.go", "cnothere"), []byte(`{}`))
+			// A member symbol that no symnames list holds would outlive its file.
+			tx.Bucket(bucketSymbols).Put(append(symbolKey("Orphan", "pkg/file005.go", "cnothere"), "\x0012"...), []byte(`{}`))
 			tx.Bucket(bucketDirty).Put([]byte("../outside"), nil)
 			return nil
 		})
 		b.Close()
 		checks(t, path, "chunks: pkg/file003.go has no chunk list", `symbols: symbol "gone" of pkg/file004.go points to chunk cnothere`,
+			`symbols: symbol "orphan" of pkg/file005.go is missing from the file's symbol names`,
 			`dirty: the dirty set names "../outside"`)
 		// The next writer rebuilds rather than keep the disagreement.
 		_, err = Open(path, Options{})

@@ -218,15 +218,21 @@ func (d *doctor) records(tx *Tx, checks DoctorChecks) {
 			ids[c.ID] = c
 		}
 	}
+	symNames := nameLists{}
 	c := tx.b(bucketSymbols).Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		parts := bytes.SplitN(k, []byte{0}, 3)
-		if len(parts) != 3 {
+		parts := bytes.SplitN(k, []byte{0}, 4)
+		if len(parts) < 3 {
 			d.add("symbols", fmt.Sprintf("malformed symbol key %q", k), FixRebuild)
 			continue
 		}
 		if ch, ok := ids[string(parts[2])]; !ok || ch.Path != string(parts[1]) {
 			d.add("symbols", fmt.Sprintf("symbol %q of %s points to chunk %s, which %s does not have", parts[0], parts[1], parts[2], parts[1]), FixRebuild)
+		}
+		// A symbol with a span of its own is deleted with its file by the
+		// name list of symnames; one missing there would outlive the file.
+		if len(parts) == 4 && !symNames.has(tx, string(parts[1]), string(parts[0])) {
+			d.add("symbols", fmt.Sprintf("symbol %q of %s is missing from the file's symbol names", parts[0], parts[1]), FixRebuild)
 		}
 	}
 	c = tx.b(bucketLocations).Cursor()
@@ -337,4 +343,21 @@ func (d *doctor) damage(check string, err error) {
 		return
 	}
 	d.add(check, err.Error(), FixRebuild)
+}
+
+// nameLists caches the symnames lists of files, as sets.
+type nameLists map[string]map[string]bool
+
+func (l nameLists) has(tx *Tx, path, name string) bool {
+	set, ok := l[path]
+	if !ok {
+		set = map[string]bool{}
+		if v := tx.b(bucketSymNames).Get([]byte(path)); v != nil {
+			for _, n := range strings.Split(string(v), "\x00") {
+				set[n] = true
+			}
+		}
+		l[path] = set
+	}
+	return set[name]
 }

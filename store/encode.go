@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/klauspost/compress/s2"
@@ -20,10 +22,13 @@ type Encoded struct {
 	chunks  []byte
 	blob    []byte
 	imports []byte
-	locs    [][]byte
-	syms    [][2][]byte
-	search  []byte
-	vectors []byte
+	// symNames lists the names of the symbols with spans of their own
+	// (bucketSymNames); nil when there are none.
+	symNames []byte
+	locs     [][]byte
+	syms     [][2][]byte
+	search   []byte
+	vectors  []byte
 }
 
 // Path is the file the encoding is for.
@@ -59,17 +64,44 @@ func Encode(u FileUpdate) (*Encoded, error) {
 	for i, c := range u.Chunks {
 		e.locs[i] = key(c.Hash, c.ID)
 	}
+	var names []string
 	for _, s := range u.Symbols {
-		v, err := json.Marshal(symbolValue{Name: s.Name, Kind: s.Kind, Signature: s.Signature, Parent: s.Parent, Line: s.Line, Ordinal: s.Ordinal})
+		v, err := json.Marshal(symbolValue{Name: s.Name, Kind: s.Kind, Signature: s.Signature, Parent: s.Parent, Line: s.Line,
+			Ordinal: s.Ordinal, EndLine: s.EndLine, StartByte: s.StartByte, EndByte: s.EndByte})
 		if err != nil {
 			return nil, err
 		}
-		e.syms = append(e.syms, [2][]byte{symbolKey(s.Name, s.Path, s.ChunkID), v})
+		k := symbolKey(s.Name, s.Path, s.ChunkID)
+		if s.HasSpan() {
+			// Names that differ only in case may share a declaration
+			// (`var x, X int`), so the exact name joins the start byte.
+			k = append(append(append(append(k, 0), strconv.Itoa(s.StartByte)...), ' '), s.Name...)
+			names = append(names, strings.ToLower(s.Name))
+		}
+		e.syms = append(e.syms, [2][]byte{k, v})
+	}
+	if len(names) > 0 {
+		slices.Sort(names)
+		e.symNames = []byte(strings.Join(slices.Compact(names), "\x00"))
 	}
 	return e, nil
 }
 
 func symbolKey(name, path, id string) []byte { return key(strings.ToLower(name), path, id) }
+
+// deleteSymbols removes the symbols of path named name (lower-cased),
+// whatever their chunk: the keys that start with name \x00 path \x00.
+func (t *Tx) deleteSymbols(name, path string) error {
+	b := t.b(bucketSymbols)
+	p := key(name, path, "")
+	c := b.Cursor()
+	for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Seek(p) {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // symbolValue is a Symbol less what its key already holds (path, chunk id).
 type symbolValue struct {
@@ -79,6 +111,9 @@ type symbolValue struct {
 	Parent    string `json:"p,omitempty"`
 	Line      int    `json:"l"`
 	Ordinal   int    `json:"o"`
+	EndLine   int    `json:"e,omitempty"`
+	StartByte int    `json:"sb,omitempty"`
+	EndByte   int    `json:"eb,omitempty"`
 }
 
 // decodeSymbol rebuilds a Symbol from a key and value of bucketSymbols.
@@ -87,12 +122,13 @@ func decodeSymbol(k, v []byte) (Symbol, error) {
 	if err := json.Unmarshal(v, &sv); err != nil {
 		return Symbol{}, fmt.Errorf("decode symbol %q: %w", k, err)
 	}
-	parts := bytes.SplitN(k, []byte{0}, 3)
-	if len(parts) != 3 {
+	parts := bytes.SplitN(k, []byte{0}, 4)
+	if len(parts) < 3 {
 		return Symbol{}, fmt.Errorf("decode symbol: malformed key %q", k)
 	}
 	return Symbol{Name: sv.Name, Kind: sv.Kind, Signature: sv.Signature, Parent: sv.Parent, Line: sv.Line,
-		Ordinal: sv.Ordinal, Path: string(parts[1]), ChunkID: string(parts[2])}, nil
+		Ordinal: sv.Ordinal, Path: string(parts[1]), ChunkID: string(parts[2]),
+		EndLine: sv.EndLine, StartByte: sv.StartByte, EndByte: sv.EndByte}, nil
 }
 
 // decompress reads a compressed value; the result is a fresh slice.
@@ -133,7 +169,7 @@ func (t *Tx) Put(e *Encoded) error {
 	for _, r := range []struct {
 		bucket []byte
 		v      []byte
-	}{{bucketImports, e.imports}, {bucketSearch, e.search}, {bucketVectors, e.vectors}} {
+	}{{bucketImports, e.imports}, {bucketSymNames, e.symNames}, {bucketSearch, e.search}, {bucketVectors, e.vectors}} {
 		if r.v != nil {
 			if err := t.b(r.bucket).Put(p, r.v); err != nil {
 				return err

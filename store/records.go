@@ -88,6 +88,30 @@ type Symbol struct {
 	ChunkID   string `json:"chunk"`
 	// Ordinal is the position of the symbol's chunk among its file's chunks.
 	Ordinal int `json:"ordinal"`
+	// EndLine, StartByte and EndByte are the symbol's own span when it is
+	// smaller than its chunk (a constant in a block of top-level code, a
+	// field or property function in a class outline); Line is its first
+	// line. All three are zero for a symbol that is its chunk's unit.
+	EndLine   int `json:"end_line,omitempty"`
+	StartByte int `json:"start_byte,omitempty"`
+	EndByte   int `json:"end_byte,omitempty"`
+}
+
+// HasSpan reports whether s has a span of its own inside its chunk.
+func (s Symbol) HasSpan() bool { return s.EndByte > s.StartByte }
+
+// Named reports whether the selector name sel names s: its name alone, its
+// nearest parent and name ("Class.member") or its full dotted path
+// ("ns.Class.member"). Case matters.
+func (s Symbol) Named(sel string) bool {
+	if sel == s.Name {
+		return true
+	}
+	parent, ok := strings.CutSuffix(sel, "."+s.Name)
+	if !ok || s.Parent == "" {
+		return false
+	}
+	return parent == s.Parent || strings.HasSuffix(s.Parent, "."+parent)
 }
 
 // Repo describes the workspace root as git sees it.

@@ -3,7 +3,7 @@ package store
 // SchemaVersion is the layout version of index.db. Bump it whenever a bucket,
 // key layout or record encoding changes incompatibly; an older index is then
 // rebuilt by the next writer and a newer one is refused.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact. The values of chunks,
@@ -25,8 +25,17 @@ var (
 	// locations: content hash \x00 chunk id -> empty. Every place a piece
 	// of content occurs; the hash is the unit that gets embedded, once.
 	bucketLocations = []byte("locations")
-	// symbols: lower(name) \x00 path \x00 chunk id -> Symbol (JSON).
+	// symbols: lower(name) \x00 path \x00 chunk id -> Symbol (JSON), and
+	// for a symbol with a span of its own inside its chunk (a constant, a
+	// field, a property function): lower(name) \x00 path \x00 chunk id
+	// \x00 start byte (decimal) " " name, as one chunk may hold several of
+	// a name (in different scopes) and one declaration several names that
+	// differ only in case.
 	bucketSymbols = []byte("symbols")
+	// symnames: path -> the lower-cased names of the file's symbols that
+	// have spans of their own, "\x00"-separated: what to delete from
+	// symbols when the file goes (its chunks name the others).
+	bucketSymNames = []byte("symnames")
 	// imports: path -> []string of import specs as written (JSON).
 	bucketImports = []byte("imports")
 	// testlinks: path \x00 linked path -> role of the linked path ("test" or "subject").
@@ -58,7 +67,7 @@ var (
 
 var allBuckets = [][]byte{
 	bucketMeta, bucketFiles, bucketChunks, bucketPathIDs, bucketBlobs, bucketLocations,
-	bucketSymbols, bucketImports, bucketTestLinks, bucketSearch, bucketVectors,
+	bucketSymbols, bucketSymNames, bucketImports, bucketTestLinks, bucketSearch, bucketVectors,
 	bucketPostingsA, bucketSnapshotA, bucketPostingsB, bucketSnapshotB,
 	bucketDirty, bucketEmbCache,
 }

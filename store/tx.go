@@ -139,6 +139,22 @@ func (t *Tx) SymbolsWithPrefix(prefix string, fn func(Symbol) bool) error {
 	return t.symbolsFrom(strings.ToLower(prefix), strings.ToLower(prefix), fn)
 }
 
+// SpanSymbols returns the symbols of path that the selector name sel names
+// (see Symbol.Named) and that have spans of their own inside their chunks:
+// the constants, fields and property functions a chunk does not name.
+func (t *Tx) SpanSymbols(path, sel string) ([]Symbol, error) {
+	name := sel[strings.LastIndexByte(sel, '.')+1:]
+	var out []Symbol
+	p := string(key(strings.ToLower(name), path, ""))
+	err := t.symbolsFrom(p, p, func(s Symbol) bool {
+		if s.HasSpan() && s.Named(sel) {
+			out = append(out, s)
+		}
+		return true
+	})
+	return out, err
+}
+
 // SymbolsLongerThan calls fn, as SymbolsWithPrefix, with the symbols whose
 // name starts with prefix and is longer than it: the prefix matches that
 // are not exact ones, without visiting those.
@@ -254,7 +270,14 @@ func (t *Tx) DeleteFile(path string) error {
 			}
 		}
 	}
-	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketSearch, bucketVectors, bucketFiles} {
+	if names := t.b(bucketSymNames).Get(p); names != nil {
+		for _, name := range strings.Split(string(names), "\x00") {
+			if err := t.deleteSymbols(name, path); err != nil {
+				return err
+			}
+		}
+	}
+	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketSymNames, bucketSearch, bucketVectors, bucketFiles} {
 		if err := t.b(b).Delete(p); err != nil {
 			return err
 		}

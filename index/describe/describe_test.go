@@ -187,8 +187,38 @@ func TestSymbols(t *testing.T) {
 		{ID: "3", Kind: "top_level", Path: "c.go", Part: 1},
 		{ID: "4", Kind: "markdown_section", Symbol: "Install", Path: "c.go", Part: 1},
 	}
-	got := Symbols(chunks)
+	got := Symbols(chunks, nil)
 	if len(got) != 1 || got[0].Parent != "Cart" || got[0].Line != 3 || got[0].ChunkID != "1" {
 		t.Errorf("Symbols = %+v", got)
+	}
+}
+
+// A member symbol lands in the smallest chunk that holds its start (a
+// promoted constructor parameter in the constructor, not the class
+// outline), keeps its own span, and one that no chunk holds is dropped.
+func TestSymbolsMembers(t *testing.T) {
+	chunks := []store.Chunk{
+		{ID: "cls", Kind: "class", Symbol: "Page", Path: "p.php", StartLine: 1, EndLine: 20, StartByte: 0, EndByte: 400, Part: 1},
+		{ID: "ctor", Kind: "method", Symbol: "__construct", Parents: []string{"Page"}, Path: "p.php", StartLine: 5, EndLine: 8, StartByte: 100, EndByte: 180, Part: 1},
+	}
+	members := []segment.Symbol{
+		{Name: "title", Kind: segment.Field, Parents: []string{"Page"}, Signature: "private $title;", StartByte: 40, EndByte: 55, StartLine: 3, EndLine: 3},
+		{Name: "repo", Kind: segment.Field, Parents: []string{"Page"}, StartByte: 120, EndByte: 140, StartLine: 5, EndLine: 5},
+		{Name: "lost", Kind: segment.Const, StartByte: 500, EndByte: 510, StartLine: 30, EndLine: 30},
+	}
+	got := Symbols(chunks, members)
+	if len(got) != 4 {
+		t.Fatalf("Symbols = %+v", got)
+	}
+	title, repo := got[2], got[3]
+	if title.ChunkID != "cls" || title.Ordinal != 0 || title.Parent != "Page" || title.Kind != "field" || title.Line != 3 ||
+		title.EndLine != 3 || title.StartByte != 40 || title.EndByte != 55 || !title.HasSpan() || title.Path != "p.php" {
+		t.Errorf("title = %+v", title)
+	}
+	if repo.ChunkID != "ctor" || repo.Ordinal != 1 {
+		t.Errorf("repo = %+v, want it in the constructor chunk", repo)
+	}
+	if got[0].HasSpan() {
+		t.Errorf("a chunk's own symbol has a span of its own: %+v", got[0])
 	}
 }

@@ -169,9 +169,11 @@ func chunkID(path, kind, symbol, key string, part int, describer string) string 
 	return "c" + store.PathHash(path) + hex.EncodeToString(h.Sum(nil)[:4])
 }
 
-// Symbols lists the symbol-map entries of a file's chunks: one per named
-// code unit, at its first part.
-func Symbols(chunks []store.Chunk) []store.Symbol {
+// Symbols lists the symbol-map entries of a file: one per named code unit,
+// at its first part, and one per member symbol (a constant, field, enum
+// member, property function) with its own span, in the smallest chunk
+// that holds its start.
+func Symbols(chunks []store.Chunk, members []segment.Symbol) []store.Symbol {
 	var out []store.Symbol
 	for i, c := range chunks {
 		if c.Symbol == "" || c.Part > 1 || !segment.Kind(c.Kind).IsSymbol() {
@@ -184,5 +186,28 @@ func Symbols(chunks []store.Chunk) []store.Symbol {
 		out = append(out, store.Symbol{Name: c.Symbol, Kind: c.Kind, Signature: c.Signature, Parent: parent,
 			Path: c.Path, Line: c.StartLine, ChunkID: c.ID, Ordinal: i})
 	}
+	for _, m := range members {
+		i := holder(chunks, m.StartByte)
+		if i < 0 {
+			if i = holder(chunks, m.EndByte-1); i < 0 {
+				continue
+			}
+		}
+		c := chunks[i]
+		out = append(out, store.Symbol{Name: m.Name, Kind: string(m.Kind), Signature: m.Signature,
+			Parent: strings.Join(m.Parents, "."), Path: c.Path, Line: m.StartLine, ChunkID: c.ID, Ordinal: i,
+			EndLine: m.EndLine, StartByte: m.StartByte, EndByte: m.EndByte})
+	}
 	return out
+}
+
+// holder is the index of the smallest chunk whose span holds byte off, or -1.
+func holder(chunks []store.Chunk, off int) int {
+	best := -1
+	for i, c := range chunks {
+		if c.StartByte <= off && off < c.EndByte && (best < 0 || c.EndByte-c.StartByte < chunks[best].EndByte-chunks[best].StartByte) {
+			best = i
+		}
+	}
+	return best
 }

@@ -200,6 +200,15 @@ func (e *expander) selectSpans(t Target) error {
 			}
 			names = appendNonEmpty(names, qualifiedName(c))
 		}
+		if len(e.spans) == 0 { // not a unit of its own: a constant, field or property function
+			members, err := e.tx.SpanSymbols(t.Path, t.Symbol)
+			if err != nil {
+				return err
+			}
+			for _, s := range members {
+				e.spans = append(e.spans, span{s.StartByte, s.EndByte})
+			}
+		}
 		if len(e.spans) == 0 {
 			if len(names) > 8 {
 				names = append(names[:8], "…")

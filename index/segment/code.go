@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"bytes"
 	"context"
 	"sort"
 	"strings"
@@ -58,7 +59,8 @@ func (p *Parsers) code(ctx context.Context, language string, src []byte) (Result
 	w.container(root, nil, false)
 	w.flush()
 	sort.SliceStable(w.out, func(i, j int) bool { return w.out[i].StartByte < w.out[j].StartByte })
-	return Result{Segments: w.out, Imports: w.imports, ParseError: root.HasError()}, true
+	sort.SliceStable(w.syms, func(i, j int) bool { return w.syms[i].StartByte < w.syms[j].StartByte })
+	return Result{Segments: w.out, Symbols: w.syms, Imports: w.imports, ParseError: root.HasError()}, true
 }
 
 // spec describes one grammar to the generic walker.
@@ -102,6 +104,11 @@ type spec struct {
 	elide string
 	// doc returns a docstring found inside a definition (Python).
 	doc func(n *sitter.Node, src []byte) string
+	// members returns the member symbols a node declares (constants,
+	// variables, fields, enum members, function-valued properties); n is
+	// the node unwrapped, outer the node as written, cls the class whose
+	// body holds it (nil outside one).
+	members func(n, outer, cls *sitter.Node, src []byte) []member
 }
 
 type run struct {
@@ -119,6 +126,9 @@ type walker struct {
 	imports  []string
 	pending  []*sitter.Node // comments waiting to see what follows them
 	leftover run
+	syms     []Symbol
+	seen     map[string]bool // member symbols emitted, by qualified name
+	cls      *sitter.Node    // the class whose body is being walked
 }
 
 func (w *walker) text(n *sitter.Node) string { return string(w.src[n.StartByte():n.EndByte()]) }
@@ -188,6 +198,13 @@ func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 		}
 	}
 	inner := w.unwrap(c)
+	if w.sp.members != nil {
+		var cls *sitter.Node
+		if inClass {
+			cls = w.cls
+		}
+		w.addMembers(w.sp.members(inner, c, cls, w.src), c, parents)
+	}
 	if w.sp.special != nil && w.sp.special(w, inner, c, parents, inClass) {
 		return
 	}
@@ -418,7 +435,10 @@ func (w *walker) class(n, outer *sitter.Node, parents []string) {
 			w.pending = append(w.pending, c)
 		}
 	}
+	saved := w.cls
+	w.cls = n
 	w.container(body, inner, true)
+	w.cls = saved
 }
 
 func (w *walker) addLeftover(n *sitter.Node, isImport bool) {
@@ -454,7 +474,9 @@ func (w *walker) flushPending() {
 func (w *walker) flushLeftover() {
 	r := w.leftover
 	w.leftover = run{}
-	if !r.nonEmpty {
+	// A run of zero-width nodes (what the parser inserts for missing
+	// tokens) or of white space is no unit.
+	if !r.nonEmpty || len(bytes.TrimSpace(w.src[r.start:r.end])) == 0 {
 		return
 	}
 	kind := TopLevel

@@ -58,6 +58,34 @@ func checkSegments(src []byte, res Result, code bool) error {
 		}
 		lastStart = s.StartByte
 	}
+	return checkSymbols(src, res)
+}
+
+// checkSymbols verifies the member symbols: named, sorted, a non-empty
+// span inside one segment's span, with line numbers that match it.
+func checkSymbols(src []byte, res Result) error {
+	last := -1
+	for i, s := range res.Symbols {
+		where := fmt.Sprintf("symbol %d (%s %q, bytes %d-%d)", i, s.Kind, s.Name, s.StartByte, s.EndByte)
+		switch {
+		case s.Name == "":
+			return fmt.Errorf("%s: no name", where)
+		case s.StartByte < 0 || s.StartByte >= s.EndByte || s.EndByte > len(src):
+			return fmt.Errorf("%s: span out of bounds or empty (len %d)", where, len(src))
+		case s.StartByte < last:
+			return fmt.Errorf("%s: not sorted by StartByte", where)
+		case s.StartLine != 1+bytes.Count(src[:s.StartByte], []byte("\n")) || s.EndLine != 1+bytes.Count(src[:s.EndByte-1], []byte("\n")):
+			return fmt.Errorf("%s: lines %d-%d do not match the span", where, s.StartLine, s.EndLine)
+		}
+		held := false
+		for _, g := range res.Segments {
+			held = held || g.StartByte <= s.StartByte && s.StartByte < g.EndByte
+		}
+		if !held {
+			return fmt.Errorf("%s: starts in no segment", where)
+		}
+		last = s.StartByte
+	}
 	return nil
 }
 
@@ -138,6 +166,28 @@ func FuzzCode(f *testing.F) {
 	f.Add([]byte("class A:\n  # c\n  def f(self): pass\n@d\ndef g(): ...\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for _, language := range []string{lang.Go, lang.Python} {
+			res := segment(t, language, lang.SrcCode, src)
+			if err := checkSegments(src, res, true); err != nil {
+				t.Fatalf("%s: %v", language, err)
+			}
+		}
+	})
+}
+
+// FuzzMembers runs member extraction in every language over mutations of
+// the member fixtures: no panic, and every symbol keeps checkSymbols'
+// invariants.
+func FuzzMembers(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "members", "*"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for language := range specs {
 			res := segment(t, language, lang.SrcCode, src)
 			if err := checkSegments(src, res, true); err != nil {
 				t.Fatalf("%s: %v", language, err)

@@ -39,6 +39,7 @@ var specs = map[string]*spec{
 		imports:  goImports,
 		name:     goName,
 		special:  goTypes,
+		members:  goMembers,
 		headers:  set("package_clause"),
 		elide:    braceElide,
 	},
@@ -51,6 +52,7 @@ var specs = map[string]*spec{
 		imports:  pythonImports,
 		elide:    "...",
 		doc:      pythonDoc,
+		members:  pythonMembers,
 	},
 	lang.JavaScript: jsSpec(javascript.GetLanguage),
 	lang.TypeScript: jsSpec(typescript.GetLanguage),
@@ -65,6 +67,7 @@ var specs = map[string]*spec{
 		attrs:      set("attribute_item"),
 		imports:    fieldImports("use_declaration", "argument"),
 		name:       rustName,
+		members:    rustMembers,
 		elide:      braceElide,
 	},
 	lang.Java: {
@@ -74,6 +77,7 @@ var specs = map[string]*spec{
 			"record_declaration": Record, "annotation_type_declaration": Interface},
 		comments: set("line_comment", "block_comment"),
 		imports:  keywordImports("import_declaration", "import", "static"),
+		members:  javaMembers,
 		headers:  set("package_declaration"),
 		elide:    braceElide,
 	},
@@ -87,6 +91,7 @@ var specs = map[string]*spec{
 		imports:    fieldImports("preproc_include", "path"),
 		name:       cName,
 		special:    cTypedef,
+		members:    cMembers,
 		elide:      braceElide,
 	},
 	lang.CPP: {
@@ -102,6 +107,7 @@ var specs = map[string]*spec{
 		imports:    fieldImports("preproc_include", "path"),
 		name:       cName,
 		special:    cTypedef,
+		members:    cMembers,
 		elide:      braceElide,
 	},
 	lang.CSharp: {
@@ -115,6 +121,7 @@ var specs = map[string]*spec{
 		decls:      map[string]Kind{"delegate_declaration": TypeDef},
 		comments:   set("comment"),
 		imports:    keywordImports("using_directive", "using", "static", "global"),
+		members:    csharpMembers,
 		elide:      braceElide,
 	},
 	lang.PHP: {
@@ -126,6 +133,7 @@ var specs = map[string]*spec{
 		comments:   set("comment"),
 		imports:    keywordImports("namespace_use_declaration", "use", "function", "const"),
 		headers:    set("php_tag", "namespace_definition"), // `<?php`, `namespace A;`: PHP's package clause
+		members:    phpMembers,
 		elide:      braceElide,
 	},
 	lang.Ruby: {
@@ -135,6 +143,7 @@ var specs = map[string]*spec{
 		comments: set("comment"),
 		imports:  rubyImports,
 		name:     rubyName,
+		members:  rubyMembers,
 		elide:    "# …",
 	},
 	lang.Bash: {
@@ -142,6 +151,7 @@ var specs = map[string]*spec{
 		funcs:    set("function_definition"),
 		comments: set("comment"),
 		imports:  bashImports,
+		members:  bashMembers,
 		elide:    braceElide,
 	},
 }
@@ -158,6 +168,8 @@ func jsSpec(l func() *sitter.Language) *spec {
 		comments:   set("comment"),
 		imports:    jsImports,
 		special:    jsSpecial,
+		name:       jsSymbolName,
+		members:    jsMembers,
 		elide:      braceElide,
 	}
 }

@@ -36,6 +36,17 @@ const (
 	Window    Kind = "text_window"
 )
 
+// Member kinds: named things smaller than a chunk, which are symbols with
+// a span of their own inside the chunk that holds them (a function-valued
+// member, such as a class property `fetch = (req) => ...` or an object
+// literal's method, is a Method).
+const (
+	Const      Kind = "const"       // a constant: Go/JS const, Rust const, C #define, an UPPER_CASE Python name
+	Var        Kind = "var"         // a module- or package-level variable (never a local)
+	Field      Kind = "field"       // a struct or class field or property
+	EnumMember Kind = "enum_member" // an enum's member or variant
+)
+
 // IsSymbol reports whether segments of kind k name a symbol for the symbol map.
 func (k Kind) IsSymbol() bool {
 	switch k {
@@ -80,9 +91,24 @@ type Segment struct {
 	Part, Parts        int // 1-based; Parts > 1 when a unit was split
 }
 
+// Symbol is a named thing inside a segment, smaller than it: a constant,
+// variable, field, enum member or function-valued member. Its span covers
+// its declaration (with the doc comment above it); for one name of a
+// declaration that names several (`int a, b;`), the whole declaration.
+type Symbol struct {
+	Name               string
+	Kind               Kind
+	Parents            []string // enclosing symbols, outermost first
+	Signature          string   // the declaration's first line
+	StartByte, EndByte int
+	StartLine, EndLine int // 1-based, inclusive
+}
+
 // Result is the segmentation of one file.
 type Result struct {
-	Segments   []Segment
+	Segments []Segment
+	// Symbols are the file's member symbols, in source order.
+	Symbols    []Symbol
 	Imports    []string
 	ParseError bool // the parser recovered from syntax errors
 	Fallback   string
