@@ -99,7 +99,7 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 	}
 	hits := make([]hit, 0, len(order))
 	for _, k := range order {
-		hits = append(hits, hit{key: k, score: best[k]})
+		hits = append(hits, hit{key: k, score: best[k], raw: best[k]})
 	}
 	return top(hits, 200), nil
 }
@@ -121,11 +121,14 @@ func (v *view) fuzzySymbols(w string, add func(store.Symbol, float64)) error {
 		return nil
 	}
 	matches = topMatches(matches, 20)
-	bestScore := matches[0].Score
+	// Absolute: against the score of a name that is w itself, so a few
+	// scattered letters in common score near 0 however good they are
+	// among what there is.
+	perfect := fuzzy.Find(w, []string{w})
 	for _, m := range matches {
-		rel := 1.0
-		if bestScore > 0 {
-			rel = max(float64(m.Score)/float64(bestScore), 0.1)
+		rel := 0.0
+		if len(perfect) > 0 && perfect[0].Score > 0 {
+			rel = min(max(float64(m.Score)/float64(perfect[0].Score), 0), 1)
 		}
 		err := v.tx.SymbolsWithPrefix(m.Str+"\x00", func(s store.Symbol) bool {
 			add(s, scoreFuzzy*rel)
