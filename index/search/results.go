@@ -152,7 +152,7 @@ func fold(rs []ranked) []ranked {
 				into, identical = i, true
 				break
 			}
-			if into < 0 && similarity(r.meta.Sig, o.meta.Sig) >= nearDupJaccard {
+			if into < 0 && sameUnit(r, o) && similarity(r.meta.Sig, o.meta.Sig) >= nearDupJaccard {
 				into = i
 			}
 		}
@@ -175,6 +175,16 @@ func fold(rs []ranked) []ranked {
 		}
 	}
 	return out
+}
+
+// sameUnit reports whether two results may be copies of one unit: the
+// same symbol, or the same file name. Two functions of one shape (an
+// operator's overloads and its neighbour's) are not copies of each other.
+func sameUnit(a, b ranked) bool {
+	if a.Symbol != "" || b.Symbol != "" {
+		return a.Symbol == b.Symbol
+	}
+	return path.Base(a.Path) == path.Base(b.Path)
 }
 
 // proximity boosts results near the path the user works on.

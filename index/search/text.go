@@ -113,8 +113,9 @@ func (v *view) stats(qt map[string]int) (stats, error) {
 	if docs > 0 {
 		s.avgdl = max(float64(total)/float64(docs), 1)
 	}
-	for t, n := range qt {
-		w := s.idf(t) * float64(n)
+	// In term order, so the sums are the same bits every time.
+	for _, t := range slices.Sorted(maps.Keys(qt)) {
+		w := s.idf(t) * float64(qt[t])
 		s.mass += w
 		if s.df[t] > 0 {
 			s.known += w
