@@ -8,16 +8,19 @@ import "math"
 // Each retriever's score is calibrated on the index's own statistics:
 //
 //   - text: BM25 against the most the query's terms could score given their
-//     IDFs, times the share of the query's IDF mass the chunk holds (a chunk
-//     with one of three rare words is a weak match however often it says it);
-//   - vector: the cosine against the query's own cosines with every chunk of
-//     the index, nearly all unrelated to it (how many standard deviations
-//     above their mean, see nullCosine);
+//     IDFs, times the share of the query's IDF mass the best chunk holds (a
+//     query whose best match has one of its three rare words is weakly
+//     answered however often that chunk says it), see calibrateText;
+//   - vector: the best cosine against the query's own cosines with every
+//     chunk of the index, nearly all unrelated to it, see cosineNull;
 //   - symbol: exact names 1, case-folded 0.9, prefixes and fuzzy matches
-//     less (see symbols.go).
+//     less (see symbols.go); regex: every match 1.
 //
-// Hybrid mode adds them with the fusion weights (see fuse), and the reranking
-// priors multiply the sum; the score shown is that, bounded (see bounded).
+// Within a retriever, candidates keep their proportion to its best, so the
+// order is the retriever's own. Hybrid mode ranks by the fusion measured
+// best and gives that fusion's level the calibrated evidence's (see fuse);
+// the reranking priors multiply, and the score shown is bounded (see
+// bounded).
 
 // Text calibration. A term's BM25 share tends to idf × (k1+1) as its count
 // grows; refShare is the fraction of that a chunk reaches with the term in
@@ -55,10 +58,10 @@ func calibrateText(hits []hit, mass float64) {
 // multiplied by the share of the query's IDF mass the index holds, to the
 // power knownPow: it hashes words and their trigrams, so a word no chunk
 // has matches only by collision (random letters reached 0.85 without this).
-// Measured on the net+encoding set (cmd/dossier-retrieval, 1,500 queries,
-// and 300 strings of random letters): nullZ 3 and strongZ 8 score the best
-// vector match of 273 of 300 real queries at least 0.25 and of no random
-// string above 0.
+// Measured on the net+encoding set (cmd/dossier-retrieval, its first 300
+// queries, and 300 strings of random letters): nullZ 3 and strongZ 8 score
+// the best vector match of 275 of the 300 real queries at least 0.25 and
+// of no random string above 0 (nullZ 4 and strongZ 10: 229 of 300).
 const (
 	nullZ    = 3.0
 	strongZ  = 8.0
