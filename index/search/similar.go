@@ -19,7 +19,9 @@ import (
 // two different texts (0.01). Each chunk's signature is computed once, at
 // index time: sigSize one-byte min-hashes of its shingle set.
 
-// Near-duplicate parameters.
+// Near-duplicate parameters. Signatures are stored in the index: a change
+// to how they are made (shingleLen, sigSize, minShingles, the skeleton)
+// needs a new record version, or old indexes keep the old ones.
 const (
 	shingleLen     = 3
 	sigSize        = 32
