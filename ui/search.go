@@ -72,7 +72,7 @@ func (s *searchOverlay) debounce() tea.Cmd {
 
 // parseQuery takes "type:K" and "path:P" filters out of the text.
 func parseQuery(text string) search.Query {
-	q := search.Query{K: 30}
+	q := search.Query{K: 30, MinScore: search.DefaultMinScore}
 	var words []string
 	for _, w := range strings.Fields(text) {
 		switch {
@@ -132,6 +132,12 @@ func (m Model) updateSearch(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		s.results, s.previews, s.cursor, s.marked = msg.resp.Results, msg.previews, 0, map[int]bool{}
 		s.note = fmt.Sprintf("%d results in %.0f ms", len(s.results), msg.resp.Debug.LatencyMS)
+		if len(s.results) == 0 {
+			s.note = fmt.Sprintf("no results scoring at least %.2f", msg.resp.MinScore)
+			if nm := msg.resp.Debug.NearMisses; len(nm) > 0 {
+				s.note += fmt.Sprintf(" (best %.2f: %s)", nm[0].Score, termsafe.Line(nm[0].Path))
+			}
+		}
 		if m.indexing != "" {
 			s.note += " · the index is still being built: these cover what is indexed so far"
 		}
@@ -235,20 +241,39 @@ func (m Model) searchView(w, h int) string {
 		if by, ok := m.snap.Coverage.Covering(r.Path, r.StartLine, r.EndLine); ok {
 			in = " · already in the flow as " + termsafe.Line(by.ID)
 		}
-		line := fmt.Sprintf("%s%.2f %s:%d-%d %s %s%s", mark, r.Score, path, r.StartLine, r.EndLine, sym, st.Source.Render(strings.Join(r.Sources, "+")), st.Help.Render(in))
-		line = fit(line, w-2)
+		row := fmt.Sprintf("%s%.2f %s:%d-%d %s", mark, r.Score, path, r.StartLine, r.EndLine, sym)
+		if n := len(r.Similar) + max(len(r.Paths)-1, 0); n > 0 {
+			row += fmt.Sprintf(" +%d similar", n)
+		}
+		line := fit(row+" "+st.Source.Render(strings.Join(r.Sources, "+"))+st.Help.Render(in), w-2)
 		if i == s.cursor {
-			line = st.RowSelected.Render(fit(fmt.Sprintf("%s%.2f %s:%d-%d %s%s", mark, r.Score, path, r.StartLine, r.EndLine, sym, in), w-2))
+			line = st.RowSelected.Render(fit(row+in, w-2))
 		}
 		b.WriteString(line + "\n")
 	}
 	if s.cursor < len(s.results) {
 		r := s.results[s.cursor]
-		b.WriteString(st.OverlayTitle.Render(fit(fmt.Sprintf("── %s:%d-%d", termsafe.Line(r.Path), r.StartLine, r.EndLine), w-2)) + "\n")
-		lines, _ := m.highlight(s.previews[s.cursor], r.Language, r.StartLine, 0, h-4-listH-1, w-2)
+		title := fmt.Sprintf("── %s:%d-%d", termsafe.Line(r.Path), r.StartLine, r.EndLine)
+		if r.MatchLine > 0 {
+			title += fmt.Sprintf(" · %d: %s", r.MatchLine, termsafe.Line(r.Line))
+		}
+		b.WriteString(st.OverlayTitle.Render(fit(title, w-2)) + "\n")
+		n := h - 4 - listH - 1
+		lines, _ := m.highlight(s.previews[s.cursor], r.Language, r.StartLine, previewFrom(r, n), n, w-2)
 		b.WriteString(strings.Join(lines, "\n"))
 	}
 	return m.pane("Search", b.String(), w, h, true)
+}
+
+// previewFrom is the first line of a result's preview to show (0-based)
+// in n rows: the top, unless that leaves its best line out of sight, which
+// then shows a third of the way down.
+func previewFrom(r search.Result, n int) int {
+	at := r.MatchLine - r.StartLine
+	if r.MatchLine <= 0 || at < n || n <= 0 {
+		return 0
+	}
+	return at - n/3
 }
 
 // readPreviews reads each result's lines (at most 200) from the file as

@@ -101,3 +101,44 @@ func TestSearchOverlayMarksWhatIsInTheFlow(t *testing.T) {
 		t.Errorf("a result outside the flow: %q\n%s", lex, view)
 	}
 }
+
+// TestSearchOverlayShowsBestLineAndFolds: the overlay asks for the
+// default threshold, shows the best-matching line of the selected result
+// and how many copies were folded into it, and says when nothing passed
+// the threshold.
+func TestSearchOverlayShowsBestLineAndFolds(t *testing.T) {
+	var asked search.Query
+	fake := func(ctx context.Context, q search.Query) (search.Response, error) {
+		asked = q
+		if q.Text == "xyzzyplugh" {
+			return search.Response{Query: q.Text, Results: []search.Result{}, MinScore: q.MinScore}, nil
+		}
+		return search.Response{Query: q.Text, MinScore: q.MinScore, Results: []search.Result{{Path: "lang/en/auth.php", StartLine: 2, EndLine: 40,
+			Language: "php", Score: 0.91, Sources: []string{"text"}, Line: "'password' => 'The provided password is incorrect.',", MatchLine: 31,
+			Paths: []string{"lang/en/auth.php", "lang/ka/auth.php"}, Similar: []string{"lang/fr/auth.php", "lang/de/auth.php"}}}}, nil
+	}
+	m, _ := newTestModel(t, fake)
+	m = keys(t, m, "/")
+	run := func(m Model, text string) Model {
+		t.Helper()
+		m.search.input.SetValue(text)
+		m.search.seq++
+		next, cmd := m.Update(searchTickMsg{m.search.seq})
+		next, _ = next.(Model).Update(cmd())
+		return next.(Model)
+	}
+	m = run(m, "password")
+	if asked.MinScore != search.DefaultMinScore {
+		t.Errorf("the overlay searched with threshold %v", asked.MinScore)
+	}
+	view := m.View()
+	for _, want := range []string{"+3 similar", "31: 'password' => 'The provided password"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("overlay lacks %q:\n%s", want, view)
+		}
+	}
+	m = run(m, "xyzzyplugh")
+	if view := m.View(); !strings.Contains(view, "no results scoring at least 0.25") {
+		t.Errorf("no results not said:\n%s", view)
+	}
+}

@@ -38,9 +38,27 @@ type item struct {
 }
 
 type result struct {
-	Path      string `json:"path"`
-	StartLine int    `json:"start_line"`
-	EndLine   int    `json:"end_line"`
+	Path      string   `json:"path"`
+	StartLine int      `json:"start_line"`
+	EndLine   int      `json:"end_line"`
+	Symbol    string   `json:"symbol"`
+	Paths     []string `json:"paths"`
+	Similar   []string `json:"similar"`
+}
+
+// answers reports whether r is it's answer: a chunk of its file over its
+// lines, or a copy of its function folded with the answer's file (the
+// identical or near-duplicate files a result lists, see `dossier search`),
+// of the same name. strict counts only the first kind.
+func (r result) answers(it item, strict bool) bool {
+	if r.Path == it.Path && r.StartLine <= it.End && it.Start <= r.EndLine {
+		return true
+	}
+	if strict || r.Path == it.Path || it.Func == "" {
+		return false
+	}
+	name := r.Symbol[strings.LastIndexByte(r.Symbol, '.')+1:]
+	return name == it.Func && (slices.Contains(r.Paths, it.Path) || slices.Contains(r.Similar, it.Path))
 }
 
 type response struct {
@@ -52,15 +70,18 @@ type response struct {
 	} `json:"debug"`
 }
 
-// Score is one mode's figures.
+// Score is one mode's figures. A result counts as the answer when it is
+// the answer's chunk or lists the answer's file as a folded copy of the
+// same function (see result.answers); MRR10Strict counts only the first.
 type Score struct {
-	Mode    string  `json:"mode"`
-	Queries int     `json:"queries"`
-	MRR10   float64 `json:"mrr_at_10"`
-	R1      float64 `json:"recall_at_1"`
-	R10     float64 `json:"recall_at_10"`
-	P50     float64 `json:"latency_p50_ms"`
-	P95     float64 `json:"latency_p95_ms"`
+	Mode        string  `json:"mode"`
+	Queries     int     `json:"queries"`
+	MRR10       float64 `json:"mrr_at_10"`
+	MRR10Strict float64 `json:"mrr_at_10_strict"`
+	R1          float64 `json:"recall_at_1"`
+	R10         float64 `json:"recall_at_10"`
+	P50         float64 `json:"latency_p50_ms"`
+	P95         float64 `json:"latency_p95_ms"`
 }
 
 // language is how one language's trees are turned into a query set.
@@ -275,9 +296,9 @@ func report(bin, root, modes string, items []item, asJSON bool) {
 		check(json.NewEncoder(os.Stdout).Encode(scores))
 		return
 	}
-	fmt.Printf("%-8s %7s %7s %7s %7s %9s %9s\n", "mode", "queries", "MRR@10", "R@1", "R@10", "p50 ms", "p95 ms")
+	fmt.Printf("%-8s %7s %7s %7s %7s %7s %9s %9s\n", "mode", "queries", "MRR@10", "strict", "R@1", "R@10", "p50 ms", "p95 ms")
 	for _, s := range scores {
-		fmt.Printf("%-8s %7d %7.3f %7.3f %7.3f %9.2f %9.2f\n", s.Mode, s.Queries, s.MRR10, s.R1, s.R10, s.P50, s.P95)
+		fmt.Printf("%-8s %7d %7.3f %7.3f %7.3f %7.3f %9.2f %9.2f\n", s.Mode, s.Queries, s.MRR10, s.MRR10Strict, s.R1, s.R10, s.P50, s.P95)
 	}
 }
 
@@ -325,7 +346,13 @@ func measure(bin, root, mode string, items []item) (Score, error) {
 		i++
 		lat = append(lat, r.Debug.LatencyMS)
 		for rank, res := range r.Results {
-			if res.Path == it.Path && res.StartLine <= it.End && it.Start <= res.EndLine {
+			if res.answers(it, true) {
+				s.MRR10Strict += 1 / float64(rank+1)
+				break
+			}
+		}
+		for rank, res := range r.Results {
+			if res.answers(it, false) {
 				s.MRR10 += 1 / float64(rank+1)
 				if rank == 0 {
 					s.R1++
@@ -340,7 +367,7 @@ func measure(bin, root, mode string, items []item) (Score, error) {
 	}
 	n := float64(len(items))
 	s.Queries = len(items)
-	s.MRR10, s.R1, s.R10 = s.MRR10/n, s.R1/n, s.R10/n
+	s.MRR10, s.MRR10Strict, s.R1, s.R10 = s.MRR10/n, s.MRR10Strict/n, s.R1/n, s.R10/n
 	slices.Sort(lat)
 	s.P50, s.P95 = pct(lat, 0.50), pct(lat, 0.95)
 	return s, nil

@@ -97,7 +97,7 @@ func newSearchCmd(g *globals) *cobra.Command {
 	f.StringSliceVar(&o.types, "type", nil, "keep only these kinds or source types (function,method,test,doc,...)")
 	f.StringVar(&o.pathPrefix, "path-prefix", "", "keep only paths starting with this")
 	f.StringVar(&o.near, "near", "", "rank results near this path higher")
-	f.Float64Var(&o.minScore, "min-score", search.DefaultMinScore, "drop results scoring below this (scores are 0..1)")
+	f.Float64Var(&o.minScore, "min-score", search.DefaultMinScore, "drop results scoring below this (absolute: 1 is a strong match, 0 none)")
 	f.BoolVar(&o.json, "json", false, "print JSON (one object per query)")
 	f.StringVar(&o.embedder, "embedder", "", "embed the query with this provider (builtin or openai); it must be the index's (default: the index's)")
 	return cmd
@@ -158,24 +158,64 @@ func (wr *warner) of(resp search.Response) {
 
 func printResults(w io.Writer, resp search.Response) {
 	if len(resp.Results) == 0 {
-		fmt.Fprintf(w, "no results for %q (%s, %.1f ms)\n", resp.Query, resp.Debug.Strategy, resp.Debug.LatencyMS)
+		fmt.Fprintf(w, "no results for %q scoring at least %.2f (%s, %.1f ms)\n", resp.Query, resp.MinScore, resp.Debug.Strategy, resp.Debug.LatencyMS)
+		if len(resp.Debug.NearMisses) > 0 {
+			fmt.Fprintln(w, "near misses (lower --min-score to see them):")
+			for _, r := range resp.Debug.NearMisses {
+				fmt.Fprintf(w, "      %.3f  %s:%d-%d  %s\n", r.Score, termsafe.Line(r.Path), r.StartLine, r.EndLine, orDash(r.Symbol))
+			}
+		} else {
+			fmt.Fprintln(w, "nothing in the index matches its words: check the spelling, or look for a name (--mode symbol) or a pattern (--mode regex)")
+		}
 		for _, n := range resp.Debug.Notes {
 			fmt.Fprintln(w, "note:", n)
 		}
 		return
 	}
 	for i, r := range resp.Results {
-		sym := r.Symbol
-		if sym == "" {
-			sym = "-"
-		}
-		fmt.Fprintf(w, "%2d  %.3f  %s:%d-%d  %s  %s  [%s]\n", i+1, r.Score, termsafe.Line(r.Path), r.StartLine, r.EndLine, r.Kind, sym, strings.Join(r.Sources, ","))
+		fmt.Fprintf(w, "%2d  %.3f  %s:%d-%d  %s  %s  [%s]\n", i+1, r.Score, termsafe.Line(r.Path), r.StartLine, r.EndLine, r.Kind, orDash(r.Symbol), strings.Join(r.Sources, ","))
 		if r.Line != "" {
-			fmt.Fprintf(w, "      %s\n", r.Line)
+			if r.MatchLine > 0 {
+				fmt.Fprintf(w, "      %d: %s\n", r.MatchLine, r.Line)
+			} else {
+				fmt.Fprintf(w, "      %s\n", r.Line)
+			}
+		}
+		if len(r.Paths) > 1 {
+			fmt.Fprintf(w, "      identical in %d files: %s\n", len(r.Paths), listPaths(r.Paths[1:]))
+		}
+		if len(r.Similar) > 0 {
+			fmt.Fprintf(w, "      +%d similar: %s\n", len(r.Similar), listPaths(r.Similar))
 		}
 	}
 	fmt.Fprintf(w, "%d results, %s, %d candidates, %.1f ms\n", len(resp.Results), resp.Debug.Strategy, resp.Debug.TotalCandidates, resp.Debug.LatencyMS)
 	for _, n := range resp.Debug.Notes {
 		fmt.Fprintln(w, "note:", n)
 	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// shownPaths is how many paths of a folded group the text output names;
+// --json lists them all.
+const shownPaths = 4
+
+func listPaths(ps []string) string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i == shownPaths {
+			fmt.Fprintf(&b, " … (%d more, all in --json)", len(ps)-shownPaths)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(termsafe.Line(p))
+	}
+	return b.String()
 }

@@ -55,6 +55,12 @@ type Meta struct {
 	Outline            bool   // the chunk's text is a synthesized outline, not a span
 	Secrets            bool   // the chunk holds a secret: lines shown of it are masked
 	Line               string // first non-blank line, clipped, secrets masked
+	// Hash is the head of the content hash: chunks with equal ones hold
+	// identical text. Sig is the min-hash signature of the text's
+	// skeleton, for near-duplicates (see similar.go); nil for a chunk too
+	// short to compare.
+	Hash uint64
+	Sig  []byte
 }
 
 // IsTest reports whether the chunk is test code.
@@ -67,7 +73,8 @@ func MetaOf(c *store.Chunk, text string) Meta {
 	}
 	return Meta{ID: c.ID, Kind: c.Kind, SrcType: c.SourceType, Language: c.Language, Flavor: c.Flavor,
 		Symbol: qualifiedSymbol(c), StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte,
-		EndByte: c.EndByte, Outline: c.Outline != "", Secrets: len(c.Secrets) > 0, Line: firstLine(text)}
+		EndByte: c.EndByte, Outline: c.Outline != "", Secrets: len(c.Secrets) > 0, Line: firstLine(text),
+		Hash: contentHash(c.Hash), Sig: signature(text)}
 }
 
 func qualifiedSymbol(c *store.Chunk) string {
@@ -149,7 +156,7 @@ func analyzeInto(ct *ChunkTerms, tok *terms.Tokenizer, c *store.Chunk, text stri
 const (
 	searchMagic = 'S'
 	vectorMagic = 'V'
-	version     = 3
+	version     = 4 // 4: chunk metadata holds the content hash and the near-duplicate signature
 )
 
 // EncodeTerms encodes a file's chunks as a search record; mtime is the
@@ -222,7 +229,8 @@ func appendMeta(b []byte, m *Meta) []byte {
 	if m.Secrets {
 		flags |= 2
 	}
-	return append(b, flags)
+	b = binary.BigEndian.AppendUint64(append(b, flags), m.Hash)
+	return appendString(b, string(m.Sig))
 }
 
 func (r *reader) meta(m *Meta) {
@@ -235,6 +243,13 @@ func (r *reader) meta(m *Meta) {
 	f := r.bytes(1)
 	m.Outline = len(f) == 1 && f[0]&1 != 0
 	m.Secrets = len(f) == 1 && f[0]&2 != 0
+	if h := r.bytes(8); len(h) == 8 {
+		m.Hash = binary.BigEndian.Uint64(h)
+	}
+	m.Sig = nil
+	if sig := r.bytes(r.uvarint()); len(sig) > 0 {
+		m.Sig = append([]byte(nil), sig...)
+	}
 }
 
 func appendString(b []byte, s string) []byte {

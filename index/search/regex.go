@@ -105,6 +105,7 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 				return nil, err
 			}
 			seen := map[int]bool{}
+			lineNo, counted := 1, 0     // line numbers, counted up to the offsets in order
 			var found []secrets.Finding // the file's, once a hit needs them
 			scanned := false
 			for _, off := range m.offsets {
@@ -122,12 +123,16 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 				} else {
 					line = LineAt(m.text, off)
 				}
-				hits = append(hits, hit{key: key{batch[i].path, ord}, score: 1, line: line})
+				lineNo += bytes.Count(m.text[counted:off], newline)
+				counted = off
+				hits = append(hits, hit{key: key{batch[i].path, ord}, score: 1, raw: 1, line: line, lineNo: lineNo})
 			}
 		}
 	}
 	return hits, nil
 }
+
+var newline = []byte{'\n'}
 
 // regexBatch is how many files a regex search takes at a time between
 // checks for enough hits.

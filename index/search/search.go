@@ -1,14 +1,10 @@
 package search
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"math"
-	"path"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
@@ -45,8 +41,11 @@ type Query struct {
 	Mode       Mode     // Hybrid when empty
 	Types      []string // kinds or source types to keep (any of)
 	PathPrefix string
-	Near       string  // a path the user is working on: nearby results rank higher
-	MinScore   float64 // results below are dropped; 0 keeps all
+	Near       string // a path the user is working on: nearby results rank higher
+	// MinScore drops results scoring below it; scores are absolute (see
+	// relevance.go), so a query nothing answers well gets none. 0 keeps
+	// all; front-ends pass DefaultMinScore unless told otherwise.
+	MinScore float64
 	// Embedder is the provider the user asked to embed the query with;
 	// empty follows the index. A different one than the index's is refused.
 	Embedder string
@@ -66,9 +65,16 @@ type Result struct {
 	Language  string   `json:"language"`
 	Score     float64  `json:"score"`
 	Sources   []string `json:"sources"`
-	// Line is the chunk's first non-blank line, or the matching line in
-	// regex mode.
-	Line string `json:"line,omitempty"`
+	// Line is the chunk's best-matching line (see bestLines): the line
+	// that holds the most of the query's words, the pattern's match in
+	// regex mode. MatchLine is its number in the file (1-based).
+	Line      string `json:"line,omitempty"`
+	MatchLine int    `json:"match_line,omitempty"`
+	// Paths lists every file holding this chunk's content, its own
+	// first, when others hold it too; Similar lists the files of the
+	// near-duplicates folded into it (see similar.go).
+	Paths   []string `json:"paths,omitempty"`
+	Similar []string `json:"similar,omitempty"`
 	// Ranks gives the rank (1-based) in each retriever's list.
 	Ranks map[string]int `json:"ranks,omitempty"`
 }
@@ -77,7 +83,9 @@ type Result struct {
 type Response struct {
 	Query   string   `json:"query"`
 	Results []Result `json:"results"`
-	Debug   Debug    `json:"debug"`
+	// MinScore is the threshold the results passed (Query.MinScore).
+	MinScore float64 `json:"min_score"`
+	Debug    Debug   `json:"debug"`
 }
 
 // Debug explains how a response was made.
@@ -93,6 +101,9 @@ type Debug struct {
 	// the others. Front-ends show them where the user looks (the CLI on
 	// standard error); they are in Notes too.
 	Warnings []string `json:"warnings,omitempty"`
+	// NearMisses are the best results below the threshold, when none
+	// passed it: how close the query came.
+	NearMisses []Result `json:"near_misses,omitempty"`
 }
 
 // Engine answers queries against one index. It keeps what it derived from
@@ -102,6 +113,7 @@ type Engine struct {
 	emb     *embed.Builtin
 	snap    snapshotState
 	scores  []float64 // BM25 accumulators, one per snapshot document
+	covers  []float64 // the query IDF mass each document holds
 	touched []uint32  // documents with a score this query
 	vecs    vectorCache
 	syms    symbolCache
@@ -134,10 +146,14 @@ type key struct {
 	ord  int
 }
 
+// hit is one retriever's candidate: raw is the retriever's own score
+// (BM25, cosine, symbol match), score the absolute one (see relevance.go).
 type hit struct {
-	key   key
-	score float64
-	line  string
+	key        key
+	score, raw float64
+	line       string  // regex: the matching line
+	lineNo     int     // and its number
+	cover      float64 // text: the query IDF mass the chunk holds
 }
 
 // filter decides which chunks a query may return.
@@ -189,7 +205,7 @@ func prepare(q Query) (Query, error) {
 // network: an index of a remote model takes the query's vector from qe,
 // embedded before the transaction began (see SearchRoot).
 func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, error) {
-	resp := Response{Query: q.Text, Results: []Result{}}
+	resp := Response{Query: q.Text, Results: []Result{}, MinScore: q.MinScore}
 	gen := tx.Generation()
 	if r, ok := e.cached(gen, q); ok {
 		return r, nil
@@ -200,6 +216,9 @@ func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, er
 	}
 	resp.Debug.Dirty = v.dirtyCount()
 	f := newFilter(q)
+	if err := v.checkTypes(f); err != nil {
+		return resp, err
+	}
 	lists := map[string][]hit{}
 	var order []string
 	add := func(name string, hs []hit, err error) error {
@@ -212,7 +231,7 @@ func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, er
 	}
 	var (
 		hs  []hit
-		cos map[key]float64
+		cos map[key]hit
 		// transient: the vectors were left out for a reason that may pass
 		// (the endpoint failed), so the answer is not kept in the cache.
 		transient bool
@@ -279,7 +298,7 @@ func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, er
 	resp.Debug.Notes = append(resp.Debug.Notes, resp.Debug.Warnings...)
 	fused, total := fuse(lists, order, cos)
 	resp.Debug.TotalCandidates = total
-	if resp.Results, err = v.finish(fused, q, f); err != nil {
+	if resp.Results, resp.Debug.NearMisses, err = v.finish(fused, q, f); err != nil {
 		return resp, err
 	}
 	if !transient {
@@ -296,82 +315,6 @@ func joinModes() string {
 	return strings.Join(s, ", ")
 }
 
-// fused is a candidate with its fused score and where it came from.
-type fused struct {
-	key   key
-	score float64
-	line  string
-	ranks map[string]int
-}
-
-// Hybrid fusion weights. Each retriever's scores are scaled so its best
-// candidate has 1; a candidate's fused score is its scaled text score plus
-// these shares of its scaled cosine and symbol scores. Scores, not ranks:
-// BM25 and cosine both say how well a chunk matches, and rank fusion throws
-// that away (measured with cmd/dossier-retrieval: reciprocal-rank fusion
-// gained a third of what this does).
-const (
-	vectorWeight = 0.5
-	symbolWeight = 0.1
-)
-
-// fuse merges ranked lists by weighted score (see vectorWeight); one list
-// keeps its own scores, scaled so the best is 1. cos holds the cosine of
-// candidates outside the vector list. The result is sorted, best first.
-func fuse(lists map[string][]hit, order []string, cos map[key]float64) ([]fused, int) {
-	weight := map[string]float64{"vector": vectorWeight, "symbol": symbolWeight}
-	byKey := map[key]*fused{}
-	var out []*fused
-	for _, name := range order {
-		hs := lists[name]
-		if len(hs) == 0 || hs[0].score <= 0 {
-			continue
-		}
-		w, top := 1.0, hs[0].score
-		if len(order) > 1 && weight[name] > 0 {
-			w = weight[name]
-		}
-		for i, h := range hs {
-			f := byKey[h.key]
-			if f == nil {
-				f = &fused{key: h.key, line: h.line, ranks: map[string]int{}}
-				byKey[h.key] = f
-				out = append(out, f)
-			}
-			f.ranks[name] = i + 1
-			f.score += w * h.score / top
-		}
-		if name == "vector" {
-			for _, f := range out {
-				if c, ok := cos[f.key]; ok && f.ranks[name] == 0 {
-					f.score += w * c / top
-				}
-			}
-		}
-	}
-	res := make([]fused, len(out))
-	best := 0.0
-	for i, f := range out {
-		res[i] = *f
-		best = max(best, f.score)
-	}
-	for i := range res {
-		if best > 0 {
-			res[i].score /= best
-		}
-	}
-	slices.SortStableFunc(res, func(a, b fused) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return strings.Compare(a.key.path, b.key.path)*2 + cmpInt(a.key.ord, b.key.ord)
-	})
-	return res, len(res)
-}
-
 func cmpInt(a, b int) int {
 	switch {
 	case a < b:
@@ -384,125 +327,3 @@ func cmpInt(a, b int) int {
 
 // candidates is how many results each retriever hands to fusion.
 const candidates = 200
-
-// Priors of the reranker: tests rank lower unless the query asks for
-// them (seed 004), and so do import blocks, which match the words of
-// everything a file uses and are almost never what a query looks for.
-const (
-	testPrior    = 0.85
-	importsPrior = 0.7
-)
-
-// rerankDepth is how many fused candidates the heuristics look at.
-const rerankDepth = 60
-
-// finish resolves candidates to chunks, applies the reranking heuristics
-// of seed 004 (proximity, recency, tests last unless asked, no overlapping
-// spans from one file) and the type filter, and cuts to K.
-func (v *view) finish(cands []fused, q Query, f filter) ([]Result, error) {
-	wantTests := false
-	for _, w := range strings.Fields(strings.ToLower(q.Text)) {
-		if strings.HasPrefix(w, "test") || w == "spec" {
-			wantTests = true
-		}
-	}
-	now := time.Now()
-	var rs []Result
-	for _, c := range cands {
-		if len(rs) >= rerankDepth && q.Mode != Regex {
-			break
-		}
-		m, mtime, ok, err := v.meta(c.key)
-		if err != nil {
-			return nil, err
-		}
-		if !ok || !f.kind(m.Kind, m.SrcType) {
-			continue
-		}
-		score := c.score
-		if q.Mode != Regex {
-			if !wantTests && m.IsTest() {
-				score *= testPrior
-			}
-			if m.Kind == "imports" {
-				score *= importsPrior
-			}
-			score *= proximity(q.Near, c.key.path)
-			if mtime > 0 {
-				// In whole days, so the same search ranks the same all day.
-				age := math.Floor(now.Sub(time.Unix(0, mtime)).Hours() / 24)
-				if age >= 0 && age < 30 {
-					score *= 1 + 0.03*(1-age/30)
-				}
-			}
-		}
-		r := Result{ID: m.ID, Path: c.key.path, StartLine: m.StartLine, EndLine: m.EndLine, Symbol: m.Symbol,
-			Kind: m.Kind, Language: m.Language, Score: score, Line: c.line, Ranks: c.ranks}
-		for _, name := range []string{"text", "vector", "symbol", "regex"} {
-			if c.ranks[name] > 0 {
-				r.Sources = append(r.Sources, name)
-			}
-		}
-		if r.Line == "" {
-			r.Line = m.Line
-		}
-		rs = append(rs, r)
-	}
-	if q.Mode != Regex {
-		slices.SortStableFunc(rs, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
-		rs = dedupe(rs)
-		// Boosts may lift the best past 1: scale back into 0..1.
-		if len(rs) > 0 && rs[0].Score > 1 {
-			top := rs[0].Score
-			for i := range rs {
-				rs[i].Score /= top
-			}
-		}
-	}
-	out := []Result{}
-	for _, r := range rs {
-		if r.Score < q.MinScore {
-			continue
-		}
-		out = append(out, r)
-		if len(out) == q.K {
-			break
-		}
-	}
-	return out, nil
-}
-
-// dedupe drops a result whose lines overlap a better one from the same file.
-func dedupe(rs []Result) []Result {
-	var out []Result
-	for _, r := range rs {
-		overlaps := false
-		for _, o := range out {
-			if o.Path == r.Path && r.StartLine <= o.EndLine && o.StartLine <= r.EndLine {
-				overlaps = true
-				break
-			}
-		}
-		if !overlaps {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// proximity boosts results near the path the user works on.
-func proximity(near, p string) float64 {
-	if near == "" {
-		return 1
-	}
-	near = strings.TrimPrefix(path.Clean(near), "./")
-	switch {
-	case p == near:
-		return 1.2
-	case path.Dir(p) == path.Dir(near):
-		return 1.12
-	case strings.SplitN(p, "/", 2)[0] == strings.SplitN(near, "/", 2)[0]:
-		return 1.04
-	}
-	return 1
-}

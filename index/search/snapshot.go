@@ -18,7 +18,8 @@ import (
 // of another version is not read (queries fall back to the per-file
 // records) and the next index run rebuilds it (see SnapshotCurrent).
 // 4: the path table is NUL-separated (a file name may hold a newline).
-const snapVersion = 4
+// 5: chunk metadata holds the content hash and near-duplicate signature.
+const snapVersion = 5
 
 // pathSep separates the path table's entries: the one byte a Unix path
 // cannot hold.

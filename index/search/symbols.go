@@ -20,6 +20,8 @@ const (
 	// ambiguous is how many definitions of one name make it noise in
 	// hybrid mode (String, Error, New ...).
 	ambiguous = 40
+	// memberWeight scales the score of a symbol smaller than its chunk.
+	memberWeight = 0.95
 )
 
 // symbols looks names up in the symbol map. In hybrid mode only words that
@@ -50,6 +52,11 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 	add := func(s store.Symbol, score float64) {
 		if !f.path(s.Path) || s.Ordinal < 0 {
 			return
+		}
+		if s.HasSpan() {
+			// A constant, field or property function ranks below a
+			// function or type that matches as well.
+			score *= memberWeight
 		}
 		// The symbol map and the search records are written in one
 		// transaction with the file, so the ordinal names the same chunk
@@ -99,7 +106,7 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 	}
 	hits := make([]hit, 0, len(order))
 	for _, k := range order {
-		hits = append(hits, hit{key: k, score: best[k]})
+		hits = append(hits, hit{key: k, score: best[k], raw: best[k]})
 	}
 	return top(hits, 200), nil
 }
@@ -121,11 +128,14 @@ func (v *view) fuzzySymbols(w string, add func(store.Symbol, float64)) error {
 		return nil
 	}
 	matches = topMatches(matches, 20)
-	bestScore := matches[0].Score
+	// Absolute: against the score of a name that is w itself, so a few
+	// scattered letters in common score near 0 however good they are
+	// among what there is.
+	perfect := fuzzy.Find(w, []string{w})
 	for _, m := range matches {
-		rel := 1.0
-		if bestScore > 0 {
-			rel = max(float64(m.Score)/float64(bestScore), 0.1)
+		rel := 0.0
+		if len(perfect) > 0 && perfect[0].Score > 0 {
+			rel = min(max(float64(m.Score)/float64(perfect[0].Score), 0), 1)
 		}
 		err := v.tx.SymbolsWithPrefix(m.Str+"\x00", func(s store.Symbol) bool {
 			add(s, scoreFuzzy*rel)

@@ -23,6 +23,10 @@ const (
 type stats struct {
 	n     float64 // documents
 	avgdl float64
+	// mass is the query's IDF mass: the sum of its terms' IDFs, each
+	// times its count in the query, absent terms included (see textScore).
+	mass  float64
+	known float64           // the part of mass whose terms the index holds
 	df    map[string]int    // per query term
 	plist map[string][]byte // per query term, the snapshot's postings
 	// dirty are the chunks of dirty files that hold a query term.
@@ -108,6 +112,14 @@ func (v *view) stats(qt map[string]int) (stats, error) {
 	s.n, s.avgdl = float64(max(docs, 1)), 1
 	if docs > 0 {
 		s.avgdl = max(float64(total)/float64(docs), 1)
+	}
+	// In term order, so the sums are the same bits every time.
+	for _, t := range slices.Sorted(maps.Keys(qt)) {
+		w := s.idf(t) * float64(qt[t])
+		s.mass += w
+		if s.df[t] > 0 {
+			s.known += w
+		}
 	}
 	return s, nil
 }
@@ -203,11 +215,14 @@ func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) (
 	if cap(v.e.scores) < nd {
 		v.e.scores = make([]float64, nd)
 	}
-	scores := v.e.scores[:nd]
+	if cap(v.e.covers) < nd {
+		v.e.covers = make([]float64, nd)
+	}
+	scores, covers := v.e.scores[:nd], v.e.covers[:nd]
 	touched := v.e.touched[:0]
 	defer func() {
 		for _, d := range touched {
-			scores[d] = 0
+			scores[d], covers[d] = 0, 0
 		}
 		v.e.touched = touched[:0]
 	}()
@@ -240,6 +255,7 @@ func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) (
 				touched = append(touched, uint32(d))
 			}
 			scores[d] += st.bm25(float64(tf), float64(binary.LittleEndian.Uint32(e[8:])), idf)
+			covers[d] += idf
 		}
 	}
 	h := make(hitHeap, 0, limit)
@@ -249,7 +265,7 @@ func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) (
 			continue
 		}
 		doc := getDoc(v.docs, int(d))
-		h.offer(hit{key: key{v.e.snap.paths[doc.path], int(doc.ordinal)}, score: s}, limit)
+		h.offer(hit{key: key{v.e.snap.paths[doc.path], int(doc.ordinal)}, score: s, raw: s, cover: covers[d]}, limit)
 	}
 	return h, nil
 }
@@ -313,13 +329,17 @@ func (v *view) text(q string, f filter, limit int) ([]hit, error) {
 		if !f.path(d.key.path) || !f.kind(d.kind, d.src) {
 			continue
 		}
-		score := 0.0
+		score, cover := 0.0, 0.0
 		for _, t := range d.tfs {
-			score += st.bm25(float64(t.tf), d.length, st.idf(t.term)*float64(qt[t.term]))
+			idf := st.idf(t.term) * float64(qt[t.term])
+			score += st.bm25(float64(t.tf), d.length, idf)
+			cover += idf
 		}
-		hits = append(hits, hit{key: d.key, score: score})
+		hits = append(hits, hit{key: d.key, score: score, raw: score, cover: cover})
 	}
-	return top(hits, limit), nil
+	hits = top(hits, limit)
+	calibrateText(hits, st.mass)
+	return hits, nil
 }
 
 func name(names []string, code uint8) string {

@@ -3,6 +3,7 @@ package search
 import (
 	"container/heap"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 
@@ -32,8 +33,9 @@ func (v *view) builtinQueryVector(q string) ([]float32, bool, error) {
 // see cache.go), split across the cores, whose best estimates are then
 // rescored from their residuals, read from the index file (vecindex). The
 // similarity of every chunk in want (other retrievers' candidates) is also
-// returned, so fusion can weigh each candidate by all its evidence.
-func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, want []hit) ([]hit, map[key]float64, error) {
+// returned, so fusion can weigh each candidate by all its evidence. Scores
+// are absolute, calibrated on the scan's own cosines (see cosineNull).
+func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, want []hit) ([]hit, map[key]hit, error) {
 	model := m.Model
 	// Hashed features collide: below minCosine a builtin match is noise.
 	floor := 0.0
@@ -79,10 +81,11 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	ncand := vecindex.Candidates(limit)
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)/64))
 	heaps := make([]hitHeap, workers)
+	nulls := make([]cosineNull, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			h := &heaps[w]
+			h, null := &heaps[w], &nulls[w]
 			for i := w; i < len(files); i += workers {
 				fl := &files[i]
 				for j := range fl.n {
@@ -90,6 +93,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 						continue
 					}
 					s := float64(q.Estimate(fl.entries[j*size : (j+1)*size]))
+					null.add(s)
 					if h.Len() < ncand || s >= (*h)[0].score {
 						h.offer(hit{key: key{fl.path, j}, score: s}, ncand)
 					}
@@ -99,8 +103,10 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	}
 	wg.Wait()
 	var all []hit
-	for _, h := range heaps {
+	var null cosineNull
+	for w, h := range heaps {
 		all = append(all, h...)
+		null.merge(nulls[w])
 	}
 	// Rescore the best estimates, and the other retrievers' candidates,
 	// from their stored residuals.
@@ -135,7 +141,18 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	for len(hits) > 0 && hits[len(hits)-1].score < floor {
 		hits = hits[:len(hits)-1]
 	}
-	cos := map[key]float64{}
+	scale := null.scale(hits)
+	if m.Provider == store.ProviderBuiltin && v.qst.mass > 0 {
+		// The builtin embedder hashes the query's words and their
+		// trigrams: words the index does not hold match only by
+		// collision, so they lend the vectors no confidence.
+		scale *= math.Pow(v.qst.known/v.qst.mass, knownPow)
+	}
+	for i := range hits {
+		hits[i].raw = hits[i].score
+		hits[i].score *= scale
+	}
+	cos := map[key]hit{}
 	for _, h := range want {
 		if !f.path(h.key.path) {
 			continue
@@ -145,7 +162,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 			return nil, nil, err
 		}
 		if ok && s >= floor {
-			cos[h.key] = s
+			cos[h.key] = hit{key: h.key, raw: s, score: s * scale}
 		}
 	}
 	return hits, cos, nil

@@ -20,6 +20,7 @@ type view struct {
 	dirtyNum map[uint32]bool
 	recs     map[string]*FileRecord // decoded records of dirty files
 	metas    map[int]*Meta          // decoded snapshot metadata, by document
+	segs     map[int][]byte         // metadata segments read (and checked) so far
 	notes    []string               // for the response's debug notes
 	// The query's terms and their figures (see queryTerms).
 	qtext string
@@ -56,7 +57,7 @@ func (v *view) consistent() bool {
 
 func (e *Engine) open(tx *store.Tx) (*view, error) {
 	v := &view{tx: tx, e: e, dirty: map[string]bool{}, dirtyNum: map[uint32]bool{},
-		recs: map[string]*FileRecord{}, metas: map[int]*Meta{}}
+		recs: map[string]*FileRecord{}, metas: map[int]*Meta{}, segs: map[int][]byte{}}
 	raw, err := tx.SnapshotValue(keyMeta)
 	if err != nil {
 		return nil, err
@@ -156,9 +157,15 @@ func (v *view) docMeta(d int) (*Meta, error) {
 	if m, ok := v.metas[d]; ok {
 		return m, nil
 	}
-	seg, err := v.tx.SnapshotValue(metaKey(d / segDocs))
-	if err != nil {
-		return nil, err
+	// A segment is checked whole when read: once per query, not per
+	// document of it the query looks at.
+	seg, ok := v.segs[d/segDocs]
+	if !ok {
+		var err error
+		if seg, err = v.tx.SnapshotValue(metaKey(d / segDocs)); err != nil {
+			return nil, err
+		}
+		v.segs[d/segDocs] = seg
 	}
 	entry, ok := segEntry(seg, d%segDocs)
 	if !ok {
