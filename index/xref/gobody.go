@@ -325,10 +325,13 @@ func (g *goX) rangeClause(n *sitter.Node) {
 	v := g.valOf(right)
 	coll := v.coll
 	v.coll = 0
+	// A value reached through a field or a result has its declared
+	// type's base: with two variables it is a slice's or a map's element.
+	reachedColl := coll == 0 && (v.Via != Type || len(v.Chain) > 0)
 	for i, l := range left {
 		var lv Val
 		switch {
-		case coll == 'c' && i == 0, (coll == 's' || coll == 'm') && i == 1:
+		case coll == 'c' && i == 0, (coll == 's' || coll == 'm' || reachedColl) && i == 1:
 			lv = v
 		}
 		g.sc.set(text(l, g.src), lv)
