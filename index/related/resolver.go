@@ -1,6 +1,7 @@
 package related
 
 import (
+	"bytes"
 	"path"
 	"slices"
 	"strings"
@@ -10,15 +11,18 @@ import (
 	"github.com/dossierhq/dossier/store"
 )
 
-// parsed is one workspace file as the resolver knows it: its text and
-// what xref reads in it (x is nil when its language has no extractor or
-// it does not parse).
+// parsed is one workspace file as the resolver knows it: its text and,
+// once asked for, what xref reads in it (x stays nil when its language has
+// no extractor or it does not parse).
 type parsed struct {
-	path  string
-	lang  string
-	text  []byte
-	x     *xref.File
-	lines []int
+	path   string
+	lang   string
+	text   []byte
+	x      *xref.File
+	tried  bool
+	pkg    string // package clause (Go, Java) or namespace, read lazily
+	hasPkg bool
+	lines  []int
 	// imports are the files each import binding reaches, resolved once.
 	imports map[int][]string
 }
@@ -32,7 +36,8 @@ type hit struct {
 func (h hit) def() *xref.Def { return &h.p.x.Defs[h.i] }
 
 // resolver resolves xref references to workspace definitions with the
-// scoping table, parsing files as it needs them (once per expansion).
+// scoping table, reading and parsing files as it needs them (once per
+// expansion, and only files that hold the name sought).
 type resolver struct {
 	tx    *store.Tx
 	w     *workspace
@@ -45,7 +50,7 @@ func newResolver(tx *store.Tx, w *workspace) *resolver {
 	return &resolver{tx: tx, w: w, files: map[string]*parsed{}, globals: map[string][]string{}}
 }
 
-// file reads and parses p (nil when it is not in the index).
+// file reads p (nil when it is not in the index); it is parsed on demand.
 func (r *resolver) file(p string) *parsed {
 	if f, ok := r.files[p]; ok {
 		return f
@@ -55,25 +60,45 @@ func (r *resolver) file(p string) *parsed {
 		r.files[p] = nil
 		return nil
 	}
-	f := newParsed(p, text)
+	f := &parsed{path: p, lang: lang.Detect(p, text), text: text}
 	r.files[p] = f
 	return f
 }
 
-// newParsed parses text as the language of p. Safe to run in parallel.
-func newParsed(p string, text []byte) *parsed {
-	f := &parsed{path: p, lang: lang.Detect(p, text), text: text}
-	if xref.Supported(f.lang) {
-		f.x, _ = xref.Parse(f.lang, text)
+// parse makes f's xref facts (nil when it has none). Safe to run in
+// parallel on distinct files.
+func (f *parsed) parse() *xref.File {
+	if !f.tried {
+		f.tried = true
+		if xref.Supported(f.lang) {
+			f.x, _ = xref.Parse(f.lang, f.text)
+		}
+	}
+	return f.x
+}
+
+// parsedHolding is file q parsed when its text holds name, else nil: a
+// file that never spells a name cannot define it.
+func (r *resolver) parsedHolding(q, name string) *parsed {
+	f := r.file(q)
+	if f == nil || !bytes.Contains(f.text, []byte(name)) || f.parse() == nil {
+		return nil
 	}
 	return f
 }
 
-// add caches f, parsed elsewhere (in parallel).
-func (r *resolver) add(f *parsed) {
-	if _, ok := r.files[f.path]; !ok {
-		r.files[f.path] = f
+// packageName is the package or namespace f declares, read without a
+// parse where the language allows.
+func (f *parsed) packageName() string {
+	if !f.hasPkg {
+		f.hasPkg = true
+		if f.lang == lang.Go {
+			f.pkg = goPackageClause(f.text)
+		} else if x := f.parse(); x != nil {
+			f.pkg = x.Package
+		}
 	}
+	return f.pkg
 }
 
 // importFiles lists the files import i of p reaches.
@@ -98,8 +123,8 @@ func (r *resolver) importFiles(p *parsed, i int) []string {
 // topLevel finds the definitions of name at the top level of file q
 // (Container ""), keeping those keep accepts.
 func (r *resolver) topLevel(q, name string, keep func(*xref.Def) bool) []hit {
-	f := r.file(q)
-	if f == nil || f.x == nil {
+	f := r.parsedHolding(q, name)
+	if f == nil {
 		return nil
 	}
 	var out []hit
@@ -174,6 +199,23 @@ func (r *resolver) qualified(p *parsed, qual, name string, keep func(*xref.Def) 
 			hits = append(hits, r.topLevel(q, name, exportedAnd(sc, keep))...)
 		}
 	}
+	if len(hits) > 0 || p.lang != lang.Go {
+		return hits
+	}
+	// An unaliased Go import binds its package clause, which the
+	// extractor could only guess from the path.
+	for i, imp := range p.x.Imports {
+		if imp.Local == "" || imp.Local == "." || imp.Local == qual {
+			continue
+		}
+		files := r.importFiles(p, i)
+		if len(files) == 0 || r.file(files[0]).packageName() != qual {
+			continue
+		}
+		for _, q := range files {
+			hits = append(hits, r.topLevel(q, name, exportedAnd(sc, keep))...)
+		}
+	}
 	return hits
 }
 
@@ -238,8 +280,8 @@ func (r *resolver) members(h hit, name string, depth int) []hit {
 	}
 	var out []hit
 	for _, q := range files {
-		f := r.file(q)
-		if f == nil || f.x == nil {
+		f := r.parsedHolding(q, name)
+		if f == nil {
 			continue
 		}
 		for i := range f.x.Defs {
@@ -309,6 +351,14 @@ func (r *resolver) resolve(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
 		var first []hit
 		first, guess = r.bare(p, chain[0], nil)
 		recv, chain = r.typesOf(first), chain[1:]
+		if len(first) == 0 {
+			// Not a value in scope: an import binding the extractor did
+			// not know (a Go package named unlike its path).
+			if len(chain) == 0 {
+				return r.qualified(p, ref.Chain[0], ref.Name, nil), false
+			}
+			recv, chain = r.typesOf(r.qualified(p, ref.Chain[0], chain[0], nil)), chain[1:]
+		}
 	case xref.Package:
 		if len(chain) == 0 {
 			return r.qualified(p, ref.Qual, ref.Name, nil), false

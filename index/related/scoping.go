@@ -75,7 +75,7 @@ func goPackage(r *resolver, p *parsed) []string {
 		if q == p.path || !strings.HasSuffix(q, ".go") || !test && strings.HasSuffix(q, "_test.go") {
 			continue
 		}
-		if o := r.file(q); o != nil && o.x != nil && o.x.Package == p.x.Package {
+		if o := r.file(q); o != nil && o.packageName() == p.packageName() {
 			out = append(out, q)
 		}
 	}
@@ -91,7 +91,7 @@ func samePackage(r *resolver, p *parsed) []string {
 		if q == p.path || path.Ext(q) != ext {
 			continue
 		}
-		if o := r.file(q); o != nil && o.x != nil && o.x.Package == p.x.Package {
+		if o := r.file(q); o != nil && o.packageName() == p.packageName() {
 			out = append(out, q)
 		}
 	}

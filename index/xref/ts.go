@@ -177,6 +177,10 @@ type Val struct {
 	Qual  string
 	Chain []string
 	known bool
+	// coll is what a Go value of the type holds when it is a collection:
+	// 's' a slice or array, 'm' a map, 'c' a channel (Qual is then the
+	// element's type), 0 otherwise.
+	coll byte
 }
 
 // typed is a value of the type written t.
