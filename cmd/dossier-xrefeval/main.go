@@ -197,7 +197,7 @@ func newEval(t *Truth) *eval {
 func (e *eval) sample(n int, seed uint64) []int {
 	var all []int
 	for i, d := range e.t.Defs {
-		if d.Kind != "interface method" {
+		if d.Kind != "interface method" && sampled[d.Kind] {
 			all = append(all, i)
 		}
 	}
@@ -219,6 +219,11 @@ func (e *eval) lookup(path, symbol string) (int, bool) {
 	i, ok := e.byName[[3]string{path, container, name}]
 	return i, ok
 }
+
+// sampled are the kinds of definition whose callees and callers the
+// truth lists: a class is a set of methods, a field or variable holds a
+// value (TypeScript's truth lists them only for attribution).
+var sampled = map[string]bool{"": true, "function": true, "method": true, "constructor": true}
 
 var scored = map[string]bool{"function": true, "method": true, "constructor": true, "interface method": true}
 

@@ -244,6 +244,9 @@ func (e *expander) selectSpans(t Target) error {
 			e.spans = byName
 		}
 		if len(e.spans) == 0 {
+			e.spans = e.xrefSpans(t.Symbol) // xrefdefs.go
+		}
+		if len(e.spans) == 0 {
 			if len(names) > 8 {
 				names = append(names[:8], "…")
 			}

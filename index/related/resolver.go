@@ -123,6 +123,9 @@ func (r *resolver) importFiles(p *parsed, i int) []string {
 // topLevel finds the definitions of name at the top level of file q
 // (Container ""), keeping those keep accepts.
 func (r *resolver) topLevel(q, name string, keep func(*xref.Def) bool) []hit {
+	if f := r.file(q); f != nil && family(f.lang) == "js" {
+		return r.jsTopLevel(q, name, keep, 0) // re-exports too (js.go)
+	}
 	f := r.parsedHolding(q, name)
 	if f == nil {
 		return nil

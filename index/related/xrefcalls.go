@@ -207,6 +207,9 @@ func (e *expander) callersIn(f *parsed, targets map[string][]int, isTarget map[i
 			r.ChunkID, r.Symbol, r.Kind, r.StartLine, r.EndLine = ch.ID, qualifiedName(ch), ch.Kind, ch.StartLine, ch.EndLine
 			k = key{chunk: ch.ID, name: ref.Name}
 		}
+		if sym, kind := jsCallerSymbol(f, ref); sym != "" {
+			r.Symbol, r.Kind, k.chunk = sym, kind, k.chunk+"\x00"+sym // js.go
+		}
 		if seen[k] {
 			continue
 		}

@@ -276,7 +276,7 @@ function describeDef(d) {
     else if (ts.isTypeLiteralNode(parent) && ts.isIntersectionTypeNode(parent.parent) && ts.isTypeAliasDeclaration(parent.parent.parent)) container = parent.parent.parent.name.text;
     const name = nameText(d.name);
     if (!container || !name || inFunctionBody(parent)) return undefined;
-    return { name, container, kind: ts.isMethodSignature(d) ? "method" : "field", nameNode: d.name };
+    return { name, container, kind: ts.isMethodSignature(d) ? "interface method" : "field", nameNode: d.name };
   }
   return undefined;
 }
@@ -388,6 +388,7 @@ function callerOf(n) {
   return undefined;
 }
 
+const callable = new Set(["function", "method", "class", "interface method"]);
 const edges = [];
 const seen = new Set();
 
@@ -403,7 +404,9 @@ function visit(sf, n) {
   }
   if (nameNode) {
     const callee = calleeDef(n, nameNode);
-    if (callee !== undefined) {
+    // A call through a field or variable (of a function type) is dynamic:
+    // the edge is to whatever function it holds, which no name shows.
+    if (callee !== undefined && callable.has(defs[callee].kind)) {
       const caller = callerOf(n);
       if (caller !== undefined) {
         const line = sf.getLineAndCharacterOfPosition(nameNode.getStart(sf)).line + 1;
