@@ -39,7 +39,7 @@ func (e *expander) xcallees() ([]Ref, error) {
 		}
 		hits, guess := e.r.resolve(e.xp, ref)
 		hits = slices.DeleteFunc(hits, func(h hit) bool {
-			return !isCallee(h.def()) || !test && lang.IsTestPath(h.p.path)
+			return !isCallee(h.def()) || jsUncallable(h) || !test && lang.IsTestPath(h.p.path)
 		})
 		if guess && len(hits) > maxPerName {
 			ambiguous = appendNonEmpty(ambiguous, ref.Name)
@@ -148,6 +148,10 @@ func (e *expander) xcallers(imps []importer) ([]Ref, error) {
 		for _, i := range is {
 			isTarget[e.xp.x.Defs[i].NameStart] = true
 		}
+	}
+	imps, err := e.jsBarrelImporters(imps) // js.go
+	if err != nil {
+		return nil, err
 	}
 	var paths []string
 	for _, f := range e.callerFiles(imps) {

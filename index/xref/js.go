@@ -52,6 +52,9 @@ type jsExtractor struct {
 	fnDepth int
 	// ns is the enclosing namespace, the Container of its members.
 	ns string
+	// cls is the class whose body is walked ("" outside a class
+	// definition): the type `this` names.
+	cls string
 }
 
 func extractJS(language string, src []byte) (*File, error) {

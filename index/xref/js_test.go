@@ -104,6 +104,8 @@ export class Hono<E extends Env = Env> extends HonoBase<E> implements Fetcher {
   get routes() { return this.router.list() }
 
   static create(): Hono { return new Hono(new Repo()) }
+
+  use(): this { return this.use().route() }
 }
 `
 
@@ -121,6 +123,7 @@ func TestJSClassPropertyMembers(t *testing.T) {
 		"method Hono.text",
 		"method Hono.routes",
 		"method Hono.create :Hono",
+		"method Hono.use :Hono",
 	})
 	checkList(t, "refs", jsRefs(f), []string{
 		"SmartRouter bare in Hono.constructor",
@@ -132,6 +135,8 @@ func TestJSClassPropertyMembers(t *testing.T) {
 		"list self [router] in Hono.routes",
 		"Hono bare in Hono.create",
 		"Repo bare in Hono.create",
+		"use self in Hono.use",
+		"route self [use] in Hono.use",
 	})
 }
 

@@ -28,6 +28,9 @@ func (x *jsExtractor) class(n *sitter.Node, name string) {
 		x.b.enter(i)
 		defer x.b.leave()
 		this = self()
+		saved := x.cls
+		x.cls = name
+		defer func() { x.cls = saved }()
 	} else if x.sc != nil && name != "" && n.Type() != "class" {
 		x.sc.set(name, Val{})
 	}
@@ -388,6 +391,8 @@ func (x *jsExtractor) typeName(n *sitter.Node) string {
 		if k := named(n); len(k) > 0 {
 			return x.typeName(k[0])
 		}
+	case "this_type":
+		return x.cls // a method returning this: the class, for a chain
 	case "type_identifier", "identifier":
 		name := x.text(n)
 		if c, ok := x.typeParam(name); ok {
