@@ -225,6 +225,19 @@ func (e *eval) lookup(path, symbol string) (int, bool) {
 // value (TypeScript's truth lists them only for attribution).
 var sampled = map[string]bool{"": true, "function": true, "method": true, "constructor": true}
 
+// within finds the definition named like r's symbol whose line lies in
+// r's chunk: the index names some chunks oddly (a receiver with several
+// type parameters), the lines still tell.
+func (e *eval) within(r related.Ref) (int, bool) {
+	name := r.Symbol[strings.LastIndexByte(r.Symbol, '.')+1:]
+	for i, d := range e.t.Defs {
+		if d.Path == r.Path && d.Name == name && r.StartLine <= d.Line && d.Line <= r.EndLine {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 var scored = map[string]bool{"function": true, "method": true, "constructor": true, "interface method": true}
 
 func (e *eval) score(target int, x *related.Expansion, rep *Report) {
@@ -236,6 +249,9 @@ func (e *eval) score(target int, x *related.Expansion, rep *Report) {
 				continue // another platform's file: the truth has not checked it
 			}
 			i, ok := e.lookup(r.Path, r.Symbol)
+			if !ok {
+				i, ok = e.within(r)
+			}
 			switch {
 			case ok:
 				got[i] = true

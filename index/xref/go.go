@@ -120,6 +120,7 @@ func (g *goX) funcDecl(n *sitter.Node) {
 		}
 	}
 	d.Type, _ = g.resultType(field(n, "result"))
+	d.Results = g.results(field(n, "result"))
 	i := g.b.def(d)
 	g.b.enter(i)
 	if recvName != "" {
@@ -182,6 +183,33 @@ func (g *goX) resultType(n *sitter.Node) (string, byte) {
 	return g.base(n)
 }
 
+// results lists the base types of a result list of two or more.
+func (g *goX) results(n *sitter.Node) []string {
+	if n == nil || n.Type() != "parameter_list" {
+		return nil
+	}
+	var out []string
+	for _, p := range named(n) {
+		if p.Type() != "parameter_declaration" {
+			continue
+		}
+		b, _ := g.base(field(p, "type"))
+		names := 0
+		for _, c := range named(p) {
+			if c.Type() == "identifier" {
+				names++
+			}
+		}
+		for i := 0; i < max(names, 1); i++ {
+			out = append(out, b)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
 // params declares the names of a parameter list with their types and
 // records the types as references.
 func (g *goX) params(n *sitter.Node) {
@@ -193,6 +221,9 @@ func (g *goX) params(n *sitter.Node) {
 		t := field(p, "type")
 		g.types(t, false)
 		v := g.typeVal(t)
+		if p.Type() == "variadic_parameter_declaration" && v.Known() {
+			v.coll = 's'
+		}
 		for i := 0; i < int(p.NamedChildCount()); i++ {
 			if c := p.NamedChild(i); c.Type() == "identifier" {
 				g.sc.set(text(c, g.src), v)
@@ -228,6 +259,9 @@ func (g *goX) base(t *sitter.Node) (string, byte) {
 
 // typeVal is the value of a variable declared with type t.
 func (g *goX) typeVal(t *sitter.Node) Val {
+	if v, ok := g.anonStruct(t); ok {
+		return v
+	}
 	b, coll := g.base(t)
 	if b == "" || g.tparams[b] {
 		return Val{}
@@ -235,6 +269,41 @@ func (g *goX) typeVal(t *sitter.Node) Val {
 	v := typed(b)
 	v.coll = coll
 	return v
+}
+
+// anonStruct is the value of an anonymous struct type, or a slice, array
+// or map of one, with its fields' values.
+func (g *goX) anonStruct(t *sitter.Node) (Val, bool) {
+	var coll byte
+	for t != nil {
+		switch t.Type() {
+		case "pointer_type", "parenthesized_type":
+			t = t.NamedChild(0)
+		case "slice_type", "array_type", "implicit_length_array_type":
+			t, coll = field(t, "element"), 's'
+		case "map_type":
+			t, coll = field(t, "value"), 'm'
+		case "struct_type":
+			v := Val{known: true, coll: coll, fields: map[string]Val{}}
+			for _, list := range named(t) {
+				for _, f := range named(list) {
+					if f.Type() != "field_declaration" {
+						continue
+					}
+					fv := g.typeVal(field(f, "type"))
+					for k := 0; k < int(f.NamedChildCount()); k++ {
+						if c := f.NamedChild(k); c.Type() == "field_identifier" {
+							v.fields[text(c, g.src)] = fv
+						}
+					}
+				}
+			}
+			return v, true
+		default:
+			return Val{}, false
+		}
+	}
+	return Val{}, false
 }
 
 // types records the type names a type expression mentions.
@@ -282,6 +351,10 @@ func (g *goX) typeSpec(n *sitter.Node) {
 		if b, _ := g.base(t); b != "" {
 			d.Bases = []string{b}
 		}
+	default:
+		// A named slice, map or other type: the base of its underlying
+		// type, which indexing and ranging reach.
+		d.Type, _ = g.base(t)
 	}
 	i := g.b.def(d)
 	g.b.enter(i)

@@ -224,7 +224,11 @@ func (g *goX) valOf(n *sitter.Node) Val {
 		switch fn.Type() {
 		case "identifier":
 			name := text(fn, g.src)
-			if _, local := g.sc.lookup(name); local {
+			if v, local := g.sc.lookup(name); local {
+				if v.ret {
+					v.ret = false
+					return v
+				}
 				return Val{}
 			}
 			if name == "new" || name == "make" {
@@ -244,6 +248,15 @@ func (g *goX) valOf(n *sitter.Node) Val {
 		return Val{}
 	case "composite_literal":
 		return g.typeVal(field(n, "type"))
+	case "func_literal":
+		// Calling it gives a value of its (first) result type.
+		t, _ := g.resultType(field(n, "result"))
+		if t == "" || g.tparams[t] {
+			return Val{}
+		}
+		v := typed(t)
+		v.ret = true
+		return v
 	case "type_assertion_expression", "type_conversion_expression":
 		return g.typeVal(field(n, "type"))
 	case "unary_expression":
@@ -282,6 +295,9 @@ func (g *goX) declare(left, right []*sitter.Node) {
 		case len(right) == 1 && i == 0:
 			// x, err := f(); x, ok := y.(T); v, ok := m[k]
 			v = g.valOf(right[0])
+		case len(right) == 1 && right[0].Type() == "call_expression":
+			// a, b, c := f(): the i-th result.
+			v = g.valOf(right[0]).Result(i)
 		}
 		g.sc.set(text(l, g.src), v)
 	}
@@ -325,9 +341,11 @@ func (g *goX) rangeClause(n *sitter.Node) {
 	v := g.valOf(right)
 	coll := v.coll
 	v.coll = 0
-	// A value reached through a field or a result has its declared
-	// type's base: with two variables it is a slice's or a map's element.
-	reachedColl := coll == 0 && (v.Via != Type || len(v.Chain) > 0)
+	// A value of a named type or reached through a field or a result has
+	// its declared type's base: with two variables it is a slice's or a
+	// map's element (the resolver goes from a named collection type to
+	// its element's).
+	reachedColl := coll == 0 && v.Known()
 	for i, l := range left {
 		var lv Val
 		switch {
