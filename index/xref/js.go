@@ -52,6 +52,9 @@ type jsExtractor struct {
 	fnDepth int
 	// ns is the enclosing namespace, the Container of its members.
 	ns string
+	// aliases maps a top-level object literal's name to the members that
+	// merely name another top-level value: const api = { get, post: send }.
+	aliases map[string]map[string]string
 	// cls is the class whose body is walked ("" outside a class
 	// definition): the type `this` names.
 	cls string
@@ -63,7 +66,7 @@ func extractJS(language string, src []byte) (*File, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	x := &jsExtractor{b: newBuilder(src), src: src, globals: map[string]Val{}}
+	x := &jsExtractor{b: newBuilder(src), src: src, globals: map[string]Val{}, aliases: map[string]map[string]string{}}
 	root := tree.RootNode()
 	x.collectGlobals(root)
 	x.statements(root)
@@ -101,6 +104,7 @@ func (x *jsExtractor) collectGlobals(root *sitter.Node) {
 				}
 				if id := field(d, "name"); id != nil && id.Type() == "identifier" {
 					x.globals[x.text(id)] = reached(Bare, "", x.text(id))
+					x.objectAliases(x.text(id), unwrapJS(field(d, "value")))
 				}
 			}
 		}
@@ -653,5 +657,28 @@ func (x *jsExtractor) bindPattern(n *sitter.Node) {
 			}
 			x.bindPattern(c)
 		}
+	}
+}
+
+// objectAliases records the members of the object literal obj, bound to
+// the top-level name, that only name another value ({ get, post: send }):
+// a call of api.get is a call of get.
+func (x *jsExtractor) objectAliases(name string, obj *sitter.Node) {
+	if obj == nil || obj.Type() != "object" {
+		return
+	}
+	m := map[string]string{}
+	for _, p := range named(obj) {
+		switch p.Type() {
+		case "shorthand_property_identifier":
+			m[x.text(p)] = x.text(p)
+		case "pair":
+			if k, v := field(p, "key"), field(p, "value"); k != nil && k.Type() == "property_identifier" && v != nil && v.Type() == "identifier" {
+				m[x.text(k)] = x.text(v)
+			}
+		}
+	}
+	if len(m) > 0 {
+		x.aliases[name] = m
 	}
 }

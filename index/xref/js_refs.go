@@ -162,6 +162,13 @@ func (x *jsExtractor) bare(id *sitter.Node) {
 // and walks recv.
 func (x *jsExtractor) memberRef(m *sitter.Node) {
 	obj, prop := field(m, "object"), field(m, "property")
+	if o := unwrapJS(obj); o != nil && prop != nil && o.Type() == "identifier" && !x.local(x.text(o)) {
+		if target, ok := x.aliases[x.text(o)][x.text(prop)]; ok {
+			// const actions = { add }: actions.add() calls add.
+			x.b.ref(Ref{Name: target, Start: int(prop.StartByte()), Call: true, Via: Bare})
+			return
+		}
+	}
 	if prop != nil && (prop.Type() == "property_identifier" || prop.Type() == "private_property_identifier") {
 		x.b.member(x.text(prop), int(prop.StartByte()), true, x.val(obj))
 	}

@@ -242,7 +242,11 @@ func TestJSObjectLiterals(t *testing.T) {
   request: function (method, path) { return fetch(path) },
 } as const
 
+const actions = { add, remove: drop, count: 1 }
+
 function use() {
+  actions.add(1)
+  actions.remove(2)
   api.get('/x')
   const inner = { m() { helper() } }
   inner.m()
@@ -250,12 +254,14 @@ function use() {
 `
 	f := parseJS(t, lang.TypeScript, src)
 	checkList(t, "defs", jsDefs(f), []string{
-		"object api", "method api.get", "method api.post", "method api.request", "function use",
+		"object api", "method api.get", "method api.post", "method api.request", "object actions", "function use",
 	})
 	checkList(t, "refs", jsRefs(f), []string{
 		"request self in api.get",
 		"send bare in api.post",
 		"fetch bare in api.request",
+		"add bare in use",
+		"drop bare in use",
 		"get bare [api] in use",
 		"helper bare in use",
 		"m unknown in use",
