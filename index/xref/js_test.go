@@ -388,3 +388,40 @@ func TestJSBrokenInput(t *testing.T) {
 		}
 	}
 }
+
+// A definition's own name is never one of its references.
+func TestJSDefinitionsAreNotReferences(t *testing.T) {
+	f := parseJS(t, lang.TypeScript, honoLike)
+	for _, d := range f.Defs {
+		for _, r := range f.Refs {
+			if r.Start == d.NameStart {
+				t.Errorf("the definition of %s.%s is a reference", d.Container, d.Name)
+			}
+		}
+	}
+}
+
+func FuzzJS(f *testing.F) {
+	f.Add([]byte(honoLike))
+	f.Add([]byte("class { #a = () => this.#a(); [k]() {} }\nconst o = { ...x, a, b: c }\no.a()"))
+	f.Add([]byte("export { a as default } from './x'\nimport * as ns from\nif (x instanceof (y)) x.m()"))
+	f.Add([]byte("const Widget = class extends Base { m() { this.n() } }"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for _, l := range []string{lang.TypeScript, lang.TSX, lang.JavaScript} {
+			x, err := Parse(l, src)
+			if err != nil {
+				continue
+			}
+			for _, r := range x.Refs {
+				if r.Start < 0 || r.Start > len(src) || r.In >= len(x.Defs) {
+					t.Fatalf("%s: ref %+v out of range", l, r)
+				}
+			}
+			for _, d := range x.Defs {
+				if d.Start < 0 || d.End > len(src) || d.NameStart < d.Start || d.NameStart > d.End {
+					t.Fatalf("%s: def %+v out of range", l, d)
+				}
+			}
+		}
+	})
+}

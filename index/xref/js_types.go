@@ -16,14 +16,14 @@ func (x *jsExtractor) class(n *sitter.Node, name string) {
 	isDef := x.atDefScope() && name != ""
 	this := Val{}
 	if isDef {
-		id := field(n, "name")
+		id, start := field(n, "name"), n
 		if id == nil {
 			id = n // const X = class {...}: the name is the variable's
 			if p := n.Parent(); p != nil && p.Type() == "variable_declarator" {
-				id = field(p, "name")
+				id, start = field(p, "name"), p
 			}
 		}
-		i := x.b.def(Def{Name: name, Kind: "class", Container: x.ns, Start: int(n.StartByte()), End: int(n.EndByte()),
+		i := x.b.def(Def{Name: name, Kind: "class", Container: x.ns, Start: int(start.StartByte()), End: int(n.EndByte()),
 			NameStart: int(id.StartByte()), Bases: x.heritage(n)})
 		x.b.enter(i)
 		defer x.b.leave()
