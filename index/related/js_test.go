@@ -62,6 +62,10 @@ func TestJSPropertyFunctionAndBarrel(t *testing.T) {
 	check(t, "callees", calleesOf(x), []string{"src/app.ts:8 App.#dispatch (method) <- 5"})
 	// run reaches App through the barrel index.ts; other's x is not typed.
 	check(t, "callers", callersOf(x), []string{"src/user.ts:5 run (function) calls fetch"})
+
+	x = expand(t, db, "src/app.ts::@App.#dispatch")
+	check(t, "callees", calleesOf(x), []string{"src/app.ts:13 helper (function) <- 9"})
+	check(t, "callers", callersOf(x), []string{"src/app.ts:5 App.fetch (method) calls #dispatch"})
 }
 
 func TestJSReexportsAndPackageName(t *testing.T) {
