@@ -77,7 +77,7 @@ func (f *parsed) parse() *xref.File {
 	if !f.tried {
 		f.tried = true
 		if xref.Supported(f.lang) {
-			f.x, _ = xref.Parse(f.lang, f.text)
+			f.x = cachedParse(f.path, f.lang, f.text, false)
 		}
 		if f.d == nil {
 			f.d, f.triedDefs = f.x, true
@@ -95,7 +95,7 @@ func (f *parsed) defs() *xref.File {
 		case f.x != nil:
 			f.d = f.x
 		case xref.Supported(f.lang):
-			f.d, _ = xref.ParseDefs(f.lang, f.text)
+			f.d = cachedParse(f.path, f.lang, f.text, true)
 		}
 	}
 	return f.d
