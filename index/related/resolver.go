@@ -26,9 +26,9 @@ type parsed struct {
 	tried     bool
 	d         *xref.File
 	triedDefs bool
-	pkg    string // package clause (Go, Java) or namespace, read lazily
-	hasPkg bool
-	lines  []int
+	pkg       string // package clause (Go, Java) or namespace, read lazily
+	hasPkg    bool
+	lines     []int
 	// imports are the files each import binding reaches, resolved once.
 	imports map[int][]string
 }
