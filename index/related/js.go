@@ -30,20 +30,20 @@ func (r *resolver) jsTopLevel(q, name string, keep func(*xref.Def) bool, hops in
 		return nil
 	}
 	var out []hit
-	if name != "default" && bytes.Contains(f.text, []byte(name)) && f.parse() != nil {
-		for i := range f.x.Defs {
-			if d := &f.x.Defs[i]; d.Name == name && d.Container == "" && (keep == nil || keep(d)) {
+	if name != "default" && bytes.Contains(f.text, []byte(name)) && f.defs() != nil {
+		for i := range f.d.Defs {
+			if d := &f.d.Defs[i]; d.Name == name && d.Container == "" && (keep == nil || keep(d)) {
 				out = append(out, hit{f, i})
 			}
 		}
 	}
-	if len(out) > 0 || hops >= jsMaxHops || f.parse() == nil {
+	if len(out) > 0 || hops >= jsMaxHops || f.defs() == nil {
 		return out
 	}
 	// A binding the module imports (and re-exports) first: a local rename
 	// `export {a as b}` names b only for importers, and the module's own
 	// b, if it imports one, is that import.
-	for i, imp := range f.x.Imports {
+	for i, imp := range f.d.Imports {
 		if imp.Local == name && imp.Member != "" && imp.Spec != "" {
 			for _, o := range r.importFiles(f, i) {
 				out = append(out, r.jsTopLevel(o, imp.Member, keep, hops+1)...)
@@ -53,7 +53,7 @@ func (r *resolver) jsTopLevel(q, name string, keep func(*xref.Def) bool, hops in
 	if len(out) > 0 {
 		return dedupHits(out)
 	}
-	for i, imp := range f.x.Imports {
+	for i, imp := range f.d.Imports {
 		switch {
 		case imp.Local == name && imp.Member != "" && imp.Spec == "" && imp.Member != name:
 			out = append(out, r.jsTopLevel(q, imp.Member, keep, hops+1)...)
