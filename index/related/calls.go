@@ -6,8 +6,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/store"
@@ -198,12 +196,6 @@ func isDef(text []byte, chunks []store.Chunk, s site, sx syntax) bool {
 	earlier := false
 	scanSites(text[start:s.off], start, sx, func(x site) { earlier = earlier || !x.deco })
 	return !earlier
-}
-
-// goExported reports whether a Go name is visible outside its package.
-func goExported(name string) bool {
-	r, _ := utf8.DecodeRuneInString(name)
-	return unicode.IsUpper(r)
 }
 
 // inSignatures reports whether off lies in an interface or trait, whose

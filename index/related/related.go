@@ -4,9 +4,13 @@
 // that import it, its tests, and its callees and callers found through the
 // symbol map and the indexed text.
 //
-// Everything is read from one store transaction; nothing is written. Calls
-// are found lexically (an identifier followed by "("), so callers and
-// callees are candidates ranked by proximity, not a type-checked call graph.
+// Everything is read from one store transaction; nothing is written. In a
+// language with a reference extractor (index/xref), calls are resolved
+// through the scoping table (scoping.go): the receiver's declared type,
+// import bindings, the package, and only where the language has a global
+// namespace a unique global name, marked as a guess. Other languages are
+// read lexically (an identifier followed by "("): their callers and
+// callees are candidates ranked by proximity.
 package related
 
 import (
@@ -87,6 +91,10 @@ type Ref struct {
 	CallLine int    `json:"call_line,omitempty"`
 	Role     string `json:"role,omitempty"` // tests: "test" or "subject"
 	Text     string `json:"text,omitempty"` // callers: the calling line, trimmed
+	// Guess marks a callee or caller found by a unique global name alone
+	// (a language with a global namespace, C without the header), not
+	// through the scoping rules.
+	Guess bool `json:"guess,omitempty"`
 }
 
 type span struct{ start, end int }
@@ -110,6 +118,13 @@ type expander struct {
 	syms     map[string][]store.Symbol
 	omitted  map[string]int
 	notes    []string
+
+	// r resolves references where the target's language has an xref
+	// extractor; xp is the target file as it reads it (nil otherwise:
+	// the lexical path).
+	r          *resolver
+	xp         *parsed
+	chunkCache map[string][]store.Chunk
 }
 
 // Expand computes the dependency expansion of t. The target file must be
@@ -133,11 +148,20 @@ func Expand(tx *store.Tx, t Target, opts Options) (*Expansion, error) {
 		return nil, err
 	}
 	x.Tests = e.tests()
-	if x.Callees, err = e.callees(); err != nil {
-		return nil, err
-	}
-	if x.Callers, err = e.callers(importers); err != nil {
-		return nil, err
+	if e.xp != nil {
+		if x.Callees, err = e.xcallees(); err != nil {
+			return nil, err
+		}
+		if x.Callers, err = e.xcallers(importers); err != nil {
+			return nil, err
+		}
+	} else {
+		if x.Callees, err = e.callees(); err != nil {
+			return nil, err
+		}
+		if x.Callers, err = e.callers(importers); err != nil {
+			return nil, err
+		}
 	}
 	if len(e.omitted) > 0 {
 		x.Omitted = e.omitted
@@ -179,6 +203,15 @@ func newExpander(tx *store.Tx, t Target, opts Options) (*expander, error) {
 		}
 	}
 	e.w = newWorkspace(tx)
+	e.r = newResolver(tx, e.w)
+	e.chunkCache = map[string][]store.Chunk{}
+	if _, ok := scopingOf(f.Language); ok {
+		xp := &parsed{path: t.Path, lang: f.Language, text: text}
+		if xp.parse() != nil {
+			e.r.files[t.Path] = xp
+			e.xp = xp
+		}
+	}
 	return e, nil
 }
 
@@ -191,14 +224,24 @@ func (e *expander) selectSpans(t Target) error {
 	switch {
 	case t.Symbol != "":
 		var names []string
+		var exact, byName []span
 		for _, c := range e.chunks {
 			if c.Symbol == "" {
 				continue
 			}
-			if c.Symbol == t.Symbol || qualifiedName(c) == t.Symbol {
-				e.spans = append(e.spans, span{c.StartByte, c.EndByte})
+			switch {
+			case qualifiedName(c) == t.Symbol:
+				exact = append(exact, span{c.StartByte, c.EndByte})
+			case c.Symbol == t.Symbol:
+				byName = append(byName, span{c.StartByte, c.EndByte})
 			}
 			names = appendNonEmpty(names, qualifiedName(c))
+		}
+		// "f" is the function f when there is one, not also the methods
+		// named f; with none, it is every method of that name.
+		e.spans = exact
+		if len(exact) == 0 {
+			e.spans = byName
 		}
 		if len(e.spans) == 0 { // not a unit of its own: a constant, field or property function
 			members, err := e.tx.SpanSymbols(t.Path, t.Symbol)
@@ -208,6 +251,9 @@ func (e *expander) selectSpans(t Target) error {
 			for _, s := range members {
 				e.spans = append(e.spans, span{s.StartByte, s.EndByte})
 			}
+		}
+		if len(e.spans) == 0 {
+			e.spans = e.xrefSpans(t.Symbol) // xrefdefs.go
 		}
 		if len(e.spans) == 0 {
 			if len(names) > 8 {

@@ -173,7 +173,7 @@ func TestTypeScript(t *testing.T) {
 		"web/src/math.ts:5 double (function) <- 13",
 	})
 	check(t, "callers", callersOf(x), []string{
-		"web/src/main.js:3  (top_level) calls Calc",
+		"web/src/main.js:3 c (const) calls Calc",
 		"web/src/main.js:4  (top_level) calls push",
 		"web/src/main.js:4  (top_level) calls twice",
 		"web/tests/calc.test.ts:4  (top_level) calls twice",

@@ -145,7 +145,7 @@ func (w *workspace) resolveJS(from, spec string) string {
 	case strings.HasPrefix(spec, "@/"), strings.HasPrefix(spec, "~/"):
 		bases = []string{path.Join("src", spec[2:]), path.Clean(spec[2:])}
 	default:
-		return ""
+		return w.jsPackage(spec) // a workspace package by name (js.go)
 	}
 	for _, b := range bases {
 		if w.files[b] {

@@ -18,7 +18,8 @@ type Target struct {
 	End   int  `json:"end,omitempty"`
 	Bytes bool `json:"bytes,omitempty"`
 	// Symbol selects the chunks of a function, method or type by name;
-	// "Parent.Name" picks one among same-named methods.
+	// "Parent.Name" picks one among same-named methods, and a plain name
+	// that a top-level definition has picks it alone.
 	Symbol string `json:"symbol,omitempty"`
 	// Tags are seed 003's "#tags"; expansion ignores them.
 	Tags []string `json:"tags,omitempty"`
@@ -73,7 +74,7 @@ func ParseTarget(s string) (Target, error) {
 		return t, nil
 	}
 	off := len(path) + 2
-	if i := strings.IndexByte(sel, '#'); i >= 0 {
+	if i := tagStart(sel); i >= 0 {
 		for _, tag := range strings.Split(sel[i+1:], ",") {
 			if tag = strings.TrimSpace(tag); tag != "" {
 				t.Tags = append(t.Tags, tag)
@@ -147,4 +148,16 @@ func parseBound(s string) (int, bool, error) {
 		return 0, false, &boundError{0, "lines are numbered from 1"}
 	}
 	return n, bytesUnit, nil
+}
+
+// tagStart is the offset of the "#" that starts the tags of sel, -1 for
+// none: a "#" right after "@" or "." begins a JavaScript private name
+// (@Hono.#dispatch), not the tags.
+func tagStart(sel string) int {
+	for i := 0; i < len(sel); i++ {
+		if sel[i] == '#' && (i == 0 || sel[i-1] != '.' && sel[i-1] != '@') {
+			return i
+		}
+	}
+	return -1
 }

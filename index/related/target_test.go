@@ -17,6 +17,10 @@ func TestParseTarget(t *testing.T) {
 		"a/b.go::@ServeHTTP":  {Path: "a/b.go", Symbol: "ServeHTTP"},
 		"a/b.go::@Server.Run": {Path: "a/b.go", Symbol: "Server.Run"},
 		"a/b.go::10,20#bug,x": {Path: "a/b.go", Start: 10, End: 20, Tags: []string{"bug", "x"}},
+		// A JavaScript private member is a name, not the tags.
+		"a/b.ts::@Hono.#dispatch":     {Path: "a/b.ts", Symbol: "Hono.#dispatch"},
+		"a/b.ts::@#dispatch#bug":      {Path: "a/b.ts", Symbol: "#dispatch", Tags: []string{"bug"}},
+		"a/b.ts::@Hono.#dispatch#bug": {Path: "a/b.ts", Symbol: "Hono.#dispatch", Tags: []string{"bug"}},
 	} {
 		got, err := ParseTarget(in)
 		if err != nil {

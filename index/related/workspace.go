@@ -24,6 +24,8 @@ type workspace struct {
 	// goBare: no go.mod at the root, so an import path may simply be a
 	// directory from the root (a GOPATH-like tree).
 	goBare bool
+	// jsPkgs are the package.json packages by name, read on first use (js.go).
+	jsPkgs map[string]jsPackage
 }
 
 type goModule struct{ path, dir string }

@@ -8,6 +8,15 @@
 //
 // Comments, strings, definitions themselves and package clauses are never
 // references.
+//
+// Each language lives in its own file (go.go, js.go, ...), which registers
+// its extractor from an init function (register in ts.go) and builds the
+// File with the shared tree-sitter helpers there: a pooled parser per
+// language, node text and walking, a builder that keeps each Ref's In, and
+// scopes of locals whose values (Val) say how their types are reached.
+// index/related resolves the Refs of every registered language with its
+// row of the scoping table (index/related/scoping.go); how it reads each
+// Via, Qual and Chain is documented on those fields.
 package xref
 
 import (
@@ -30,7 +39,9 @@ const (
 	// "App\\Models\\User").
 	Type
 	// Self is a member reached through this, self, $this, static or a
-	// method's receiver: the enclosing type (Ref.In's container).
+	// method's receiver: the enclosing type (Defs[Ref.In].Container, or
+	// Defs[Ref.In].Name when that definition is itself a type; so a
+	// function nested in a method should carry the method's Container).
 	Self
 	// Super is a member reached through super / parent::.
 	Super
@@ -104,6 +115,10 @@ type Def struct {
 	// Bases are the types a class or struct extends, implements or embeds,
 	// as written.
 	Bases []string
+	// Results are the base types of a function's results when it has
+	// several (Go), "" where a result's type has no name; Type is the
+	// first. A Chain member "f#1" reaches f's second result.
+	Results []string
 }
 
 // Ref is one reference the file makes.
@@ -120,13 +135,44 @@ type Ref struct {
 	// In is the index in Defs of the innermost enclosing function, method
 	// or type, -1 at top level.
 	In int
+	// Chain are the members between what Via and Qual reach and Name, in
+	// order, when the receiver is itself reached through names whose types
+	// only their definitions show: m.stash.update() is Via Self, Chain
+	// ["stash"]; x := pkg.NewT(); x.Run() is Via Package, Qual "pkg", Chain
+	// ["NewT"]; cfg.Load().Get() with cfg a global is Via Bare, Chain
+	// ["cfg", "Load"]. The resolver takes each member's declared type (a
+	// field's or variable's Type, a function's result Type) to reach the
+	// next; "f#N" is the N-th result (from 0) of a function with several.
+	// Empty for a direct reference.
+	Chain []string
 }
 
 // ErrUnsupported is returned for a language without an extractor.
 var ErrUnsupported = errors.New("no reference extractor for this language")
 
-// extractors maps a language name (index/lang) to its extractor.
+// extractors maps a language name (index/lang) to its extractor. Each
+// language's file adds itself with register, from its init function.
 var extractors = map[string]func(src []byte) (*File, error){}
+
+// defsOnly maps a language to an extractor that skips what only makes
+// references (function bodies), for files read to find a definition. Its
+// Defs, Imports and Package are exactly Parse's.
+var defsOnly = map[string]func(src []byte) (*File, error){}
+
+// ParseDefs is Parse without the references where the language's
+// extractor can skip them (faster), else Parse itself.
+func ParseDefs(lang string, src []byte) (*File, error) {
+	x := defsOnly[lang]
+	if x == nil {
+		return Parse(lang, src)
+	}
+	f, err := x(src)
+	if err != nil {
+		return nil, err
+	}
+	f.Lang = lang
+	return f, nil
+}
 
 // Supported reports whether lang has an extractor.
 func Supported(lang string) bool { return extractors[lang] != nil }
