@@ -41,8 +41,7 @@ func (w *workspace) resolve(from, fam, spec string, names []string) (files []str
 	case "csharp":
 		return w.resolveDotted(from, strings.TrimSpace(afterEq(spec)), ".", ".cs"), ""
 	case "php":
-		s, _, _ := strings.Cut(spec, " as ")
-		return w.resolveDotted(from, strings.TrimSpace(s), `\`, ".php"), ""
+		return w.resolvePHP(from, spec, names), ""
 	case "ruby":
 		return one(w.resolveRuby(from, spec)), ""
 	case "bash":

@@ -143,6 +143,11 @@ func (r *resolver) topLevel(q, name string, keep func(*xref.Def) bool) []hit {
 // guess.
 func (r *resolver) bare(p *parsed, name string, keep func(*xref.Def) bool) (hits []hit, guess bool) {
 	sc := scopings[p.lang]
+	if sc.names != nil {
+		if hits, done := sc.names(r, p, name, keep); done {
+			return hits, false
+		}
+	}
 	if hits = r.topLevel(p.path, name, keep); len(hits) > 0 {
 		return hits, false
 	}
@@ -190,6 +195,11 @@ func exportedAnd(sc scoping, keep func(*xref.Def) bool) func(*xref.Def) bool {
 // qualified resolves name through the import binding qual of p.
 func (r *resolver) qualified(p *parsed, qual, name string, keep func(*xref.Def) bool) []hit {
 	sc := scopings[p.lang]
+	if sc.names != nil {
+		if hits, done := sc.names(r, p, qual+sc.sep+name, keep); done {
+			return hits
+		}
+	}
 	var hits []hit
 	for i, imp := range p.x.Imports {
 		if imp.Local != qual {
@@ -250,6 +260,11 @@ func isType(d *xref.Def) bool { return typeKinds[d.Kind] }
 func (r *resolver) typeNamed(p *parsed, t string) (hits []hit, guess bool) {
 	sc := scopings[p.lang]
 	t = strings.TrimLeft(t, "*&")
+	if sc.names != nil {
+		if hits, done := sc.names(r, p, t, isType); done {
+			return hits, false
+		}
+	}
 	if i := strings.LastIndex(t, sc.sep); i > 0 {
 		qual, name := t[:i], t[i+len(sc.sep):]
 		if hits = r.qualified(p, qual, name, isType); len(hits) > 0 {

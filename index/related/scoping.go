@@ -33,6 +33,10 @@ type scoping struct {
 	// header, Ruby, Bash, PHP global functions). Such a resolution is
 	// marked as a guess and never made when the name has several.
 	global bool
+	// names, when set, resolves a name as written (bare, qualified or a
+	// type) by the language's own rules (PHP namespaces); done false
+	// leaves it to the generic path.
+	names func(r *resolver, p *parsed, written string, keep func(*xref.Def) bool) (hits []hit, done bool)
 }
 
 // scopings is the table, by index/lang name.
@@ -40,7 +44,7 @@ var scopings = map[string]scoping{
 	lang.Go:         {sep: ".", module: goPackage, exported: goExported, membersInModule: true},
 	lang.Java:       {sep: ".", module: samePackage},
 	lang.CSharp:     {sep: ".", module: samePackage, membersInModule: true, global: true},
-	lang.PHP:        {sep: `\`, module: samePackage, global: true},
+	lang.PHP:        {sep: `\`, module: samePackage, global: true, names: phpNames},
 	lang.Python:     {sep: "."},
 	lang.JavaScript: {sep: "."},
 	lang.TypeScript: {sep: "."},

@@ -24,6 +24,7 @@ type workspace struct {
 	// goBare: no go.mod at the root, so an import path may simply be a
 	// directory from the root (a GOPATH-like tree).
 	goBare bool
+	php    *phpAutoload // composer.json PSR-4 maps, read on first use (php.go)
 }
 
 type goModule struct{ path, dir string }
