@@ -42,7 +42,7 @@ type scoping struct {
 // scopings is the table, by index/lang name.
 var scopings = map[string]scoping{
 	lang.Go:         {sep: ".", module: goPackage, exported: goExported, membersInModule: true},
-	lang.Java:       {sep: ".", module: samePackage},
+	lang.Java:       {sep: ".", module: samePackage, names: javaNames},
 	lang.CSharp:     {sep: ".", module: samePackage, membersInModule: true, global: true},
 	lang.PHP:        {sep: `\`, module: samePackage, global: true, names: phpNames},
 	lang.Python:     {sep: "."},

@@ -145,6 +145,9 @@ func (x *javaX) walk(n *sitter.Node) {
 			x.member(x.text(kids[1]), int(kids[1].StartByte()), true, x.value(kids[0]))
 		}
 	case "field_access":
+		if x.packageQualified(n) != "" {
+			return // a class written out with its package: a.b.C
+		}
 		obj, f := field(n, "object"), field(n, "field")
 		x.walk(obj)
 		if f != nil && f.Type() == "identifier" {
@@ -488,6 +491,9 @@ func (x *javaX) value(n *sitter.Node) Val {
 			return self().Then(name)
 		}
 	case "field_access":
+		if t := x.packageQualified(n); t != "" {
+			return typed(t)
+		}
 		if f := field(n, "field"); f != nil {
 			return x.value(field(n, "object")).Then(x.text(f))
 		}
@@ -515,4 +521,33 @@ func (x *javaX) value(n *sitter.Node) Val {
 		}
 	}
 	return Val{}
+}
+
+// packageQualified is the type a field access written a.b.C names (a
+// package-qualified class: lower-case parts, then a capitalised one, the
+// first no local), or "".
+func (x *javaX) packageQualified(n *sitter.Node) string {
+	var parts []string
+	c := n
+	for c != nil && c.Type() == "field_access" {
+		parts = append([]string{x.text(field(c, "field"))}, parts...)
+		c = field(c, "object")
+	}
+	if c == nil || c.Type() != "identifier" {
+		return ""
+	}
+	if _, ok := x.sc.lookup(x.text(c)); ok {
+		return ""
+	}
+	parts = append([]string{x.text(c)}, parts...)
+	last := len(parts) - 1
+	if last < 2 || !capitalised(parts[last]) {
+		return ""
+	}
+	for _, p := range parts[:last] {
+		if capitalised(p) {
+			return ""
+		}
+	}
+	return strings.Join(parts, ".")
 }

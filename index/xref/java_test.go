@@ -34,7 +34,7 @@ public class OrderService extends BaseService<Order> implements Auditable {
         validate(order);
         super.place(cart);
         Order.count();
-        log.info(format(order.total()));
+        log.info(format(order.total()) + com.acme.shop.util.Money.format(0));
         recent.forEach(o -> o.archive());
         for (Order old : recent) { old.expire(); }
         return repo.find(order.id()).orElseThrow();
@@ -83,6 +83,7 @@ func TestJavaService(t *testing.T) {
 		"30 info self [log] call",
 		"30 format type com.acme.shop.util.Money call", // the static import
 		"30 total type Order call",
+		"30 format type com.acme.shop.util.Money call",
 		"31 forEach self [recent] call",
 		"31 archive unknown call",
 		"32 expire type Order call",
