@@ -36,6 +36,11 @@ type phpX struct {
 	anon bool
 	// assigned maps "Class.prop" to the type a method assigns to $this->prop.
 	assigned map[string]string
+	// typedParams are the parameters of the current function that declare
+	// a class: assigning one the result of a call (`$song =
+	// Song::query()->create()`, whose type only a vendor class shows)
+	// keeps the declared type.
+	typedParams map[string]bool
 }
 
 func parsePHP(src []byte) (*File, error) {
@@ -193,7 +198,11 @@ func (x *phpX) walk(n *sitter.Node) {
 		x.walk(right)
 		switch {
 		case left != nil && left.Type() == "variable_name":
-			x.sc.set(phpVar(x.text(left)), x.value(right))
+			name, v := phpVar(x.text(left)), x.value(right)
+			if x.typedParams[name] && (v.Via != Type || len(v.Chain) > 0) {
+				break
+			}
+			x.sc.set(name, v)
 		case left != nil && left.Type() == "member_access_expression" && x.text(field(left, "object")) == "$this":
 			if v := x.value(right); v.Via == Type && len(v.Chain) == 0 && x.class != "" {
 				x.assigned[x.class+"."+x.text(field(left, "name"))] = v.Qual
@@ -203,12 +212,12 @@ func (x *phpX) walk(n *sitter.Node) {
 			x.walk(left)
 		}
 	case "anonymous_function_creation_expression", "arrow_function":
-		up := x.sc
-		x.sc = up.push()
+		up, typedParams := x.sc, x.typedParams
+		x.sc, x.typedParams = up.push(), map[string]bool{}
 		x.params(field(n, "parameters"), false)
 		x.walk(field(n, "return_type"))
 		x.walk(field(n, "body"))
-		x.sc = up
+		x.sc, x.typedParams = up, typedParams
 	case "catch_clause":
 		typ := field(n, "type")
 		x.walk(typ)
@@ -346,9 +355,9 @@ func (x *phpX) funcDecl(n *sitter.Node, kind, container string) {
 		x.enter(x.def(d))
 		defer x.leave()
 	}
-	up := x.sc
-	x.sc = up.push()
-	defer func() { x.sc = up }()
+	up, typedParams := x.sc, x.typedParams
+	x.sc, x.typedParams = up.push(), map[string]bool{}
+	defer func() { x.sc, x.typedParams = up, typedParams }()
 	for _, c := range childrenOfType(n, "attribute_list") {
 		x.walk(c)
 	}
@@ -373,6 +382,9 @@ func (x *phpX) params(list *sitter.Node, method bool) {
 		}
 		declared := x.typeOf(typ)
 		x.sc.set(phpVar(x.text(name)), typed(declared))
+		if declared != "" && x.typedParams != nil {
+			x.typedParams[phpVar(x.text(name))] = true
+		}
 		if p.Type() == "property_promotion_parameter" && method && !x.anon {
 			if v := childOfType(name, "name"); v != nil {
 				d := nodeDef(p, v, x.src, "field", x.class)

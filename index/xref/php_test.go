@@ -121,7 +121,9 @@ func TestPHPLaravelController(t *testing.T) {
 
 func TestPHPUnknownReceiver(t *testing.T) {
 	src := `<?php
-function run($job, array $opts) {
+function run($job, array $opts, ?Song $song) {
+    $song = Song::query()->create($opts);
+    $song->syncGenres();
     $job->handle();
     $x = $opts['x'];
     $x->go();
@@ -131,6 +133,7 @@ function run($job, array $opts) {
 }
 `
 	f := parseOK(t, "php", src)
-	wantRefs(t, src, f, "3 handle unknown call", "5 go unknown call", "6 m unknown call")
-	noRefs(t, src, f, 8, "cb")
+	// A typed parameter assigned a call's result keeps its declared type.
+	wantRefs(t, src, f, "4 syncGenres type Song call", "5 handle unknown call", "7 go unknown call", "8 m unknown call")
+	noRefs(t, src, f, 10, "cb")
 }
