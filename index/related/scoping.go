@@ -45,7 +45,7 @@ var scopings = map[string]scoping{
 	lang.Java:       {sep: ".", module: samePackage, names: javaNames},
 	lang.CSharp:     {sep: ".", module: samePackage, membersInModule: true, global: true},
 	lang.PHP:        {sep: `\`, module: samePackage, global: true, names: phpNames},
-	lang.Python:     {sep: "."},
+	lang.Python:     {sep: ".", names: pythonNameRules},
 	lang.JavaScript: {sep: "."},
 	lang.TypeScript: {sep: "."},
 	lang.TSX:        {sep: "."},

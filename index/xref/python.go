@@ -174,6 +174,9 @@ func (x *pyX) walk(n *sitter.Node) {
 		var v Val
 		if n.Parent() != nil && n.Parent().Type() == "except_clause" {
 			v = typed(x.typeName(kids[0]))
+		} else if kids[0].Type() == "call" {
+			// with Foo() as f: f is what Foo's __enter__ returns.
+			v = x.value(kids[0]).Then("__enter__")
 		}
 		for _, t := range childrenOfType(n, "as_pattern_target") {
 			for _, id := range identifiers(t) {
@@ -575,6 +578,8 @@ func (x *pyX) typeName(n *sitter.Node) string {
 		}
 	case "identifier", "attribute":
 		switch s := x.text(n); s {
+		case "Self", "typing.Self", "typing_extensions.Self":
+			return x.class
 		case "None", "int", "str", "float", "bool", "bytes", "object", "Any", "dict", "list", "set", "tuple":
 			return ""
 		default:
