@@ -299,7 +299,7 @@ func (x *javaX) method(n *sitter.Node) {
 	x.sc = up.push()
 	defer func() { x.sc = up }()
 	for _, c := range named(n) {
-		if c.Equal(name) {
+		if same(c, name) {
 			continue
 		}
 		x.walk(c)

@@ -53,3 +53,8 @@ func nodeDef(n, name *sitter.Node, src []byte, kind, container string) Def {
 func nameRef(n *sitter.Node, src []byte, call bool, via Via, qual string) Ref {
 	return Ref{Name: text(n, src), Start: int(n.StartByte()), Call: call, Via: via, Qual: qual}
 }
+
+// same reports whether a and b are the same node; nil is no node.
+func same(a, b *sitter.Node) bool {
+	return a != nil && b != nil && a.Equal(b)
+}

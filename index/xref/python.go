@@ -79,7 +79,7 @@ func (x *pyX) imports(root *sitter.Node) {
 			mod := field(n, "module_name")
 			spec := strings.Join(strings.Fields(x.text(mod)), "")
 			for _, c := range named(n) {
-				if c.Equal(mod) {
+				if same(c, mod) {
 					continue
 				}
 				switch c.Type() {
