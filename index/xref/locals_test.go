@@ -123,7 +123,7 @@ func checkIn(t *testing.T, f *File) {
 // atKeyword reports whether src holds, at off, a keyword that stands for
 // a constructor or a class (super(...), new static).
 func atKeyword(src string, off int) bool {
-	for _, k := range []string{"super", "this", "static", "self", "parent", "cls", "base"} {
+	for _, k := range []string{"super", "this", "static", "self", "parent", "cls", "base", "new"} {
 		if strings.HasPrefix(src[off:], k) {
 			return true
 		}
