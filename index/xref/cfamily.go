@@ -8,8 +8,10 @@ import (
 	"github.com/dossierhq/dossier/index/lang"
 )
 
-// C and C++: #include is an import (Local "": C's names are global; the
-// resolver matches a unique definition, marked as a guess). Definitions
+// C and C++: #include is a wildcard import (Local "*": what the header
+// defines, its inline functions, types and macros, is the file's; a
+// function it only declares is matched to its unique definition elsewhere,
+// marked as a guess). Definitions
 // are functions (Type: the result's type name) and methods (Container the
 // class, in its body or as Class::name outside it), structs, classes,
 // unions and enums with their fields and enumerators, typedefs (Bases: the
@@ -136,7 +138,7 @@ func (x *cX) walk(n *sitter.Node) {
 		return
 	case "preproc_include":
 		if p := field(n, "path"); p != nil {
-			x.f.Imports = append(x.f.Imports, Import{Spec: strings.Trim(x.text(p), `"<> `),
+			x.f.Imports = append(x.f.Imports, Import{Local: "*", Spec: strings.Trim(x.text(p), `"<> `),
 				Line: int(n.StartPoint().Row) + 1})
 		}
 	case "preproc_def":

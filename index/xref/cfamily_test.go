@@ -34,7 +34,7 @@ int cart_add(cart_t *c, int x) {
 
 func TestCCart(t *testing.T) {
 	f := parseOK(t, "c", cCart)
-	if got, want := importStrings(f), []string{"=stdio.h:@1", "=util.h:@2"}; !slices.Equal(got, want) {
+	if got, want := importStrings(f), []string{"*=stdio.h:@1", "*=util.h:@2"}; !slices.Equal(got, want) {
 		t.Errorf("imports %q, want %q", got, want)
 	}
 	wantDefs(t, cCart, f,
