@@ -224,14 +224,24 @@ func (e *expander) selectSpans(t Target) error {
 	switch {
 	case t.Symbol != "":
 		var names []string
+		var exact, byName []span
 		for _, c := range e.chunks {
 			if c.Symbol == "" {
 				continue
 			}
-			if c.Symbol == t.Symbol || qualifiedName(c) == t.Symbol {
-				e.spans = append(e.spans, span{c.StartByte, c.EndByte})
+			switch {
+			case qualifiedName(c) == t.Symbol:
+				exact = append(exact, span{c.StartByte, c.EndByte})
+			case c.Symbol == t.Symbol:
+				byName = append(byName, span{c.StartByte, c.EndByte})
 			}
 			names = appendNonEmpty(names, qualifiedName(c))
+		}
+		// "f" is the function f when there is one, not also the methods
+		// named f; with none, it is every method of that name.
+		e.spans = exact
+		if len(exact) == 0 {
+			e.spans = byName
 		}
 		if len(e.spans) == 0 {
 			if len(names) > 8 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dossierhq/dossier/index/lang"
@@ -308,6 +309,16 @@ func (r *resolver) members(h hit, name string, depth int) []hit {
 	if len(out) > 0 {
 		return out
 	}
+	if t.Kind == "type" && t.Type != "" && t.Type != t.Name {
+		// A named collection indexed or ranged over: its element's.
+		elems, _ := r.typeNamed(h.p, t.Type)
+		for _, eh := range elems {
+			out = append(out, r.members(eh, name, depth+1)...)
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
 	for _, b := range t.Bases {
 		bases, _ := r.typeNamed(h.p, b)
 		for _, bh := range bases {
@@ -321,18 +332,39 @@ func (r *resolver) members(h hit, name string, depth int) []hit {
 }
 
 // valueType is the type a definition's value has: the declared type of a
-// field or variable, the result type of a function, the type itself for a
-// type (T.Method, a conversion).
-func (r *resolver) valueType(h hit) []hit {
+// field or variable, the type of a function's result (the first, or the
+// result-th of several), the type itself for a type (T.Method, a
+// conversion).
+func (r *resolver) valueType(h hit, result int) []hit {
 	d := h.def()
 	if isType(d) {
 		return []hit{h}
 	}
-	if d.Type == "" {
+	t := d.Type
+	if result > 0 || len(d.Results) > 0 {
+		if result >= len(d.Results) {
+			return nil
+		}
+		t = d.Results[result]
+	}
+	if t == "" {
 		return nil
 	}
-	types, _ := r.typeNamed(h.p, d.Type)
+	types, _ := r.typeNamed(h.p, t)
 	return types
+}
+
+// member splits a Chain member "f#N" into f and N (0 without a suffix).
+func member(m string) (string, int) {
+	name, n, ok := strings.Cut(m, "#")
+	if !ok {
+		return m, 0
+	}
+	i, err := strconv.Atoi(n)
+	if err != nil {
+		return m, 0
+	}
+	return name, i
 }
 
 // container is the type whose members Self reaches from the definition
@@ -364,21 +396,24 @@ func (r *resolver) resolve(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
 			return r.bare(p, ref.Name, nil)
 		}
 		var first []hit
-		first, guess = r.bare(p, chain[0], nil)
-		recv, chain = r.typesOf(first), chain[1:]
+		name0, res0 := member(chain[0])
+		first, guess = r.bare(p, name0, nil)
+		recv, chain = r.typesOf(first, res0), chain[1:]
 		if len(first) == 0 {
 			// Not a value in scope: an import binding the extractor did
 			// not know (a Go package named unlike its path).
 			if len(chain) == 0 {
-				return r.qualified(p, ref.Chain[0], ref.Name, nil), false
+				return r.qualified(p, name0, ref.Name, nil), false
 			}
-			recv, chain = r.typesOf(r.qualified(p, ref.Chain[0], chain[0], nil)), chain[1:]
+			name1, res1 := member(chain[0])
+			recv, chain = r.typesOf(r.qualified(p, name0, name1, nil), res1), chain[1:]
 		}
 	case xref.Package:
 		if len(chain) == 0 {
 			return r.qualified(p, ref.Qual, ref.Name, nil), false
 		}
-		recv, chain = r.typesOf(r.qualified(p, ref.Qual, chain[0], nil)), chain[1:]
+		name0, res0 := member(chain[0])
+		recv, chain = r.typesOf(r.qualified(p, ref.Qual, name0, nil), res0), chain[1:]
 	case xref.Type:
 		recv, guess = r.typeNamed(p, ref.Qual)
 	case xref.Self:
@@ -394,11 +429,12 @@ func (r *resolver) resolve(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
 		return nil, false
 	}
 	for _, m := range chain {
+		name, res := member(m)
 		var next []hit
 		for _, t := range recv {
-			next = append(next, r.members(t, m, 0)...)
+			next = append(next, r.members(t, name, 0)...)
 		}
-		recv = r.typesOf(next)
+		recv = r.typesOf(next, res)
 	}
 	for _, t := range recv {
 		hits = append(hits, r.members(t, ref.Name, 0)...)
@@ -406,11 +442,12 @@ func (r *resolver) resolve(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
 	return dedupHits(hits), guess
 }
 
-// typesOf maps definitions to the types of their values.
-func (r *resolver) typesOf(defs []hit) []hit {
+// typesOf maps definitions to the types of their values (of their
+// result-th result, for functions).
+func (r *resolver) typesOf(defs []hit, result int) []hit {
 	var out []hit
 	for _, h := range defs {
-		out = append(out, r.valueType(h)...)
+		out = append(out, r.valueType(h, result)...)
 	}
 	return dedupHits(out)
 }

@@ -18,7 +18,8 @@ type Target struct {
 	End   int  `json:"end,omitempty"`
 	Bytes bool `json:"bytes,omitempty"`
 	// Symbol selects the chunks of a function, method or type by name;
-	// "Parent.Name" picks one among same-named methods.
+	// "Parent.Name" picks one among same-named methods, and a plain name
+	// that a top-level definition has picks it alone.
 	Symbol string `json:"symbol,omitempty"`
 	// Tags are seed 003's "#tags"; expansion ignores them.
 	Tags []string `json:"tags,omitempty"`

@@ -120,6 +120,7 @@ func (g *goX) funcDecl(n *sitter.Node) {
 		}
 	}
 	d.Type, _ = g.resultType(field(n, "result"))
+	d.Results = g.results(field(n, "result"))
 	i := g.b.def(d)
 	g.b.enter(i)
 	if recvName != "" {
@@ -182,6 +183,33 @@ func (g *goX) resultType(n *sitter.Node) (string, byte) {
 	return g.base(n)
 }
 
+// results lists the base types of a result list of two or more.
+func (g *goX) results(n *sitter.Node) []string {
+	if n == nil || n.Type() != "parameter_list" {
+		return nil
+	}
+	var out []string
+	for _, p := range named(n) {
+		if p.Type() != "parameter_declaration" {
+			continue
+		}
+		b, _ := g.base(field(p, "type"))
+		names := 0
+		for _, c := range named(p) {
+			if c.Type() == "identifier" {
+				names++
+			}
+		}
+		for i := 0; i < max(names, 1); i++ {
+			out = append(out, b)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
 // params declares the names of a parameter list with their types and
 // records the types as references.
 func (g *goX) params(n *sitter.Node) {
@@ -193,6 +221,9 @@ func (g *goX) params(n *sitter.Node) {
 		t := field(p, "type")
 		g.types(t, false)
 		v := g.typeVal(t)
+		if p.Type() == "variadic_parameter_declaration" && v.Known() {
+			v.coll = 's'
+		}
 		for i := 0; i < int(p.NamedChildCount()); i++ {
 			if c := p.NamedChild(i); c.Type() == "identifier" {
 				g.sc.set(text(c, g.src), v)
@@ -282,6 +313,10 @@ func (g *goX) typeSpec(n *sitter.Node) {
 		if b, _ := g.base(t); b != "" {
 			d.Bases = []string{b}
 		}
+	default:
+		// A named slice, map or other type: the base of its underlying
+		// type, which indexing and ranging reach.
+		d.Type, _ = g.base(t)
 	}
 	i := g.b.def(d)
 	g.b.enter(i)

@@ -282,6 +282,9 @@ func (g *goX) declare(left, right []*sitter.Node) {
 		case len(right) == 1 && i == 0:
 			// x, err := f(); x, ok := y.(T); v, ok := m[k]
 			v = g.valOf(right[0])
+		case len(right) == 1 && right[0].Type() == "call_expression":
+			// a, b, c := f(): the i-th result.
+			v = g.valOf(right[0]).Result(i)
 		}
 		g.sc.set(text(l, g.src), v)
 	}
@@ -325,10 +328,15 @@ func (g *goX) rangeClause(n *sitter.Node) {
 	v := g.valOf(right)
 	coll := v.coll
 	v.coll = 0
+	// A value of a named type or reached through a field or a result has
+	// its declared type's base: with two variables it is a slice's or a
+	// map's element (the resolver goes from a named collection type to
+	// its element's).
+	reachedColl := coll == 0 && v.Known()
 	for i, l := range left {
 		var lv Val
 		switch {
-		case coll == 'c' && i == 0, (coll == 's' || coll == 'm') && i == 1:
+		case coll == 'c' && i == 0, (coll == 's' || coll == 'm' || reachedColl) && i == 1:
 			lv = v
 		}
 		g.sc.set(text(l, g.src), lv)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -213,6 +214,17 @@ func (v Val) Then(name string) Val {
 		return Val{Via: v.Via, Qual: v.Qual, Chain: []string{name}, known: true}
 	}
 	return Val{Via: v.Via, Qual: v.Qual, Chain: append(append([]string(nil), v.Chain...), name), known: true}
+}
+
+// Result is the value of the i-th result of the call whose value v is
+// (its last Chain member is the function), unknown when v is no call's.
+func (v Val) Result(i int) Val {
+	if !v.known || len(v.Chain) == 0 {
+		return Val{}
+	}
+	chain := append([]string(nil), v.Chain...)
+	chain[len(chain)-1] += "#" + strconv.Itoa(i)
+	return Val{Via: v.Via, Qual: v.Qual, Chain: chain, known: true}
 }
 
 // member is the reference to name through a receiver of value v: Via

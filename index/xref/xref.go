@@ -115,6 +115,10 @@ type Def struct {
 	// Bases are the types a class or struct extends, implements or embeds,
 	// as written.
 	Bases []string
+	// Results are the base types of a function's results when it has
+	// several (Go), "" where a result's type has no name; Type is the
+	// first. A Chain member "f#1" reaches f's second result.
+	Results []string
 }
 
 // Ref is one reference the file makes.
@@ -138,7 +142,8 @@ type Ref struct {
 	// ["NewT"]; cfg.Load().Get() with cfg a global is Via Bare, Chain
 	// ["cfg", "Load"]. The resolver takes each member's declared type (a
 	// field's or variable's Type, a function's result Type) to reach the
-	// next. Empty for a direct reference.
+	// next; "f#N" is the N-th result (from 0) of a function with several.
+	// Empty for a direct reference.
 	Chain []string
 }
 

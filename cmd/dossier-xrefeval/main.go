@@ -1,0 +1,322 @@
+// Command dossier-xrefeval measures related's callees and callers against
+// the true call edges of a repository (written by gotruth for Go, by
+// tstruth/truth.mjs for TypeScript): it samples definitions, expands each
+// as path::@Container.Name, maps the refs back to definitions and prints
+// precision and recall, micro-averaged over (target, definition) pairs.
+//
+//	dossier-xrefeval -truth glow.json -root /tmp/xref-repos/glow [-n 300] [-seed 1] [-json]
+//
+// The repository is indexed first when it has no .dossier. Refs into files
+// the truth does not know (another platform's build) and to types
+// (conversions, literals, which the truth leaves out) are not scored.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/index/related"
+	"github.com/dossierhq/dossier/store"
+)
+
+// Truth is the ground truth of one repository.
+type Truth struct {
+	Repo   string `json:"repo"`
+	Commit string `json:"commit"`
+	Lang   string `json:"lang"`
+	Defs   []Def  `json:"defs"`
+	Edges  []struct {
+		Caller int `json:"caller"`
+		Callee int `json:"callee"`
+		Line   int `json:"line"`
+	} `json:"edges"`
+}
+
+// Def is a function or method of the truth.
+type Def struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Name      string `json:"name"`
+	Container string `json:"container"`
+	Kind      string `json:"kind,omitempty"`
+}
+
+// Score is one list's figures.
+type Score struct {
+	TP        int     `json:"tp"`
+	FP        int     `json:"fp"`
+	FN        int     `json:"fn"`
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+}
+
+// Report is the comparator's result.
+type Report struct {
+	Repo    string   `json:"repo"`
+	Commit  string   `json:"commit"`
+	Lang    string   `json:"lang"`
+	Sampled int      `json:"sampled"`
+	Skipped int      `json:"skipped"` // not selectable as a symbol
+	Edges   int      `json:"edges"`   // true edges touching the sampled defs
+	Callees Score    `json:"callees"`
+	Callers Score    `json:"callers"`
+	Misses  []string `json:"misses,omitempty"`
+	False   []string `json:"false_hits,omitempty"`
+}
+
+func main() {
+	truthPath := flag.String("truth", "", "truth JSON (gotruth, tstruth/truth.mjs)")
+	root := flag.String("root", ".", "the repository the truth describes")
+	n := flag.Int("n", 300, "definitions to sample")
+	seed := flag.Uint64("seed", 1, "sampling seed")
+	asJSON := flag.Bool("json", false, "print JSON")
+	show := flag.Int("show", 15, "misses and false hits to list")
+	flag.Parse()
+	if *truthPath == "" {
+		fmt.Fprintln(os.Stderr, "dossier-xrefeval: -truth is required (write one with gotruth or tstruth/truth.mjs)")
+		os.Exit(2)
+	}
+	rep, err := run(*truthPath, *root, *n, *seed, *show)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dossier-xrefeval:", err)
+		os.Exit(1)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rep)
+		return
+	}
+	print(os.Stdout, rep)
+}
+
+func run(truthPath, root string, n int, seed uint64, show int) (*Report, error) {
+	raw, err := os.ReadFile(truthPath)
+	if err != nil {
+		return nil, err
+	}
+	var t Truth
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, fmt.Errorf("%s: %w", truthPath, err)
+	}
+	if _, err := os.Stat(store.Path(root)); errors.Is(err, os.ErrNotExist) {
+		ix, err := index.Open(index.Options{Root: root})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := ix.Run(context.Background()); err != nil {
+			ix.Close()
+			return nil, err
+		}
+		if err := ix.Close(); err != nil {
+			return nil, err
+		}
+	}
+	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	e := newEval(&t)
+	rep := &Report{Repo: t.Repo, Commit: t.Commit, Lang: t.Lang}
+	for _, i := range e.sample(n, seed) {
+		d := t.Defs[i]
+		sym := d.Name
+		if d.Container != "" {
+			sym = d.Container + "." + d.Name
+		}
+		target := related.Target{Path: d.Path, Symbol: sym}
+		var x *related.Expansion
+		err := db.View(func(tx *store.Tx) error {
+			var err error
+			x, err = related.Expand(tx, target, related.Options{Limit: 1 << 20})
+			return err
+		})
+		if errors.Is(err, related.ErrNoSymbol) || errors.Is(err, related.ErrNotIndexed) {
+			rep.Skipped++
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("expand %s: %w", target, err)
+		}
+		rep.Sampled++
+		e.score(i, x, rep)
+	}
+	finish(&rep.Callees)
+	finish(&rep.Callers)
+	slices.Sort(rep.Misses)
+	slices.Sort(rep.False)
+	rep.Misses = firstN(rep.Misses, show)
+	rep.False = firstN(rep.False, show)
+	return rep, nil
+}
+
+type eval struct {
+	t       *Truth
+	byName  map[[3]string]int // path, container, name -> def
+	files   map[string]bool   // files the truth knows
+	callees map[int]map[int]int
+	callers map[int]map[int]int
+}
+
+func newEval(t *Truth) *eval {
+	e := &eval{t: t, byName: map[[3]string]int{}, files: map[string]bool{}, callees: map[int]map[int]int{},
+		callers: map[int]map[int]int{}}
+	for i, d := range t.Defs {
+		e.byName[[3]string{d.Path, d.Container, d.Name}] = i
+		e.files[d.Path] = true
+	}
+	for _, ed := range t.Edges {
+		if ed.Caller == ed.Callee {
+			continue // recursion: related never lists the target as its own callee or caller
+		}
+		if e.callees[ed.Caller] == nil {
+			e.callees[ed.Caller] = map[int]int{}
+		}
+		if e.callers[ed.Callee] == nil {
+			e.callers[ed.Callee] = map[int]int{}
+		}
+		e.callees[ed.Caller][ed.Callee] = ed.Line
+		e.callers[ed.Callee][ed.Caller] = ed.Line
+	}
+	return e
+}
+
+// sample picks up to n functions and methods (interface methods have no
+// chunk of their own to select), seeded.
+func (e *eval) sample(n int, seed uint64) []int {
+	var all []int
+	for i, d := range e.t.Defs {
+		if d.Kind != "interface method" {
+			all = append(all, i)
+		}
+	}
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	if len(all) > n {
+		all = all[:n]
+	}
+	slices.Sort(all)
+	return all
+}
+
+// lookup maps a ref's path and "Container.Name" symbol to a truth def.
+func (e *eval) lookup(path, symbol string) (int, bool) {
+	container, name := "", symbol
+	if i := strings.LastIndexByte(symbol, '.'); i >= 0 {
+		container, name = symbol[:i], symbol[i+1:]
+	}
+	i, ok := e.byName[[3]string{path, container, name}]
+	return i, ok
+}
+
+// within finds the definition named like r's symbol whose line lies in
+// r's chunk: the index names some chunks oddly (a receiver with several
+// type parameters), the lines still tell.
+func (e *eval) within(r related.Ref) (int, bool) {
+	name := r.Symbol[strings.LastIndexByte(r.Symbol, '.')+1:]
+	for i, d := range e.t.Defs {
+		if d.Path == r.Path && d.Name == name && r.StartLine <= d.Line && d.Line <= r.EndLine {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+var scored = map[string]bool{"function": true, "method": true, "constructor": true, "interface method": true}
+
+func (e *eval) score(target int, x *related.Expansion, rep *Report) {
+	tname := e.name(target)
+	list := func(s *Score, refs []related.Ref, truth map[int]int, what string) {
+		got := map[int]bool{}
+		for _, r := range refs {
+			if !e.files[r.Path] {
+				continue // another platform's file: the truth has not checked it
+			}
+			i, ok := e.lookup(r.Path, r.Symbol)
+			if !ok {
+				i, ok = e.within(r)
+			}
+			switch {
+			case ok:
+				got[i] = true
+			case scored[r.Kind]:
+				s.FP++
+				rep.False = append(rep.False, fmt.Sprintf("%s %s: %s:%d %s (unknown to the truth)", what, tname, r.Path, r.Line, r.Symbol))
+			}
+		}
+		for i := range got {
+			if _, ok := truth[i]; ok {
+				s.TP++
+			} else {
+				s.FP++
+				rep.False = append(rep.False, fmt.Sprintf("%s %s: %s", what, tname, e.name(i)))
+			}
+		}
+		for i, line := range truth {
+			if !got[i] {
+				s.FN++
+				rep.Misses = append(rep.Misses, fmt.Sprintf("%s %s: %s (line %d)", what, tname, e.name(i), line))
+			}
+		}
+		rep.Edges += len(truth)
+	}
+	list(&rep.Callees, x.Callees, e.callees[target], "callee of")
+	list(&rep.Callers, x.Callers, e.callers[target], "caller of")
+}
+
+func (e *eval) name(i int) string {
+	d := e.t.Defs[i]
+	if d.Container != "" {
+		return fmt.Sprintf("%s:%d %s.%s", d.Path, d.Line, d.Container, d.Name)
+	}
+	return fmt.Sprintf("%s:%d %s", d.Path, d.Line, d.Name)
+}
+
+func finish(s *Score) {
+	s.Precision, s.Recall = 1, 1
+	if s.TP+s.FP > 0 {
+		s.Precision = float64(s.TP) / float64(s.TP+s.FP)
+	}
+	if s.TP+s.FN > 0 {
+		s.Recall = float64(s.TP) / float64(s.TP+s.FN)
+	}
+}
+
+func firstN(list []string, n int) []string {
+	if len(list) > n {
+		return list[:n]
+	}
+	return list
+}
+
+func print(w io.Writer, r *Report) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "repo\tcommit\tdefs sampled\tedges\tcallees P\tcallees R\tcallers P\tcallers R\n")
+	commit := r.Commit
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\n", r.Repo, commit, r.Sampled, r.Edges,
+		r.Callees.Precision, r.Callees.Recall, r.Callers.Precision, r.Callers.Recall)
+	tw.Flush()
+	if r.Skipped > 0 {
+		fmt.Fprintf(w, "%d sampled definitions are no symbol of the index (skipped)\n", r.Skipped)
+	}
+	for _, m := range r.Misses {
+		fmt.Fprintln(w, "miss:", m)
+	}
+	for _, f := range r.False {
+		fmt.Fprintln(w, "false:", f)
+	}
+}
