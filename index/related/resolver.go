@@ -294,6 +294,9 @@ func (r *resolver) members(h hit, name string, depth int) []hit {
 	if sc.membersInModule && sc.module != nil {
 		files = append(files, sc.module(r, h.p)...)
 	}
+	if sc.memberFiles != nil {
+		files = append(files, sc.memberFiles(r, h.p)...)
+	}
 	var out []hit
 	for _, q := range files {
 		f := r.parsedHolding(q, name)

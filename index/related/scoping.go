@@ -37,6 +37,9 @@ type scoping struct {
 	// type) by the language's own rules (PHP namespaces); done false
 	// leaves it to the generic path.
 	names func(r *resolver, p *parsed, written string, keep func(*xref.Def) bool) (hits []hit, done bool)
+	// memberFiles, when set, lists the other files where a type's members
+	// may be defined (Rust: impl blocks anywhere in the crate).
+	memberFiles func(r *resolver, p *parsed) []string
 }
 
 // scopings is the table, by index/lang name.
@@ -49,7 +52,7 @@ var scopings = map[string]scoping{
 	lang.JavaScript: {sep: "."},
 	lang.TypeScript: {sep: "."},
 	lang.TSX:        {sep: "."},
-	lang.Rust:       {sep: "::", membersInModule: true},
+	lang.Rust:       {sep: "::", membersInModule: true, memberFiles: rustCrateFiles},
 	lang.C:          {sep: "::", global: true},
 	lang.CPP:        {sep: "::", membersInModule: true, global: true},
 	lang.Ruby:       {sep: "::", membersInModule: true, global: true},
