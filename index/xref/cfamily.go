@@ -58,6 +58,8 @@ func parseCFamily(language string, src []byte) (*File, error) {
 					x.members[class+"."+x.text(name)] = true
 				}
 			}
+		case "compound_statement", "expression_statement", "return_statement", "preproc_include", "comment":
+			return false // no class is declared in a function body worth a member
 		}
 		return true
 	})

@@ -94,10 +94,12 @@ func (x *pyX) imports(root *sitter.Node) {
 				}
 			}
 			return false
-		case "future_import_statement":
-			return false
+		case "module", "block", "if_statement", "elif_clause", "else_clause", "try_statement",
+			"except_clause", "except_group_clause", "finally_clause", "with_statement", "for_statement",
+			"while_statement", "function_definition", "class_definition", "decorated_definition":
+			return true // statements that may hold an import
 		}
-		return true
+		return false
 	})
 }
 
