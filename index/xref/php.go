@@ -1,6 +1,7 @@
 package xref
 
 import (
+	"regexp"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -36,11 +37,13 @@ type phpX struct {
 	anon bool
 	// assigned maps "Class.prop" to the type a method assigns to $this->prop.
 	assigned map[string]string
-	// typedParams are the parameters of the current function that declare
-	// a class: assigning one the result of a call (`$song =
+	// typedParams are the parameters (and @var-annotated variables) of the
+	// current function that declare a class: assigning one the result of a call (`$song =
 	// Song::query()->create()`, whose type only a vendor class shows)
 	// keeps the declared type.
 	typedParams map[string]bool
+	// docParams are the @param types of the function being declared.
+	docParams map[string]string
 }
 
 func parsePHP(src []byte) (*File, error) {
@@ -64,6 +67,47 @@ var phpClassKinds = map[string]string{"class_declaration": "class", "interface_d
 	"trait_declaration": "trait", "enum_declaration": "enum"}
 
 func (x *phpX) text(n *sitter.Node) string { return text(n, x.src) }
+
+// phpDocVar and phpDocParam read the types docblocks declare: @var T
+// [$name] and @param T $name.
+var (
+	phpDocVar   = regexp.MustCompile(`@var\s+([?\\\w|]+)(?:\s+\$(\w+))?`)
+	phpDocParam = regexp.MustCompile(`@param\s+([?\\\w|]+)\s+(?:\.\.\.)?\$(\w+)`)
+)
+
+// phpDocType is the class a docblock type names (T, ?T, T|null), "" for
+// a scalar, an array or a union of classes.
+func phpDocType(s string) string {
+	var one string
+	for _, part := range strings.Split(strings.TrimPrefix(s, "?"), "|") {
+		switch strings.ToLower(part) {
+		case "null", "":
+			continue
+		case "int", "string", "bool", "float", "array", "mixed", "void", "object", "callable", "iterable",
+			"true", "false", "self", "static", "$this", "resource", "never":
+			return ""
+		}
+		if one != "" {
+			return ""
+		}
+		one = part
+	}
+	return one
+}
+
+// docComment is the doc comment right before n, or "".
+func (x *phpX) docComment(n *sitter.Node) string {
+	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
+		switch p.Type() {
+		case "comment":
+			return x.text(p)
+		case "attribute_list":
+			continue
+		}
+		return ""
+	}
+	return ""
+}
 
 // phpVar drops the $ of a variable name.
 func phpVar(s string) string { return strings.TrimPrefix(s, "$") }
@@ -111,7 +155,18 @@ func (x *phpX) walk(n *sitter.Node) {
 		return
 	}
 	switch t := n.Type(); t {
-	case "comment", "string", "heredoc", "nowdoc", "string_content":
+	case "comment":
+		// /** @var Song $song */ types a variable for the code after it.
+		for _, m := range phpDocVar.FindAllStringSubmatch(x.text(n), -1) {
+			if t := phpDocType(m[1]); t != "" && m[2] != "" {
+				x.sc.set(m[2], typed(t))
+				if x.typedParams != nil {
+					x.typedParams[m[2]] = true // the assignment it annotates keeps it
+				}
+			}
+		}
+		return
+	case "string", "heredoc", "nowdoc", "string_content":
 		return
 	case "namespace_definition":
 		x.f.Package = strings.TrimPrefix(x.text(field(n, "name")), `\`)
@@ -361,7 +416,14 @@ func (x *phpX) funcDecl(n *sitter.Node, kind, container string) {
 	for _, c := range childrenOfType(n, "attribute_list") {
 		x.walk(c)
 	}
+	x.docParams = map[string]string{}
+	for _, m := range phpDocParam.FindAllStringSubmatch(x.docComment(n), -1) {
+		if t := phpDocType(m[1]); t != "" {
+			x.docParams[m[2]] = t
+		}
+	}
 	x.params(field(n, "parameters"), kind == "method")
+	x.docParams = nil
 	x.walk(field(n, "return_type"))
 	x.walk(field(n, "body"))
 }
@@ -381,6 +443,9 @@ func (x *phpX) params(list *sitter.Node, method bool) {
 			continue
 		}
 		declared := x.typeOf(typ)
+		if declared == "" {
+			declared = x.docParams[phpVar(x.text(name))]
+		}
 		x.sc.set(phpVar(x.text(name)), typed(declared))
 		if declared != "" && x.typedParams != nil {
 			x.typedParams[phpVar(x.text(name))] = true
@@ -399,6 +464,11 @@ func (x *phpX) property(n *sitter.Node) {
 	typ := field(n, "type")
 	x.walk(typ)
 	declared := x.typeOf(typ)
+	if declared == "" {
+		if m := phpDocVar.FindStringSubmatch(x.docComment(n)); m != nil {
+			declared = phpDocType(m[1])
+		}
+	}
 	for _, c := range childrenOfType(n, "attribute_list") {
 		x.walk(c)
 	}
@@ -541,6 +611,9 @@ func (x *phpX) value(n *sitter.Node) Val {
 		}
 	case "function_call_expression":
 		if fn := field(n, "function"); isPHPName(fn) {
+			if t := x.containerMake(fn, field(n, "arguments")); t != "" {
+				return typed(t)
+			}
 			qual, last := splitQualified(x.text(fn), `\`)
 			if qual == "" {
 				return reached(Bare, "", last)
@@ -549,4 +622,23 @@ func (x *phpX) value(n *sitter.Node) Val {
 		}
 	}
 	return Val{}
+}
+
+// containerMake is the class app(Foo::class) or resolve(Foo::class)
+// returns from Laravel's container: the class the argument names.
+func (x *phpX) containerMake(fn, args *sitter.Node) string {
+	switch strings.TrimPrefix(x.text(fn), `\`) {
+	case "app", "resolve":
+	default:
+		return ""
+	}
+	list := childrenOfType(args, "argument")
+	if len(list) == 0 {
+		return ""
+	}
+	c := childOfType(list[0], "class_constant_access_expression")
+	if kids := named(c); len(kids) == 2 && x.text(kids[1]) == "class" && isPHPName(kids[0]) {
+		return x.text(kids[0])
+	}
+	return ""
 }

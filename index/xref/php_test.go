@@ -119,6 +119,38 @@ func TestPHPLaravelController(t *testing.T) {
 	checkIn(t, f)
 }
 
+func TestPHPDocblocksAndContainer(t *testing.T) {
+	src := `<?php
+class SongService
+{
+    /** @var SongRepository */
+    protected $songs;
+
+    /**
+     * @param Scanner|null $scanner
+     * @param array $opts
+     */
+    public function scan($scanner, $opts)
+    {
+        $scanner->run();
+        $this->songs->all();
+        /** @var Song $song */
+        $song = $this->songs->first();
+        $song->touch();
+        app(Mailer::class)->send();
+    }
+}
+`
+	f := parseOK(t, "php", src)
+	wantDefs(t, src, f, "class SongService", "field SongService.songs :SongRepository", "method SongService.scan")
+	wantRefs(t, src, f,
+		"13 run type Scanner call",
+		"14 all self [songs] call",
+		"17 touch type Song call",
+		"18 send type Mailer call",
+	)
+}
+
 func TestPHPUnknownReceiver(t *testing.T) {
 	src := `<?php
 function run($job, array $opts, ?Song $song) {
