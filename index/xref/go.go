@@ -259,6 +259,9 @@ func (g *goX) base(t *sitter.Node) (string, byte) {
 
 // typeVal is the value of a variable declared with type t.
 func (g *goX) typeVal(t *sitter.Node) Val {
+	if v, ok := g.anonStruct(t); ok {
+		return v
+	}
 	b, coll := g.base(t)
 	if b == "" || g.tparams[b] {
 		return Val{}
@@ -266,6 +269,41 @@ func (g *goX) typeVal(t *sitter.Node) Val {
 	v := typed(b)
 	v.coll = coll
 	return v
+}
+
+// anonStruct is the value of an anonymous struct type, or a slice, array
+// or map of one, with its fields' values.
+func (g *goX) anonStruct(t *sitter.Node) (Val, bool) {
+	var coll byte
+	for t != nil {
+		switch t.Type() {
+		case "pointer_type", "parenthesized_type":
+			t = t.NamedChild(0)
+		case "slice_type", "array_type", "implicit_length_array_type":
+			t, coll = field(t, "element"), 's'
+		case "map_type":
+			t, coll = field(t, "value"), 'm'
+		case "struct_type":
+			v := Val{known: true, coll: coll, fields: map[string]Val{}}
+			for _, list := range named(t) {
+				for _, f := range named(list) {
+					if f.Type() != "field_declaration" {
+						continue
+					}
+					fv := g.typeVal(field(f, "type"))
+					for k := 0; k < int(f.NamedChildCount()); k++ {
+						if c := f.NamedChild(k); c.Type() == "field_identifier" {
+							v.fields[text(c, g.src)] = fv
+						}
+					}
+				}
+			}
+			return v, true
+		default:
+			return Val{}, false
+		}
+	}
+	return Val{}, false
 }
 
 // types records the type names a type expression mentions.

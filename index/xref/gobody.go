@@ -224,7 +224,11 @@ func (g *goX) valOf(n *sitter.Node) Val {
 		switch fn.Type() {
 		case "identifier":
 			name := text(fn, g.src)
-			if _, local := g.sc.lookup(name); local {
+			if v, local := g.sc.lookup(name); local {
+				if v.ret {
+					v.ret = false
+					return v
+				}
 				return Val{}
 			}
 			if name == "new" || name == "make" {
@@ -244,6 +248,15 @@ func (g *goX) valOf(n *sitter.Node) Val {
 		return Val{}
 	case "composite_literal":
 		return g.typeVal(field(n, "type"))
+	case "func_literal":
+		// Calling it gives a value of its (first) result type.
+		t, _ := g.resultType(field(n, "result"))
+		if t == "" || g.tparams[t] {
+			return Val{}
+		}
+		v := typed(t)
+		v.ret = true
+		return v
 	case "type_assertion_expression", "type_conversion_expression":
 		return g.typeVal(field(n, "type"))
 	case "unary_expression":

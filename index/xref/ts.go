@@ -182,6 +182,12 @@ type Val struct {
 	// 's' a slice or array, 'm' a map, 'c' a channel (Qual is then the
 	// element's type), 0 otherwise.
 	coll byte
+	// ret: the value is a function literal returning a value of this
+	// type; calling it gives the value.
+	ret bool
+	// fields are the fields of an anonymous struct type (a table of test
+	// cases): no definition to resolve, but its fields have types.
+	fields map[string]Val
 }
 
 // typed is a value of the type written t.
@@ -207,8 +213,11 @@ func (v Val) Known() bool { return v.known }
 // Then is the value reached through member name of v (a field, or the
 // result of a method): its type is the member's declared type.
 func (v Val) Then(name string) Val {
-	if !v.known {
-		return v
+	if !v.known || v.ret {
+		return Val{}
+	}
+	if v.fields != nil {
+		return v.fields[name]
 	}
 	if (v.Via == Type || v.Via == Self || v.Via == Super) && len(v.Chain) == 0 {
 		return Val{Via: v.Via, Qual: v.Qual, Chain: []string{name}, known: true}
@@ -219,7 +228,7 @@ func (v Val) Then(name string) Val {
 // Result is the value of the i-th result of the call whose value v is
 // (its last Chain member is the function), unknown when v is no call's.
 func (v Val) Result(i int) Val {
-	if !v.known || len(v.Chain) == 0 {
+	if !v.known || len(v.Chain) == 0 || v.ret || v.fields != nil {
 		return Val{}
 	}
 	chain := append([]string(nil), v.Chain...)
@@ -230,7 +239,7 @@ func (v Val) Result(i int) Val {
 // member is the reference to name through a receiver of value v: Via
 // Unknown when nothing is known of v.
 func (b *builder) member(name string, start int, call bool, v Val) {
-	if !v.known {
+	if !v.known || v.ret || v.fields != nil {
 		b.ref(Ref{Name: name, Start: start, Call: call, Via: Unknown})
 		return
 	}
