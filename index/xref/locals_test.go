@@ -130,3 +130,43 @@ func atKeyword(src string, off int) bool {
 	}
 	return false
 }
+
+// moreSources are the test sources of the class-based languages, the
+// fuzz targets' seeds.
+var moreSources = map[string]string{"php": phpController, "python": pySessions, "java": javaService,
+	"csharp": csService, "rust": rustCart, "ruby": rubyOrder, "c": cCart, "cpp": cppCart, "bash": bashDeploy}
+
+// fuzzExtractor checks that lang's extractor never panics and keeps every
+// offset inside the source, whatever the bytes.
+func fuzzExtractor(f *testing.F, language string) {
+	f.Add([]byte(moreSources[language]))
+	src := moreSources[language]
+	f.Add([]byte(src[:len(src)/2]))
+	f.Add([]byte(strings.ReplaceAll(src, "{", "")))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		x, err := Parse(language, src)
+		if err != nil {
+			return
+		}
+		for _, r := range x.Refs {
+			if r.Start < 0 || r.Start > len(src) || r.In < -1 || r.In >= len(x.Defs) {
+				t.Fatalf("ref %+v out of range", r)
+			}
+		}
+		for _, d := range x.Defs {
+			if d.NameStart < 0 || d.NameStart+len(d.Name) > len(src) || d.Start > d.End || d.End > len(src) {
+				t.Fatalf("def %+v out of range", d)
+			}
+		}
+	})
+}
+
+func FuzzPHP(f *testing.F)    { fuzzExtractor(f, "php") }
+func FuzzPython(f *testing.F) { fuzzExtractor(f, "python") }
+func FuzzJava(f *testing.F)   { fuzzExtractor(f, "java") }
+func FuzzCSharp(f *testing.F) { fuzzExtractor(f, "csharp") }
+func FuzzRust(f *testing.F)   { fuzzExtractor(f, "rust") }
+func FuzzRuby(f *testing.F)   { fuzzExtractor(f, "ruby") }
+func FuzzC(f *testing.F)      { fuzzExtractor(f, "c") }
+func FuzzCPP(f *testing.F)    { fuzzExtractor(f, "cpp") }
+func FuzzBash(f *testing.F)   { fuzzExtractor(f, "bash") }
