@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/dossier
 PKGS    := ./...
 
-.PHONY: run build test bench crash fmt lint test-update clean
+.PHONY: run build test bench xref-eval crash fmt lint test-update clean
 
 ## build: compile the dossier binary into bin/
 build:
@@ -24,6 +24,14 @@ bench: build
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN)
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang python
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang js
+
+## xref-eval: callees and callers of related against the Go type checker, on a copy of this repository (offline)
+XREF_DIR ?= $(CURDIR)/bin/xref-eval
+xref-eval:
+	rm -rf $(XREF_DIR) && mkdir -p $(XREF_DIR)/repo
+	git archive HEAD | tar -x -C $(XREF_DIR)/repo
+	GOFLAGS=-mod=mod GOPROXY=off $(GO) run ./cmd/dossier-xrefeval/gotruth -dir $(XREF_DIR)/repo -repo dossierhq/dossier -commit $$(git rev-parse HEAD) > $(XREF_DIR)/truth.json
+	$(GO) run ./cmd/dossier-xrefeval -truth $(XREF_DIR)/truth.json -root $(XREF_DIR)/repo
 
 ## crash: kill index, watch and flow commands at random points CRASH times (default 50) and check nothing is damaged or lost
 CRASH ?= 50

@@ -8,8 +8,10 @@ import (
 	"github.com/dossierhq/dossier/store"
 )
 
-// BenchmarkExpand measures expansions on a big index. Set
-// DOSSIER_BENCH_ROOT to an indexed copy of $(go env GOROOT)/src.
+// BenchmarkExpand measures expansions on a big index, cold (no file's
+// references read before) and warm (the files an expansion parsed are
+// cached, as in the workbench). Set DOSSIER_BENCH_ROOT to an indexed copy
+// of $(go env GOROOT)/src.
 func BenchmarkExpand(b *testing.B) {
 	root := os.Getenv("DOSSIER_BENCH_ROOT")
 	if root == "" {
@@ -25,7 +27,20 @@ func BenchmarkExpand(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(strings.NewReplacer("/", "_", "::", "@").Replace(sel), func(b *testing.B) {
+		name := strings.NewReplacer("/", "_", "::", "@").Replace(sel)
+		b.Run(name+"/cold", func(b *testing.B) {
+			for b.Loop() {
+				xcache.Purge() // every file parsed again
+				err := db.View(func(tx *store.Tx) error {
+					_, err := Expand(tx, target, Options{})
+					return err
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/warm", func(b *testing.B) {
 			for b.Loop() {
 				err := db.View(func(tx *store.Tx) error {
 					_, err := Expand(tx, target, Options{})

@@ -3,8 +3,11 @@ package related
 import (
 	"strings"
 
+	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/xref"
 )
+
+func init() { withScoping(lang.Java, func(s *scoping) { s.names = javaNames }) }
 
 // javaNames resolves a fully qualified Java type (com.acme.util.Money, as
 // a static import or the code writes it) to the class its package
@@ -15,7 +18,7 @@ func javaNames(r *resolver, p *parsed, written string, keep func(*xref.Def) bool
 	if !ok {
 		return nil, false
 	}
-	for _, imp := range p.x.Imports {
+	for _, imp := range p.defs().Imports {
 		if imp.Local == first {
 			return nil, false
 		}

@@ -7,8 +7,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/xref"
 )
+
+func init() { withScoping(lang.PHP, func(s *scoping) { s.names = phpNames }) }
 
 // PHP names are resolved as PHP does, by the text alone: a name is
 // qualified through the file's `use` clauses or its namespace (an
@@ -178,12 +181,12 @@ func phpQualify(p *parsed, written string) (fq string, fallback bool) {
 	if strings.HasPrefix(written, `\`) {
 		return strings.TrimLeft(written, `\`), false
 	}
-	ns := p.x.Package
+	ns := p.defs().Package
 	if rest, ok := strings.CutPrefix(written, `namespace\`); ok {
 		return joinPHP(ns, rest), false
 	}
 	first, rest, qualified := strings.Cut(written, `\`)
-	for _, imp := range p.x.Imports {
+	for _, imp := range p.defs().Imports {
 		if imp.Local == first && imp.Member != "" {
 			full := joinPHP(imp.Spec, imp.Member)
 			if qualified {

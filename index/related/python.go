@@ -3,8 +3,11 @@ package related
 import (
 	"strings"
 
+	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/xref"
 )
+
+func init() { withScoping(lang.Python, func(s *scoping) { s.names = pythonNameRules }) }
 
 // pythonNameRules resolves a Python name as written: the file's own
 // top-level definitions, then the from-imports and wildcard imports that
@@ -17,7 +20,7 @@ func pythonNameRules(r *resolver, p *parsed, written string, keep func(*xref.Def
 	if strings.Contains(written, ".") {
 		qual, name := splitQualifiedName(written, ".")
 		found := false
-		for i, imp := range p.x.Imports {
+		for i, imp := range p.defs().Imports {
 			if imp.Local != qual {
 				continue
 			}
@@ -31,7 +34,7 @@ func pythonNameRules(r *resolver, p *parsed, written string, keep func(*xref.Def
 	if hits = r.topLevel(p.path, written, keep); len(hits) > 0 {
 		return hits, true
 	}
-	for i, imp := range p.x.Imports {
+	for i, imp := range p.defs().Imports {
 		if imp.Local == written && imp.Member != "" {
 			for _, q := range r.importFiles(p, i) {
 				hits = append(hits, r.pyExported(q, imp.Member, keep, 0)...)
@@ -41,7 +44,7 @@ func pythonNameRules(r *resolver, p *parsed, written string, keep func(*xref.Def
 	if len(hits) > 0 {
 		return dedupHits(hits), true
 	}
-	for i, imp := range p.x.Imports {
+	for i, imp := range p.defs().Imports {
 		if imp.Local == "*" {
 			for _, q := range r.importFiles(p, i) {
 				hits = append(hits, r.pyExported(q, written, keep, 0)...)
@@ -58,11 +61,11 @@ func (r *resolver) pyExported(q, name string, keep func(*xref.Def) bool, depth i
 		return hits
 	}
 	f := r.file(q) // a wildcard re-export need not spell the name
-	if f == nil || f.parse() == nil {
+	if f == nil || f.defs() == nil {
 		return nil
 	}
 	var hits []hit
-	for i, imp := range f.x.Imports {
+	for i, imp := range f.defs().Imports {
 		if imp.Local == name && imp.Member != "" {
 			for _, q2 := range r.importFiles(f, i) {
 				hits = append(hits, r.pyExported(q2, imp.Member, keep, depth+1)...)
@@ -72,7 +75,7 @@ func (r *resolver) pyExported(q, name string, keep func(*xref.Def) bool, depth i
 	if len(hits) > 0 {
 		return hits
 	}
-	for i, imp := range f.x.Imports {
+	for i, imp := range f.defs().Imports {
 		if imp.Local == "*" {
 			for _, q2 := range r.importFiles(f, i) {
 				hits = append(hits, r.pyExported(q2, name, keep, depth+1)...)

@@ -16,14 +16,19 @@ import (
 // once asked for, what xref reads in it (x stays nil when its language has
 // no extractor or it does not parse).
 type parsed struct {
-	path   string
-	lang   string
-	text   []byte
-	x      *xref.File
-	tried  bool
-	pkg    string // package clause (Go, Java) or namespace, read lazily
-	hasPkg bool
-	lines  []int
+	path string
+	lang string
+	text []byte
+	// x is the whole file, references included; d its definitions and
+	// imports, read alone (cheaper) when only they are needed. Once x is
+	// read, d is x.
+	x         *xref.File
+	tried     bool
+	d         *xref.File
+	triedDefs bool
+	pkg       string // package clause (Go, Java) or namespace, read lazily
+	hasPkg    bool
+	lines     []int
 	// imports are the files each import binding reaches, resolved once.
 	imports map[int][]string
 }
@@ -31,10 +36,10 @@ type parsed struct {
 // hit is one definition a reference resolves to.
 type hit struct {
 	p *parsed
-	i int // index in p.x.Defs
+	i int // index in p.d.Defs
 }
 
-func (h hit) def() *xref.Def { return &h.p.x.Defs[h.i] }
+func (h hit) def() *xref.Def { return &h.p.d.Defs[h.i] }
 
 // resolver resolves xref references to workspace definitions with the
 // scoping table, reading and parsing files as it needs them (once per
@@ -72,17 +77,47 @@ func (f *parsed) parse() *xref.File {
 	if !f.tried {
 		f.tried = true
 		if xref.Supported(f.lang) {
-			f.x, _ = xref.Parse(f.lang, f.text)
+			f.x = cachedParse(f.path, f.lang, f.text, false)
+		}
+		if f.d == nil {
+			f.d, f.triedDefs = f.x, true
 		}
 	}
 	return f.x
 }
 
-// parsedHolding is file q parsed when its text holds name, else nil: a
-// file that never spells a name cannot define it.
-func (r *resolver) parsedHolding(q, name string) *parsed {
+// defs makes f's definitions and imports (nil when it has none), without
+// the references unless they are read already.
+func (f *parsed) defs() *xref.File {
+	if !f.triedDefs {
+		f.triedDefs = true
+		switch {
+		case f.x != nil:
+			f.d = f.x
+		case xref.Supported(f.lang):
+			f.d = cachedParse(f.path, f.lang, f.text, true)
+		}
+	}
+	return f.d
+}
+
+// parsedHolding is file q with its definitions read when its text may
+// define name, else nil: a file that never spells a name cannot define
+// it, and where the language tells declarations by their text
+// (scoping.declares) one that does not declare it is not parsed either.
+// method asks for a method outside its type's body.
+func (r *resolver) parsedHolding(q, name string, method bool) *parsed {
 	f := r.file(q)
-	if f == nil || !bytes.Contains(f.text, []byte(name)) || f.parse() == nil {
+	if f == nil {
+		return nil
+	}
+	if f.d == nil {
+		if decl := scopings[f.lang].declares; decl != nil && !decl(f.text, name, method) ||
+			!bytes.Contains(f.text, []byte(name)) {
+			return nil
+		}
+	}
+	if f.defs() == nil {
 		return nil
 	}
 	return f
@@ -95,8 +130,8 @@ func (f *parsed) packageName() string {
 		f.hasPkg = true
 		if f.lang == lang.Go {
 			f.pkg = goPackageClause(f.text)
-		} else if x := f.parse(); x != nil {
-			f.pkg = x.Package
+		} else if d := f.defs(); d != nil {
+			f.pkg = d.Package
 		}
 	}
 	return f.pkg
@@ -110,7 +145,7 @@ func (r *resolver) importFiles(p *parsed, i int) []string {
 	if p.imports == nil {
 		p.imports = map[int][]string{}
 	}
-	imp := p.x.Imports[i]
+	imp := p.defs().Imports[i]
 	var names []string
 	if imp.Member != "" {
 		names = []string{imp.Member}
@@ -124,13 +159,13 @@ func (r *resolver) importFiles(p *parsed, i int) []string {
 // topLevel finds the definitions of name at the top level of file q
 // (Container ""), keeping those keep accepts.
 func (r *resolver) topLevel(q, name string, keep func(*xref.Def) bool) []hit {
-	f := r.parsedHolding(q, name)
+	f := r.parsedHolding(q, name, false)
 	if f == nil {
 		return nil
 	}
 	var out []hit
-	for i := range f.x.Defs {
-		d := &f.x.Defs[i]
+	for i := range f.d.Defs {
+		d := &f.d.Defs[i]
 		if d.Name == name && d.Container == "" && (keep == nil || keep(d)) {
 			out = append(out, hit{f, i})
 		}
@@ -152,7 +187,7 @@ func (r *resolver) bare(p *parsed, name string, keep func(*xref.Def) bool) (hits
 	if hits = r.topLevel(p.path, name, keep); len(hits) > 0 {
 		return hits, false
 	}
-	for i, imp := range p.x.Imports {
+	for i, imp := range p.defs().Imports {
 		if imp.Local != name || imp.Member == "" {
 			continue
 		}
@@ -171,7 +206,7 @@ func (r *resolver) bare(p *parsed, name string, keep func(*xref.Def) bool) (hits
 			return hits, false
 		}
 	}
-	for i, imp := range p.x.Imports {
+	for i, imp := range p.defs().Imports {
 		if imp.Local != "." && imp.Local != "*" {
 			continue
 		}
@@ -202,7 +237,7 @@ func (r *resolver) qualified(p *parsed, qual, name string, keep func(*xref.Def) 
 		}
 	}
 	var hits []hit
-	for i, imp := range p.x.Imports {
+	for i, imp := range p.defs().Imports {
 		if imp.Local != qual {
 			continue
 		}
@@ -215,7 +250,7 @@ func (r *resolver) qualified(p *parsed, qual, name string, keep func(*xref.Def) 
 	}
 	// An unaliased Go import binds its package clause, which the
 	// extractor could only guess from the path.
-	for i, imp := range p.x.Imports {
+	for i, imp := range p.defs().Imports {
 		if imp.Local == "" || imp.Local == "." || imp.Local == qual {
 			continue
 		}
@@ -273,7 +308,7 @@ func (r *resolver) typeNamed(p *parsed, t string) (hits []hit, guess bool) {
 		}
 		// A qualifier that is no import binding: a namespace written out.
 		// Its last part names the type as a bare name would.
-		if slices.ContainsFunc(p.x.Imports, func(imp xref.Import) bool { return imp.Local == qual }) {
+		if slices.ContainsFunc(p.defs().Imports, func(imp xref.Import) bool { return imp.Local == qual }) {
 			return nil, false
 		}
 		t = name
@@ -298,13 +333,13 @@ func (r *resolver) members(h hit, name string, depth int) []hit {
 		files = append(files, sc.memberFiles(r, h.p)...)
 	}
 	var out []hit
-	for _, q := range files {
-		f := r.parsedHolding(q, name)
+	for k, q := range files {
+		f := r.parsedHolding(q, name, k > 0)
 		if f == nil {
 			continue
 		}
-		for i := range f.x.Defs {
-			if d := &f.x.Defs[i]; d.Name == name && d.Container == t.Name {
+		for i := range f.d.Defs {
+			if d := &f.d.Defs[i]; d.Name == name && d.Container == t.Name {
 				out = append(out, hit{f, i})
 			}
 		}
@@ -373,10 +408,10 @@ func member(m string) (string, int) {
 // container is the type whose members Self reaches from the definition
 // at index in of p: a type itself, or a member's container.
 func (r *resolver) container(p *parsed, in int) []hit {
-	if in < 0 || in >= len(p.x.Defs) {
+	if in < 0 || in >= len(p.defs().Defs) {
 		return nil
 	}
-	d := &p.x.Defs[in]
+	d := &p.d.Defs[in]
 	name := d.Container
 	if isType(d) {
 		name = d.Name

@@ -4,7 +4,11 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/dossierhq/dossier/index/lang"
 )
+
+func init() { withScoping(lang.Rust, func(s *scoping) { s.memberFiles = rustCrateFiles }) }
 
 // Rust: a type's methods may be in an impl block in any file of its
 // crate, and tests, examples and benches name their own crate by its

@@ -1,6 +1,7 @@
 package related
 
 import (
+	"bytes"
 	"path"
 	"strings"
 	"unicode"
@@ -40,19 +41,24 @@ type scoping struct {
 	// memberFiles, when set, lists the other files where a type's members
 	// may be defined (Rust: impl blocks anywhere in the crate).
 	memberFiles func(r *resolver, p *parsed) []string
+	// declares, when set, tells cheaply from a file's text whether it may
+	// declare name at the top level (method: as a method outside its
+	// type's body), so that only such files are parsed. Without it, any
+	// file holding the name is.
+	declares func(text []byte, name string, method bool) bool
 }
 
 // scopings is the table, by index/lang name.
 var scopings = map[string]scoping{
-	lang.Go:         {sep: ".", module: goPackage, exported: goExported, membersInModule: true},
-	lang.Java:       {sep: ".", module: samePackage, names: javaNames},
+	lang.Go:         {sep: ".", module: goPackage, exported: goExported, membersInModule: true, declares: goDeclares},
+	lang.Java:       {sep: ".", module: samePackage},
 	lang.CSharp:     {sep: ".", module: samePackage, membersInModule: true, global: true},
-	lang.PHP:        {sep: `\`, module: samePackage, global: true, names: phpNames},
-	lang.Python:     {sep: ".", names: pythonNameRules},
+	lang.PHP:        {sep: `\`, module: samePackage, global: true},
+	lang.Python:     {sep: "."},
 	lang.JavaScript: {sep: "."},
 	lang.TypeScript: {sep: "."},
 	lang.TSX:        {sep: "."},
-	lang.Rust:       {sep: "::", membersInModule: true, memberFiles: rustCrateFiles},
+	lang.Rust:       {sep: "::", membersInModule: true},
 	lang.C:          {sep: "::", global: true},
 	lang.CPP:        {sep: "::", membersInModule: true, global: true},
 	lang.Ruby:       {sep: "::", membersInModule: true, global: true},
@@ -108,3 +114,57 @@ func samePackage(r *resolver, p *parsed) []string {
 // typeKinds are the definition kinds a type name can name.
 var typeKinds = map[string]bool{"class": true, "struct": true, "interface": true, "trait": true, "enum": true,
 	"type": true, "record": true, "module": true, "object": true, "union": true, "namespace": true}
+
+// goDeclares reports whether a line of text may declare name: after
+// "func", "type", "var", "const" or a receiver "func (...)", or first on an
+// indented line of a grouped declaration (not followed by what starts a
+// statement: ":=", "(", ".", "[", "++"). method asks only for a receiver.
+func goDeclares(text []byte, name string, method bool) bool {
+	nb := []byte(name)
+	for off := 0; off < len(text); {
+		i := bytes.Index(text[off:], nb)
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + len(nb)
+		end := i + len(nb)
+		if i > 0 && isIdent(text[i-1]) || end < len(text) && isIdent(text[end]) {
+			continue
+		}
+		ls := bytes.LastIndexByte(text[:i], '\n') + 1
+		pre := bytes.TrimSpace(text[ls:i])
+		if bytes.HasPrefix(pre, []byte("func (")) && bytes.HasSuffix(pre, []byte(")")) {
+			return true
+		}
+		if method {
+			continue
+		}
+		switch string(pre) {
+		case "func", "type", "var", "const":
+			return true
+		case "":
+			if i == ls {
+				continue // column 0: no declaration starts with its name
+			}
+			k := end
+			for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
+				k++
+			}
+			if k < len(text) && bytes.IndexByte([]byte(":(.[+-"), text[k]) >= 0 {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// withScoping changes the row of language: the name rules in php.go,
+// java.go, python.go and rust.go are set from their init functions, as
+// they reach back into the table.
+func withScoping(language string, change func(*scoping)) {
+	sc := scopings[language]
+	change(&sc)
+	scopings[language] = sc
+}

@@ -8,7 +8,10 @@ import (
 	"github.com/dossierhq/dossier/index/lang"
 )
 
-func init() { register(lang.Go, parseGo) }
+func init() {
+	register(lang.Go, func(src []byte) (*File, error) { return parseGo(src, false) })
+	registerDefs(lang.Go, func(src []byte) (*File, error) { return parseGo(src, true) })
+}
 
 // goX extracts one Go file. Locals (parameters, receivers, variables) live
 // in scopes with the value the syntax shows for them; a name that is no
@@ -19,15 +22,17 @@ type goX struct {
 	sc      *scope
 	imports map[string]bool // names the imports bind
 	tparams map[string]bool // type parameters of the enclosing function
+	// defsOnly skips function bodies and initializers: no references.
+	defsOnly bool
 }
 
-func parseGo(src []byte) (*File, error) {
+func parseGo(src []byte, defsOnly bool) (*File, error) {
 	tree, err := parse(lang.Go, src)
 	if err != nil {
 		return nil, err
 	}
 	defer tree.Close()
-	g := &goX{b: newBuilder(src), src: src, sc: newScope(), imports: map[string]bool{}}
+	g := &goX{b: newBuilder(src), src: src, sc: newScope(), imports: map[string]bool{}, defsOnly: defsOnly}
 	root := tree.RootNode()
 	top := named(root)
 	for _, n := range top {
@@ -54,6 +59,9 @@ func parseGo(src []byte) (*File, error) {
 		default:
 			g.visit(n)
 		}
+	}
+	if g.defsOnly {
+		g.b.f.Refs = nil
 	}
 	return g.b.done(), nil
 }
@@ -128,7 +136,9 @@ func (g *goX) funcDecl(n *sitter.Node) {
 	}
 	g.params(field(n, "parameters"))
 	g.params(field(n, "result"))
-	g.visit(field(n, "body"))
+	if !g.defsOnly {
+		g.visit(field(n, "body"))
+	}
 	g.b.leave()
 	g.sc = g.sc.up
 	g.tparams = nil
@@ -459,7 +469,9 @@ func (g *goX) valueDecl(n *sitter.Node) {
 			g.b.enter(first)
 		}
 		g.types(t, false)
-		g.visit(field(s, "value"))
+		if !g.defsOnly {
+			g.visit(field(s, "value"))
+		}
 		if first >= 0 {
 			g.b.leave()
 		}

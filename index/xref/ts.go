@@ -56,6 +56,10 @@ func register(language string, x func(src []byte) (*File, error)) {
 	extractors[language] = x
 }
 
+// registerDefs makes x language's extractor of definitions alone (see
+// ParseDefs); optional.
+func registerDefs(language string, x func(src []byte) (*File, error)) { defsOnly[language] = x }
+
 // pools keep parsers per language: a parser is not safe for concurrent
 // use, and making one per file costs more than the parse of a small file.
 var pools sync.Map // language -> *sync.Pool

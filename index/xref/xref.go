@@ -154,6 +154,26 @@ var ErrUnsupported = errors.New("no reference extractor for this language")
 // language's file adds itself with register, from its init function.
 var extractors = map[string]func(src []byte) (*File, error){}
 
+// defsOnly maps a language to an extractor that skips what only makes
+// references (function bodies), for files read to find a definition. Its
+// Defs, Imports and Package are exactly Parse's.
+var defsOnly = map[string]func(src []byte) (*File, error){}
+
+// ParseDefs is Parse without the references where the language's
+// extractor can skip them (faster), else Parse itself.
+func ParseDefs(lang string, src []byte) (*File, error) {
+	x := defsOnly[lang]
+	if x == nil {
+		return Parse(lang, src)
+	}
+	f, err := x(src)
+	if err != nil {
+		return nil, err
+	}
+	f.Lang = lang
+	return f, nil
+}
+
 // Supported reports whether lang has an extractor.
 func Supported(lang string) bool { return extractors[lang] != nil }
 

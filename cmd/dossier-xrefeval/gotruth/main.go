@@ -56,13 +56,14 @@ type Edge struct {
 func main() {
 	dir := flag.String("dir", ".", "repository root")
 	repo := flag.String("repo", "", "owner/name, for the record")
+	commit := flag.String("commit", "", "the commit, for the record (default: the directory's git HEAD)")
 	flag.Parse()
 	root, err := filepath.Abs(*dir)
 	check(err)
 	t, err := truth(root)
 	check(err)
-	t.Repo = *repo
-	if out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output(); err == nil {
+	t.Repo, t.Commit = *repo, *commit
+	if out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output(); err == nil && t.Commit == "" {
 		t.Commit = strings.TrimSpace(string(out))
 	}
 	enc := json.NewEncoder(os.Stdout)
