@@ -3,6 +3,7 @@ package related
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"maps"
 	"runtime"
 	"slices"
@@ -153,17 +154,31 @@ func (e *expander) xcallers(imps []importer) ([]Ref, error) {
 	for _, f := range e.callerFiles(imps) {
 		paths = append(paths, f.path)
 	}
-	files, err := e.parseCandidates(paths, slices.Collect(maps.Keys(targets)))
-	if err != nil {
-		return nil, err
-	}
+	// Files in the order of the list, searched a batch at a time, so that
+	// a list that reaches its limit stops the search: the rest could only
+	// come after it.
+	slices.SortStableFunc(paths, func(a, b string) int {
+		return cmp.Or(e.callerTier(a)-e.callerTier(b), strings.Compare(a, b))
+	})
+	names := slices.Collect(maps.Keys(targets))
+	batch := 8 * runtime.GOMAXPROCS(0)
 	var out []Ref
-	for _, f := range files {
-		refs, err := e.callersIn(f, targets, isTarget)
+	for start := 0; start < len(paths); start += batch {
+		if len(out) > e.limit {
+			e.notes = append(e.notes, fmt.Sprintf("callers: the list reached its limit (%d) with %d of %d candidate files searched; raise the limit to search the rest", e.limit, start, len(paths)))
+			break
+		}
+		files, err := e.parseCandidates(paths[start:min(start+batch, len(paths))], names)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, refs...)
+		for _, f := range files {
+			refs, err := e.callersIn(f, targets, isTarget)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, refs...)
+		}
 	}
 	slices.SortFunc(out, func(a, b Ref) int {
 		return cmp.Or(e.callerTier(a.Path)-e.callerTier(b.Path), strings.Compare(a.Path, b.Path), a.Line-b.Line, strings.Compare(a.Name, b.Name))
@@ -248,7 +263,7 @@ func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 						errs[i] = err
 						continue
 					}
-					if !holdsAny(text, names) {
+					if !holdsCall(text, names, paths[i]) {
 						continue
 					}
 					f := &parsed{path: paths[i], lang: lang.Detect(paths[i], text), text: text}
@@ -270,7 +285,7 @@ func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 		f := found[i]
 		if cached, ok := e.r.files[p]; ok {
 			f = cached
-			if f == nil || !holdsAny(f.text, names) {
+			if f == nil || !holdsCall(f.text, names, p) {
 				continue
 			}
 			f.parse()
@@ -284,9 +299,18 @@ func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 	return out, nil
 }
 
-func holdsAny(text []byte, names []string) bool {
+// holdsCall reports whether text may call one of names: it holds the
+// name, and in Go followed by "(" or "[" (F[T](x)), as every call is.
+func holdsCall(text []byte, names []string, p string) bool {
+	goCall := strings.HasSuffix(p, ".go")
 	for _, n := range names {
-		if bytes.Contains(text, []byte(n)) {
+		if !goCall {
+			if bytes.Contains(text, []byte(n)) {
+				return true
+			}
+			continue
+		}
+		if bytes.Contains(text, []byte(n+"(")) || bytes.Contains(text, []byte(n+"[")) {
 			return true
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/dossierhq/dossier/store"
 )
 
 // tuiFiles is shaped like the Go TUI app of issue 14: models with update
@@ -141,4 +143,31 @@ func TestGoBigFileCallers(t *testing.T) {
 		got = append(got, r.Symbol)
 	}
 	check(t, "helper callers", got, []string{"first", "server.second"})
+}
+
+// TestGoCallersLimit: a list that reaches its limit stops the search, and
+// what it holds is the head of the full list.
+func TestGoCallersLimit(t *testing.T) {
+	files := map[string]string{"go.mod": "module example.com/lim\n", "lib/lib.go": "package lib\n\n// F is called everywhere.\nfunc F() {}\n"}
+	for i := 0; i < 40; i++ {
+		files[fmt.Sprintf("c%02d/c.go", i)] = fmt.Sprintf("package c%02d\n\nimport \"example.com/lim/lib\"\n\nfunc G() { lib.F() }\n", i)
+	}
+	db := fixtureOf(t, files)
+	full := expand(t, db, "lib/lib.go::@F")
+	if len(full.Callers) != 40 || len(full.Notes) != 0 {
+		t.Fatalf("%d callers, notes %q", len(full.Callers), full.Notes)
+	}
+	target, _ := ParseTarget("lib/lib.go::@F")
+	var x *Expansion
+	err := db.View(func(tx *store.Tx) (err error) {
+		x, err = Expand(tx, target, Options{Limit: 3})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "limited callers", callersOf(x), callersOf(full)[:3])
+	if x.Omitted["callers"] == 0 || len(x.Notes) != 1 || !strings.Contains(x.Notes[0], "raise the limit") {
+		t.Errorf("omitted %v, notes %q", x.Omitted, x.Notes)
+	}
 }

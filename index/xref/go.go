@@ -329,6 +329,11 @@ func (g *goX) types(t *sitter.Node, call bool) {
 			pkg, name := field(c, "package"), field(c, "name")
 			g.b.ref(Ref{Name: text(name, g.src), Start: int(name.StartByte()), Call: call, Via: Package, Qual: text(pkg, g.src)})
 			return false
+		case "generic_type":
+			// F[T](x) parses as a conversion: F may be a function.
+			g.types(field(c, "type"), call)
+			g.types(field(c, "type_arguments"), false)
+			return false
 		case "parameter_declaration", "variadic_parameter_declaration", "field_declaration":
 			g.types(field(c, "type"), false)
 			return false

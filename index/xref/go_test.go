@@ -204,3 +204,17 @@ func FuzzGo(f *testing.F) {
 		}
 	})
 }
+
+// TestGoGenericCall: F[T](x) parses as a conversion; it is a call of F,
+// and its value is F's result.
+func TestGoGenericCall(t *testing.T) {
+	src := "package p\n\nfunc f() {\n\tv, err := ParseValue[uint](x)\n\tv.Check()\n\t_ = List[int](nil)\n}\n"
+	x, err := Parse("go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"ParseValue bare @4", "Check bare [ParseValue] @5", "List bare @6"}
+	if got := refsOf(x, src, true); !slices.Equal(got, want) {
+		t.Errorf("calls:\n got  %q\n want %q", got, want)
+	}
+}

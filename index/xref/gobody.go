@@ -257,7 +257,15 @@ func (g *goX) valOf(n *sitter.Node) Val {
 		v := typed(t)
 		v.ret = true
 		return v
-	case "type_assertion_expression", "type_conversion_expression":
+	case "type_conversion_expression":
+		// F[T](x) is a generic function's call as often as a conversion.
+		if t := field(n, "type"); t.Type() == "generic_type" {
+			if inner := field(t, "type"); inner != nil && inner.Type() == "type_identifier" && !g.tparams[text(inner, g.src)] {
+				return reached(Bare, "", text(inner, g.src))
+			}
+		}
+		return g.typeVal(field(n, "type"))
+	case "type_assertion_expression":
 		return g.typeVal(field(n, "type"))
 	case "unary_expression":
 		switch text(field(n, "operator"), g.src) {
