@@ -41,8 +41,7 @@ func (w *workspace) resolve(from, fam, spec string, names []string) (files []str
 	case "csharp":
 		return w.resolveDotted(from, strings.TrimSpace(afterEq(spec)), ".", ".cs"), ""
 	case "php":
-		s, _, _ := strings.Cut(spec, " as ")
-		return w.resolveDotted(from, strings.TrimSpace(s), `\`, ".php"), ""
+		return w.resolvePHP(from, spec, names), ""
 	case "ruby":
 		return one(w.resolveRuby(from, spec)), ""
 	case "bash":
@@ -267,7 +266,9 @@ func (w *workspace) resolveRust(from, spec string) []string {
 			dir, segs = path.Dir(dir), segs[1:]
 		}
 	default:
-		return nil
+		if dir = w.rustCrateNamed(from, segs[0]); dir == "" {
+			return nil
+		}
 	}
 	segs = segs[1:]
 	for n := len(segs); n >= 1; n-- {
@@ -276,10 +277,10 @@ func (w *workspace) resolveRust(from, spec string) []string {
 			return []string{p}
 		}
 	}
-	if len(segs) == 0 {
-		if p := w.probe(path.Join(dir, "lib.rs"), path.Join(dir, "main.rs"), path.Join(dir, "mod.rs"), dir+".rs"); p != "" {
-			return []string{p}
-		}
+	// No module file: the path names the module itself, or an item of it
+	// (crate::Error is lib.rs's).
+	if p := w.probe(path.Join(dir, "lib.rs"), path.Join(dir, "main.rs"), path.Join(dir, "mod.rs"), dir+".rs"); p != "" {
+		return []string{p}
 	}
 	return nil
 }

@@ -182,6 +182,11 @@ func (r *resolver) topLevel(q, name string, keep func(*xref.Def) bool) []hit {
 // guess.
 func (r *resolver) bare(p *parsed, name string, keep func(*xref.Def) bool) (hits []hit, guess bool) {
 	sc := scopings[p.lang]
+	if sc.names != nil {
+		if hits, done := sc.names(r, p, name, keep); done {
+			return hits, false
+		}
+	}
 	if hits = r.topLevel(p.path, name, keep); len(hits) > 0 {
 		return hits, false
 	}
@@ -229,6 +234,11 @@ func exportedAnd(sc scoping, keep func(*xref.Def) bool) func(*xref.Def) bool {
 // qualified resolves name through the import binding qual of p.
 func (r *resolver) qualified(p *parsed, qual, name string, keep func(*xref.Def) bool) []hit {
 	sc := scopings[p.lang]
+	if sc.names != nil {
+		if hits, done := sc.names(r, p, qual+sc.sep+name, keep); done {
+			return hits
+		}
+	}
 	var hits []hit
 	for i, imp := range p.defs().Imports {
 		if imp.Local != qual {
@@ -289,6 +299,11 @@ func isType(d *xref.Def) bool { return typeKinds[d.Kind] }
 func (r *resolver) typeNamed(p *parsed, t string) (hits []hit, guess bool) {
 	sc := scopings[p.lang]
 	t = strings.TrimLeft(t, "*&")
+	if sc.names != nil {
+		if hits, done := sc.names(r, p, t, isType); done {
+			return hits, false
+		}
+	}
 	if i := strings.LastIndex(t, sc.sep); i > 0 {
 		qual, name := t[:i], t[i+len(sc.sep):]
 		if hits = r.qualified(p, qual, name, isType); len(hits) > 0 {
@@ -316,6 +331,9 @@ func (r *resolver) members(h hit, name string, depth int) []hit {
 	files := []string{h.p.path}
 	if sc.membersInModule && sc.module != nil {
 		files = append(files, sc.module(r, h.p)...)
+	}
+	if sc.memberFiles != nil {
+		files = append(files, sc.memberFiles(r, h.p)...)
 	}
 	var out []hit
 	for k, q := range files {

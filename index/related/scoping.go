@@ -34,6 +34,13 @@ type scoping struct {
 	// header, Ruby, Bash, PHP global functions). Such a resolution is
 	// marked as a guess and never made when the name has several.
 	global bool
+	// names, when set, resolves a name as written (bare, qualified or a
+	// type) by the language's own rules (PHP namespaces); done false
+	// leaves it to the generic path.
+	names func(r *resolver, p *parsed, written string, keep func(*xref.Def) bool) (hits []hit, done bool)
+	// memberFiles, when set, lists the other files where a type's members
+	// may be defined (Rust: impl blocks anywhere in the crate).
+	memberFiles func(r *resolver, p *parsed) []string
 	// declares, when set, tells cheaply from a file's text whether it may
 	// declare name at the top level (method: as a method outside its
 	// type's body), so that only such files are parsed. Without it, any
@@ -151,4 +158,13 @@ func goDeclares(text []byte, name string, method bool) bool {
 		}
 	}
 	return false
+}
+
+// withScoping changes the row of language: the name rules in php.go,
+// java.go, python.go and rust.go are set from their init functions, as
+// they reach back into the table.
+func withScoping(language string, change func(*scoping)) {
+	sc := scopings[language]
+	change(&sc)
+	scopings[language] = sc
 }

@@ -26,6 +26,7 @@ type workspace struct {
 	goBare bool
 	// jsPkgs are the package.json packages by name, read on first use (js.go).
 	jsPkgs map[string]jsPackage
+	php    *phpAutoload // composer.json PSR-4 maps, read on first use (php.go)
 }
 
 type goModule struct{ path, dir string }

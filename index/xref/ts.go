@@ -223,7 +223,7 @@ func (v Val) Then(name string) Val {
 	if v.fields != nil {
 		return v.fields[name]
 	}
-	if v.Via == Type && len(v.Chain) == 0 || v.Via == Self || v.Via == Super {
+	if (v.Via == Type || v.Via == Self || v.Via == Super) && len(v.Chain) == 0 {
 		return Val{Via: v.Via, Qual: v.Qual, Chain: []string{name}, known: true}
 	}
 	return Val{Via: v.Via, Qual: v.Qual, Chain: append(append([]string(nil), v.Chain...), name), known: true}
