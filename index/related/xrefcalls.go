@@ -236,13 +236,14 @@ func (e *expander) callersIn(f *parsed, targets map[string][]int, isTarget map[i
 // target file is the one already parsed.
 func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 	raws := make([][]byte, len(paths))
+	found := make([]*parsed, len(paths))
 	for i, p := range paths {
-		if f, ok := e.r.files[p]; ok && f != nil {
+		if f, ok := e.r.files[p]; ok {
+			found[i] = f // read already: parsed below with the others
 			continue
 		}
 		raws[i] = e.tx.RawBlob(p)
 	}
-	found := make([]*parsed, len(paths))
 	errs := make([]error, len(paths))
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -255,6 +256,12 @@ func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 			// must not take the process down.
 			if err := e.tx.Guard(func() error {
 				for ; i < len(paths); i += workers {
+					if f := found[i]; f != nil {
+						if holdsCall(f.text, names, paths[i]) {
+							f.parse() // each file is in one batch: no other goroutine has it
+						}
+						continue
+					}
 					if raws[i] == nil {
 						continue
 					}
@@ -263,11 +270,10 @@ func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 						errs[i] = err
 						continue
 					}
-					if !holdsCall(text, names, paths[i]) {
-						continue
-					}
 					f := &parsed{path: paths[i], lang: lang.Detect(paths[i], text), text: text}
-					f.parse()
+					if holdsCall(text, names, paths[i]) {
+						f.parse()
+					}
 					found[i] = f
 				}
 				return nil
@@ -283,16 +289,10 @@ func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 			return nil, errs[i]
 		}
 		f := found[i]
-		if cached, ok := e.r.files[p]; ok {
-			f = cached
-			if f == nil || !holdsCall(f.text, names, p) {
-				continue
-			}
-			f.parse()
-		} else if f != nil {
+		if _, ok := e.r.files[p]; !ok && f != nil {
 			e.r.files[p] = f
 		}
-		if f != nil && f.x != nil {
+		if f != nil && f.x != nil && holdsCall(f.text, names, p) {
 			out = append(out, f)
 		}
 	}
