@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -151,8 +152,22 @@ func (e *expander) xcallers(imps []importer) ([]Ref, error) {
 		}
 	}
 	var paths []string
+	seen := map[string]bool{}
 	for _, f := range e.callerFiles(imps) {
 		paths = append(paths, f.path)
+		seen[f.path] = true
+	}
+	if e.fam == "go" && e.hasMethod(targets) {
+		// A method is called through values whose type a file need not
+		// import: every file of an importer's package may call it.
+		for _, imp := range imps {
+			for _, p := range e.w.dirs[path.Dir(imp.path)] {
+				if !seen[p] && strings.HasSuffix(p, ".go") {
+					seen[p] = true
+					paths = append(paths, p)
+				}
+			}
+		}
 	}
 	// Files in the order of the list, searched a batch at a time, so that
 	// a list that reaches its limit stops the search: the rest could only
@@ -184,6 +199,18 @@ func (e *expander) xcallers(imps []importer) ([]Ref, error) {
 		return cmp.Or(e.callerTier(a.Path)-e.callerTier(b.Path), strings.Compare(a.Path, b.Path), a.Line-b.Line, strings.Compare(a.Name, b.Name))
 	})
 	return e.capRefs("callers", out), nil
+}
+
+// hasMethod reports whether one of the target definitions is a method.
+func (e *expander) hasMethod(targets map[string][]int) bool {
+	for _, is := range targets {
+		for _, i := range is {
+			if e.xp.x.Defs[i].Container != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // callersIn lists the chunks of f whose calls resolve to a target
