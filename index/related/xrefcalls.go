@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -155,8 +156,22 @@ func (e *expander) xcallers(imps []importer) ([]Ref, error) {
 		return nil, err
 	}
 	var paths []string
+	seen := map[string]bool{}
 	for _, f := range e.callerFiles(imps) {
 		paths = append(paths, f.path)
+		seen[f.path] = true
+	}
+	if e.fam == "go" && e.hasMethod(targets) {
+		// A method is called through values whose type a file need not
+		// import: every file of an importer's package may call it.
+		for _, imp := range imps {
+			for _, p := range e.w.dirs[path.Dir(imp.path)] {
+				if !seen[p] && strings.HasSuffix(p, ".go") {
+					seen[p] = true
+					paths = append(paths, p)
+				}
+			}
+		}
 	}
 	// Files in the order of the list, searched a batch at a time, so that
 	// a list that reaches its limit stops the search: the rest could only
@@ -188,6 +203,18 @@ func (e *expander) xcallers(imps []importer) ([]Ref, error) {
 		return cmp.Or(e.callerTier(a.Path)-e.callerTier(b.Path), strings.Compare(a.Path, b.Path), a.Line-b.Line, strings.Compare(a.Name, b.Name))
 	})
 	return e.capRefs("callers", out), nil
+}
+
+// hasMethod reports whether one of the target definitions is a method.
+func (e *expander) hasMethod(targets map[string][]int) bool {
+	for _, is := range targets {
+		for _, i := range is {
+			if e.xp.x.Defs[i].Container != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // callersIn lists the chunks of f whose calls resolve to a target
@@ -243,13 +270,14 @@ func (e *expander) callersIn(f *parsed, targets map[string][]int, isTarget map[i
 // target file is the one already parsed.
 func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 	raws := make([][]byte, len(paths))
+	found := make([]*parsed, len(paths))
 	for i, p := range paths {
-		if f, ok := e.r.files[p]; ok && f != nil {
+		if f, ok := e.r.files[p]; ok {
+			found[i] = f // read already: parsed below with the others
 			continue
 		}
 		raws[i] = e.tx.RawBlob(p)
 	}
-	found := make([]*parsed, len(paths))
 	errs := make([]error, len(paths))
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -262,6 +290,12 @@ func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 			// must not take the process down.
 			if err := e.tx.Guard(func() error {
 				for ; i < len(paths); i += workers {
+					if f := found[i]; f != nil {
+						if holdsCall(f.text, names, paths[i]) {
+							f.parse() // each file is in one batch: no other goroutine has it
+						}
+						continue
+					}
 					if raws[i] == nil {
 						continue
 					}
@@ -270,11 +304,10 @@ func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 						errs[i] = err
 						continue
 					}
-					if !holdsCall(text, names, paths[i]) {
-						continue
-					}
 					f := &parsed{path: paths[i], lang: lang.Detect(paths[i], text), text: text}
-					f.parse()
+					if holdsCall(text, names, paths[i]) {
+						f.parse()
+					}
 					found[i] = f
 				}
 				return nil
@@ -290,16 +323,10 @@ func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 			return nil, errs[i]
 		}
 		f := found[i]
-		if cached, ok := e.r.files[p]; ok {
-			f = cached
-			if f == nil || !holdsCall(f.text, names, p) {
-				continue
-			}
-			f.parse()
-		} else if f != nil {
+		if _, ok := e.r.files[p]; !ok && f != nil {
 			e.r.files[p] = f
 		}
-		if f != nil && f.x != nil {
+		if f != nil && f.x != nil && holdsCall(f.text, names, p) {
 			out = append(out, f)
 		}
 	}

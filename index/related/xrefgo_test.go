@@ -171,3 +171,16 @@ func TestGoCallersLimit(t *testing.T) {
 		t.Errorf("omitted %v, notes %q", x.Omitted, x.Notes)
 	}
 }
+
+// TestGoCallerWithoutImport: a file calls a method through a field whose
+// type it does not import (its package's other file does).
+func TestGoCallerWithoutImport(t *testing.T) {
+	db := fixtureOf(t, map[string]string{
+		"go.mod":         "module example.com/w\n",
+		"store/store.go": "package store\n\n// Tx is a transaction.\ntype Tx struct{}\n\n// Each walks.\nfunc (t *Tx) Each() {}\n",
+		"rel/a.go":       "package rel\n\nimport \"example.com/w/store\"\n\ntype exp struct{ tx *store.Tx }\n",
+		"rel/b.go":       "package rel\n\nfunc (e *exp) run() {\n\te.tx.Each()\n}\n",
+	})
+	x := expand(t, db, "store/store.go::@Tx.Each")
+	check(t, "Tx.Each callers", callersOf(x), []string{"rel/b.go:4 exp.run (method) calls Each"})
+}
