@@ -24,32 +24,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/dossierhq/dossier/cmd/dossier-xrefeval/truth"
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/related"
 	"github.com/dossierhq/dossier/store"
 )
-
-// Truth is the ground truth of one repository.
-type Truth struct {
-	Repo   string `json:"repo"`
-	Commit string `json:"commit"`
-	Lang   string `json:"lang"`
-	Defs   []Def  `json:"defs"`
-	Edges  []struct {
-		Caller int `json:"caller"`
-		Callee int `json:"callee"`
-		Line   int `json:"line"`
-	} `json:"edges"`
-}
-
-// Def is a function or method of the truth.
-type Def struct {
-	Path      string `json:"path"`
-	Line      int    `json:"line"`
-	Name      string `json:"name"`
-	Container string `json:"container"`
-	Kind      string `json:"kind,omitempty"`
-}
 
 // Score is one list's figures.
 type Score struct {
@@ -105,7 +84,7 @@ func run(truthPath, root string, n int, seed uint64, show int) (*Report, error) 
 	if err != nil {
 		return nil, err
 	}
-	var t Truth
+	var t truth.File
 	if err := json.Unmarshal(raw, &t); err != nil {
 		return nil, fmt.Errorf("%s: %w", truthPath, err)
 	}
@@ -162,14 +141,14 @@ func run(truthPath, root string, n int, seed uint64, show int) (*Report, error) 
 }
 
 type eval struct {
-	t       *Truth
+	t       *truth.File
 	byName  map[[3]string]int // path, container, name -> def
 	files   map[string]bool   // files the truth knows
 	callees map[int]map[int]int
 	callers map[int]map[int]int
 }
 
-func newEval(t *Truth) *eval {
+func newEval(t *truth.File) *eval {
 	e := &eval{t: t, byName: map[[3]string]int{}, files: map[string]bool{}, callees: map[int]map[int]int{},
 		callers: map[int]map[int]int{}}
 	for i, d := range t.Defs {

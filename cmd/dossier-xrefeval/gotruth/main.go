@@ -26,32 +26,9 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/dossierhq/dossier/cmd/dossier-xrefeval/truth"
 )
-
-// Truth is the file format shared with the TypeScript generator.
-type Truth struct {
-	Repo   string `json:"repo"`
-	Commit string `json:"commit"`
-	Lang   string `json:"lang"`
-	Defs   []Def  `json:"defs"`
-	Edges  []Edge `json:"edges"`
-}
-
-// Def is a function or method of the repository.
-type Def struct {
-	Path      string `json:"path"`
-	Line      int    `json:"line"`
-	Name      string `json:"name"`
-	Container string `json:"container"`
-	Kind      string `json:"kind,omitempty"`
-}
-
-// Edge is one call: defs[Caller] calls defs[Callee] on Line.
-type Edge struct {
-	Caller int `json:"caller"`
-	Callee int `json:"callee"`
-	Line   int `json:"line"`
-}
 
 func main() {
 	dir := flag.String("dir", ".", "repository root")
@@ -60,7 +37,7 @@ func main() {
 	flag.Parse()
 	root, err := filepath.Abs(*dir)
 	check(err)
-	t, err := truth(root)
+	t, err := collect(root)
 	check(err)
 	t.Repo, t.Commit = *repo, *commit
 	if out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output(); err == nil && t.Commit == "" {
@@ -76,7 +53,7 @@ type key struct {
 	name string
 }
 
-func truth(root string) (*Truth, error) {
+func collect(root string) (*truth.File, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
 			packages.NeedTypesInfo | packages.NeedModule,
@@ -88,7 +65,7 @@ func truth(root string) (*Truth, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load packages: %w", err)
 	}
-	t := &Truth{Lang: "go"}
+	t := &truth.File{Lang: "go"}
 	ids := map[key]int{}
 	rel := func(pos token.Pos) (string, int, bool) {
 		p := cfg.Fset.Position(pos)
@@ -108,7 +85,7 @@ func truth(root string) (*Truth, error) {
 			return
 		}
 		ids[k] = len(t.Defs)
-		t.Defs = append(t.Defs, Def{Path: p, Line: line, Name: name.Name, Container: container, Kind: kind})
+		t.Defs = append(t.Defs, truth.Def{Path: p, Line: line, Name: name.Name, Container: container, Kind: kind})
 	}
 	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
 		for _, e := range pkg.Errors {
@@ -186,7 +163,7 @@ func truth(root string) (*Truth, error) {
 					k := edgeKey{caller, callee, at}
 					if !seen[k] {
 						seen[k] = true
-						t.Edges = append(t.Edges, Edge{Caller: caller, Callee: callee, Line: at})
+						t.Edges = append(t.Edges, truth.Edge{Caller: caller, Callee: callee, Line: at})
 					}
 					return true
 				})
