@@ -166,13 +166,15 @@ func TagStart(sel string) int {
 
 // privateName drops the '#' of JavaScript private names from a symbol
 // (Hono.#dispatch -> Hono.dispatch): the symbol map names them without it.
+// A '#' that ends the symbol is no name's, and stays, so the symbol
+// renders back the same.
 func privateName(sym string) string {
 	if !strings.Contains(sym, "#") {
 		return sym
 	}
 	var b strings.Builder
 	for i := 0; i < len(sym); i++ {
-		if sym[i] == '#' && (i == 0 || sym[i-1] == '.') {
+		if sym[i] == '#' && (i == 0 || sym[i-1] == '.') && i+1 < len(sym) {
 			continue
 		}
 		b.WriteByte(sym[i])

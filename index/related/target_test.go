@@ -90,7 +90,7 @@ func TestParseTargetErrors(t *testing.T) {
 }
 
 func FuzzParseTarget(f *testing.F) {
-	for _, s := range []string{"a.go", "a.go::1,2", "a.go::3", "a.go::1c,9c", "a.go::@X", "a.go::1#t", "::", "a::b::c"} {
+	for _, s := range []string{"a.go", "a.go::1,2", "a.go::3", "a.go::1c,9c", "a.go::@X", "a.go::1#t", "::", "a::b::c", "a.ts::@H.#d#t", "a.ts::@H.##x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
