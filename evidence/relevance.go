@@ -24,12 +24,16 @@ type relevant struct {
 }
 
 // matches is the focus rule: a text score at least half the best part's,
-// or a good search hit inside the span.
-func (r relevant) matches() bool { return r.lex >= 0.5 || r.hit >= 0.3 }
+// or a text or symbol search hit inside the span that search itself would
+// show. Search scores are absolute (no longer a share of the best
+// result's), so the line is search's own minimum score, not a second one.
+func (r relevant) matches() bool { return r.lex >= 0.5 || r.hit >= search.DefaultMinScore }
 
 // relevance scores every evidence part of f against query, with the
 // workspace index's hybrid search when there is an index. hits are the
-// search results, for `ask`; note says why search was left out.
+// search results scoring at least search.DefaultMinScore, for `ask` (a
+// query nothing matches offers no candidates); note says why search was
+// left out.
 func (e *Engine) relevance(ctx context.Context, f *Flow, query string) (rs []relevant, hits []search.Result, note string) {
 	tok := terms.New()
 	qterms := tok.Terms(query)
@@ -75,7 +79,7 @@ func (e *Engine) relevance(ctx context.Context, f *Flow, query string) (rs []rel
 			best = max(best, bm25(i))
 		}
 	}
-	resp, err := search.NewEngine().SearchRoot(ctx, e.Root, search.Query{Text: query, K: 40})
+	resp, err := search.NewEngine().SearchRoot(ctx, e.Root, search.Query{Text: query, K: 40, MinScore: search.DefaultMinScore})
 	if err != nil {
 		note = "search left out: " + firstLine(err.Error())
 	} else {
@@ -90,9 +94,9 @@ func (e *Engine) relevance(ctx context.Context, f *Flow, query string) (rs []rel
 			r.lex = bm25(i) / best
 		}
 		for _, h := range hits {
-			// Search scores are relative to the best result, so a hit
-			// found by vectors alone says little; one that text or symbol
-			// search found shares words with the query.
+			// A hit that text or symbol search found shares words with
+			// the query; one found by vectors alone is left to the text
+			// score.
 			lexical := slices.Contains(h.Sources, "text") || slices.Contains(h.Sources, "symbol")
 			if lexical && covers(p, h.Path, h.StartLine, h.EndLine) {
 				r.hit = max(r.hit, h.Score)

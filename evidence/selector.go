@@ -92,7 +92,7 @@ func parseSelector(s string) (Selector, int, error) {
 			return Selector{}, -1, se
 		}
 		t.Path = ""
-		return Selector{t}, strings.IndexByte(s, '#'), nil
+		return Selector{t}, related.TagStart(s), nil
 	}
 	trailing, sep := rangeSep(s)
 	switch {
@@ -154,7 +154,7 @@ func hashAfter(s string, sep int) int {
 	if sep < 0 {
 		return -1
 	}
-	if j := strings.IndexByte(s[sep+2:], '#'); j >= 0 {
+	if j := related.TagStart(s[sep+2:]); j >= 0 {
 		return sep + 2 + j
 	}
 	return -1

@@ -614,3 +614,43 @@ func TestReviewRegressions(t *testing.T) {
 		t.Errorf("fit off after a failed fit left parts skipped:\n%s", out)
 	}
 }
+
+// ask and focus read search scores as absolute, with search's own
+// threshold (0.25): below it a hit is no candidate ("parser test" scores
+// render.go's Render 0.14, Parse 0.22), at or above it a hit inside a part
+// keeps the part ("expression colours" scores Parse 0.28, which the part
+// of its lines 9-14 holds without the word).
+func TestAskAndFocusAbsoluteScores(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	out := must(t, "ask", "what is missing for the parser test?", r)
+	if !strings.Contains(out, "parser/parse_test.go::5,9") || strings.Contains(out, "render/render.go") || strings.Contains(out, "parser/parse.go::8,14") {
+		t.Errorf("ask missing lists hits below the minimum score:\n%s", out)
+	}
+	if out := must(t, "ask", "what is missing for xyzzyplugh?", r); !strings.Contains(out, "nothing") {
+		t.Errorf("ask missing, nothing matches:\n%s", out)
+	}
+	must(t, "evidence", "add", "render/render.go", r)
+	must(t, "evidence", "add", "parser/parse.go::9,14", r)
+	must(t, "evidence", "add", "core/flow.sh::1,5", r)
+	out = must(t, "evidence", "focus", "expression colours", r)
+	st := must(t, "evidence", "status", r)
+	for _, want := range []string{"100_render_go", "110_parse_go_9_14"} {
+		if !strings.Contains(out, want) || !statusIs(st, want, "active") {
+			t.Errorf("focus skipped %s:\n%s\n%s", want, out, st)
+		}
+	}
+	if !statusIs(st, "120_flow_sh_1_5", "skipped") {
+		t.Errorf("focus kept core/flow.sh:\n%s", st)
+	}
+}
+
+// statusIs reports whether the status line of part id shows state.
+func statusIs(status, id, state string) bool {
+	for _, line := range strings.Split(status, "\n") {
+		if strings.Contains(line, id) {
+			return strings.Contains(line, state)
+		}
+	}
+	return false
+}

@@ -35,8 +35,12 @@ func newRelatedCmd(g *globals) *cobra.Command {
 			"PATH is relative to the workspace root (or the current directory, or absolute).\n" +
 			"RANGE: ::100,200 lines 100-200, ::100 line 100 to the end, ::100c,500c bytes,\n" +
 			"::@Name the chunks of a function, method or type (::@Type.Method for one method).\n\n" +
-			"Calls are found by name, not by type: callers and callees are likely candidates,\n" +
-			"ranked by proximity (same file, same package, imported, elsewhere).",
+			"Calls are resolved by each language's scoping rules, not by name: a tree-sitter parse\n" +
+			"gives each call how its name is reached (imports and aliases, the same package or\n" +
+			"module, a receiver, field or variable of a declared type, this/self), and a call on a\n" +
+			"value whose type the syntax does not show is left out rather than guessed. Where a\n" +
+			"language has a global namespace (C/C++ without the header, Ruby, Bash, PHP functions),\n" +
+			"a unique global name may be used: such lines end with \"(guess: by name)\".",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return fmt.Errorf("%w: related takes one PATH[::RANGE], got %d arguments", errUsage, len(args))
@@ -163,7 +167,7 @@ func printExpansion(w io.Writer, t related.Target, x *related.Expansion) {
 	}
 	section("Callees", len(x.Callees), "callees")
 	for _, r := range x.Callees {
-		fmt.Fprintf(w, "  %s:%d  %s  (%s)  <- line %d\n", termsafe.Line(r.Path), r.Line, r.Symbol, r.Kind, r.CallLine)
+		fmt.Fprintf(w, "  %s:%d  %s  (%s)  <- line %d%s\n", termsafe.Line(r.Path), r.Line, r.Symbol, r.Kind, r.CallLine, guessMark(r))
 	}
 	section("Callers", len(x.Callers), "callers")
 	for _, r := range x.Callers {
@@ -171,12 +175,21 @@ func printExpansion(w io.Writer, t related.Target, x *related.Expansion) {
 		if sym == "" {
 			sym = "(top level)"
 		}
-		fmt.Fprintf(w, "  %s:%d  %s  (%s)  calls %s\n", termsafe.Line(r.Path), r.Line, sym, r.Kind, r.Name)
+		fmt.Fprintf(w, "  %s:%d  %s  (%s)  calls %s%s\n", termsafe.Line(r.Path), r.Line, sym, r.Kind, r.Name, guessMark(r))
 		fmt.Fprintf(w, "      %s\n", r.Text)
 	}
 	for _, n := range x.Notes {
 		fmt.Fprintln(w, "\nnote:", n)
 	}
+}
+
+// guessMark ends the line of a callee or caller that only a unique global
+// name resolved.
+func guessMark(r related.Ref) string {
+	if r.Guess {
+		return "  (guess: by name)"
+	}
+	return ""
 }
 
 func plural(n int) string {

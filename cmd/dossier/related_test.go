@@ -125,3 +125,44 @@ func TestRelatedErrors(t *testing.T) {
 		t.Errorf("no index: exit %d: %s", code, stderr)
 	}
 }
+
+// A C call that only a unique global name resolves (no header included) is
+// marked as a guess, in both directions; a call the scoping rules resolve
+// is not.
+func TestRelatedGuessMarked(t *testing.T) {
+	root := t.TempDir()
+	for rel, text := range map[string]string{
+		"util.c": "int helper(int x) {\n\treturn x * 2;\n}\n",
+		"main.c": "static int twice(int x) {\n\treturn x + x;\n}\n\nint main(void) {\n\treturn helper(1) + twice(2);\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, stderr, code := runCLI(t, "index", "--root", root); code != exitOK {
+		t.Fatalf("index: %d %s", code, stderr)
+	}
+	out, stderr, code := runCLI(t, "related", "--root", root, "main.c::@main")
+	if code != exitOK {
+		t.Fatalf("related: %d %s", code, stderr)
+	}
+	for _, want := range []string{
+		"  util.c:1  helper  (function)  <- line 6  (guess: by name)\n",
+		"  main.c:1  twice  (function)  <- line 6\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, stderr, code = runCLI(t, "related", "--root", root, "util.c::@helper")
+	if code != exitOK {
+		t.Fatalf("related: %d %s", code, stderr)
+	}
+	if want := "  main.c:6  main  (function)  calls helper  (guess: by name)\n"; !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	out, _, _ = runCLI(t, "related", "--help")
+	if strings.Contains(out, "found by name, not by type") || !strings.Contains(out, "(guess: by name)") {
+		t.Errorf("help does not describe resolution and guesses:\n%s", out)
+	}
+}

@@ -111,3 +111,44 @@ func TestSelectorPicksMember(t *testing.T) {
 		t.Errorf("unknown member: exit %d\n%s", code, errOut)
 	}
 }
+
+// A private member is selected as written in code (@Server.#route) or
+// without its '#' (@Server.route), by evidence add and related alike; a
+// '#' anywhere else still starts the tags.
+func TestSelectorPrivateMember(t *testing.T) {
+	root := symbolsWorkspace(t)
+	r := "--root=" + root
+	must(t, "flow", "new", "private", "--request", "Look at the server.", r)
+	for _, c := range []struct{ sel, want string }{
+		{"web/server.ts::@Server.#route", "web/server.ts:18-20 @Server.route"},
+		{"web/server.ts::@Server.#secret#review", "web/server.ts:7-7 @Server.secret"},
+	} {
+		if out := must(t, "evidence", "add", c.sel, r); !strings.Contains(out, c.want) {
+			t.Errorf("add %s: want %s\n%s", c.sel, c.want, out)
+		}
+	}
+	names, _ := filepath.Glob(filepath.Join(flowDir(t, root), "ctx", "evidence", "*secret*"))
+	if len(names) != 1 {
+		t.Fatalf("parts of @Server.#secret: %v", names)
+	}
+	part, err := os.ReadFile(names[0])
+	if err != nil || !strings.Contains(string(part), "symbol=Server.secret") || !strings.Contains(string(part), "tags=review") {
+		t.Errorf("the part of @Server.#secret#review: %v\n%s", err, part)
+	}
+	for _, sel := range []string{"web/server.ts::@Server.#route", "web/server.ts::@Server.route", "web/server.ts::@Server.#route#bug"} {
+		out := must(t, "related", "--json", r, sel)
+		var rel struct {
+			Target struct {
+				StartLine int `json:"start_line"`
+				EndLine   int `json:"end_line"`
+			} `json:"target"`
+			Callers []struct {
+				Symbol string `json:"symbol"`
+			} `json:"callers"`
+		}
+		if err := json.Unmarshal([]byte(out), &rel); err != nil || rel.Target.StartLine != 18 || rel.Target.EndLine != 20 ||
+			len(rel.Callers) != 1 || rel.Callers[0].Symbol != "Server.fetch" {
+			t.Errorf("related %s: %v\n%s", sel, err, out)
+		}
+	}
+}

@@ -74,7 +74,7 @@ func ParseTarget(s string) (Target, error) {
 		return t, nil
 	}
 	off := len(path) + 2
-	if i := tagStart(sel); i >= 0 {
+	if i := TagStart(sel); i >= 0 {
 		for _, tag := range strings.Split(sel[i+1:], ",") {
 			if tag = strings.TrimSpace(tag); tag != "" {
 				t.Tags = append(t.Tags, tag)
@@ -92,7 +92,7 @@ func ParseTarget(s string) (Target, error) {
 		if i := strings.IndexAny(sym, " \t\n\r(),"); i >= 0 {
 			return bad(off+1+i, "unexpected %q in a symbol name", sym[i])
 		}
-		t.Symbol = sym
+		t.Symbol = privateName(sym)
 		return t, nil
 	}
 	first, second, hasSecond := strings.Cut(sel, ",")
@@ -150,14 +150,34 @@ func parseBound(s string) (int, bool, error) {
 	return n, bytesUnit, nil
 }
 
-// tagStart is the offset of the "#" that starts the tags of sel, -1 for
-// none: a "#" right after "@" or "." begins a JavaScript private name
-// (@Hono.#dispatch), not the tags.
-func tagStart(sel string) int {
+// TagStart is the offset of the '#' that starts the tags of the part of a
+// selector after its "::" (or after a bare @Symbol's '@' included), -1 for
+// none. It is the one rule for every selector parser: a '#' right after
+// '@' or '.' begins a JavaScript private name (@Hono.#dispatch), not the
+// tags.
+func TagStart(sel string) int {
 	for i := 0; i < len(sel); i++ {
 		if sel[i] == '#' && (i == 0 || sel[i-1] != '.' && sel[i-1] != '@') {
 			return i
 		}
 	}
 	return -1
+}
+
+// privateName drops the '#' of JavaScript private names from a symbol
+// (Hono.#dispatch -> Hono.dispatch): the symbol map names them without it.
+// A '#' that ends the symbol is no name's, and stays, so the symbol
+// renders back the same.
+func privateName(sym string) string {
+	if !strings.Contains(sym, "#") {
+		return sym
+	}
+	var b strings.Builder
+	for i := 0; i < len(sym); i++ {
+		if sym[i] == '#' && (i == 0 || sym[i-1] == '.') && i+1 < len(sym) {
+			continue
+		}
+		b.WriteByte(sym[i])
+	}
+	return b.String()
 }

@@ -17,10 +17,6 @@ func TestParseTarget(t *testing.T) {
 		"a/b.go::@ServeHTTP":  {Path: "a/b.go", Symbol: "ServeHTTP"},
 		"a/b.go::@Server.Run": {Path: "a/b.go", Symbol: "Server.Run"},
 		"a/b.go::10,20#bug,x": {Path: "a/b.go", Start: 10, End: 20, Tags: []string{"bug", "x"}},
-		// A JavaScript private member is a name, not the tags.
-		"a/b.ts::@Hono.#dispatch":     {Path: "a/b.ts", Symbol: "Hono.#dispatch"},
-		"a/b.ts::@#dispatch#bug":      {Path: "a/b.ts", Symbol: "#dispatch", Tags: []string{"bug"}},
-		"a/b.ts::@Hono.#dispatch#bug": {Path: "a/b.ts", Symbol: "Hono.#dispatch", Tags: []string{"bug"}},
 	} {
 		got, err := ParseTarget(in)
 		if err != nil {
@@ -32,6 +28,30 @@ func TestParseTarget(t *testing.T) {
 		}
 		if got.String() != in {
 			t.Errorf("%s: String() = %s", in, got.String())
+		}
+	}
+}
+
+// A JavaScript private member is a name, not the tags, and is named
+// without its '#' as the symbol map names it.
+func TestParseTargetPrivate(t *testing.T) {
+	for in, want := range map[string]Target{
+		"a/b.ts::@Hono.#dispatch":     {Path: "a/b.ts", Symbol: "Hono.dispatch"},
+		"a/b.ts::@#dispatch#bug":      {Path: "a/b.ts", Symbol: "dispatch", Tags: []string{"bug"}},
+		"a/b.ts::@Hono.#dispatch#bug": {Path: "a/b.ts", Symbol: "Hono.dispatch", Tags: []string{"bug"}},
+		"a/b.ts::@Hono.dispatch#bug":  {Path: "a/b.ts", Symbol: "Hono.dispatch", Tags: []string{"bug"}},
+		"a/b.ts::@Hono#bug":           {Path: "a/b.ts", Symbol: "Hono", Tags: []string{"bug"}},
+	} {
+		got, err := ParseTarget(in)
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %+v, want %+v", in, got, want)
+		}
+		if back, err := ParseTarget(got.String()); err != nil || !reflect.DeepEqual(back, got) {
+			t.Errorf("%s: %s reads back as %+v, %v", in, got, back, err)
 		}
 	}
 }
@@ -70,7 +90,7 @@ func TestParseTargetErrors(t *testing.T) {
 }
 
 func FuzzParseTarget(f *testing.F) {
-	for _, s := range []string{"a.go", "a.go::1,2", "a.go::3", "a.go::1c,9c", "a.go::@X", "a.go::1#t", "::", "a::b::c"} {
+	for _, s := range []string{"a.go", "a.go::1,2", "a.go::3", "a.go::1c,9c", "a.go::@X", "a.go::1#t", "::", "a::b::c", "a.ts::@H.#d#t", "a.ts::@H.##x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

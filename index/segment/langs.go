@@ -239,16 +239,35 @@ func goName(n *sitter.Node, src []byte) (string, []string) {
 	if name == nil || recv == nil {
 		return "", nil
 	}
-	t := recv.Content(src)
-	t = strings.Trim(t, "()")
-	if f := strings.Fields(t); len(f) > 0 {
-		t = f[len(f)-1]
+	// The receiver's type node, not its text: "(f *FlagBase[T, C, VC])"
+	// splits on spaces inside the type arguments.
+	var t string
+	for i := 0; i < int(recv.NamedChildCount()); i++ {
+		if p := recv.NamedChild(i); p.Type() == "parameter_declaration" {
+			t = goBaseType(p.ChildByFieldName("type"), src)
+		}
 	}
-	t = strings.TrimLeft(t, "*")
-	if i := strings.IndexByte(t, '['); i >= 0 {
-		t = t[:i]
+	if t == "" {
+		return "", nil
 	}
 	return name.Content(src), []string{t}
+}
+
+// goBaseType is the name of a receiver's base type: *T[K, V] -> T.
+func goBaseType(t *sitter.Node, src []byte) string {
+	for t != nil {
+		switch t.Type() {
+		case "pointer_type", "parenthesized_type":
+			t = t.NamedChild(0)
+		case "generic_type":
+			t = t.ChildByFieldName("type")
+		case "type_identifier", "identifier":
+			return t.Content(src)
+		default:
+			return ""
+		}
+	}
+	return ""
 }
 
 // goTypes emits one segment per type spec of a type declaration.

@@ -266,3 +266,44 @@ func TestPrivateMethodName(t *testing.T) {
 	}
 	t.Errorf("no method Server.route at line 18 in %v", res.Segments)
 }
+
+// A method on a type with several type parameters belongs to the type, not
+// to the last word of its receiver ("VC]"); the type's fields are its members.
+func TestGoGenericReceiver(t *testing.T) {
+	src := []byte(`package flag
+
+type FlagBase[T any, C any, VC ValueCreator[T, C]] struct {
+	Name  string
+	Value T
+}
+
+func (f *FlagBase[T, C, VC]) Set(name, v string) error {
+	return nil
+}
+
+func (f FlagBase[T, C, VC]) String() string { return f.Name }
+
+func (m *Map[K, V]) Get(k K) V { var v V; return v }
+
+func (p Pair[A, B]) First() A { return p.a }
+`)
+	ps := NewParsers()
+	defer ps.Close()
+	res := File(context.Background(), ps, lang.Go, lang.SrcCode, src)
+	var got []string
+	for _, s := range res.Segments {
+		if s.Kind == Method {
+			got = append(got, strings.Join(append(append([]string(nil), s.Parents...), s.Name), "."))
+		}
+	}
+	if want := "FlagBase.Set|FlagBase.String|Map.Get|Pair.First"; strings.Join(got, "|") != want {
+		t.Errorf("methods: %q, want %q", strings.Join(got, "|"), want)
+	}
+	got = nil
+	for _, s := range res.Symbols {
+		got = append(got, string(s.Kind)+" "+strings.Join(append(append([]string(nil), s.Parents...), s.Name), "."))
+	}
+	if want := "field FlagBase.Name|field FlagBase.Value"; strings.Join(got, "|") != want {
+		t.Errorf("symbols: %q, want %q", strings.Join(got, "|"), want)
+	}
+}
