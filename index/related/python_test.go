@@ -49,3 +49,17 @@ func TestPythonReexportsAndWith(t *testing.T) {
 	x = expand(t, db, "src/pkg/sessions.py::@Session.request")
 	check(t, "callers", callersOf(x), []string{"src/pkg/api.py:8 get (function) calls request"})
 }
+
+// TestCallersThroughImportAliases: a definition imported under another
+// name is called by that name; its callers include those calls, as its
+// callees' list already did.
+func TestCallersThroughImportAliases(t *testing.T) {
+	db := fixtureOf(t, map[string]string{
+		"pkg/lib.py": "def helper(n):\n    return n\n",
+		"pkg/app.py": "from pkg.lib import helper as h\n\n\ndef run():\n    return h(3)\n",
+		"web/lib.ts": "export function format(u: string): string {\n  return u;\n}\n",
+		"web/service.ts": "import { format as fmt } from \"./lib\";\n\nexport function show(u: string) {\n  return fmt(u);\n}\n",
+	})
+	check(t, "callers", callersOf(expand(t, db, "pkg/lib.py::@helper")), []string{"pkg/app.py:5 run (function) calls h"})
+	check(t, "callers", callersOf(expand(t, db, "web/lib.ts::@format")), []string{"web/service.ts:4 show (function) calls fmt"})
+}

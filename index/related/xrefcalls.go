@@ -227,10 +227,18 @@ func (e *expander) callersIn(f *parsed, targets map[string][]int, isTarget map[i
 		name  string
 	}
 	seen := map[key]bool{}
+	// A name imported under another (import {format as fmt}, from m
+	// import helper as h, use A\B as C) is called by its alias.
+	aliases := map[string]bool{}
+	for _, imp := range f.x.Imports {
+		if imp.Member != "" && imp.Local != imp.Member && targets[imp.Member] != nil {
+			aliases[imp.Local] = true
+		}
+	}
 	var chunks []store.Chunk
 	var out []Ref
 	for _, ref := range f.x.Refs {
-		if !ref.Call || targets[ref.Name] == nil || f.path == e.path && e.overlaps(ref.Start, ref.Start+1) {
+		if !ref.Call || targets[ref.Name] == nil && !aliases[ref.Name] || f.path == e.path && e.overlaps(ref.Start, ref.Start+1) {
 			continue
 		}
 		hits, guess := e.r.resolve(f, ref)
