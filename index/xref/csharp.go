@@ -26,6 +26,7 @@ func init() { register(lang.CSharp, parseCSharp) }
 
 type csX struct {
 	*builder
+	vals  vals
 	sc    *scope
 	class string
 	anon  bool
@@ -40,7 +41,7 @@ func parseCSharp(src []byte) (*File, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	x := &csX{builder: newBuilder(src), sc: newScope(), members: map[string]bool{}}
+	x := &csX{builder: newBuilder(src), sc: newScope(), members: map[string]bool{}, vals: vals{}}
 	root := tree.RootNode()
 	x.scanMembers(root, "")
 	x.walk(root)
@@ -520,7 +521,9 @@ func (x *csX) typeRef(n *sitter.Node, call bool) {
 }
 
 // value is what the syntax shows of the type of expression n.
-func (x *csX) value(n *sitter.Node) Val {
+func (x *csX) value(n *sitter.Node) Val { return x.vals.of(n, x.valueOf) }
+
+func (x *csX) valueOf(n *sitter.Node) Val {
 	if n == nil {
 		return Val{}
 	}

@@ -22,6 +22,7 @@ type goX struct {
 	sc      *scope
 	imports map[string]bool // names the imports bind
 	tparams map[string]bool // type parameters of the enclosing function
+	vals    vals
 	// defsOnly skips function bodies and initializers: no references.
 	defsOnly bool
 }
@@ -32,7 +33,7 @@ func parseGo(src []byte, defsOnly bool) (*File, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	g := &goX{b: newBuilder(src), src: src, sc: newScope(), imports: map[string]bool{}, defsOnly: defsOnly}
+	g := &goX{b: newBuilder(src), src: src, sc: newScope(), imports: map[string]bool{}, defsOnly: defsOnly, vals: vals{}}
 	root := tree.RootNode()
 	top := named(root)
 	for _, n := range top {

@@ -193,7 +193,9 @@ func (g *goX) selector(n *sitter.Node, call bool) {
 }
 
 // valOf is what the syntax shows about the type of expression n.
-func (g *goX) valOf(n *sitter.Node) Val {
+func (g *goX) valOf(n *sitter.Node) Val { return g.vals.of(n, g.valOfNode) }
+
+func (g *goX) valOfNode(n *sitter.Node) Val {
 	if n == nil {
 		return Val{}
 	}

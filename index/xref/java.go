@@ -30,6 +30,7 @@ func init() { register(lang.Java, parseJava) }
 
 type javaX struct {
 	*builder
+	vals  vals
 	sc    *scope
 	class string
 	anon  bool
@@ -43,7 +44,7 @@ func parseJava(src []byte) (*File, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	x := &javaX{builder: newBuilder(src), sc: newScope(), statics: map[string]string{}}
+	x := &javaX{builder: newBuilder(src), sc: newScope(), statics: map[string]string{}, vals: vals{}}
 	x.walk(tree.RootNode())
 	return x.done(), nil
 }
@@ -470,7 +471,9 @@ func (x *javaX) typeRef(n *sitter.Node, call bool) {
 }
 
 // value is what the syntax shows of the type of expression n.
-func (x *javaX) value(n *sitter.Node) Val {
+func (x *javaX) value(n *sitter.Node) Val { return x.vals.of(n, x.valueOf) }
+
+func (x *javaX) valueOf(n *sitter.Node) Val {
 	if n == nil {
 		return Val{}
 	}

@@ -36,8 +36,9 @@ func init() {
 
 // jsExtractor walks one file.
 type jsExtractor struct {
-	b   *builder
-	src []byte
+	b    *builder
+	vals vals
+	src  []byte
 	// globals are the file's top-level names (definitions and import
 	// bindings) and how a member reached through them resolves.
 	globals map[string]Val
@@ -66,7 +67,7 @@ func extractJS(language string, src []byte) (*File, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	x := &jsExtractor{b: newBuilder(src), src: src, globals: map[string]Val{}, aliases: map[string]map[string]string{}}
+	x := &jsExtractor{b: newBuilder(src), src: src, globals: map[string]Val{}, aliases: map[string]map[string]string{}, vals: vals{}}
 	root := tree.RootNode()
 	x.collectGlobals(root)
 	x.statements(root)

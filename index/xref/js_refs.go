@@ -184,7 +184,9 @@ func then(v Val, name string) Val {
 }
 
 // val is what the syntax shows about the type of the value of n.
-func (x *jsExtractor) val(n *sitter.Node) Val {
+func (x *jsExtractor) val(n *sitter.Node) Val { return x.vals.of(n, x.valOf) }
+
+func (x *jsExtractor) valOf(n *sitter.Node) Val {
 	if n == nil {
 		return Val{}
 	}

@@ -30,6 +30,7 @@ func init() { register(lang.PHP, parsePHP) }
 
 type phpX struct {
 	*builder
+	vals  vals
 	sc    *scope
 	class string
 	// anon is set inside an anonymous class, whose members are no
@@ -52,7 +53,7 @@ func parsePHP(src []byte) (*File, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	x := &phpX{builder: newBuilder(src), sc: newScope(), assigned: map[string]string{}}
+	x := &phpX{builder: newBuilder(src), sc: newScope(), assigned: map[string]string{}, vals: vals{}}
 	x.walk(tree.RootNode())
 	for i := range x.f.Defs {
 		if d := &x.f.Defs[i]; d.Kind == "field" && d.Type == "" {
@@ -571,7 +572,9 @@ func (x *phpX) scopeValue(n *sitter.Node) Val {
 }
 
 // value is what the syntax shows of the type of expression n.
-func (x *phpX) value(n *sitter.Node) Val {
+func (x *phpX) value(n *sitter.Node) Val { return x.vals.of(n, x.valueOf) }
+
+func (x *phpX) valueOf(n *sitter.Node) Val {
 	if n == nil {
 		return Val{}
 	}

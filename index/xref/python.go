@@ -1,6 +1,7 @@
 package xref
 
 import (
+	"slices"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -31,8 +32,12 @@ func init() { register(lang.Python, parsePython) }
 
 type pyX struct {
 	*builder
-	sc    *scope
-	class string
+	vals vals
+	// moduleDepth is how many dotted parts the longest imported module
+	// name has (os.path: 2).
+	moduleDepth int
+	sc          *scope
+	class       string
 	// method is set in a method's body, where self.x = v defines a field.
 	method bool
 	// fields are the attributes already defined, "Class.name".
@@ -47,7 +52,7 @@ func parsePython(src []byte) (*File, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	x := &pyX{builder: newBuilder(src), sc: newScope(), fields: map[string]bool{}, modules: map[string]bool{}}
+	x := &pyX{builder: newBuilder(src), sc: newScope(), fields: map[string]bool{}, modules: map[string]bool{}, vals: vals{}}
 	root := tree.RootNode()
 	x.imports(root)
 	x.walk(root)
@@ -68,6 +73,7 @@ func (x *pyX) imports(root *sitter.Node) {
 					spec := x.text(c)
 					x.f.Imports = append(x.f.Imports, Import{Local: spec, Spec: spec, Line: line})
 					x.modules[spec] = true
+					x.moduleDepth = max(x.moduleDepth, strings.Count(spec, ".")+1)
 				case "aliased_import":
 					spec, local := x.text(field(c, "name")), x.text(field(c, "alias"))
 					x.f.Imports = append(x.f.Imports, Import{Local: local, Spec: spec, Line: line})
@@ -505,10 +511,10 @@ func (x *pyX) call(n *sitter.Node) {
 // import binding or a dotted prefix of one (os.path.join): Via Package,
 // Qual the binding, with the members between it and the name as Chain.
 func (x *pyX) dotted(attr *sitter.Node) (Val, bool) {
-	var parts []string
+	var parts []string // innermost first, reversed below
 	n := field(attr, "object")
 	for n != nil && n.Type() == "attribute" {
-		parts = append([]string{x.text(field(n, "attribute"))}, parts...)
+		parts = append(parts, x.text(field(n, "attribute")))
 		n = field(n, "object")
 	}
 	if n == nil || n.Type() != "identifier" {
@@ -518,8 +524,10 @@ func (x *pyX) dotted(attr *sitter.Node) (Val, bool) {
 	if _, ok := x.sc.lookup(root); ok {
 		return Val{}, false
 	}
-	parts = append([]string{root}, parts...)
-	for k := len(parts); k >= 1; k-- {
+	parts = append(parts, root)
+	slices.Reverse(parts)
+	// No module name has more parts than the deepest import.
+	for k := min(len(parts), max(x.moduleDepth, 1)); k >= 1; k-- {
 		if q := strings.Join(parts[:k], "."); x.modules[q] {
 			return reached(Package, q, parts[k:]...), true
 		}
@@ -528,7 +536,9 @@ func (x *pyX) dotted(attr *sitter.Node) (Val, bool) {
 }
 
 // value is what the syntax shows of the type of expression n.
-func (x *pyX) value(n *sitter.Node) Val {
+func (x *pyX) value(n *sitter.Node) Val { return x.vals.of(n, x.valueOf) }
+
+func (x *pyX) valueOf(n *sitter.Node) Val {
 	if n == nil {
 		return Val{}
 	}

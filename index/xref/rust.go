@@ -27,6 +27,7 @@ func init() { register(lang.Rust, parseRust) }
 
 type rustX struct {
 	*builder
+	vals vals
 	sc   *scope
 	impl string // the type of the enclosing impl or trait
 	// bases are the traits implemented for each type of the file.
@@ -39,7 +40,7 @@ func parseRust(src []byte) (*File, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	x := &rustX{builder: newBuilder(src), sc: newScope(), bases: map[string][]string{}}
+	x := &rustX{builder: newBuilder(src), sc: newScope(), bases: map[string][]string{}, vals: vals{}}
 	x.walk(tree.RootNode())
 	for i := range x.f.Defs {
 		if d := &x.f.Defs[i]; typeKinds(d.Kind) {
@@ -470,7 +471,9 @@ func (x *rustX) typeRefs(n *sitter.Node) {
 }
 
 // value is what the syntax shows of the type of expression n.
-func (x *rustX) value(n *sitter.Node) Val {
+func (x *rustX) value(n *sitter.Node) Val { return x.vals.of(n, x.valueOf) }
+
+func (x *rustX) valueOf(n *sitter.Node) Val {
 	if n == nil {
 		return Val{}
 	}

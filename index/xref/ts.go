@@ -278,3 +278,30 @@ func (s *scope) lookup(name string) (v Val, ok bool) {
 	}
 	return Val{}, false
 }
+
+// vals remembers what an extractor worked out about the value of each
+// expression node of one file, so a chain of n members (x.a.b...m(), as
+// generated code writes them) is worked out once per link, not once per
+// link for every enclosing link. Keys are a node's span and type; a
+// value's Chain is never appended to in place (Then copies), so sharing it
+// is safe.
+type vals map[valKey]Val
+
+type valKey struct {
+	start, end uint32
+	typ        string
+}
+
+// of is f(n), from the memory when n was worked out before.
+func (m vals) of(n *sitter.Node, f func(*sitter.Node) Val) Val {
+	if n == nil {
+		return Val{}
+	}
+	k := valKey{n.StartByte(), n.EndByte(), n.Type()}
+	if v, ok := m[k]; ok {
+		return v
+	}
+	v := f(n)
+	m[k] = v
+	return v
+}
