@@ -55,9 +55,9 @@ func TestPythonReexportsAndWith(t *testing.T) {
 // callees' list already did.
 func TestCallersThroughImportAliases(t *testing.T) {
 	db := fixtureOf(t, map[string]string{
-		"pkg/lib.py": "def helper(n):\n    return n\n",
-		"pkg/app.py": "from pkg.lib import helper as h\n\n\ndef run():\n    return h(3)\n",
-		"web/lib.ts": "export function format(u: string): string {\n  return u;\n}\n",
+		"pkg/lib.py":     "def helper(n):\n    return n\n",
+		"pkg/app.py":     "from pkg.lib import helper as h\n\n\ndef run():\n    return h(3)\n",
+		"web/lib.ts":     "export function format(u: string): string {\n  return u;\n}\n",
 		"web/service.ts": "import { format as fmt } from \"./lib\";\n\nexport function show(u: string) {\n  return fmt(u);\n}\n",
 	})
 	check(t, "callers", callersOf(expand(t, db, "pkg/lib.py::@helper")), []string{"pkg/app.py:5 run (function) calls h"})
