@@ -1,16 +1,15 @@
 // Package related expands a file, a span of it or a symbol into what it
 // depends on and what depends on it (seed 004's dependency expansion, the
 // "/refactor" retrieval): its imports resolved to workspace files, the files
-// that import it, its tests, and its callees and callers found through the
-// symbol map and the indexed text.
+// that import it, its tests, and its callees and callers.
 //
-// Everything is read from one store transaction; nothing is written. In a
-// language with a reference extractor (index/xref), calls are resolved
+// Everything is read from one store transaction; nothing is written. Calls
+// are the references index/xref reads from a tree-sitter parse, resolved
 // through the scoping table (scoping.go): the receiver's declared type,
 // import bindings, the package, and only where the language has a global
-// namespace a unique global name, marked as a guess. Other languages are
-// read lexically (an identifier followed by "("): their callers and
-// callees are candidates ranked by proximity.
+// namespace a unique global name, marked as a guess. A language without a
+// reference extractor (one indexed as text) has no callees or callers, and
+// a note says so.
 package related
 
 import (
@@ -148,6 +147,7 @@ func Expand(tx *store.Tx, t Target, opts Options) (*Expansion, error) {
 		return nil, err
 	}
 	x.Tests = e.tests()
+	x.Callees, x.Callers = []Ref{}, []Ref{}
 	if e.xp != nil {
 		if x.Callees, err = e.xcallees(); err != nil {
 			return nil, err
@@ -156,12 +156,7 @@ func Expand(tx *store.Tx, t Target, opts Options) (*Expansion, error) {
 			return nil, err
 		}
 	} else {
-		if x.Callees, err = e.callees(); err != nil {
-			return nil, err
-		}
-		if x.Callers, err = e.callers(importers); err != nil {
-			return nil, err
-		}
+		e.notes = append(e.notes, "no callees or callers: dossier has no reference extractor for "+e.sel.Language)
 	}
 	if len(e.omitted) > 0 {
 		x.Omitted = e.omitted

@@ -2,7 +2,6 @@ package related
 
 import (
 	"bytes"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -515,5 +514,3 @@ func (h hit) line() int {
 	}
 	return lineAt(h.p.lines, h.def().NameStart)
 }
-
-func (h hit) dir() string { return path.Dir(h.p.path) }
