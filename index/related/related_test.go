@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -236,5 +237,20 @@ func TestTargetErrors(t *testing.T) {
 	// A range past the end is clipped, not refused.
 	if x := expand(t, db, "money/money.go::12,400"); x.Target.EndLine != 17 {
 		t.Errorf("clipped range ends at %d", x.Target.EndLine)
+	}
+}
+
+// TestNoExtractorSaysSo: a file of a language indexed as text gets no
+// callees or callers by name matching, and a note says why.
+func TestNoExtractorSaysSo(t *testing.T) {
+	db := fixtureOf(t, map[string]string{
+		"app/Main.kt": "fun main() {\n    greet()\n}\n\nfun greet() = println(\"hi\")\n",
+	})
+	x := expand(t, db, "app/Main.kt")
+	if len(x.Callees) != 0 || len(x.Callers) != 0 {
+		t.Errorf("callees %v, callers %v: want none", x.Callees, x.Callers)
+	}
+	if !slices.ContainsFunc(x.Notes, func(n string) bool { return strings.Contains(n, "no reference extractor for kotlin") }) {
+		t.Errorf("notes %q lack the reason", x.Notes)
 	}
 }
