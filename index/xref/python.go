@@ -33,6 +33,7 @@ func init() { register(lang.Python, parsePython) }
 type pyX struct {
 	*builder
 	vals vals
+	dots map[valKey][]string // names of dotted expressions (names)
 	// moduleDepth is how many dotted parts the longest imported module
 	// name has (os.path: 2).
 	moduleDepth int
@@ -52,7 +53,7 @@ func parsePython(src []byte) (*File, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	x := &pyX{builder: newBuilder(src), sc: newScope(), fields: map[string]bool{}, modules: map[string]bool{}, vals: vals{}}
+	x := &pyX{builder: newBuilder(src), sc: newScope(), fields: map[string]bool{}, modules: map[string]bool{}, vals: vals{}, dots: map[valKey][]string{}}
 	root := tree.RootNode()
 	x.imports(root)
 	x.walk(root)
@@ -511,21 +512,7 @@ func (x *pyX) call(n *sitter.Node) {
 // import binding or a dotted prefix of one (os.path.join): Via Package,
 // Qual the binding, with the members between it and the name as Chain.
 func (x *pyX) dotted(attr *sitter.Node) (Val, bool) {
-	var parts []string // innermost first, reversed below
-	n := field(attr, "object")
-	for n != nil && n.Type() == "attribute" {
-		parts = append(parts, x.text(field(n, "attribute")))
-		n = field(n, "object")
-	}
-	if n == nil || n.Type() != "identifier" {
-		return Val{}, false
-	}
-	root := x.text(n)
-	if _, ok := x.sc.lookup(root); ok {
-		return Val{}, false
-	}
-	parts = append(parts, root)
-	slices.Reverse(parts)
+	parts := x.names(field(attr, "object"))
 	// No module name has more parts than the deepest import.
 	for k := min(len(parts), max(x.moduleDepth, 1)); k >= 1; k-- {
 		if q := strings.Join(parts[:k], "."); x.modules[q] {
@@ -533,6 +520,33 @@ func (x *pyX) dotted(attr *sitter.Node) (Val, bool) {
 		}
 	}
 	return Val{}, false
+}
+
+// names are the names of a dotted expression a.b.c whose root is no local,
+// root first; nil for any other expression. Each attribute's are worked
+// out once from its object's, so a long chain costs its length.
+func (x *pyX) names(n *sitter.Node) []string {
+	if n == nil {
+		return nil
+	}
+	k := valKey{n.StartByte(), n.EndByte(), n.Type()}
+	if parts, ok := x.dots[k]; ok {
+		return parts
+	}
+	var parts []string
+	switch n.Type() {
+	case "identifier":
+		root := x.text(n)
+		if _, local := x.sc.lookup(root); !local {
+			parts = []string{root}
+		}
+	case "attribute":
+		if obj := x.names(field(n, "object")); obj != nil {
+			parts = append(slices.Clip(obj), x.text(field(n, "attribute")))
+		}
+	}
+	x.dots[k] = parts
+	return parts
 }
 
 // value is what the syntax shows of the type of expression n.
