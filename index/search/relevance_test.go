@@ -258,3 +258,34 @@ func runtimeGOROOT() (string, error) {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	return strings.TrimSpace(string(out)), err
 }
+
+// TestNearCopiesOfOtherFilesStay: two migrations with one shape whose
+// meaning is in their SQL are both results; neither is folded into the
+// other as "similar".
+func TestNearCopiesOfOtherFilesStay(t *testing.T) {
+	migration := func(table, cols, index string) string {
+		return "package migrations\n\nimport \"database/sql\"\n\n// Up applies the migration.\nfunc Up(tx *sql.Tx) error {\n" +
+			"\t_, err := tx.Exec(\"CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, " + cols + ")\")\n" +
+			"\tif err != nil {\n\t\treturn err\n\t}\n" +
+			"\t_, err = tx.Exec(\"CREATE INDEX " + index + "\")\n\treturn err\n}\n"
+	}
+	root := goTree(t, map[string]string{
+		"migrations/001_users.go":    migration("users", "email TEXT NOT NULL, password_hash TEXT NOT NULL", "users_email ON users (email)"),
+		"migrations/002_invoices.go": migration("invoices", "amount_cents INTEGER NOT NULL, customer TEXT NOT NULL", "invoices_customer ON invoices (customer)"),
+	})
+	resp := query(t, root, search.Query{Text: "create table invoices amount users email migration", MinScore: search.DefaultMinScore})
+	seen := map[string]bool{}
+	for _, r := range resp.Results {
+		seen[r.Path] = true
+		for _, p := range r.Similar {
+			if strings.HasPrefix(p, "migrations/") {
+				t.Errorf("%s folded into %s as similar", p, r.Path)
+			}
+		}
+	}
+	for _, p := range []string{"migrations/001_users.go", "migrations/002_invoices.go"} {
+		if !seen[p] {
+			t.Errorf("%s is not a result: %+v", p, resp.Results)
+		}
+	}
+}

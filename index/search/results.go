@@ -178,13 +178,12 @@ func fold(rs []ranked) []ranked {
 }
 
 // sameUnit reports whether two results may be copies of one unit: the
-// same symbol, or the same file name. Two functions of one shape (an
-// operator's overloads and its neighbour's) are not copies of each other.
+// same file name (a translation, a vendored or generated copy) and the
+// same symbol. Two functions of one shape are not copies of each other,
+// whether they are an operator's overloads or two migrations' Up whose
+// meaning is in the SQL of their string literals.
 func sameUnit(a, b ranked) bool {
-	if a.Symbol != "" || b.Symbol != "" {
-		return a.Symbol == b.Symbol
-	}
-	return path.Base(a.Path) == path.Base(b.Path)
+	return a.Symbol == b.Symbol && path.Base(a.Path) == path.Base(b.Path)
 }
 
 // proximity boosts results near the path the user works on.
