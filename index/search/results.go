@@ -178,12 +178,22 @@ func fold(rs []ranked) []ranked {
 }
 
 // sameUnit reports whether two results may be copies of one unit: the
-// same file name (a translation, a vendored or generated copy) and the
-// same symbol. Two functions of one shape are not copies of each other,
-// whether they are an operator's overloads or two migrations' Up whose
-// meaning is in the SQL of their string literals.
+// same symbol in files of the same stem (a translation, a vendored or
+// generated copy, a per-platform variant: exec_linux.go, exec_windows.go).
+// Two functions of one shape are not copies of each other, whether they
+// are an operator's overloads or two migrations' Up (001_users.go,
+// 002_invoices.go) whose meaning is in the SQL of their literals.
 func sameUnit(a, b ranked) bool {
-	return a.Symbol == b.Symbol && path.Base(a.Path) == path.Base(b.Path)
+	return a.Symbol == b.Symbol && fileStem(a.Path) == fileStem(b.Path)
+}
+
+// fileStem is a path's file name up to its first "_" or ".".
+func fileStem(p string) string {
+	base := path.Base(p)
+	if i := strings.IndexAny(base, "_."); i > 0 {
+		return base[:i]
+	}
+	return base
 }
 
 // proximity boosts results near the path the user works on.
