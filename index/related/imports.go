@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/dossierhq/dossier/index/xref"
 )
 
 // imports resolves the target file's imports, as the index stores them.
@@ -39,7 +41,7 @@ func (e *expander) imports() ([]Import, error) {
 		}
 		if dir != "" {
 			e.imported[dir+"/"] = true
-			e.goQuals[goPackageName(spec)] = dir
+			e.goQuals[xref.GoImportName(spec)] = dir
 			if alias := aliases[spec]; alias != "" {
 				e.goQuals[alias] = dir
 			}
@@ -172,21 +174,6 @@ func importLine(text []byte, spec string) int {
 }
 
 func isPathByte(c byte) bool { return isIdent(c) || c == '.' || c == '/' || c == '-' }
-
-// goPackageName guesses a Go import's package name from its path: the
-// last element, skipping a major version and go-/-go decorations.
-func goPackageName(spec string) string {
-	elems := strings.Split(spec, "/")
-	name := elems[len(elems)-1]
-	if len(elems) > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
-		name = elems[len(elems)-2]
-	}
-	if i := strings.Index(name, ".v"); i > 0 {
-		name = name[:i]
-	}
-	name = strings.TrimSuffix(strings.TrimPrefix(name, "go-"), "-go")
-	return strings.ReplaceAll(name, "-", "")
-}
 
 var goImportAlias = regexp.MustCompile(`(?m)^[ \t]*(?:import[ \t]+)?([\p{L}_][\p{L}\p{N}_]*|\.)[ \t]+"([^"]+)"`)
 

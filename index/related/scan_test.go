@@ -23,17 +23,6 @@ func TestImportLine(t *testing.T) {
 	}
 }
 
-func TestGoPackageName(t *testing.T) {
-	for spec, want := range map[string]string{
-		"net/http": "http", "github.com/a/b/v2": "b", "gopkg.in/yaml.v3": "yaml",
-		"github.com/x/go-toml": "toml", "github.com/x/kin-openapi": "kinopenapi",
-	} {
-		if got := goPackageName(spec); got != want {
-			t.Errorf("%s: %q, want %q", spec, got, want)
-		}
-	}
-}
-
 func TestGoAliases(t *testing.T) {
 	text := []byte("package p\n\nimport \"a/single\"\nimport m \"a/money\"\nimport (\n\t\"fmt\"\n\t. \"a/dot\"\n\t_ \"a/blank\"\n\tx \"a/x\"\n)\n\nfunc f() { y \"a/late\" }\n")
 	want := map[string]string{"a/money": "m", "a/dot": ".", "a/x": "x"}

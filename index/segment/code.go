@@ -8,6 +8,8 @@ import (
 	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/dossierhq/dossier/index/grammar"
 )
 
 // ParseTimeout bounds one tree-sitter parse; a file that takes longer is
@@ -40,7 +42,7 @@ func (p *Parsers) code(ctx context.Context, language string, src []byte) (Result
 	ps := p.m[language]
 	if ps == nil {
 		ps = sitter.NewParser()
-		ps.SetLanguage(sp.language())
+		ps.SetLanguage(grammar.Of(language))
 		// tree-sitter's own timeout, not a cancellable context: the
 		// binding's cancel goroutine can fire after a parse completes and
 		// leave the parser refusing every later parse.
@@ -65,7 +67,6 @@ func (p *Parsers) code(ctx context.Context, language string, src []byte) (Result
 
 // spec describes one grammar to the generic walker.
 type spec struct {
-	language func() *sitter.Language
 	// funcs are node types that define a function (a method inside a class).
 	funcs map[string]bool
 	// classes are type-like definitions; their bodies are walked for methods.

@@ -4,19 +4,6 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/bash"
-	"github.com/smacker/go-tree-sitter/c"
-	"github.com/smacker/go-tree-sitter/cpp"
-	"github.com/smacker/go-tree-sitter/csharp"
-	"github.com/smacker/go-tree-sitter/golang"
-	"github.com/smacker/go-tree-sitter/java"
-	"github.com/smacker/go-tree-sitter/javascript"
-	"github.com/smacker/go-tree-sitter/php"
-	"github.com/smacker/go-tree-sitter/python"
-	"github.com/smacker/go-tree-sitter/ruby"
-	"github.com/smacker/go-tree-sitter/rust"
-	"github.com/smacker/go-tree-sitter/typescript/tsx"
-	"github.com/smacker/go-tree-sitter/typescript/typescript"
 
 	"github.com/dossierhq/dossier/index/lang"
 )
@@ -33,7 +20,6 @@ const braceElide = "{ … }"
 
 var specs = map[string]*spec{
 	lang.Go: {
-		language: golang.GetLanguage,
 		funcs:    set("function_declaration", "method_declaration"),
 		comments: set("comment"),
 		imports:  goImports,
@@ -44,7 +30,6 @@ var specs = map[string]*spec{
 		elide:    braceElide,
 	},
 	lang.Python: {
-		language: python.GetLanguage,
 		funcs:    set("function_definition"),
 		classes:  map[string]Kind{"class_definition": Class},
 		wrappers: map[string]string{"decorated_definition": "definition"},
@@ -54,11 +39,10 @@ var specs = map[string]*spec{
 		doc:      pythonDoc,
 		members:  pythonMembers,
 	},
-	lang.JavaScript: jsSpec(javascript.GetLanguage),
-	lang.TypeScript: jsSpec(typescript.GetLanguage),
-	lang.TSX:        jsSpec(tsx.GetLanguage),
+	lang.JavaScript: jsSpec(),
+	lang.TypeScript: jsSpec(),
+	lang.TSX:        jsSpec(),
 	lang.Rust: {
-		language:   rust.GetLanguage,
 		funcs:      set("function_item"),
 		classes:    map[string]Kind{"struct_item": Struct, "enum_item": Enum, "trait_item": Trait, "impl_item": Impl, "union_item": Struct},
 		containers: set("mod_item", "foreign_mod_item"),
@@ -71,8 +55,7 @@ var specs = map[string]*spec{
 		elide:      braceElide,
 	},
 	lang.Java: {
-		language: java.GetLanguage,
-		funcs:    set("method_declaration", "constructor_declaration", "compact_constructor_declaration"),
+		funcs: set("method_declaration", "constructor_declaration", "compact_constructor_declaration"),
 		classes: map[string]Kind{"class_declaration": Class, "interface_declaration": Interface, "enum_declaration": Enum,
 			"record_declaration": Record, "annotation_type_declaration": Interface},
 		comments: set("line_comment", "block_comment"),
@@ -82,7 +65,6 @@ var specs = map[string]*spec{
 		elide:    braceElide,
 	},
 	lang.C: {
-		language:   c.GetLanguage,
 		funcs:      set("function_definition"),
 		classes:    map[string]Kind{"struct_specifier": Struct, "union_specifier": Struct, "enum_specifier": Enum},
 		containers: set("linkage_specification"),
@@ -95,8 +77,7 @@ var specs = map[string]*spec{
 		elide:      braceElide,
 	},
 	lang.CPP: {
-		language: cpp.GetLanguage,
-		funcs:    set("function_definition"),
+		funcs: set("function_definition"),
 		classes: map[string]Kind{"class_specifier": Class, "struct_specifier": Struct, "union_specifier": Struct,
 			"enum_specifier": Enum},
 		containers: set("namespace_definition", "linkage_specification"),
@@ -111,7 +92,6 @@ var specs = map[string]*spec{
 		elide:      braceElide,
 	},
 	lang.CSharp: {
-		language: csharp.GetLanguage,
 		funcs: set("method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration",
 			"conversion_operator_declaration", "local_function_statement"),
 		classes: map[string]Kind{"class_declaration": Class, "interface_declaration": Interface, "struct_declaration": Struct,
@@ -125,8 +105,7 @@ var specs = map[string]*spec{
 		elide:      braceElide,
 	},
 	lang.PHP: {
-		language: php.GetLanguage,
-		funcs:    set("function_definition", "method_declaration"),
+		funcs: set("function_definition", "method_declaration"),
 		classes: map[string]Kind{"class_declaration": Class, "interface_declaration": Interface, "trait_declaration": Trait,
 			"enum_declaration": Enum},
 		containers: set("namespace_definition"),
@@ -137,7 +116,6 @@ var specs = map[string]*spec{
 		elide:      braceElide,
 	},
 	lang.Ruby: {
-		language: ruby.GetLanguage,
 		funcs:    set("method", "singleton_method"),
 		classes:  map[string]Kind{"class": Class, "module": Module, "singleton_class": Class},
 		comments: set("comment"),
@@ -147,7 +125,6 @@ var specs = map[string]*spec{
 		elide:    "# …",
 	},
 	lang.Bash: {
-		language: bash.GetLanguage,
 		funcs:    set("function_definition"),
 		comments: set("comment"),
 		imports:  bashImports,
@@ -156,10 +133,9 @@ var specs = map[string]*spec{
 	},
 }
 
-func jsSpec(l func() *sitter.Language) *spec {
+func jsSpec() *spec {
 	return &spec{
-		language: l,
-		funcs:    set("function_declaration", "generator_function_declaration", "method_definition"),
+		funcs: set("function_declaration", "generator_function_declaration", "method_definition"),
 		classes: map[string]Kind{"class_declaration": Class, "abstract_class_declaration": Class, "class": Class,
 			"interface_declaration": Interface, "enum_declaration": Enum},
 		containers: set("internal_module", "module"),

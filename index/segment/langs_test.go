@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dossierhq/dossier/index/grammar"
 	"github.com/dossierhq/dossier/index/lang"
 )
 
@@ -322,5 +323,15 @@ func TestDocsAndSignatures(t *testing.T) {
 				t.Errorf("span does not start with the doc comment: %q", s.Text[:min(len(s.Text), 40)])
 			}
 		})
+	}
+}
+
+// TestEverySpecHasAGrammar: the chunker parses every language it has a
+// spec for with the shared grammar table.
+func TestEverySpecHasAGrammar(t *testing.T) {
+	for language := range specs {
+		if !grammar.Has(language) {
+			t.Errorf("%s has a chunker spec but no grammar", language)
+		}
 	}
 }

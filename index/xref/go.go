@@ -76,7 +76,7 @@ func (g *goX) importDecl(n *sitter.Node) {
 		imp := Import{Spec: spec, Line: int(c.StartPoint().Row) + 1}
 		switch name := field(c, "name"); {
 		case name == nil:
-			imp.Local = goImportName(spec)
+			imp.Local = GoImportName(spec)
 		case name.Type() == "dot":
 			imp.Local = "."
 		case name.Type() == "blank_identifier":
@@ -91,10 +91,10 @@ func (g *goX) importDecl(n *sitter.Node) {
 	})
 }
 
-// goImportName is the name an unaliased import binds, by convention the
+// GoImportName is the name an unaliased Go import binds, by convention the
 // last element of its path without a major version or go-/-go; the
 // resolver checks it against the package clause when it does not match.
-func goImportName(spec string) string {
+func GoImportName(spec string) string {
 	elems := strings.Split(spec, "/")
 	name := elems[len(elems)-1]
 	if len(elems) > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {

@@ -218,3 +218,14 @@ func TestGoGenericCall(t *testing.T) {
 		t.Errorf("calls:\n got  %q\n want %q", got, want)
 	}
 }
+
+func TestGoImportName(t *testing.T) {
+	for spec, want := range map[string]string{
+		"net/http": "http", "github.com/a/b/v2": "b", "gopkg.in/yaml.v3": "yaml",
+		"github.com/x/go-toml": "toml", "github.com/x/kin-openapi": "kinopenapi",
+	} {
+		if got := GoImportName(spec); got != want {
+			t.Errorf("%s: %q, want %q", spec, got, want)
+		}
+	}
+}

@@ -9,48 +9,18 @@ import (
 	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/bash"
-	"github.com/smacker/go-tree-sitter/c"
-	"github.com/smacker/go-tree-sitter/cpp"
-	"github.com/smacker/go-tree-sitter/csharp"
-	"github.com/smacker/go-tree-sitter/golang"
-	"github.com/smacker/go-tree-sitter/java"
-	"github.com/smacker/go-tree-sitter/javascript"
-	"github.com/smacker/go-tree-sitter/php"
-	"github.com/smacker/go-tree-sitter/python"
-	"github.com/smacker/go-tree-sitter/ruby"
-	"github.com/smacker/go-tree-sitter/rust"
-	"github.com/smacker/go-tree-sitter/typescript/tsx"
-	"github.com/smacker/go-tree-sitter/typescript/typescript"
 
-	"github.com/dossierhq/dossier/index/lang"
+	"github.com/dossierhq/dossier/index/grammar"
 )
 
 // parseTimeout bounds one parse, as index/segment does: a file that takes
 // longer has no references rather than a stuck expansion.
 const parseTimeout = 10 * time.Second
 
-// grammars are the tree-sitter grammars, by index/lang name.
-var grammars = map[string]func() *sitter.Language{
-	lang.Go:         golang.GetLanguage,
-	lang.Python:     python.GetLanguage,
-	lang.JavaScript: javascript.GetLanguage,
-	lang.TypeScript: typescript.GetLanguage,
-	lang.TSX:        tsx.GetLanguage,
-	lang.Rust:       rust.GetLanguage,
-	lang.Java:       java.GetLanguage,
-	lang.C:          c.GetLanguage,
-	lang.CPP:        cpp.GetLanguage,
-	lang.CSharp:     csharp.GetLanguage,
-	lang.PHP:        php.GetLanguage,
-	lang.Ruby:       ruby.GetLanguage,
-	lang.Bash:       bash.GetLanguage,
-}
-
 // register makes x the extractor of language. Each language's file calls
 // it from its init function, so adding a language touches no shared file.
 func register(language string, x func(src []byte) (*File, error)) {
-	if grammars[language] == nil {
+	if !grammar.Has(language) {
 		panic("xref: no grammar for " + language)
 	}
 	extractors[language] = x
@@ -66,13 +36,12 @@ var pools sync.Map // language -> *sync.Pool
 
 // parse parses src with language's grammar. The caller closes the tree.
 func parse(language string, src []byte) (*sitter.Tree, error) {
-	g := grammars[language]
-	if g == nil {
+	if !grammar.Has(language) {
 		return nil, fmt.Errorf("%s: %w", language, ErrUnsupported)
 	}
 	pv, _ := pools.LoadOrStore(language, &sync.Pool{New: func() any {
 		p := sitter.NewParser()
-		p.SetLanguage(g())
+		p.SetLanguage(grammar.Of(language))
 		p.SetOperationLimit(int(parseTimeout / time.Microsecond))
 		return p
 	}})
