@@ -387,8 +387,8 @@ func TestListPaneAndScroller(t *testing.T) {
 	if l.cursor != 19 || l.top != 15 {
 		t.Errorf("past the end: %+v", l)
 	}
-	l.clamp(3, 5) // the list shrank under the cursor
-	if l.cursor != 2 || l.top != 2 {
+	l.clamp(3, 5) // the list shrank under the cursor: all three rows fit
+	if l.cursor != 2 || l.top != 0 {
 		t.Errorf("shrunk: %+v", l)
 	}
 	if _, ok := (listPane{cursor: 4}).at(make([]row, 2)); ok {
