@@ -362,6 +362,10 @@ func (m Model) handlePaneKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			d = -pane.top
 		case key.Matches(msg, k.Bottom):
 			d = 1 << 30
+		default:
+			// The list stays on screen beside the text, its selection
+			// marked: keys that act on the selected part still do.
+			return m.actOnSelected(msg)
 		}
 		pane.scroll(d, m.scrollLimit())
 		return m, nil
@@ -379,6 +383,16 @@ func (m Model) handlePaneKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.move(-len(m.snap.Rows))
 	case key.Matches(msg, k.Bottom):
 		m.move(len(m.snap.Rows))
+	default:
+		return m.actOnSelected(msg)
+	}
+	return m, nil
+}
+
+// actOnSelected handles the keys that change the selected part.
+func (m Model) actOnSelected(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	switch {
 	case key.Matches(msg, k.Toggle):
 		return m.toggleSelected()
 	case key.Matches(msg, k.Pin):
