@@ -91,10 +91,20 @@ type Model struct {
 	undo      []action
 	redo      []action
 	ready     bool
+	// queue is the engine commands keys asked for, in order; the first is
+	// under way (see queue.go).
+	queue    []queued
+	qseq     int
+	quitting bool // q was pressed with changes queued: quit once they are applied
 }
 
-// action is an engine command line and the one that undoes it.
-type action struct{ do, undo []string }
+// action is an engine command line, the one that undoes it, and what it
+// does to the list (drawn before it is done, see queue.go).
+type action struct {
+	do, undo []string
+	eff      effect
+	seq      int // of the queued command that pushed it to history
+}
 
 // New builds the workbench.
 func New(o Options) Model {
@@ -126,6 +136,7 @@ type (
 		err  error
 		snap snapshot
 		kind execKind
+		seq  int // the queued command it answers
 	}
 )
 
@@ -155,18 +166,6 @@ const (
 	execUndo                 // push to redo
 	execRedo                 // push to undo, keep redo
 )
-
-// execCmd runs words through the engine. Engine writes are not tied to the
-// program's context: a command that started finishes, and Run waits for it
-// (runner.close) before it returns, so quitting never cuts a change short.
-func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
-	m.busy++
-	r, format := m.run, m.format
-	return func() tea.Msg {
-		out, snap, err := r.exec(context.Background(), act.do, format)
-		return execMsg{act: act, out: out, err: err, snap: snap, kind: kind}
-	}
-}
 
 // Update routes a message: results first, then keys by focus, with a
 // focused text input seeing keys before any global binding. Whatever the
@@ -233,29 +232,38 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// handleExec takes an engine command's answer; the history it leaves was
+// recorded when it was queued (execCmd).
 func (m Model) handleExec(msg execMsg) (tea.Model, tea.Cmd) {
 	m.busy = max(0, m.busy-1)
-	cmd := m.takeSnapshot(msg.snap)
+	next, dropped := m.finish(msg)
+	cmd := tea.Batch(m.takeSnapshot(msg.snap), next)
 	if msg.err != nil {
 		m.status, m.statusErr = firstLine(msg.err.Error()), true
+		if dropped > 0 {
+			m.status += fmt.Sprintf(" (%d later change%s not applied)", dropped, plural(dropped))
+		}
+		if m.quitting {
+			m.quitting = false
+			m.status += "; not quitting: q to quit"
+		}
 		return m, cmd
 	}
 	m.status, m.statusErr = summary(msg.out), false
 	if reports(msg.act.do) || warnsOfSecrets(msg.out) {
 		m.output = strings.TrimRight(msg.out, "\n")
 	}
-	switch {
-	case msg.kind == execUndo:
-		m.redo = append(m.redo, action{do: msg.act.undo, undo: msg.act.do})
-	case len(msg.act.undo) > 0:
-		m.undo = append(m.undo, msg.act)
-		if msg.kind == execNew {
-			m.redo = nil // redo replays onto the state it was undone from
-		}
-	case msg.kind == execNew && mutates(msg.act.do):
-		m.redo = nil
+	if m.quitting && len(m.queue) == 0 {
+		return m, tea.Quit
 	}
 	return m, cmd
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // takeSnapshot adopts a snapshot unless a newer one is already shown; a
@@ -269,6 +277,7 @@ func (m *Model) takeSnapshot(s snapshot) tea.Cmd {
 		m.undo, m.redo = nil, nil
 	}
 	m.snap, m.ready = s, true
+	m.snap.Rows = m.withPending(s.Rows)
 	m.clamp()
 	if s.Format != m.format {
 		return m.loadCmd()
@@ -308,7 +317,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.Command):
@@ -405,9 +414,6 @@ func (m Model) actOnSelected(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.removeSelected()
 	case key.Matches(msg, k.Focus):
 		if m.snap.Focus != "" {
-			if m.waiting() {
-				return m, nil
-			}
 			return m.runWords([]string{"evidence", "focus", "off"}, []string{"evidence", "focus", m.snap.Focus})
 		}
 		m.focus = focusCommand

@@ -198,7 +198,7 @@ func (m Model) addResults() (tea.Model, tea.Cmd) {
 	if len(picks) == 0 && s.cursor < len(s.results) {
 		picks = []int{s.cursor}
 	}
-	if len(picks) == 0 || m.waiting() {
+	if len(picks) == 0 {
 		return m, nil
 	}
 	band := evidence.Bands[s.band].Name
@@ -213,7 +213,7 @@ func (m Model) addResults() (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.execCmd(action{do: words}, execNew))
 	}
 	m.status, m.statusErr = fmt.Sprintf("adding %d result(s) …", len(picks)), false
-	return m, tea.Sequence(cmds...)
+	return m, tea.Batch(cmds...) // queued: they run one after another
 }
 
 // searchView draws the overlay: query, results, preview of the selection.
