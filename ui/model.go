@@ -95,7 +95,8 @@ type Model struct {
 	// under way (see queue.go).
 	queue    []queued
 	qseq     int
-	quitting bool // q was pressed with changes queued: quit once they are applied
+	quitting bool   // q was pressed with changes queued: quit once they are applied
+	failed   string // a queued change that failed while others waited
 }
 
 // action is an engine command line, the one that undoes it, and what it
@@ -247,9 +248,19 @@ func (m Model) handleExec(msg execMsg) (tea.Model, tea.Cmd) {
 			m.quitting = false
 			m.status += "; not quitting: q to quit"
 		}
+		m.failed = ""
+		if len(m.queue) > 0 {
+			m.failed = m.status // the changes after it must not hide it
+		}
 		return m, cmd
 	}
 	m.status, m.statusErr = summary(msg.out), false
+	if m.failed != "" {
+		m.status, m.statusErr = m.failed+" · then: "+m.status, true
+		if len(m.queue) == 0 {
+			m.failed = ""
+		}
+	}
 	if reports(msg.act.do) || warnsOfSecrets(msg.out) {
 		m.output = strings.TrimRight(msg.out, "\n")
 	}

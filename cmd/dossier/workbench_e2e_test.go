@@ -413,7 +413,9 @@ func (s *screen) rows() map[string]listRow {
 	return rows
 }
 
-var resultLine = regexp.MustCompile(`^│ *(?:\+ )?\d+\.\d\d (\S+:\d+-\d+.*?)\s*│$`)
+// A row: "│+● 0.90 parser/parse.go:6-8 Parse": + when marked for adding,
+// ● or ○ when a part of the flow holds it.
+var resultLine = regexp.MustCompile(`^│\+?[ ●○]* *\d+\.\d\d (\S+:\d+-\d+.*?)\s*│$`)
 
 // firstResult is the search overlay's first (selected) result line.
 func (s *screen) firstResult() (string, bool) {
