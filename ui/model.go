@@ -228,7 +228,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
 	case tea.KeyMsg:
-		return m.handleKey(msg)
+		return m.handleKeys(msg)
 	}
 	return m, nil
 }
