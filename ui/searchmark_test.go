@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +74,29 @@ func TestSearchMarksSurviveANarrowOverlay(t *testing.T) {
 	}
 	if strings.Count(rowStates(m), "parse_go") != 1 {
 		t.Errorf("the held result was added again: %s", rowStates(m))
+	}
+}
+
+// BenchmarkSearchOverlayFrame is one frame of the search overlay with 30
+// results over a flow of 500 parts, every other result held by a part:
+// the marks and their legend ask the snapshot's coverage on every frame.
+func BenchmarkSearchOverlayFrame(b *testing.B) {
+	m := benchModel(b)
+	var results []search.Result
+	for i := range 30 {
+		path := fmt.Sprintf("src/f%03d.go", i*17)
+		if i%2 == 1 {
+			path = fmt.Sprintf("other/g%03d.go", i)
+		}
+		results = append(results, search.Result{Path: path, StartLine: 3, EndLine: 9, Symbol: "F", Language: "go", Score: 0.5, Sources: []string{"text"}})
+	}
+	m = keys(b, m, "/")
+	m.search.results, m.search.previews = results, make([]string, len(results))
+	if !strings.Contains(m.View(), markIn+" in the flow") {
+		b.Fatal("no marks drawn")
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = m.View()
 	}
 }
