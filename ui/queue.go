@@ -109,8 +109,8 @@ func (m Model) withPending(rows []row) []row {
 // will leave, and starts it when nothing else is under way.
 func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
 	m.qseq++
-	q := queued{seq: m.qseq, act: act, kind: kind, undo: slices.Clone(m.undo), redo: slices.Clone(m.redo)}
-	act.seq = q.seq
+	act.seq = m.qseq
+	q := queued{seq: act.seq, act: act, kind: kind, undo: slices.Clone(m.undo), redo: slices.Clone(m.redo)}
 	switch {
 	case kind == execUndo:
 		m.redo = append(m.redo, action{do: act.undo, undo: act.do, eff: act.eff.inverse(), seq: q.seq})

@@ -82,6 +82,13 @@ func TestKeyBurstAppliesEveryKey(t *testing.T) {
 	if got := evidenceFiles(t, m); !strings.Contains(got, "100_parse_go.evidence.md.skip") {
 		t.Errorf("five spaces on parse: %s", got)
 	}
+
+	// x then j: the removed row is gone at once, so j steps from the row
+	// that took its place, and space acts on the row after that.
+	m = burst(t, m, "g", "j", "x", "j", "space")
+	if got := evidenceFiles(t, m); got != "110_render_go.evidence.md 200_guide_md.evidence.md.skip" {
+		t.Errorf("x, j, space: %s", got)
+	}
 }
 
 // TestKeyBurstShowsItsEffectAtOnce: while changes wait their turn the
