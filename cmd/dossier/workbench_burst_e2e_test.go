@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -34,8 +35,8 @@ func TestWorkbenchE2EKeyBurst(t *testing.T) {
 	}
 	evDir := filepath.Join(flowDir(t, root), "ctx", "evidence")
 	tm := startTmux(t, tmuxPath, root, t.TempDir())
-	tm.waitFor("the flow with its five parts", 20*time.Second, func(s *screen) bool {
-		return strings.Contains(s.text, "Evidence 6/6") && s.rows()["100_alpha_go"].cursor == false && s.rows()["010_request"].cursor
+	tm.waitFor("the flow with its five parts and a finished index", 20*time.Second, func(s *screen) bool {
+		return strings.Contains(s.text, "Evidence 6/6") && s.rows()["010_request"].cursor && strings.Contains(s.status(), "index up to date")
 	})
 	// disk waits until the evidence directory holds exactly want.
 	disk := func(what string, want ...string) {
@@ -74,6 +75,20 @@ func TestWorkbenchE2EKeyBurst(t *testing.T) {
 		t.Errorf("a key was refused:\n%s", scr)
 	}
 
+	// Search: every result is a file of the flow, marked at the head of
+	// its row (● active, ○ skipped), and the overlay says what the marks
+	// mean.
+	tm.keys("/")
+	tm.literal("Run")
+	scr = tm.waitFor("search results marked as in the flow", 0, func(s *screen) bool {
+		return markedRow.MatchString(s.text) && strings.Contains(s.text, "● in the flow") && strings.Contains(s.text, "○ in the flow, skipped")
+	})
+	if first, ok := scr.firstResult(); !ok || !strings.Contains(first, ".go:") {
+		t.Errorf("no first result (%q):\n%s", first, scr)
+	}
+	tm.keys("Escape")
+	tm.waitFor("the overlay closed", 0, func(s *screen) bool { return !strings.Contains(s.text, "search: ") })
+
 	// A toggle and q at once: the toggle is applied, then the workbench
 	// exits.
 	tm.keys("g", "j", "Space", "q")
@@ -86,3 +101,6 @@ func TestWorkbenchE2EKeyBurst(t *testing.T) {
 		t.Errorf("the toggle typed with q was lost: %v\n%s", err, listDir(evDir))
 	}
 }
+
+// markedRow is a search result row held by a part of the flow.
+var markedRow = regexp.MustCompile(`(?m)^│ ?[●○] \d\.\d\d (alpha|bravo|charlie|delta|echo)/`)
