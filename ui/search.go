@@ -258,9 +258,8 @@ func (m Model) searchView(w, h int) string {
 	if s.cursor < len(s.results) {
 		r := s.results[s.cursor]
 		title := fmt.Sprintf("── %s:%d-%d", termsafe.Line(r.Path), r.StartLine, r.EndLine)
-		if _, in := m.coverMark(r); in != "" {
-			title += " ·" + strings.TrimPrefix(in, " ·")
-		}
+		_, in := m.coverMark(r)
+		title += in
 		if r.MatchLine > 0 {
 			title += fmt.Sprintf(" · %d: %s", r.MatchLine, termsafe.Line(r.Line))
 		}
