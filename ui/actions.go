@@ -12,57 +12,52 @@ import (
 // runWords runs a command line; undo is the command line that reverses
 // it, nil when it cannot be undone.
 func (m Model) runWords(words, undo []string) (tea.Model, tea.Cmd) {
-	m.status, m.statusErr = strings.Join(words, " ")+" …", false
-	cmd := m.execCmd(action{do: words, undo: undo}, execNew)
-	return m, cmd
+	return m.runAction(action{do: words, undo: undo})
 }
 
-// waiting refuses a change while another is on its way: the rows on
-// screen, and the ids keys act on, are those before it.
-func (m *Model) waiting() bool {
-	if m.busy > 0 {
-		m.status, m.statusErr = "one moment: the last change is still being applied", false
-		return true
-	}
-	return false
+// runAction queues an action (see queue.go): its effect shows at once and
+// the engine's answer replaces the rows.
+func (m Model) runAction(a action) (tea.Model, tea.Cmd) {
+	m.status, m.statusErr = strings.Join(a.do, " ")+" …", false
+	cmd := m.execCmd(a, execNew)
+	return m, cmd
 }
 
 func (m Model) toggleSelected() (tea.Model, tea.Cmd) {
 	r, ok := m.selected()
-	if !ok || m.waiting() {
+	if !ok {
 		return m, nil
 	}
-	// Show the new state at once; the engine's answer replaces the row.
-	m.snap.Rows = append([]row(nil), m.snap.Rows...)
-	m.snap.Rows[m.list.cursor].Active = !r.Active
 	words := []string{"evidence", "toggle", r.ID}
-	return m.runWords(words, words)
+	return m.runAction(action{do: words, undo: words, eff: effect{op: effActive, id: r.ID, on: !r.Active}})
 }
 
 func (m Model) pinSelected() (tea.Model, tea.Cmd) {
 	r, ok := m.selected()
-	if !ok || m.waiting() {
+	if !ok {
 		return m, nil
 	}
+	on, off := []string{"evidence", "pin", r.ID}, []string{"evidence", "pin", r.ID, "off"}
 	if r.Pinned {
-		return m.runWords([]string{"evidence", "pin", r.ID, "off"}, []string{"evidence", "pin", r.ID})
+		on, off = off, on
 	}
-	return m.runWords([]string{"evidence", "pin", r.ID}, []string{"evidence", "pin", r.ID, "off"})
+	return m.runAction(action{do: on, undo: off, eff: effect{op: effPin, id: r.ID, on: !r.Pinned}})
 }
 
 func (m Model) removeSelected() (tea.Model, tea.Cmd) {
 	r, ok := m.selected()
-	if !ok || m.waiting() {
+	if !ok {
 		return m, nil
 	}
-	return m.runWords([]string{"evidence", "remove", r.ID}, []string{"evidence", "restore", r.Name})
+	return m.runAction(action{do: []string{"evidence", "remove", r.ID}, undo: []string{"evidence", "restore", r.Name},
+		eff: effect{op: effRemove, id: r.ID}})
 }
 
 // moveRank moves the selected part before the previous part or after the
 // next one, taking the first free rank between them.
 func (m Model) moveRank(dir int) (tea.Model, tea.Cmd) {
 	r, ok := m.selected()
-	if !ok || m.waiting() {
+	if !ok {
 		return m, nil
 	}
 	to, ok := m.freeRank(dir)
@@ -72,8 +67,10 @@ func (m Model) moveRank(dir int) (tea.Model, tea.Cmd) {
 	}
 	kind := strings.TrimPrefix(r.ID, r.Rank+"_")
 	newID := fmt.Sprintf("%03d_%s", to, kind)
+	// The cursor follows the part to its new place.
 	m.list.cursor += dir
-	return m.runWords([]string{"evidence", "rank", r.ID, fmt.Sprint(to)}, []string{"evidence", "rank", newID, r.Rank})
+	return m.runAction(action{do: []string{"evidence", "rank", r.ID, fmt.Sprint(to)}, undo: []string{"evidence", "rank", newID, r.Rank},
+		eff: effect{op: effRank, id: r.ID, to: newID}})
 }
 
 // freeRank finds a free rank past the neighbour in direction dir.
@@ -118,30 +115,28 @@ func (m Model) freeRank(dir int) (int, bool) {
 	return 0, false
 }
 
+// undoLast undoes the last change, queued ones included: history is
+// recorded when a change is queued.
 func (m Model) undoLast() (tea.Model, tea.Cmd) {
-	if m.waiting() {
-		return m, nil
-	}
 	if len(m.undo) == 0 {
 		m.status, m.statusErr = "nothing to undo", false
 		return m, nil
 	}
 	a := m.undo[len(m.undo)-1]
 	m.undo = m.undo[:len(m.undo)-1]
-	cmd := m.execCmd(action{do: a.undo, undo: a.do}, execUndo)
+	m.status, m.statusErr = "undo: "+strings.Join(a.undo, " ")+" …", false
+	cmd := m.execCmd(action{do: a.undo, undo: a.do, eff: a.eff.inverse()}, execUndo)
 	return m, cmd
 }
 
 func (m Model) redoLast() (tea.Model, tea.Cmd) {
-	if m.waiting() {
-		return m, nil
-	}
 	if len(m.redo) == 0 {
 		m.status, m.statusErr = "nothing to redo", false
 		return m, nil
 	}
 	a := m.redo[len(m.redo)-1]
 	m.redo = m.redo[:len(m.redo)-1]
+	m.status, m.statusErr = "redo: "+strings.Join(a.do, " ")+" …", false
 	cmd := m.execCmd(a, execRedo)
 	return m, cmd
 }

@@ -102,7 +102,7 @@ func (m Model) runLine(line string) (tea.Model, tea.Cmd) {
 	}
 	switch words[0] {
 	case "quit", "q":
-		return m, tea.Quit
+		return m.quit()
 	case "help":
 		m.showHelp = true
 		return m, nil

@@ -91,10 +91,21 @@ type Model struct {
 	undo      []action
 	redo      []action
 	ready     bool
+	// queue is the engine commands keys asked for, in order; the first is
+	// under way (see queue.go).
+	queue    []queued
+	qseq     int
+	quitting bool   // q was pressed with changes queued: quit once they are applied
+	failed   string // a queued change that failed while others waited
 }
 
-// action is an engine command line and the one that undoes it.
-type action struct{ do, undo []string }
+// action is an engine command line, the one that undoes it, and what it
+// does to the list (drawn before it is done, see queue.go).
+type action struct {
+	do, undo []string
+	eff      effect
+	seq      int // of the queued command that pushed it to history
+}
 
 // New builds the workbench.
 func New(o Options) Model {
@@ -126,6 +137,7 @@ type (
 		err  error
 		snap snapshot
 		kind execKind
+		seq  int // the queued command it answers
 	}
 )
 
@@ -155,18 +167,6 @@ const (
 	execUndo                 // push to redo
 	execRedo                 // push to undo, keep redo
 )
-
-// execCmd runs words through the engine. Engine writes are not tied to the
-// program's context: a command that started finishes, and Run waits for it
-// (runner.close) before it returns, so quitting never cuts a change short.
-func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
-	m.busy++
-	r, format := m.run, m.format
-	return func() tea.Msg {
-		out, snap, err := r.exec(context.Background(), act.do, format)
-		return execMsg{act: act, out: out, err: err, snap: snap, kind: kind}
-	}
-}
 
 // Update routes a message: results first, then keys by focus, with a
 // focused text input seeing keys before any global binding. Whatever the
@@ -228,34 +228,53 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
 	case tea.KeyMsg:
-		return m.handleKey(msg)
+		return m.handleKeys(msg)
 	}
 	return m, nil
 }
 
+// handleExec takes an engine command's answer; the history it leaves was
+// recorded when it was queued (execCmd).
 func (m Model) handleExec(msg execMsg) (tea.Model, tea.Cmd) {
 	m.busy = max(0, m.busy-1)
-	cmd := m.takeSnapshot(msg.snap)
+	next, dropped := m.finish(msg)
+	cmd := tea.Batch(m.takeSnapshot(msg.snap), next)
 	if msg.err != nil {
 		m.status, m.statusErr = firstLine(msg.err.Error()), true
+		if dropped > 0 {
+			m.status += fmt.Sprintf(" (%d later change%s not applied)", dropped, plural(dropped))
+		}
+		if m.quitting {
+			m.quitting = false
+			m.status += "; not quitting: q to quit"
+		}
+		m.failed = ""
+		if len(m.queue) > 0 {
+			m.failed = m.status // the changes after it must not hide it
+		}
 		return m, cmd
 	}
 	m.status, m.statusErr = summary(msg.out), false
+	if m.failed != "" {
+		m.status, m.statusErr = m.failed+" · then: "+m.status, true
+		if len(m.queue) == 0 {
+			m.failed = ""
+		}
+	}
 	if reports(msg.act.do) || warnsOfSecrets(msg.out) {
 		m.output = strings.TrimRight(msg.out, "\n")
 	}
-	switch {
-	case msg.kind == execUndo:
-		m.redo = append(m.redo, action{do: msg.act.undo, undo: msg.act.do})
-	case len(msg.act.undo) > 0:
-		m.undo = append(m.undo, msg.act)
-		if msg.kind == execNew {
-			m.redo = nil // redo replays onto the state it was undone from
-		}
-	case msg.kind == execNew && mutates(msg.act.do):
-		m.redo = nil
+	if m.quitting && len(m.queue) == 0 {
+		return m, tea.Quit
 	}
 	return m, cmd
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // takeSnapshot adopts a snapshot unless a newer one is already shown; a
@@ -269,6 +288,7 @@ func (m *Model) takeSnapshot(s snapshot) tea.Cmd {
 		m.undo, m.redo = nil, nil
 	}
 	m.snap, m.ready = s, true
+	m.snap.Rows = m.withPending(s.Rows)
 	m.clamp()
 	if s.Format != m.format {
 		return m.loadCmd()
@@ -308,7 +328,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.Command):
@@ -362,6 +382,10 @@ func (m Model) handlePaneKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			d = -pane.top
 		case key.Matches(msg, k.Bottom):
 			d = 1 << 30
+		default:
+			// The list stays on screen beside the text, its selection
+			// marked: keys that act on the selected part still do.
+			return m.actOnSelected(msg)
 		}
 		pane.scroll(d, m.scrollLimit())
 		return m, nil
@@ -379,6 +403,16 @@ func (m Model) handlePaneKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.move(-len(m.snap.Rows))
 	case key.Matches(msg, k.Bottom):
 		m.move(len(m.snap.Rows))
+	default:
+		return m.actOnSelected(msg)
+	}
+	return m, nil
+}
+
+// actOnSelected handles the keys that change the selected part.
+func (m Model) actOnSelected(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	switch {
 	case key.Matches(msg, k.Toggle):
 		return m.toggleSelected()
 	case key.Matches(msg, k.Pin):
@@ -391,9 +425,6 @@ func (m Model) handlePaneKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.removeSelected()
 	case key.Matches(msg, k.Focus):
 		if m.snap.Focus != "" {
-			if m.waiting() {
-				return m, nil
-			}
 			return m.runWords([]string{"evidence", "focus", "off"}, []string{"evidence", "focus", m.snap.Focus})
 		}
 		m.focus = focusCommand

@@ -23,7 +23,9 @@ func (l *listPane) move(d, n, h int) {
 	l.clamp(n, h)
 }
 
-// clamp keeps the cursor on one of n rows and that row among the h shown.
+// clamp keeps the cursor on one of n rows and that row among the h shown,
+// with no room left below the last row while rows above are out of sight:
+// a window that grows (or a list that shrinks) brings them back.
 func (l *listPane) clamp(n, h int) {
 	l.cursor = max(0, min(n-1, l.cursor))
 	h = max(1, h)
@@ -33,7 +35,7 @@ func (l *listPane) clamp(n, h int) {
 	if l.cursor >= l.top+h {
 		l.top = l.cursor - h + 1
 	}
-	l.top = max(0, min(l.top, max(0, n-1)))
+	l.top = max(0, min(l.top, n-h))
 }
 
 // at is the selected row.

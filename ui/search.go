@@ -198,7 +198,7 @@ func (m Model) addResults() (tea.Model, tea.Cmd) {
 	if len(picks) == 0 && s.cursor < len(s.results) {
 		picks = []int{s.cursor}
 	}
-	if len(picks) == 0 || m.waiting() {
+	if len(picks) == 0 {
 		return m, nil
 	}
 	band := evidence.Bands[s.band].Name
@@ -213,7 +213,7 @@ func (m Model) addResults() (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.execCmd(action{do: words}, execNew))
 	}
 	m.status, m.statusErr = fmt.Sprintf("adding %d result(s) …", len(picks)), false
-	return m, tea.Sequence(cmds...)
+	return m, tea.Batch(cmds...) // queued: they run one after another
 }
 
 // searchView draws the overlay: query, results, preview of the selection.
@@ -227,21 +227,25 @@ func (m Model) searchView(w, h int) string {
 	} else if s.note != "" {
 		info = s.note + " · " + info
 	}
+	// First, so a narrow overlay cuts the key hints, not the meaning of
+	// the marks on screen.
+	if legend := m.coverLegend(); legend != "" && s.err == "" {
+		info = legend + " · " + info
+	}
 	b.WriteString(st.Help.Render(info) + "\n")
 	listH := max(1, (h-4)/2)
 	start := max(0, s.cursor-listH+1)
 	for i := start; i < min(len(s.results), start+listH); i++ {
 		r := s.results[i]
-		mark := "  "
+		mark := " "
 		if s.marked[i] {
-			mark = "+ "
+			mark = "+"
 		}
 		path, sym := termsafe.Line(r.Path), termsafe.Line(r.Symbol)
-		in := ""
-		if by, ok := m.snap.Coverage.Covering(r.Path, r.StartLine, r.EndLine); ok {
-			in = " · already in the flow as " + termsafe.Line(by.ID)
-		}
-		row := fmt.Sprintf("%s%.2f %s:%d-%d %s", mark, r.Score, path, r.StartLine, r.EndLine, sym)
+		// The mark heads the row, where a long path cannot push it out
+		// of sight; the words after it may be cut.
+		cover, in := m.coverMark(r)
+		row := fmt.Sprintf("%s%s %.2f %s:%d-%d %s", mark, cover, r.Score, path, r.StartLine, r.EndLine, sym)
 		if n := len(r.Similar) + max(len(r.Paths)-1, 0); n > 0 {
 			row += fmt.Sprintf(" +%d similar", n)
 		}
@@ -254,6 +258,8 @@ func (m Model) searchView(w, h int) string {
 	if s.cursor < len(s.results) {
 		r := s.results[s.cursor]
 		title := fmt.Sprintf("── %s:%d-%d", termsafe.Line(r.Path), r.StartLine, r.EndLine)
+		_, in := m.coverMark(r)
+		title += in
 		if r.MatchLine > 0 {
 			title += fmt.Sprintf(" · %d: %s", r.MatchLine, termsafe.Line(r.Line))
 		}
@@ -263,6 +269,49 @@ func (m Model) searchView(w, h int) string {
 		b.WriteString(strings.Join(lines, "\n"))
 	}
 	return m.pane("Search", b.String(), w, h, true)
+}
+
+// Marks of a result a part of the flow already holds (evidence.Coverage,
+// the spans `evidence add` checks): adding it again is refused the same
+// way, with the part's id.
+const (
+	markIn      = "●" // held by an active part
+	markSkipped = "○" // held by a skipped part, one toggle away
+)
+
+// coverMark is a result's mark and the words saying which part holds it;
+// " " and "" for a result outside the flow. It asks the snapshot's
+// coverage, a list of the evidence parts' spans: no index, no disk.
+func (m Model) coverMark(r search.Result) (mark, in string) {
+	by, ok := m.snap.Coverage.Covering(r.Path, r.StartLine, r.EndLine)
+	switch {
+	case !ok:
+		return " ", ""
+	case !by.Active:
+		return markSkipped, " · already in the flow as " + termsafe.Line(by.ID) + " (skipped)"
+	}
+	return markIn, " · already in the flow as " + termsafe.Line(by.ID)
+}
+
+// coverLegend says what the marks on screen mean, "" when there are none.
+func (m Model) coverLegend() string {
+	var in, skipped bool
+	for _, r := range m.search.results {
+		switch mark, _ := m.coverMark(r); mark {
+		case markIn:
+			in = true
+		case markSkipped:
+			skipped = true
+		}
+	}
+	var parts []string
+	if in {
+		parts = append(parts, markIn+" in the flow")
+	}
+	if skipped {
+		parts = append(parts, markSkipped+" in the flow, skipped")
+	}
+	return strings.Join(parts, " · ")
 }
 
 // previewFrom is the first line of a result's preview to show (0-based)

@@ -183,6 +183,9 @@ func (m Model) statusView() string {
 	if m.busy > 0 {
 		text = m.spin.View() + " " + text
 	}
+	if n := len(m.queue) - 1; n > 0 {
+		text += fmt.Sprintf(" (%d more waiting)", n)
+	}
 	if m.statusErr {
 		return st.StatusError.Render(fit(" "+text, m.width))
 	}

@@ -102,9 +102,9 @@ func TestWorkbenchE2E(t *testing.T) {
 	if r := scr.rows()[parseID]; r.band != "crit" || !r.cursor {
 		t.Errorf("the part from search should head the critical band under the cursor, got %+v:\n%s", r, scr)
 	}
-	if !strings.Contains(scr.status(), "Added evidence") {
-		t.Errorf("status after adding: %q", scr.status())
-	}
+	// The watcher's snapshot can show the part before the add's own
+	// answer, which brings the status, arrives: wait for that too.
+	tm.waitFor("the add reported", 0, func(s *screen) bool { return strings.Contains(s.status(), "Added evidence") })
 	withParse := scr.tokens(t)
 
 	// 3. Add a file from the command line.
@@ -413,7 +413,9 @@ func (s *screen) rows() map[string]listRow {
 	return rows
 }
 
-var resultLine = regexp.MustCompile(`^│ *(?:\+ )?\d+\.\d\d (\S+:\d+-\d+.*?)\s*│$`)
+// A row: "│+● 0.90 parser/parse.go:6-8 Parse": + when marked for adding,
+// ● or ○ when a part of the flow holds it.
+var resultLine = regexp.MustCompile(`^│\+?[ ●○]* *\d+\.\d\d (\S+:\d+-\d+.*?)\s*│$`)
 
 // firstResult is the search overlay's first (selected) result line.
 func (s *screen) firstResult() (string, bool) {

@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/dossierhq/dossier/evidence"
+)
+
+// Keys are never refused for being early. Each engine command a key (or
+// the command line) asks for joins a queue and runs once the one before
+// it has finished, so keys typed in a burst, or a key held down, are each
+// acted on, in order. What a queued command will do to the list is shown
+// at once (its effect), so the next key acts on the rows as they will be:
+// a toggle of row 3 then a rank move apply to the parts the user saw.
+
+// queued is one engine command waiting for its turn (the first is under
+// way).
+type queued struct {
+	seq  int
+	act  action
+	kind execKind
+	// undo and redo are the history before it: a command that fails
+	// takes history back to them.
+	undo, redo []action
+}
+
+// effectOp is what an effect does to a row.
+type effectOp int
+
+const (
+	effNone   effectOp = iota
+	effActive          // on or off (toggle)
+	effPin             // pinned or not
+	effRank            // a new rank, so a new id
+	effRemove          // gone from the list
+)
+
+// effect is what an action does to the list, drawn before the engine has
+// done it. It says how a row ends up, never "flip": applied to a snapshot
+// that already holds it, it changes nothing.
+type effect struct {
+	op effectOp
+	id string
+	on bool   // effActive, effPin: the state after
+	to string // effRank: the id after
+}
+
+// inverse is the effect of the action's undo. A removal's undo brings back
+// a row the list cannot draw before the engine reads it: no effect.
+func (e effect) inverse() effect {
+	switch e.op {
+	case effActive, effPin:
+		return effect{op: e.op, id: e.id, on: !e.on}
+	case effRank:
+		return effect{op: effRank, id: e.to, to: e.id}
+	}
+	return effect{}
+}
+
+// apply returns rows as they are after the effect; rows is not changed
+// (snapshots are shared and never written).
+func (e effect) apply(rows []row) []row {
+	i := slices.IndexFunc(rows, func(r row) bool { return r.ID == e.id })
+	if e.op == effNone || i < 0 {
+		return rows
+	}
+	rows = slices.Clone(rows)
+	r := &rows[i]
+	switch e.op {
+	case effActive:
+		r.Active = e.on
+		// The file name, which `evidence restore` takes, says skipped.
+		r.Name = strings.TrimSuffix(r.Name, ".skip")
+		if !e.on {
+			r.Name += ".skip"
+		}
+	case effPin:
+		r.Pinned = e.on
+		r.States = slices.DeleteFunc(slices.Clone(r.States), func(s string) bool { return s == "pinned" })
+		if e.on {
+			r.States = append(r.States, "pinned")
+		}
+	case effRank:
+		rank, _, _ := strings.Cut(e.to, "_")
+		r.Name = e.to + strings.TrimPrefix(r.Name, r.ID)
+		r.ID, r.Rank = e.to, rank
+		r.Band = evidence.BandOf(atoi(rank)).Name
+		slices.SortStableFunc(rows, func(a, b row) int { return strings.Compare(a.Rank, b.Rank) })
+	case effRemove:
+		rows = slices.Delete(rows, i, i+1)
+	}
+	return rows
+}
+
+// withPending is rows with the effects of the queued commands applied.
+func (m Model) withPending(rows []row) []row {
+	for _, q := range m.queue {
+		rows = q.act.eff.apply(rows)
+	}
+	return rows
+}
+
+// execCmd queues an engine command, shows its effect and the history it
+// will leave, and starts it when nothing else is under way.
+func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
+	m.qseq++
+	act.seq = m.qseq
+	q := queued{seq: act.seq, act: act, kind: kind, undo: slices.Clone(m.undo), redo: slices.Clone(m.redo)}
+	switch {
+	case kind == execUndo:
+		m.redo = append(m.redo, action{do: act.undo, undo: act.do, eff: act.eff.inverse(), seq: q.seq})
+	case len(act.undo) > 0:
+		m.undo = append(m.undo, act)
+		if kind == execNew {
+			m.redo = nil // redo replays onto the state it was undone from
+		}
+	case kind == execNew && mutates(act.do):
+		m.redo = nil
+	}
+	m.queue = append(m.queue, q)
+	m.snap.Rows = act.eff.apply(m.snap.Rows)
+	m.clamp()
+	if len(m.queue) == 1 {
+		return m.startHead()
+	}
+	return nil
+}
+
+// startHead runs the first queued command. Engine writes are not tied to
+// the program's context: a command that started finishes, and Run waits
+// for it (runner.close) before it returns, so quitting never cuts a
+// change short.
+func (m *Model) startHead() tea.Cmd {
+	m.busy++
+	q, r, format := m.queue[0], m.run, m.format
+	return func() tea.Msg {
+		out, snap, err := r.exec(context.Background(), q.act.do, format)
+		return execMsg{act: q.act, out: out, err: err, snap: snap, kind: q.kind, seq: q.seq}
+	}
+}
+
+// finish takes the answered command off the queue and starts the next.
+// A failed command whose effect was shown takes the later ones with it
+// (they were typed on rows that are not so) and history back to before
+// it; one with no effect (an add, a command line) only loses its own
+// place in history. It returns the next command and how many were
+// dropped.
+func (m *Model) finish(msg execMsg) (tea.Cmd, int) {
+	if len(m.queue) == 0 || m.queue[0].seq != msg.seq {
+		return nil, 0
+	}
+	head := m.queue[0]
+	m.queue = m.queue[1:]
+	dropped := 0
+	if msg.err != nil {
+		if head.act.eff.op != effNone || head.kind != execNew {
+			dropped = len(m.queue)
+			m.queue = nil
+			m.undo, m.redo = head.undo, head.redo
+		} else {
+			m.undo = slices.DeleteFunc(m.undo, func(a action) bool { return a.seq == head.seq })
+		}
+	}
+	if len(m.queue) == 0 {
+		m.queue = nil
+		return nil, dropped
+	}
+	return m.startHead(), dropped
+}
+
+// quit ends the workbench once the queued changes are applied: q typed
+// right after a change does not lose it. Asked again, it ends at once
+// (the change under way still finishes, see runner.close).
+func (m Model) quit() (tea.Model, tea.Cmd) {
+	if len(m.queue) == 0 || m.quitting {
+		return m, tea.Quit
+	}
+	m.quitting = true
+	m.status, m.statusErr = fmt.Sprintf("quitting once %d change(s) are applied (q again: quit now)", len(m.queue)), false
+	return m, nil
+}
