@@ -364,6 +364,9 @@ func (t *headerTap) RoundTrip(r *http.Request) (*http.Response, error) {
 		base = http.DefaultTransport
 	}
 	resp, err := base.RoundTrip(r)
+	if resp != nil {
+		filterStream(r, resp)
+	}
 	t.mu.Lock()
 	t.last = nil
 	if resp != nil {

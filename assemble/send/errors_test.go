@@ -3,8 +3,10 @@ package send_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"syscall"
 	"testing"
@@ -66,6 +68,7 @@ func TestBadRequestNotRetried(t *testing.T) {
 }
 
 func TestRateLimitThenSuccess(t *testing.T) {
+	t.Parallel() // each waits a second
 	for _, api := range apis {
 		t.Run(string(api), func(t *testing.T) {
 			srv := sendtest.New(t, sendtest.Script{RateLimit: 1, RetryAfter: "1"})
@@ -113,6 +116,7 @@ func TestRateLimitCancelledDuringWait(t *testing.T) {
 }
 
 func TestServerErrorThenSuccess(t *testing.T) {
+	t.Parallel() // each waits a second
 	for _, api := range apis {
 		t.Run(string(api), func(t *testing.T) {
 			srv := sendtest.New(t, sendtest.Script{ServerErrors: 1, RetryAfter: "1"})
@@ -287,6 +291,7 @@ func TestCancelMidStream(t *testing.T) {
 }
 
 func TestConnectionRefused(t *testing.T) {
+	t.Parallel() // each waits a second
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -309,5 +314,20 @@ func TestConnectionRefused(t *testing.T) {
 				t.Errorf("%d retries, want 1", tries)
 			}
 		})
+	}
+}
+
+// TestErrorNamedOnlyByEventLine: a server whose error data has no "type"
+// (the event: line names it) still fails the send with its message.
+func TestErrorNamedOnlyByEventLine(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"part\"}\n\n")
+		io.WriteString(w, "event: error\ndata: {\"message\":\"overloaded\"}\n\n")
+	}))
+	defer srv.Close()
+	res, err := send.Stream(context.Background(), send.Config{BaseURL: srv.URL + "/v1", Model: "m"}, request, nil)
+	if e := asError(t, err, send.ErrStream); e.Message != "overloaded" || res.Text != "part" {
+		t.Errorf("message %q, text %q", e.Message, res.Text)
 	}
 }

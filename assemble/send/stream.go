@@ -82,6 +82,13 @@ func (s *sender) responses(ctx context.Context, req Request, stall *stallTimer) 
 				se.code, se.message = ev.Response.Error.Code, ev.Response.Error.Message
 			}
 			return se
+		case "":
+			// A server that names an error only in its event: line
+			// (dropped, see dropEventLines) still says it in the data.
+			if ev.Message == "" && ev.Error == nil {
+				continue
+			}
+			fallthrough
 		case openai.ResponseStreamEventError:
 			se := &streamError{code: ev.Code, message: ev.Message}
 			if ev.Error != nil && se.message == "" {
