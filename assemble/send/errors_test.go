@@ -331,3 +331,19 @@ func TestErrorNamedOnlyByEventLine(t *testing.T) {
 		t.Errorf("message %q, text %q", e.Message, res.Text)
 	}
 }
+
+// TestReasoningModelTemperature: go-openai refuses a chat request with a
+// temperature for gpt-5 before sending it; that is a config error that
+// says what to change, and nothing reaches the server.
+func TestReasoningModelTemperature(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{})
+	cfg := config(srv, send.Chat)
+	cfg.Model = "gpt-5"
+	temp := float32(0.3)
+	cfg.Temperature = &temp
+	_, err := send.Stream(context.Background(), cfg, request, nil)
+	asError(t, err, send.ErrConfig)
+	if !strings.Contains(err.Error(), "[llm] temperature") || len(srv.Requests()) != 0 {
+		t.Errorf("error %v, %d requests", err, len(srv.Requests()))
+	}
+}

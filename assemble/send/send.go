@@ -163,6 +163,11 @@ func (s *sender) run(ctx context.Context, req Request) (Result, error) {
 	if err := validate(s.cfg, s.api, s.endpoint); err != nil {
 		return s.res, err
 	}
+	body, err := encode(s.cfg, s.api, req)
+	if err != nil {
+		return s.res, &Error{Endpoint: s.endpoint, Kind: ErrConfig, Message: err.Error(), Err: err}
+	}
+	s.headers.body = body
 	for attempt := 0; ; attempt++ {
 		err := s.attempt(ctx, req)
 		if err == nil {
