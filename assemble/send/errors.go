@@ -369,10 +369,11 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 // headerTap is the transport go-openai sends through; it keeps the last
 // response's headers, which go-openai does not show on an error.
 type headerTap struct {
-	base http.RoundTripper
-	body []byte // what to post instead of go-openai's body (see encode)
-	mu   sync.Mutex
-	last http.Header
+	base   http.RoundTripper
+	body   []byte // what to post instead of go-openai's body (see encode)
+	onRead func() // told of every read of a response body that got bytes
+	mu     sync.Mutex
+	last   http.Header
 }
 
 func (t *headerTap) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -391,8 +392,8 @@ func (t *headerTap) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.ContentLength = int64(len(body))
 	}
 	resp, err := base.RoundTrip(r)
-	if resp != nil {
-		filterStream(r, resp)
+	if resp != nil && resp.StatusCode/100 == 2 {
+		wrapStream(r, resp, t.onRead)
 	}
 	t.mu.Lock()
 	t.last = nil

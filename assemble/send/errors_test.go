@@ -347,3 +347,24 @@ func TestReasoningModelTemperature(t *testing.T) {
 		t.Errorf("error %v, %d requests", err, len(srv.Requests()))
 	}
 }
+
+// TestKeepAliveIsNotAStall: a server that sends only SSE comments for
+// longer than Timeout (a model thinking behind a proxy) is alive; the
+// answer that follows arrives whole.
+func TestKeepAliveIsNotAStall(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		rc := http.NewResponseController(w)
+		for range 8 {
+			io.WriteString(w, ": keep-alive\n\n")
+			rc.Flush()
+			time.Sleep(100 * time.Millisecond)
+		}
+		io.WriteString(w, "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"late\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	res, err := send.Stream(context.Background(), send.Config{BaseURL: srv.URL + "/v1", Model: "m", API: send.Chat, Timeout: 300 * time.Millisecond}, request, nil)
+	if err != nil || res.Text != "late" {
+		t.Errorf("err %v, text %q", err, res.Text)
+	}
+}

@@ -202,19 +202,20 @@ func (s *sender) run(ctx context.Context, req Request) (Result, error) {
 }
 
 // attempt makes one request and reads its stream. A timer cancels the
-// request when the headers or the next event take longer than Timeout;
-// reading is reset on every event so only a stall trips it.
+// request when the headers or the next bytes take longer than Timeout; it
+// restarts on every read, so only a stall trips it, never a long answer.
 func (s *sender) attempt(ctx context.Context, req Request) error {
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stall := &stallTimer{timeout: s.cfg.Timeout}
 	stall.timer = time.AfterFunc(s.cfg.Timeout, func() { stall.fired.Store(true); cancel() })
 	defer stall.timer.Stop()
+	s.headers.onRead = stall.tick
 	var err error
 	if s.api == Chat {
-		err = s.chat(actx, req, stall)
+		err = s.chat(actx, req)
 	} else {
-		err = s.responses(actx, req, stall)
+		err = s.responses(actx, req)
 	}
 	if err == nil {
 		return nil

@@ -53,12 +53,33 @@ func (d *dropEventLines) Read(p []byte) (int, error) {
 
 func (d *dropEventLines) Close() error { return d.body.Close() }
 
-// filterStream puts dropEventLines on a successful Responses event stream.
-func filterStream(r *http.Request, resp *http.Response) {
-	if resp.StatusCode/100 != 2 || !strings.HasSuffix(r.URL.Path, "/responses") {
+// wrapStream makes a successful response's body tell onRead of each read
+// that got bytes (the stall timer), and drops the event lines of a
+// Responses event stream.
+func wrapStream(r *http.Request, resp *http.Response, onRead func()) {
+	if onRead != nil {
+		resp.Body = &progress{body: resp.Body, onRead: onRead}
+	}
+	if !strings.HasSuffix(r.URL.Path, "/responses") {
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil && mt == "text/event-stream" {
 		resp.Body = newDropEventLines(resp.Body)
 	}
 }
+
+// progress calls onRead after every read that got bytes.
+type progress struct {
+	body   io.ReadCloser
+	onRead func()
+}
+
+func (p *progress) Read(b []byte) (int, error) {
+	n, err := p.body.Read(b)
+	if n > 0 {
+		p.onRead()
+	}
+	return n, err
+}
+
+func (p *progress) Close() error { return p.body.Close() }
