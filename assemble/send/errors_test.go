@@ -368,3 +368,15 @@ func TestKeepAliveIsNotAStall(t *testing.T) {
 		t.Errorf("err %v, text %q", err, res.Text)
 	}
 }
+
+// TestSlowOnDeltaIsNotAStall: a consumer that takes longer than Timeout
+// over a delta does not make the server look stalled.
+func TestSlowOnDeltaIsNotAStall(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{Chunks: []string{"a", "b"}})
+	cfg := config(srv, send.Responses)
+	cfg.Timeout = 100 * time.Millisecond
+	res, err := send.Stream(context.Background(), cfg, request, func(string) { time.Sleep(250 * time.Millisecond) })
+	if err != nil || res.Text != "ab" {
+		t.Errorf("err %v, text %q", err, res.Text)
+	}
+}

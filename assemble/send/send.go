@@ -106,9 +106,10 @@ const (
 // Status "incomplete" with the server's reason and err nil. Any other failure
 // returns a *Error and whatever text had arrived in Result.Text.
 //
-// Timeout bounds the wait for the response headers and every gap between
-// two events, not the whole answer: a long answer that keeps streaming is
-// never cut. Retries happen only before any answer text arrived.
+// Timeout bounds the wait for the response headers and every silence of
+// the stream, not the whole answer: a long answer that keeps streaming is
+// never cut, and time spent in onDelta does not count. onDelta runs on
+// Stream's goroutine. Retries happen only before any answer text arrived.
 func Stream(ctx context.Context, cfg Config, req Request, onDelta func(string)) (Result, error) {
 	s := newSender(cfg, onDelta)
 	res, err := s.run(ctx, req)
@@ -124,6 +125,7 @@ type sender struct {
 	client   *openai.Client
 	headers  *headerTap
 	onDelta  func(string)
+	stall    *stallTimer // the current attempt's
 	start    time.Time
 	text     strings.Builder
 	res      Result
@@ -211,6 +213,7 @@ func (s *sender) attempt(ctx context.Context, req Request) error {
 	stall.timer = time.AfterFunc(s.cfg.Timeout, func() { stall.fired.Store(true); cancel() })
 	defer stall.timer.Stop()
 	s.headers.onRead = stall.tick
+	s.stall = stall
 	var err error
 	if s.api == Chat {
 		err = s.chat(actx, req)
@@ -236,7 +239,10 @@ func (s *sender) delta(d string) {
 	}
 	s.text.WriteString(d)
 	if s.onDelta != nil {
+		// A slow onDelta (a busy screen) is not a stalled server.
+		s.stall.timer.Stop()
 		s.onDelta(d)
+		s.stall.tick()
 	}
 }
 
