@@ -46,6 +46,7 @@ type Error struct {
 	timeout    time.Duration
 	partial    bool   // answer text had arrived
 	detail     string // what went wrong when it is not the server's message
+	noKey      bool   // no API key was sent
 }
 
 func (e *Error) Error() string {
@@ -74,7 +75,10 @@ func (e *Error) Unwrap() error { return e.Err }
 func (e *Error) problem() string {
 	switch e.Kind {
 	case ErrAuth:
-		if e.Status == http.StatusForbidden {
+		switch {
+		case e.noKey:
+			return "the server wants an API key and none was sent"
+		case e.Status == http.StatusForbidden:
 			return "the API key is not allowed to do this"
 		}
 		return "the API key was refused"
@@ -160,7 +164,7 @@ func (e *Error) retryable() bool {
 // classify turns what go-openai or the transport returned into an *Error
 // without the key in any of its texts.
 func (s *sender) classify(err error, stalled bool) *Error {
-	e := &Error{Endpoint: s.endpoint, Model: s.cfg.Model, partial: s.text.Len() > 0, timeout: s.cfg.Timeout}
+	e := &Error{Endpoint: s.endpoint, Model: s.cfg.Model, partial: s.text.Len() > 0, timeout: s.cfg.Timeout, noKey: s.cfg.APIKey == ""}
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
 	var syntax *json.SyntaxError

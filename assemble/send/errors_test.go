@@ -45,6 +45,17 @@ func TestKeyRefused(t *testing.T) {
 	}
 }
 
+func TestNoKey(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{Status: http.StatusUnauthorized})
+	cfg := config(srv, send.Responses)
+	cfg.APIKey = ""
+	_, err := send.Stream(context.Background(), cfg, request, nil)
+	asError(t, err, send.ErrAuth)
+	if !strings.Contains(err.Error(), "none was sent") || srv.Requests()[0].Header.Get("Authorization") != "" {
+		t.Errorf("error %v", err)
+	}
+}
+
 func TestUnknownModel(t *testing.T) {
 	for _, api := range apis {
 		t.Run(string(api), func(t *testing.T) {
