@@ -90,8 +90,11 @@ func (e *Error) problem() string {
 		}
 		return "rate limited"
 	case ErrServer:
-		if e.Status >= 500 {
+		switch {
+		case e.Status >= 500:
 			return "the server failed"
+		case e.Status == http.StatusNotFound && e.Code == "":
+			return "the server has no such endpoint"
 		}
 		return "the server rejected the request"
 	case ErrTimeout:
@@ -131,8 +134,11 @@ func (e *Error) hint() string {
 		}
 		return "wait a little and send again"
 	case ErrServer:
-		if e.Status >= 500 {
+		switch {
+		case e.Status >= 500:
 			return "try again later"
+		case e.Status == http.StatusNotFound && e.Code == "":
+			return "check [llm] base_url (it usually ends in /v1) and [llm] api (responses or chat: not every server has both)"
 		}
 		return "check [llm] model, max_output_tokens and temperature against what the server accepts"
 	case ErrTimeout:
@@ -215,7 +221,7 @@ func (s *sender) classify(err error, stalled bool) *Error {
 		}
 	}
 	if e.Status != 0 {
-		e.Kind = statusKind(e.Status, e.Code)
+		e.Kind = statusKind(e.Status, e.Code, e.Message)
 		e.RetryAfter = retryAfter(s.headers.header(), time.Now())
 	}
 	e.Message = s.scrub(truncate(strings.TrimSpace(e.Message), 500))
@@ -236,9 +242,16 @@ func refusedBeforeSending(err error) bool {
 	return false
 }
 
-func statusKind(status int, code string) ErrorKind {
+// statusKind sorts an HTTP error. A 404 is an unknown model only when the
+// server says so (OpenAI's model_not_found, Ollama's "model ... not
+// found"): a base URL without /v1 or a server without the Responses API
+// also answers 404, and is not the model's fault.
+func statusKind(status int, code, message string) ErrorKind {
 	switch {
-	case code == "model_not_found", status == http.StatusNotFound:
+	case code == "model_not_found":
+		return ErrModel
+	case status == http.StatusNotFound && !strings.Contains(code, "previous_response") &&
+		strings.Contains(strings.ToLower(message), "model"):
 		return ErrModel
 	case status == http.StatusUnauthorized, status == http.StatusForbidden:
 		return ErrAuth

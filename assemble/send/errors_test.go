@@ -69,6 +69,21 @@ func TestUnknownModel(t *testing.T) {
 	}
 }
 
+// TestNoSuchEndpoint: a 404 that is not about the model (a base URL
+// without /v1, a server without the Responses API) says to check the URL.
+func TestNoSuchEndpoint(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	_, err := send.Stream(context.Background(), send.Config{BaseURL: srv.URL, Model: "llama3"}, request, nil)
+	if e := asError(t, err, send.ErrServer); e.Status != 404 || !strings.Contains(err.Error(), "no such endpoint") || !strings.Contains(err.Error(), "base_url") {
+		t.Errorf("error = %v", err)
+	}
+	// Ollama's unknown model: 404 with a message about the model and no code.
+	srv2 := sendtest.New(t, sendtest.Script{Status: 404, ErrorBody: `{"error":{"message":"model \"llama9\" not found, try pulling it first","type":"api_error","param":null,"code":null}}`})
+	_, err = send.Stream(context.Background(), config(srv2, send.Chat), request, nil)
+	asError(t, err, send.ErrModel)
+}
+
 func TestBadRequestNotRetried(t *testing.T) {
 	srv := sendtest.New(t, sendtest.Script{Status: http.StatusBadRequest, ErrorBody: `{"error": "max_tokens is too large"}`})
 	_, err := send.Stream(context.Background(), config(srv, send.Chat), request, nil)
