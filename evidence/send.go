@@ -99,7 +99,7 @@ func (e *Engine) PrepareSend(o SendOptions) (*Outgoing, error) {
 		N: nextTurn(filepath.Join(f.Dir, turnsDir)), FollowUp: o.FollowUp != "", Request: req, Body: body,
 		Endpoint: send.Endpoint(cfg), Model: cfg.Model, API: apiOf(cfg), Earlier: len(turns), Redactions: append(x.Redactions, hidden...),
 		ServerState: cfg.ServerState && apiOf(cfg) == send.Responses && len(turns) > 0 && turns[len(turns)-1].ResponseID != "",
-		cfg: cfg, flowDir: f.Dir,
+		cfg:         cfg, flowDir: f.Dir,
 	}
 	out.Tokens = x.Tokens
 	if !out.ServerState {
