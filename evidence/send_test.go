@@ -437,3 +437,34 @@ func TestFlowCommandsLeaveTurnsAlone(t *testing.T) {
 		}
 	}
 }
+
+func TestFlowShowListsTurns(t *testing.T) {
+	e, _ := sendEngine(t, send.Responses, sendtest.Script{Usage: &sendtest.Usage{Input: 1234, Output: 567}})
+	if out := exec(t, e, "flow", "show"); !strings.Contains(out, "Turns:   none yet (`dossier send`)") {
+		t.Errorf("no turns:\n%s", out)
+	}
+	first, err := e.Send(context.Background(), SendOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Send(context.Background(), SendOptions{FollowUp: "And then?\nsecond line"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := exec(t, e, "flow", "show")
+	for _, want := range []string{"Turns:   2 in " + filepath.Dir(first.Answer),
+		"001  ", "gpt-4o-mini  1,234 in · 567 out · $0.0005  completed  Why does Div panic on zero?\n",
+		"002  ", "completed  And then?\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("flow show lacks %q:\n%s", want, out)
+		}
+	}
+	if out := exec(t, e, "flow", "list"); !strings.Contains(out, "3 parts   2 turns  div") {
+		t.Errorf("flow list:\n%s", out)
+	}
+	// A damaged turn is named with its fix; the rest of show still works.
+	os.WriteFile(first.Answer, []byte("header gone\n"), 0o600)
+	out = exec(t, e, "flow", "show")
+	if !strings.Contains(out, "Turns:   ! turn file "+first.Answer+" is damaged") || !strings.Contains(out, "Tokens:") {
+		t.Errorf("damaged turn:\n%s", out)
+	}
+}

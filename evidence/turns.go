@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -138,6 +139,52 @@ func (f *Flow) readTurn(t *Turn) error {
 	t.HasUsage, t.Cost, t.HasCost, t.Seconds = m.HasUsage, m.Cost, m.HasCost, m.Seconds
 	t.Status, t.Reason, t.Time = m.Status, m.Reason, m.Time
 	return nil
+}
+
+// countTurns counts the answer files in a flow's turns/, without reading
+// them.
+func countTurns(flowDir string) int {
+	entries, _ := os.ReadDir(filepath.Join(flowDir, turnsDir))
+	n := 0
+	for _, en := range entries {
+		if m := turnFile.FindStringSubmatch(en.Name()); m != nil && m[2] == "answer.md" {
+			n++
+		}
+	}
+	return n
+}
+
+// Line is the turn in one line, as `flow show` lists it:
+// "002  2026-11-24 04:00  gpt-4o-mini  1,234 in · 567 out · $0.0041  completed  And Mul?".
+func (t Turn) Line() string {
+	when := "-"
+	if !t.Time.IsZero() {
+		when = t.Time.Local().Format("2006-01-02 15:04")
+	}
+	use := "usage unknown"
+	if t.HasUsage {
+		use = Thousands(t.Usage.Input) + " in · " + Thousands(t.Usage.Output) + " out"
+	}
+	if t.HasCost {
+		use += " · " + Dollars(t.Cost)
+	}
+	status := orDash(t.Status)
+	if t.Reason != "" {
+		status += " (" + t.Reason + ")"
+	}
+	asked, _, _ := strings.Cut(t.Asked(), "\n")
+	if len([]rune(asked)) > 60 {
+		asked = string([]rune(asked)[:59]) + "…"
+	}
+	return fmt.Sprintf("%03d  %s  %s  %s  %s  %s", t.N, when, orDash(t.Model), use, status, asked)
+}
+
+// Dollars writes a cost: "$0.0041", "$1.23".
+func Dollars(usd float64) string {
+	if usd >= 1 {
+		return fmt.Sprintf("$%.2f", usd)
+	}
+	return fmt.Sprintf("$%.4f", usd)
 }
 
 // nextTurn is the number the next turn gets: one past the highest file
