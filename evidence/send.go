@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -98,9 +99,9 @@ func (e *Engine) PrepareSend(o SendOptions) (*Outgoing, error) {
 	out := &Outgoing{
 		N: nextTurn(filepath.Join(f.Dir, turnsDir)), FollowUp: o.FollowUp != "", Request: req, Body: body,
 		Endpoint: send.Endpoint(cfg), Model: cfg.Model, API: apiOf(cfg), Earlier: len(turns), Redactions: append(x.Redactions, hidden...),
-		ServerState: cfg.ServerState && apiOf(cfg) == send.Responses && len(turns) > 0 && turns[len(turns)-1].ResponseID != "",
-		cfg:         cfg, flowDir: f.Dir,
+		cfg: cfg, flowDir: f.Dir,
 	}
+	out.ServerState = cfg.ServerState && apiOf(cfg) == send.Responses && len(turns) > 0 && turns[len(turns)-1].ResponseID != ""
 	out.Tokens = x.Tokens
 	if !out.ServerState {
 		a, err := e.assembler()
@@ -138,10 +139,16 @@ func (e *Engine) Send(ctx context.Context, o SendOptions, onDelta func(string)) 
 		return Turn{}, err
 	}
 	if e.Stderr != nil {
-		e.printSecrets(e.Stderr, assemble.Result{Redactions: out.Redactions}, nil)
+		e.PrintSendSecrets(e.Stderr, out)
 		fmt.Fprintln(e.Stderr, out.Announce())
 	}
 	return e.SendPrepared(ctx, out, onDelta)
+}
+
+// PrintSendSecrets warns of the secrets in what out sends, part by part,
+// as the other exits do.
+func (e *Engine) PrintSendSecrets(w io.Writer, out *Outgoing) {
+	e.printSecrets(w, assemble.Result{Redactions: out.Redactions}, nil)
 }
 
 // Announce is the line that says where a request goes before it goes:
