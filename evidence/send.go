@@ -188,7 +188,7 @@ func (e *Engine) SendPrepared(ctx context.Context, out *Outgoing, onDelta func(s
 	// finish, so what the user saw is never lost.
 	status, reason := res.Status, res.Reason
 	switch {
-	case errors.Is(err, context.Canceled):
+	case Cancelled(err):
 		status, reason = "incomplete", "cancelled"
 	case err != nil:
 		status, reason = "incomplete", failReason(err)
@@ -219,6 +219,14 @@ func (e *Engine) SendPrepared(ctx context.Context, out *Outgoing, onDelta func(s
 		Instruction: out.Request.Instruction, Text: res.Text, Model: m.Model, API: apiOf(cfg), Endpoint: m.Endpoint, ResponseID: m.ResponseID,
 		Usage: res.Usage, HasUsage: res.HasUsage, Cost: m.Cost, HasCost: m.HasCost, Seconds: m.Seconds, Status: status, Reason: reason, Time: started}
 	return t, err
+}
+
+// Cancelled reports whether err is the caller's cancellation (Ctrl-C,
+// Esc), not a failure of the send: a stall or a timeout is a *send.Error,
+// whatever context it cancelled inside.
+func Cancelled(err error) bool {
+	var se *send.Error
+	return err != nil && !errors.As(err, &se) && errors.Is(err, context.Canceled)
 }
 
 // price is the model's price: the config's, else the table's for the

@@ -468,3 +468,19 @@ func TestFlowShowListsTurns(t *testing.T) {
 		t.Errorf("damaged turn:\n%s", out)
 	}
 }
+
+// TestStallAfterTextIsNotACancel: a stream that stalls past the timeout
+// keeps its text as an incomplete turn whose reason is the timeout, not
+// the user's cancel, though the sender cancels a context inside.
+func TestStallAfterTextIsNotACancel(t *testing.T) {
+	e, _ := sendEngine(t, send.Responses, sendtest.Script{Chunks: []string{"So ", "far ", "never"}, Stall: true, StallAfter: 2})
+	e.LLM.Timeout = 300 * time.Millisecond
+	turn, err := e.Send(context.Background(), SendOptions{}, nil)
+	var se *send.Error
+	if !errors.As(err, &se) || se.Kind != send.ErrTimeout || Cancelled(err) {
+		t.Fatalf("err %v", err)
+	}
+	if turn.Text != "So far " || turn.Status != "incomplete" || !strings.HasPrefix(turn.Reason, "error: timeout") {
+		t.Errorf("turn %+v", turn)
+	}
+}
