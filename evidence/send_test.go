@@ -429,7 +429,8 @@ func TestFlowCommandsLeaveTurnsAlone(t *testing.T) {
 	dir := filepath.Dir(first.Answer)
 	before := hashDir(t, dir)
 	os.WriteFile(filepath.Join(e.Root, "calc", "calc.go"), []byte("package calc\n\n// Div divides, checked.\nfunc Div(a, b int) int { if b == 0 { return 0 }; return a / b }\n"), 0o644)
-	for _, args := range [][]string{{"evidence", "refresh"}, {"evidence", "rebase"}, {"evidence", "remove", "100"}, {"evidence", "status"}, {"assemble"}, {"flow", "show"}} {
+	for _, args := range [][]string{{"evidence", "refresh"}, {"evidence", "rebase"}, {"evidence", "remove", "100"}, {"evidence", "status"},
+		{"evidence", "fit", "50"}, {"evidence", "fit", "off"}, {"assemble"}, {"flow", "show"}, {"flow", "set", "mode", "explain"}, {"flow", "list"}} {
 		e.Recheck()
 		exec(t, e, args...)
 		if after := hashDir(t, dir); after != before {

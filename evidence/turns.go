@@ -181,6 +181,9 @@ func (t Turn) Line() string {
 
 // Dollars writes a cost: "$0.0041", "$1.23".
 func Dollars(usd float64) string {
+	if usd > 0 && usd < 0.0001 {
+		return "<$0.0001"
+	}
 	if usd >= 1 {
 		return fmt.Sprintf("$%.2f", usd)
 	}

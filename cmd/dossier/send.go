@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -83,6 +84,9 @@ func (o *sendOptions) run(cmd *cobra.Command) error {
 	e := newEngine(root, cfg)
 	e.LLM = llmConfig(l)
 	stderr := cmd.ErrOrStderr()
+	e.LLM.OnRetry = func(attempt int, wait time.Duration, err error) {
+		fmt.Fprintf(stderr, "  ! %v; trying again in %s (retry %d)\n", err, wait.Round(100*time.Millisecond), attempt)
+	}
 	e.Stderr = stderr
 	out, err := e.PrepareSend(evidence.SendOptions{FollowUp: o.followUp})
 	if err != nil {

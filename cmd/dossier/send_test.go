@@ -38,7 +38,10 @@ func sendWorkspace(t *testing.T, api string, sc sendtest.Script, extra string) (
 	if !strings.Contains(extra, "timeout") {
 		extra += "timeout = \"2s\"\n"
 	}
-	cfg := fmt.Sprintf("[llm]\nbase_url = %q\nmodel = \"gpt-4o-mini\"\napi_key_env = \"TEST_LLM_KEY\"\napi = %q\nmax_retries = -1\n%s", srv.URL, api, extra)
+	if !strings.Contains(extra, "max_retries") {
+		extra += "max_retries = -1\n"
+	}
+	cfg := fmt.Sprintf("[llm]\nbase_url = %q\nmodel = \"gpt-4o-mini\"\napi_key_env = \"TEST_LLM_KEY\"\napi = %q\n%s", srv.URL, api, extra)
 	os.WriteFile(filepath.Join(home, "dossier", "config.toml"), []byte(cfg), 0o644)
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"calc/calc.go": "package calc\n\n// Div divides.\nfunc Div(a, b int) int { return a / b }\n"})
@@ -233,6 +236,16 @@ func TestSendFailuresLeaveTheFlow(t *testing.T) {
 			}
 			noKey(t, root, out, errOut)
 		})
+	}
+}
+
+// TestSendRetrySaysSo: a 429 before any text is tried again, and stderr
+// says so.
+func TestSendRetrySaysSo(t *testing.T) {
+	root, srv := sendWorkspace(t, "chat", sendtest.Script{RateLimit: 1, RetryAfter: "0", Text: "Fine."}, "max_retries = 2\n")
+	out, errOut, code := runSend(t, root)
+	if code != 0 || out != "Fine." || len(srv.Requests()) != 2 || !strings.Contains(errOut, "429") || !strings.Contains(errOut, "trying again in") {
+		t.Errorf("exit %d, %d requests: %q\n%s", code, len(srv.Requests()), out, errOut)
 	}
 }
 
