@@ -166,7 +166,9 @@ func (out *Outgoing) Announce() string {
 	return s
 }
 
-// SendPrepared posts out and keeps the turn; see Send.
+// SendPrepared posts out and keeps the turn; see Send. It reads only
+// e.LLM, e.Getenv and e.Now of the engine, so a front-end may run it off
+// the goroutine that runs the engine's other commands.
 func (e *Engine) SendPrepared(ctx context.Context, out *Outgoing, onDelta func(string)) (Turn, error) {
 	cfg := out.cfg
 	if e.LLM.APIKeyEnv != "" {
@@ -214,7 +216,6 @@ func (e *Engine) SendPrepared(ctx context.Context, out *Outgoing, onDelta func(s
 	if werr != nil {
 		return Turn{}, errors.Join(fmt.Errorf("the answer could not be kept: %w", werr), err)
 	}
-	e.SaveCache()
 	t := Turn{N: n, Request: filepath.Join(dir, turnName(n, "request.json")), Answer: filepath.Join(dir, turnName(n, "answer.md")),
 		Instruction: out.Request.Instruction, Text: res.Text, Model: m.Model, API: apiOf(cfg), Endpoint: m.Endpoint, ResponseID: m.ResponseID,
 		Usage: res.Usage, HasUsage: res.HasUsage, Cost: m.Cost, HasCost: m.HasCost, Seconds: m.Seconds, Status: status, Reason: reason, Time: started}

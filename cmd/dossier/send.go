@@ -133,6 +133,7 @@ func (o *sendOptions) run(cmd *cobra.Command) error {
 		fmt.Fprintln(stderr, "dossier:", err)
 		return errReported{exitError}
 	}
+	e.SaveCache()
 	if o.json {
 		return printTurnJSON(stdout, turn)
 	}
