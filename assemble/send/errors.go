@@ -1,6 +1,7 @@
 package send
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -168,6 +169,9 @@ func (s *sender) classify(err error, stalled bool) *Error {
 	switch {
 	case stalled:
 		e.Kind = ErrTimeout
+	case refusedBeforeSending(err):
+		e.Kind = ErrConfig
+		e.Message = fmt.Sprintf("go-openai refuses this chat request for model %q: %v; unset [llm] temperature or max_output_tokens for it, or use api = \"responses\"", s.cfg.Model, err)
 	case errors.As(err, &reqErr):
 		// go-openai could not read the body as {"error": {...}} (it may
 		// wrap a half-read *APIError, so this case comes first).
@@ -214,6 +218,18 @@ func (s *sender) classify(err error, stalled bool) *Error {
 	e.detail = s.scrub(e.detail)
 	e.Err = &scrubbed{err: err, text: s.scrub(err.Error())}
 	return e
+}
+
+// refusedBeforeSending reports go-openai's own checks of a chat request
+// (OpenAI's reasoning models take no temperature but 1 and no max_tokens).
+func refusedBeforeSending(err error) bool {
+	for _, x := range []error{openai.ErrReasoningModelMaxTokensDeprecated, openai.ErrReasoningModelLimitationsOther,
+		openai.ErrReasoningModelLimitationsLogprobs, openai.ErrChatCompletionInvalidModel, openai.ErrContentFieldsMisused} {
+		if errors.Is(err, x) {
+			return true
+		}
+	}
+	return false
 }
 
 func statusKind(status int, code string) ErrorKind {
@@ -353,9 +369,11 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 // headerTap is the transport go-openai sends through; it keeps the last
 // response's headers, which go-openai does not show on an error.
 type headerTap struct {
-	base http.RoundTripper
-	mu   sync.Mutex
-	last http.Header
+	base   http.RoundTripper
+	body   []byte // what to post instead of go-openai's body (see encode)
+	onRead func() // told of every read of a response body that got bytes
+	mu     sync.Mutex
+	last   http.Header
 }
 
 func (t *headerTap) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -363,7 +381,20 @@ func (t *headerTap) RoundTrip(r *http.Request) (*http.Response, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	if t.body != nil && r.Method == http.MethodPost {
+		if r.Body != nil {
+			r.Body.Close() // go-openai's marshalling of the same request
+		}
+		r = r.Clone(r.Context())
+		body := t.body
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		r.ContentLength = int64(len(body))
+	}
 	resp, err := base.RoundTrip(r)
+	if resp != nil && resp.StatusCode/100 == 2 {
+		wrapStream(r, resp, t.onRead)
+	}
 	t.mu.Lock()
 	t.last = nil
 	if resp != nil {
