@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -164,6 +165,14 @@ func TestSendKeepsTheTurn(t *testing.T) {
 			}
 			if filepath.Base(filepath.Dir(turn.Answer)) != "turns" || filepath.Base(turn.Answer) != "001.answer.md" {
 				t.Errorf("answer at %s", turn.Answer)
+			}
+			for _, p := range []string{turn.Answer, turn.Request, filepath.Dir(turn.Answer)} {
+				if st, err := os.Stat(p); err != nil || (st.Mode().Perm() != FileMode && st.Mode().Perm() != DirMode) {
+					t.Errorf("%s: mode %v %v: want the owner's alone", p, st.Mode(), err)
+				}
+			}
+			if left, _ := filepath.Glob(filepath.Join(filepath.Dir(turn.Answer), ".*")); len(left) != 0 {
+				t.Errorf("temporary files left: %v", left)
 			}
 			turns, err := e.Turns()
 			if err != nil || len(turns) != 1 || turns[0].Text != "Div divides by zero.\n" || turns[0].Asked() != "Why does Div panic on zero?" || turns[0].Usage.Output != 30 {
@@ -400,11 +409,16 @@ func TestDamagedTurnFileStopsTheSend(t *testing.T) {
 		"header": func() { os.WriteFile(first.Answer, []byte("no header any more\n"), 0o600) },
 		"json":   func() { os.WriteFile(first.Request, []byte("{\"input\": [\n"), 0o600) },
 		"lone":   func() { os.Remove(first.Answer) },
+		"fifo": func() { os.Remove(first.Answer); syscall.Mkfifo(first.Answer, 0o600) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			req, _ := os.ReadFile(first.Request)
 			ans, _ := os.ReadFile(first.Answer)
-			defer func() { os.WriteFile(first.Request, req, 0o600); os.WriteFile(first.Answer, ans, 0o600) }()
+			defer func() {
+				os.Remove(first.Answer)
+				os.WriteFile(first.Request, req, 0o600)
+				os.WriteFile(first.Answer, ans, 0o600)
+			}()
 			damage()
 			n := len(srv.Requests())
 			_, err := e.Send(context.Background(), SendOptions{FollowUp: "next"}, nil)
