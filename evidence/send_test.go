@@ -409,7 +409,7 @@ func TestDamagedTurnFileStopsTheSend(t *testing.T) {
 		"header": func() { os.WriteFile(first.Answer, []byte("no header any more\n"), 0o600) },
 		"json":   func() { os.WriteFile(first.Request, []byte("{\"input\": [\n"), 0o600) },
 		"lone":   func() { os.Remove(first.Answer) },
-		"fifo": func() { os.Remove(first.Answer); syscall.Mkfifo(first.Answer, 0o600) },
+		"fifo":   func() { os.Remove(first.Answer); syscall.Mkfifo(first.Answer, 0o600) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			req, _ := os.ReadFile(first.Request)
