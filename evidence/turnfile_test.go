@@ -54,7 +54,7 @@ func TestInstructionOf(t *testing.T) {
 			t.Errorf("%s: %q %v", body, got, err)
 		}
 	}
-	for body, want := range map[string]string{`{"model":`: "not JSON", `{"input":[]}`: "no user message", `{"input":[{"role":"user","content":[{"type":"image"}]}]}`: "no text item"} {
+	for body, want := range map[string]string{`{"model":`: "not a JSON request body", `{"input":[]}`: "no user message", `{"input":[{"role":"user","content":[{"type":"image"}]}]}`: "no text item"} {
 		if _, err := instructionOf([]byte(body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", body, err, want)
 		}
