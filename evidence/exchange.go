@@ -51,12 +51,20 @@ func (e *Engine) exchange(f *Flow, followUp string) (exchange, error) {
 		return exchange{}, ErrNoRequest
 	}
 	ax := a.Exchange(snap)
+	for i := range ax.Redactions {
+		if r := &ax.Redactions[i]; r.Part == textPartID(followUpKind) {
+			r.Part = "the follow-up"
+		}
+	}
 	x := exchange{Instructions: ax.Instructions, Instruction: ax.Instruction, Context: ax.Context, Tokens: ax.Tokens, Redactions: ax.Redactions}
 	if strings.TrimSpace(x.Context) == strings.TrimSpace(assemble.ContextHeader) {
 		x.Context = "" // no evidence: the message has the instruction only
 	}
 	return x, nil
 }
+
+// textPartID is the id of the textPart of kind.
+func textPartID(kind string) string { return "999_" + kind }
 
 // textPart is a user part holding text that is not a file of the flow.
 func textPart(kind, text string) assemble.Part {
@@ -79,10 +87,15 @@ func (e *Engine) redactHistory(turns []Turn) ([]send.Turn, []assemble.Redaction,
 		for _, x := range []struct {
 			kind string
 			text *string
-		}{{fmt.Sprintf("turn-%03d-instruction", t.N), &h.Instruction}, {fmt.Sprintf("turn-%03d-answer", t.N), &h.Answer}} {
+			name string
+		}{{"instruction", &h.Instruction, fmt.Sprintf("turn %d's instruction (%s)", t.N, t.Request)},
+			{"answer", &h.Answer, fmt.Sprintf("turn %d's answer (%s)", t.N, t.Answer)}} {
 			snap := &assemble.Flow{ID: "history", Mode: "history", AllowSecrets: e.AllowSecrets, Parts: []assemble.Part{textPart(x.kind, *x.text)}}
 			ax := a.Exchange(snap)
-			found = append(found, ax.Redactions...)
+			for _, r := range ax.Redactions {
+				r.Part = x.name
+				found = append(found, r)
+			}
 			if len(ax.Redactions) == 0 || e.AllowSecrets {
 				continue // the text goes as it is, white space and all
 			}
