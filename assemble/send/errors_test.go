@@ -45,6 +45,17 @@ func TestKeyRefused(t *testing.T) {
 	}
 }
 
+func TestNoKey(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{Status: http.StatusUnauthorized})
+	cfg := config(srv, send.Responses)
+	cfg.APIKey = ""
+	_, err := send.Stream(context.Background(), cfg, request, nil)
+	asError(t, err, send.ErrAuth)
+	if !strings.Contains(err.Error(), "none was sent") || srv.Requests()[0].Header.Get("Authorization") != "" {
+		t.Errorf("error %v", err)
+	}
+}
+
 func TestUnknownModel(t *testing.T) {
 	for _, api := range apis {
 		t.Run(string(api), func(t *testing.T) {
@@ -56,6 +67,21 @@ func TestUnknownModel(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNoSuchEndpoint: a 404 that is not about the model (a base URL
+// without /v1, a server without the Responses API) says to check the URL.
+func TestNoSuchEndpoint(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	_, err := send.Stream(context.Background(), send.Config{BaseURL: srv.URL, Model: "llama3"}, request, nil)
+	if e := asError(t, err, send.ErrServer); e.Status != 404 || !strings.Contains(err.Error(), "no such endpoint") || !strings.Contains(err.Error(), "base_url") {
+		t.Errorf("error = %v", err)
+	}
+	// Ollama's unknown model: 404 with a message about the model and no code.
+	srv2 := sendtest.New(t, sendtest.Script{Status: 404, ErrorBody: `{"error":{"message":"model \"llama9\" not found, try pulling it first","type":"api_error","param":null,"code":null}}`})
+	_, err = send.Stream(context.Background(), config(srv2, send.Chat), request, nil)
+	asError(t, err, send.ErrModel)
 }
 
 func TestBadRequestNotRetried(t *testing.T) {

@@ -79,7 +79,7 @@ type Usage struct{ Input, Output, Cached, Reasoning int }
 // Result is one answer, complete or not.
 type Result struct {
 	Text       string
-	Status     string // "completed" or "incomplete"
+	Status     string // "completed" or "incomplete"; "" when Stream returned a *Error
 	Reason     string // why incomplete
 	ResponseID string
 	Model      string // as the server reports it ("" when it does not)
