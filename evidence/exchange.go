@@ -72,36 +72,31 @@ func textPart(kind, text string) assemble.Part {
 		File: "turns/" + kind, CID: CID([]byte(text)), Bytes: len(text), Body: text}
 }
 
-// redactHistory passes the earlier turns through the exit's redaction:
-// their files are hand-editable, so what they hold now is what is checked.
-// Secrets are reported as in turn N's instruction or answer.
-func (e *Engine) redactHistory(turns []Turn) ([]send.Turn, []assemble.Redaction, error) {
-	a, err := e.assembler()
-	if err != nil {
-		return nil, nil, err
-	}
+// redactHistory passes the earlier turns through the exit's redaction
+// (assemble.RedactText): their files are hand-editable, so what they hold
+// now is what is checked. Secrets are reported as in turn N's instruction
+// or answer (an answer's lines are its file's; an instruction's, its
+// own); [secrets] allow sends them as they are.
+func (e *Engine) redactHistory(turns []Turn) ([]send.Turn, []assemble.Redaction) {
 	out := make([]send.Turn, 0, len(turns))
-	var found []assemble.Redaction
+	var secrets []assemble.Redaction
 	for _, t := range turns {
 		h := send.Turn{ResponseID: t.ResponseID, Instruction: t.Instruction, Answer: t.Text}
 		for _, x := range []struct {
-			kind string
 			text *string
 			name string
-		}{{"instruction", &h.Instruction, fmt.Sprintf("turn %d's instruction (%s)", t.N, t.Request)},
-			{"answer", &h.Answer, fmt.Sprintf("turn %d's answer (%s)", t.N, t.Answer)}} {
-			snap := &assemble.Flow{ID: "history", Mode: "history", AllowSecrets: e.AllowSecrets, Parts: []assemble.Part{textPart(x.kind, *x.text)}}
-			ax := a.Exchange(snap)
-			for _, r := range ax.Redactions {
-				r.Part = x.name
-				found = append(found, r)
+			line int // the file's line where the text starts
+		}{{&h.Instruction, fmt.Sprintf("turn %d's instruction (%s)", t.N, t.Request), 1}, {&h.Answer, fmt.Sprintf("turn %d's answer (%s)", t.N, t.Answer), t.textLine}} {
+			red, found := assemble.RedactText(x.name, *x.text)
+			for _, r := range found {
+				r.Line += max(x.line, 1) - 1
+				secrets = append(secrets, r)
 			}
-			if len(ax.Redactions) == 0 || e.AllowSecrets {
-				continue // the text goes as it is, white space and all
+			if !e.AllowSecrets {
+				*x.text = red
 			}
-			*x.text = strings.TrimSuffix(strings.TrimPrefix(ax.Instruction, "[MODE: history]\n[INSTRUCTION]\n"), "\n")
 		}
 		out = append(out, h)
 	}
-	return out, found, nil
+	return out, secrets
 }

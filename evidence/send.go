@@ -87,10 +87,7 @@ func (e *Engine) PrepareSend(o SendOptions) (*Outgoing, error) {
 	if err != nil {
 		return nil, err
 	}
-	history, hidden, err := e.redactHistory(turns)
-	if err != nil {
-		return nil, err
-	}
+	history, hidden := e.redactHistory(turns)
 	req := send.Request{Instructions: x.Instructions, Instruction: x.Instruction, Context: x.Context, History: history}
 	body, err := send.Body(cfg, req)
 	if err != nil {

@@ -385,7 +385,7 @@ func TestSecretsAreRedactedInWhatIsSent(t *testing.T) {
 	if !strings.Contains(last, "[REDACTED:github-pat]") || !strings.Contains(last, "[REDACTED:slack-bot-token]") {
 		t.Errorf("history or follow-up not redacted:\n%s", last)
 	}
-	for _, want := range []string{"! secret in 110_keys_go: calc/keys.go:", "! secret in turn 1's answer (" + first.Answer + "): line ", "! secret in the follow-up: line 1 (slack-bot-token)"} {
+	for _, want := range []string{"! secret in 110_keys_go: calc/keys.go:", "! secret in turn 1's answer (" + first.Answer + "): line 4 (github-pat)", "! secret in the follow-up: line 1 (slack-bot-token)"} {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("no warning %q:\n%s", want, errb.String())
 		}
