@@ -1,6 +1,7 @@
 package send
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -224,6 +225,12 @@ func (s *sender) classify(err error, stalled bool) *Error {
 	}
 	e.Message = s.scrub(truncate(strings.TrimSpace(e.Message), 500))
 	e.detail = s.scrub(e.detail)
+	if stalled {
+		// The stall timer ended the attempt by cancelling it, so err is
+		// context.Canceled; the caller must not take a timeout for the
+		// user's interrupt.
+		err = context.DeadlineExceeded
+	}
 	e.Err = &scrubbed{err: err, text: s.scrub(err.Error())}
 	return e
 }

@@ -267,6 +267,10 @@ func TestStall(t *testing.T) {
 			if len(srv.Requests()) != 1 {
 				t.Errorf("%d requests", len(srv.Requests()))
 			}
+			// A stall is a timeout, never the user's interrupt.
+			if errors.Is(err, context.Canceled) || !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("a stall reads as a cancel: %v", err)
+			}
 		})
 	}
 }
