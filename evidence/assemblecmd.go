@@ -156,9 +156,9 @@ func (e *Engine) printSecrets(w io.Writer, res assemble.Result, ids map[string]b
 		}
 		where[r.Part] = append(where[r.Part], at+" ("+r.Rule+")")
 	}
-	fate := "redacted as [REDACTED:<rule-id>] on every exit; `assemble --allow-secrets` sends them as they are"
+	fate := "redacted as [REDACTED:<rule-id>] on every exit; `assemble --allow-secrets` (or [secrets] allow, for send too) sends them as they are"
 	if e.AllowSecrets {
-		fate = "sent as they are (--allow-secrets)"
+		fate = "sent as they are (--allow-secrets or [secrets] allow)"
 	}
 	for _, p := range parts {
 		fmt.Fprintf(w, "  ! secret in %s: %s: %s\n", p, strings.Join(where[p], ", "), fate)
