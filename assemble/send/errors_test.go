@@ -228,6 +228,17 @@ func TestTruncatedStream(t *testing.T) {
 	}
 }
 
+// A chat stream that ends with data: [DONE] but never sends a
+// finish_reason (some local servers) is whole; one cut off without [DONE]
+// is not (TestTruncatedStream).
+func TestDoneWithoutFinishReason(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{Chunks: []string{"one ", "two"}, NoFinishReason: true})
+	res, err := send.Stream(context.Background(), config(srv, send.Chat), request, nil)
+	if err != nil || res.Text != "one two" || res.Status != send.StatusCompleted {
+		t.Fatalf("err %v, text %q, status %q", err, res.Text, res.Status)
+	}
+}
+
 func TestNotAStream(t *testing.T) {
 	srv := sendtest.New(t, sendtest.Script{NotStream: true})
 	_, err := send.Stream(context.Background(), config(srv, send.Responses), request, nil)

@@ -153,9 +153,13 @@ func (s *sender) chat(ctx context.Context, req Request) error {
 				return err
 			}
 			// [DONE] and a closed connection look the same here; a
-			// finish_reason is what says the answer is whole.
-			if !finished {
+			// finish_reason or the [DONE] line itself (some servers send
+			// no finish_reason) is what says the answer is whole.
+			if !finished && !s.headers.done.Load() {
 				return errEnded
+			}
+			if !finished {
+				s.res.Status = StatusCompleted
 			}
 			return nil
 		}

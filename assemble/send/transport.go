@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -43,8 +44,10 @@ type headerTap struct {
 	base   http.RoundTripper
 	body   []byte // what to post instead of go-openai's body (see encode)
 	onRead func() // told of every read of a response body that got bytes
-	mu     sync.Mutex
-	last   http.Header
+	// done is set when the last chat stream sent "data: [DONE]".
+	done atomic.Bool
+	mu   sync.Mutex
+	last http.Header
 }
 
 func (t *headerTap) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -62,9 +65,10 @@ func (t *headerTap) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		r.ContentLength = int64(len(body))
 	}
+	t.done.Store(false)
 	resp, err := base.RoundTrip(r)
 	if resp != nil && resp.StatusCode/100 == 2 {
-		wrapStream(r, resp, t.onRead)
+		wrapStream(r, resp, t.onRead, &t.done)
 	}
 	t.mu.Lock()
 	t.last = nil

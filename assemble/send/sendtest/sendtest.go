@@ -71,6 +71,10 @@ type Script struct {
 	// Truncate ends the stream after the chunks without a final event.
 	Truncate bool
 
+	// NoFinishReason ends a chat stream with data: [DONE] but no chunk
+	// carrying a finish_reason, as some local servers do.
+	NoFinishReason bool
+
 	// RateLimit answers the first RateLimit requests with 429 and
 	// RetryAfter as the Retry-After header ("" sends none).
 	RateLimit  int
@@ -426,7 +430,9 @@ func (s *Server) chat(r *http.Request, e *emitter, sc Script) {
 	default:
 		finish = "length"
 	}
-	e.event("", chunk(map[string]any{}, finish))
+	if !sc.NoFinishReason {
+		e.event("", chunk(map[string]any{}, finish))
+	}
 	if !sc.NoUsage {
 		u := sc.usage(len(chunks))
 		e.event("", map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1767225600, "model": sc.Model, "choices": []any{},
