@@ -8,7 +8,8 @@ import (
 
 // responses renders seed 000's /responses input: one user message whose
 // first text item is the mode and instruction and whose second is the
-// [CONTEXT] block. Active system parts become the request's instructions,
+// [CONTEXT] block. The items are "input_text", the only text item type the
+// Responses API accepts in a user message. Active system parts become the request's instructions,
 // since seed 000 keeps retrieved context out of the system prompt but a
 // flow's policies belong there. Tokens count the texts the model reads,
 // not the JSON around them (the API adds a few tokens of framing).
@@ -35,10 +36,10 @@ func (a *Assembler) responses(f *Flow, res *Result) {
 		b.WriteString("\",\n")
 	}
 	b.WriteString("  \"input\": [\n    {\n      \"role\": \"user\",\n      \"content\": [\n")
-	b.WriteString(`        { "type": "text", "text": "`)
+	b.WriteString(`        { "type": "input_text", "text": "`)
 	b.WriteString(escapeJSON(instr))
 	b.WriteString("\" },\n")
-	b.WriteString(`        { "type": "text", "text": "`)
+	b.WriteString(`        { "type": "input_text", "text": "`)
 	for _, s := range segs {
 		if s.part < 0 {
 			esc, ok := a.escaped[s.text]

@@ -388,7 +388,7 @@ func TestAssembleFormatsEnvAndCopy(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(resp), &doc); err != nil || len(doc.Input) != 1 || doc.Input[0].Role != "user" || len(doc.Input[0].Content) != 2 ||
 		doc.Input[0].Content[0].Text != "[MODE: ask]\n[INSTRUCTION]\nFix the parser's error handling.\n" || doc.Input[0].Content[1].Text != aptix ||
-		doc.Instructions != "Answer in English.\n" || doc.Input[0].Content[0].Type != "text" {
+		doc.Instructions != "Answer in English.\n" || doc.Input[0].Content[0].Type != "input_text" {
 		t.Errorf("responses (%v):\n%s", err, resp)
 	}
 	pack := must(t, "assemble", "--format", "pack", r)
