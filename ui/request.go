@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/dossierhq/dossier/assemble"
+)
+
+// textRole is the role of the part `/request` and `/policy` write.
+var textRole = map[string]string{"request": "user", "policy": "system"}
+
+// textRow is the flow's request or policy row, as the engine's
+// Flow.TextPart finds it: the first user part of kind request, the first
+// system part of kind policy.
+func (m Model) textRow(which string) (row, bool) {
+	for _, r := range m.snap.Rows {
+		if r.Role == textRole[which] && r.Kind == which {
+			return r, true
+		}
+	}
+	return row{}, false
+}
+
+// setText runs `flow set request|policy TEXT` (words[0] is request or
+// policy, the rest the text); without text it opens the part in the
+// editor instead.
+func (m Model) setText(words []string) (tea.Model, tea.Cmd) {
+	which := words[0]
+	text := strings.Join(words[1:], " ")
+	if strings.TrimSpace(text) == "" {
+		return m.editText(which)
+	}
+	if m.waiting() {
+		return m, nil
+	}
+	m.status, m.statusErr = "flow set "+which+" …", false
+	return m, m.setTextCmd(which, text)
+}
+
+// setTextCmd sets the text, with an undo made from what the part held
+// before, read in the same hold of the engine's lock: the undo puts the
+// old text back, or removes the part the command created.
+func (m *Model) setTextCmd(which, text string) tea.Cmd {
+	m.busy++
+	r, format := m.run, m.format
+	do := []string{"flow", "set", which, text}
+	return func() tea.Msg {
+		undo, out, snap, err := r.setText(which, do, format)
+		return execMsg{act: action{do: do, undo: undo}, out: out, err: err, snap: snap, kind: execNew}
+	}
+}
+
+// setText is exec for `flow set request|policy`, which also returns the
+// command line that undoes it (nil when the command failed).
+func (r *runner) setText(which string, words []string, format assemble.Format) ([]string, string, snapshot, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, "", r.last, errClosed
+	}
+	if !r.unchanged() {
+		r.e.Reload()
+	}
+	old, had := r.textBefore(which)
+	var out bytes.Buffer
+	err := r.e.Exec(context.Background(), words, &out)
+	var undo []string
+	switch {
+	case err != nil:
+	case had:
+		undo = []string{"flow", "set", which, old}
+	default:
+		if f, ferr := r.e.Flow(); ferr == nil {
+			if p := f.TextPart(which); p != nil {
+				undo = []string{"evidence", "remove", p.ID()}
+			}
+		}
+	}
+	s := r.snapshotLocked(format)
+	r.last, r.print = s, ""
+	return undo, out.String(), s, err
+}
+
+// textBefore is the text of the flow's request or policy part, and
+// whether it has one; the engine's lock is held.
+func (r *runner) textBefore(which string) (string, bool) {
+	f, err := r.e.Flow()
+	if err != nil {
+		return "", false
+	}
+	p := f.TextPart(which)
+	if p == nil || strings.TrimSpace(p.Content) == "" {
+		return "", false
+	}
+	return p.Content, true
+}
