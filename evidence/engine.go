@@ -39,6 +39,8 @@ type Engine struct {
 	// ExtraRoots are directories outside the workspace that flow parts
 	// and links may read from ([evidence] extra_roots); absolute paths.
 	ExtraRoots []string
+	// LLM is the endpoint Send posts to (config [llm] and flags).
+	LLM LLMConfig
 
 	flow   *Flow
 	asm    *assemble.Assembler

@@ -3,6 +3,8 @@ package evidence
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -80,7 +82,11 @@ func (e *Engine) flowList(c *call) error {
 		if fi.Current {
 			mark = "*"
 		}
-		fmt.Fprintf(c.w, "%s %-44s %3d parts  %s\n", mark, fi.ID, fi.Parts, fi.Name)
+		turns := ""
+		if fi.Turns > 0 {
+			turns = fmt.Sprintf(" %3d turns", fi.Turns)
+		}
+		fmt.Fprintf(c.w, "%s %-44s %3d parts%s  %s\n", mark, fi.ID, fi.Parts, turns, fi.Name)
 	}
 	return nil
 }
@@ -119,6 +125,25 @@ func (e *Engine) flowShow(c *call) error {
 	fmt.Fprintf(c.w, "Parts:   %d (%d active)\n", len(f.Parts), active)
 	fmt.Fprintf(c.w, "Tokens:  %s of %d (%d%%)\n", tokenWord(res.Tokens, res), e.Budget(), pct(res.Tokens, e.Budget()))
 	fmt.Fprintf(c.w, "Build:   %s/prompt.mdctx, ctxplan.json\n", f.BuildDir())
+	return showTurns(c.w, f)
+}
+
+// showTurns lists the flow's conversation under `flow show`: a damaged
+// turn file is named with its fix, and the rest is still shown.
+func showTurns(w io.Writer, f *Flow) error {
+	turns, err := f.Turns()
+	if err != nil {
+		fmt.Fprintf(w, "Turns:   ! %v\n", err)
+		return nil
+	}
+	if len(turns) == 0 {
+		fmt.Fprintln(w, "Turns:   none yet (`dossier send`)")
+		return nil
+	}
+	fmt.Fprintf(w, "Turns:   %d in %s\n", len(turns), filepath.Join(f.Dir, turnsDir))
+	for _, t := range turns {
+		fmt.Fprintln(w, "  "+t.Line())
+	}
 	return nil
 }
 

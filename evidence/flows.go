@@ -81,7 +81,9 @@ type FlowInfo struct {
 	Name    string    `json:"name"`
 	Created time.Time `json:"created"`
 	Parts   int       `json:"parts"`
-	Current bool      `json:"current"`
+	// Turns counts the answers kept in turns/.
+	Turns   int  `json:"turns"`
+	Current bool `json:"current"`
 }
 
 // List returns the workspace's flows, newest first.
@@ -104,7 +106,7 @@ func List(root string) ([]FlowInfo, error) {
 			out = append(out, FlowInfo{ID: e.Name(), Name: "(unreadable: " + err.Error() + ")"})
 			continue
 		}
-		out = append(out, FlowInfo{ID: f.Meta.ID, Name: f.Meta.Name, Created: f.Meta.Created, Parts: len(f.Parts), Current: e.Name() == cur})
+		out = append(out, FlowInfo{ID: f.Meta.ID, Name: f.Meta.Name, Created: f.Meta.Created, Parts: len(f.Parts), Turns: countTurns(f.Dir), Current: e.Name() == cur})
 	}
 	slices.SortFunc(out, func(a, b FlowInfo) int {
 		if c := b.Created.Compare(a.Created); c != 0 {

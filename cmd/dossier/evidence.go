@@ -53,6 +53,7 @@ func newEngine(root string, cfg config.Config) *evidence.Engine {
 	e.Model, e.DefaultBudget, e.DefaultFormat = cfg.Prompt.Model, cfg.Prompt.Budget, cfg.Prompt.Format
 	e.AllowSecrets = cfg.Secrets.Allow
 	e.ExtraRoots = cfg.Evidence.ExtraRoots
+	e.LLM = llmConfig(cfg.LLM)
 	return e
 }
 

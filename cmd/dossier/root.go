@@ -106,7 +106,7 @@ func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	root.Flags().StringVar(&wb.theme, "theme", "", "workbench theme: auto, dark, light or high-contrast (default from config [ui] theme)")
 	root.Flags().BoolVar(&wb.debug, "debug", false, "log the workbench to $XDG_CACHE_HOME/dossier/debug.log")
 	root.AddCommand(idx, newStatsCmd(g), newSearchCmd(g), newRelatedCmd(g),
-		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newTrustCmd(g), newDoctorCmd(g))
+		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newSendCmd(g), newTrustCmd(g), newDoctorCmd(g))
 	return root
 }
 
@@ -163,9 +163,12 @@ func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) (code
 			f.Close()
 		}
 	}
+	var reported errReported
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &reported):
+		return reported.code // the command said what happened
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		fmt.Fprintln(stderr, "dossier: interrupted; everything written so far is kept, run the command again to finish")
 		return exitInterrupted

@@ -25,8 +25,10 @@ const FileName = ".dossier.toml"
 
 // Config is every setting dossier reads from files.
 type Config struct {
-	Index  Index  `toml:"index"`
-	Embed  Embed  `toml:"embed"`
+	Index Index `toml:"index"`
+	Embed Embed `toml:"embed"`
+	// LLM is the endpoint flows are sent to: see llm.go.
+	LLM    LLM    `toml:"llm"`
 	Prompt Prompt `toml:"prompt"`
 	UI     UI     `toml:"ui"`
 	// Secrets decides what exits do with the secrets they find.
@@ -213,6 +215,9 @@ func (c Config) check() error {
 		return fmt.Errorf("config: prompt.budget must be 0 (from the model) or a token count, got %d", c.Prompt.Budget)
 	}
 	if err := c.Evidence.Check(); err != nil {
+		return err
+	}
+	if err := c.LLM.Check(); err != nil {
 		return err
 	}
 	return c.Embed.Check()

@@ -64,7 +64,8 @@ func TestErrorsNameFileAndPlace(t *testing.T) {
 
 func FuzzLoad(f *testing.F) {
 	for _, s := range []string{"", "[index]\nworkers = 2\n", "[index]\nexclude = [\"a\", \"b/\"]\n", "[[x]]\n", "a = 1\n[index]\nmax_file_size = 9\n",
-		"[embed]\nprovider = \"openai\"\nbase_url = \"http://h/v1\"\nmodel = \"m\"\napi_key_env = \"K\"\n"} {
+		"[embed]\nprovider = \"openai\"\nbase_url = \"http://h/v1\"\nmodel = \"m\"\napi_key_env = \"K\"\n",
+		"[llm]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\napi_key_env = \"K\"\nserver_state = true\ntemperature = 0.5\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
@@ -78,6 +79,9 @@ func FuzzLoad(f *testing.F) {
 		// Nothing is trusted here: no gated setting may come through.
 		if e := c.Embed; err == nil && (e.Provider != "" && e.Provider != ProviderBuiltin || e.BaseURL != "" || e.APIKeyEnv != "" || e.Model != "" || e.Dimensions != 0) {
 			t.Errorf("untrusted workspace set %+v", e)
+		}
+		if l := c.LLM; err == nil && (l.BaseURL != "" || l.APIKeyEnv != "" || l.Model != "" || l.ServerState) {
+			t.Errorf("untrusted workspace set %+v", l)
 		}
 	})
 }

@@ -30,21 +30,28 @@ type GatedKey struct {
 	Means string
 }
 
-// GatedKeys is every gated setting. A section added later (an [llm] with
-// provider, base_url, api_key_env, model) is gated by listing its keys
-// here: Load, the hash that trust is recorded under and `dossier trust`
-// all follow this table.
+// GatedKeys is every gated setting. A section is gated by listing its
+// keys here: Load, the hash that trust is recorded under and `dossier
+// trust` all follow this table.
 //
 // The embedder's model and dimensions are gated with its endpoint so that
 // one trust level defines the whole endpoint: a workspace cannot pick a
 // (costlier) model on the user's own account, nor combine its model with
-// the user's endpoint into a setup neither of them wrote.
+// the user's endpoint into a setup neither of them wrote. The same holds
+// for [llm]: its endpoint, key variable and model, and server_state,
+// which has the server keep the whole conversation (store: true). Its
+// prices, api, timeout and output cap send nothing and pick no
+// credential, so a workspace sets them freely.
 var GatedKeys = []GatedKey{
 	{Section: "embed", Key: "provider", Safe: []string{ProviderBuiltin}, Means: "embed every chunk of the workspace remotely"},
 	{Section: "embed", Key: "base_url", URL: true, Means: "the chunks and your queries are sent here"},
 	{Section: "embed", Key: "api_key_env", Means: "this variable's value is sent there as the API key"},
 	{Section: "embed", Key: "model"},
 	{Section: "embed", Key: "dimensions"},
+	{Section: "llm", Key: "base_url", URL: true, Means: "`dossier send` posts the assembled flow here"},
+	{Section: "llm", Key: "api_key_env", Means: "this variable's value is sent there as the API key"},
+	{Section: "llm", Key: "model"},
+	{Section: "llm", Key: "server_state", Safe: []string{"false"}, Means: "the server keeps the conversation (store: true)"},
 	{Section: "secrets", Key: "allow", Safe: []string{"false"}, Means: "secrets leave unredacted"},
 	{Section: "evidence", Key: "extra_roots", Means: "flows may read any file under these directories"},
 }
