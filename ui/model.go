@@ -82,6 +82,7 @@ type Model struct {
 
 	cmd    cmdLine
 	search searchOverlay
+	ans    answerPane
 
 	status    string
 	statusErr bool
@@ -103,6 +104,7 @@ func New(o Options) Model {
 	m.format = o.Engine.Format()
 	m.cmd = newCmdLine()
 	m.search = newSearchOverlay()
+	m.ans = newAnswerPane()
 	m.help.Styles = o.Styles.HelpStyles()
 	m.status, m.statusErr = o.Notice, o.Notice != ""
 	return m
@@ -182,7 +184,7 @@ func (m Model) Update(msg tea.Msg) (result tea.Model, cmd tea.Cmd) {
 	}()
 	next, cmd := m.update(msg)
 	nm := next.(Model)
-	if !nm.spinning && (nm.busy > 0 || nm.indexing != "") {
+	if !nm.spinning && (nm.busy > 0 || nm.indexing != "" || nm.ans.live != nil) {
 		nm.spinning = true
 		cmd = tea.Batch(cmd, nm.spin.Tick)
 	}
@@ -202,7 +204,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cmd.input.Width = max(10, msg.Width-3)
 		m.search.input.Width = max(10, msg.Width-12)
 		m.clamp()
-		return m, nil
+		return m, m.resizeAnswer()
 	case snapMsg:
 		return m, m.takeSnapshot(msg.snap)
 	case execMsg:
@@ -210,7 +212,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case spinner.TickMsg:
 		// The spinner runs only while something is under way, so an idle
 		// workbench draws nothing.
-		if m.busy == 0 && m.indexing == "" {
+		if m.busy == 0 && m.indexing == "" && m.ans.live == nil {
 			m.spinning = false
 			return m, nil
 		}
@@ -227,6 +229,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateSearch(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
+	case editReadyMsg, editedMsg, editTextMsg, sendReadyMsg, streamMsg, streamDoneMsg, turnsMsg, renderedMsg, refsMsg, copiedMsg:
+		return m.updateAnswer(msg)
 	case tea.KeyMsg:
 		return m.handleKey(msg)
 	}
@@ -305,10 +309,21 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.output = "" // any key closes the answer, and does nothing else
 		return m, nil
 	}
+	if m.ans.open {
+		if next, cmd, ok := m.handleAnswerKey(msg); ok {
+			return next, cmd
+		}
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
+	case key.Matches(msg, k.Edit):
+		return m.editSelected()
+	case key.Matches(msg, k.Send):
+		return m.send("")
+	case key.Matches(msg, k.Answer):
+		return m.openAnswer()
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.Command):
@@ -475,6 +490,8 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	switch {
+	case m.ans.open:
+		m.scrollAnswer(d)
 	case m.showAssembled:
 		m.assembled.scroll(d, m.limitOf(false))
 	case msg.X > m.listWidth():

@@ -98,3 +98,44 @@ func (r *runner) textBefore(which string) (string, bool) {
 	}
 	return p.Content, true
 }
+
+// addCmd runs an `evidence add` whose undo removes the part it added,
+// found by comparing the flow's parts before and after.
+func (m *Model) addCmd(words []string) tea.Cmd {
+	m.busy++
+	r, format := m.run, m.format
+	return func() tea.Msg {
+		undo, out, snap, err := r.execAdd(words, format)
+		return execMsg{act: action{do: words, undo: undo}, out: out, err: err, snap: snap, kind: execNew}
+	}
+}
+
+func (r *runner) execAdd(words []string, format assemble.Format) ([]string, string, snapshot, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, "", r.last, errClosed
+	}
+	if !r.unchanged() {
+		r.e.Reload()
+	}
+	before := map[string]bool{}
+	if f, err := r.e.Flow(); err == nil {
+		for _, p := range f.Parts {
+			before[p.ID()] = true
+		}
+	}
+	var out bytes.Buffer
+	err := r.e.Exec(context.Background(), words, &out)
+	var undo []string
+	if f, ferr := r.e.Flow(); err == nil && ferr == nil {
+		for _, p := range f.Parts {
+			if !before[p.ID()] {
+				undo = []string{"evidence", "remove", p.ID()}
+			}
+		}
+	}
+	s := r.snapshotLocked(format)
+	r.last, r.print = s, ""
+	return undo, out.String(), s, err
+}
