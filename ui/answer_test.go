@@ -15,7 +15,7 @@ import (
 )
 
 // sendModel is the test workbench with its engine sending to srv.
-func sendModel(t *testing.T, srv *sendtest.Server) Model {
+func sendModel(t testing.TB, srv *sendtest.Server) Model {
 	t.Helper()
 	m, _ := newTestModel(t, nil)
 	m.opts.Engine.LLM = evidence.LLMConfig{Config: sendapi.Config{BaseURL: srv.URL, Model: "gpt-4o-mini", MaxRetries: -1, Timeout: 10 * time.Second}}
@@ -179,7 +179,7 @@ func TestSendWithoutEndpoint(t *testing.T) {
 }
 
 // findMsg runs cmd (and the commands of a batch) until one returns a T.
-func findMsg[T tea.Msg](t *testing.T, cmd tea.Cmd) T {
+func findMsg[T tea.Msg](t testing.TB, cmd tea.Cmd) T {
 	t.Helper()
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
@@ -198,4 +198,22 @@ func findMsg[T tea.Msg](t *testing.T, cmd tea.Cmd) T {
 	var zero T
 	t.Fatalf("no %T among the commands", zero)
 	return zero
+}
+
+// TestQuitWhileStreamingKeepsThePartial: quitting while an answer
+// streams in cancels it and waits until the partial is kept.
+func TestQuitWhileStreamingKeepsThePartial(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{Chunks: []string{"half ", "done"}, Stall: true, StallAfter: 1})
+	m := sendModel(t, srv)
+	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("S")})
+	m = next.(Model)
+	next, cmd = m.Update(findMsg[sendReadyMsg](t, cmd))
+	m = next.(Model)
+	next, _ = m.Update(findMsg[streamMsg](t, cmd))
+	m = next.(Model)
+	m.StopSend()
+	raw, err := os.ReadFile(filepath.Join(m.snap.Dir, "turns", "001.answer.md"))
+	if err != nil || !strings.Contains(string(raw), "half") || !strings.Contains(string(raw), "incomplete") {
+		t.Errorf("the partial was not kept: %v\n%s", err, raw)
+	}
 }

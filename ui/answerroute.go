@@ -66,3 +66,22 @@ func (m *Model) resizeAnswer() tea.Cmd {
 	m.followEnd()
 	return m.prepareTurn()
 }
+
+// otherFlow forgets the turns of the flow the workbench left, and closes
+// the pane (A opens it on the new flow's); an answer still streaming
+// belongs to the old flow and stays.
+func (m *Model) otherFlow() {
+	if m.ans.live != nil {
+		return
+	}
+	m.ans = newAnswerPane()
+}
+
+// StopSend cancels an answer still streaming when the workbench quits and
+// waits until the engine has kept what arrived (an incomplete turn).
+func (m Model) StopSend() {
+	if s := m.ans.live; s != nil {
+		s.cancel()
+		<-s.done
+	}
+}

@@ -224,6 +224,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case completedMsg:
 		return m.applyCompletion(msg)
 	case flowChangedMsg:
+		if m.ans.open { // a turn kept by `dossier send` in another shell, or an answer edited
+			return m, tea.Batch(m.loadCmd(), m.turnsCmd())
+		}
 		return m, m.loadCmd()
 	case searchResultMsg, searchTickMsg:
 		return m.updateSearch(msg)
@@ -271,6 +274,7 @@ func (m *Model) takeSnapshot(s snapshot) tea.Cmd {
 	}
 	if s.FlowID != m.snap.FlowID && m.snap.FlowID != "" {
 		m.undo, m.redo = nil, nil
+		m.otherFlow()
 	}
 	m.snap, m.ready = s, true
 	m.clamp()
