@@ -1,5 +1,7 @@
 package assemble
 
+import "github.com/dossierhq/dossier/index/secrets"
+
 // Exchange is what one send to an LLM endpoint carries, as three texts:
 // seed 000's layout, the same texts the responses format writes (there
 // JSON-escaped), redacted as every exit is.
@@ -49,4 +51,17 @@ func (a *Assembler) Exchange(f *Flow) Exchange {
 	x.InstructionTokens = a.Count(x.Instruction)
 	x.Tokens = x.InstructionsTokens + x.InstructionTokens + x.ContextTokens
 	return x
+}
+
+// RedactText replaces the secrets in a text that leaves with a send but is
+// no part of the flow: an earlier turn's instruction or answer as its file
+// holds it (hand edits included). It is the rule the pack's conversation
+// history follows (redactPack); the redactions name the turn as their part.
+func RedactText(turn, text string) (string, []Redaction) {
+	out, fs := secrets.RedactString("", text)
+	var found []Redaction
+	for _, x := range fs {
+		found = append(found, Redaction{Part: turn, Rule: x.Rule, Line: x.Line})
+	}
+	return out, found
 }

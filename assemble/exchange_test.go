@@ -63,3 +63,17 @@ func TestExchangeIsTheResponsesFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestRedactText(t *testing.T) {
+	text := "line one\nthe key " + secrettest.AWSKey + " again\n"
+	got, found := RedactText("turn 2", text)
+	if strings.Contains(got, secrettest.AWSKey) || !strings.Contains(got, "[REDACTED:aws-access-token]") {
+		t.Errorf("RedactText = %q", got)
+	}
+	if len(found) != 1 || found[0] != (Redaction{Part: "turn 2", Rule: "aws-access-token", Line: 2}) {
+		t.Errorf("redactions %+v", found)
+	}
+	if got, found := RedactText("t", "nothing here"); got != "nothing here" || found != nil {
+		t.Errorf("clean text: %q %v", got, found)
+	}
+}

@@ -87,10 +87,7 @@ func (e *Engine) PrepareSend(o SendOptions) (*Outgoing, error) {
 	if err != nil {
 		return nil, err
 	}
-	history, hidden, err := e.redactHistory(turns)
-	if err != nil {
-		return nil, err
-	}
+	history, hidden := e.redactHistory(turns)
 	req := send.Request{Instructions: x.Instructions, Instruction: x.Instruction, Context: x.Context, History: history}
 	body, err := send.Body(cfg, req)
 	if err != nil {
@@ -166,7 +163,9 @@ func (out *Outgoing) Announce() string {
 	return s
 }
 
-// SendPrepared posts out and keeps the turn; see Send.
+// SendPrepared posts out and keeps the turn; see Send. It reads only
+// e.LLM, e.Getenv and e.Now of the engine, so a front-end may run it off
+// the goroutine that runs the engine's other commands.
 func (e *Engine) SendPrepared(ctx context.Context, out *Outgoing, onDelta func(string)) (Turn, error) {
 	cfg := out.cfg
 	if e.LLM.APIKeyEnv != "" {
@@ -188,7 +187,7 @@ func (e *Engine) SendPrepared(ctx context.Context, out *Outgoing, onDelta func(s
 	// finish, so what the user saw is never lost.
 	status, reason := res.Status, res.Reason
 	switch {
-	case errors.Is(err, context.Canceled):
+	case Cancelled(err):
 		status, reason = "incomplete", "cancelled"
 	case err != nil:
 		status, reason = "incomplete", failReason(err)
@@ -214,11 +213,18 @@ func (e *Engine) SendPrepared(ctx context.Context, out *Outgoing, onDelta func(s
 	if werr != nil {
 		return Turn{}, errors.Join(fmt.Errorf("the answer could not be kept: %w", werr), err)
 	}
-	e.SaveCache()
 	t := Turn{N: n, Request: filepath.Join(dir, turnName(n, "request.json")), Answer: filepath.Join(dir, turnName(n, "answer.md")),
 		Instruction: out.Request.Instruction, Text: res.Text, Model: m.Model, API: apiOf(cfg), Endpoint: m.Endpoint, ResponseID: m.ResponseID,
 		Usage: res.Usage, HasUsage: res.HasUsage, Cost: m.Cost, HasCost: m.HasCost, Seconds: m.Seconds, Status: status, Reason: reason, Time: started}
 	return t, err
+}
+
+// Cancelled reports whether err is the caller's cancellation (Ctrl-C,
+// Esc), not a failure of the send: a stall or a timeout is a *send.Error,
+// whatever context it cancelled inside.
+func Cancelled(err error) bool {
+	var se *send.Error
+	return err != nil && !errors.As(err, &se) && errors.Is(err, context.Canceled)
 }
 
 // price is the model's price: the config's, else the table's for the

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -164,6 +165,14 @@ func TestSendKeepsTheTurn(t *testing.T) {
 			}
 			if filepath.Base(filepath.Dir(turn.Answer)) != "turns" || filepath.Base(turn.Answer) != "001.answer.md" {
 				t.Errorf("answer at %s", turn.Answer)
+			}
+			for _, p := range []string{turn.Answer, turn.Request, filepath.Dir(turn.Answer)} {
+				if st, err := os.Stat(p); err != nil || (st.Mode().Perm() != FileMode && st.Mode().Perm() != DirMode) {
+					t.Errorf("%s: mode %v %v: want the owner's alone", p, st.Mode(), err)
+				}
+			}
+			if left, _ := filepath.Glob(filepath.Join(filepath.Dir(turn.Answer), ".*")); len(left) != 0 {
+				t.Errorf("temporary files left: %v", left)
 			}
 			turns, err := e.Turns()
 			if err != nil || len(turns) != 1 || turns[0].Text != "Div divides by zero.\n" || turns[0].Asked() != "Why does Div panic on zero?" || turns[0].Usage.Output != 30 {
@@ -376,8 +385,10 @@ func TestSecretsAreRedactedInWhatIsSent(t *testing.T) {
 	if !strings.Contains(last, "[REDACTED:github-pat]") || !strings.Contains(last, "[REDACTED:slack-bot-token]") {
 		t.Errorf("history or follow-up not redacted:\n%s", last)
 	}
-	if !strings.Contains(errb.String(), "! secret in") {
-		t.Errorf("no warning: %s", errb.String())
+	for _, want := range []string{"! secret in 110_keys_go: calc/keys.go:", "! secret in turn 1's answer (" + first.Answer + "): line 4 (github-pat)", "! secret in the follow-up: line 1 (slack-bot-token)"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("no warning %q:\n%s", want, errb.String())
+		}
 	}
 	e.AllowSecrets = true
 	if _, err := e.Send(context.Background(), SendOptions{FollowUp: "again"}, nil); err != nil {
@@ -400,11 +411,16 @@ func TestDamagedTurnFileStopsTheSend(t *testing.T) {
 		"header": func() { os.WriteFile(first.Answer, []byte("no header any more\n"), 0o600) },
 		"json":   func() { os.WriteFile(first.Request, []byte("{\"input\": [\n"), 0o600) },
 		"lone":   func() { os.Remove(first.Answer) },
+		"fifo":   func() { os.Remove(first.Answer); syscall.Mkfifo(first.Answer, 0o600) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			req, _ := os.ReadFile(first.Request)
 			ans, _ := os.ReadFile(first.Answer)
-			defer func() { os.WriteFile(first.Request, req, 0o600); os.WriteFile(first.Answer, ans, 0o600) }()
+			defer func() {
+				os.Remove(first.Answer)
+				os.WriteFile(first.Request, req, 0o600)
+				os.WriteFile(first.Answer, ans, 0o600)
+			}()
 			damage()
 			n := len(srv.Requests())
 			_, err := e.Send(context.Background(), SendOptions{FollowUp: "next"}, nil)
@@ -429,7 +445,8 @@ func TestFlowCommandsLeaveTurnsAlone(t *testing.T) {
 	dir := filepath.Dir(first.Answer)
 	before := hashDir(t, dir)
 	os.WriteFile(filepath.Join(e.Root, "calc", "calc.go"), []byte("package calc\n\n// Div divides, checked.\nfunc Div(a, b int) int { if b == 0 { return 0 }; return a / b }\n"), 0o644)
-	for _, args := range [][]string{{"evidence", "refresh"}, {"evidence", "rebase"}, {"evidence", "remove", "100"}, {"evidence", "status"}, {"assemble"}, {"flow", "show"}} {
+	for _, args := range [][]string{{"evidence", "refresh"}, {"evidence", "rebase"}, {"evidence", "remove", "100"}, {"evidence", "status"},
+		{"evidence", "fit", "50"}, {"evidence", "fit", "off"}, {"assemble"}, {"flow", "show"}, {"flow", "set", "mode", "explain"}, {"flow", "list"}} {
 		e.Recheck()
 		exec(t, e, args...)
 		if after := hashDir(t, dir); after != before {
@@ -466,5 +483,21 @@ func TestFlowShowListsTurns(t *testing.T) {
 	out = exec(t, e, "flow", "show")
 	if !strings.Contains(out, "Turns:   ! turn file "+first.Answer+" is damaged") || !strings.Contains(out, "Tokens:") {
 		t.Errorf("damaged turn:\n%s", out)
+	}
+}
+
+// TestStallAfterTextIsNotACancel: a stream that stalls past the timeout
+// keeps its text as an incomplete turn whose reason is the timeout, not
+// the user's cancel, though the sender cancels a context inside.
+func TestStallAfterTextIsNotACancel(t *testing.T) {
+	e, _ := sendEngine(t, send.Responses, sendtest.Script{Chunks: []string{"So ", "far ", "never"}, Stall: true, StallAfter: 2})
+	e.LLM.Timeout = 300 * time.Millisecond
+	turn, err := e.Send(context.Background(), SendOptions{}, nil)
+	var se *send.Error
+	if !errors.As(err, &se) || se.Kind != send.ErrTimeout || Cancelled(err) {
+		t.Fatalf("err %v", err)
+	}
+	if turn.Text != "So far " || turn.Status != "incomplete" || !strings.HasPrefix(turn.Reason, "error: timeout") {
+		t.Errorf("turn %+v", turn)
 	}
 }

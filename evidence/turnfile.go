@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -177,43 +178,70 @@ func (m *turnMeta) set(k, v string) (err error) {
 
 // instructionOf finds, in a posted request body of either API, the first
 // text item of the last user message: the turn's [MODE]+[INSTRUCTION].
+// A body carries the whole [CONTEXT] (megabytes on a large flow), so the
+// message contents are read only up to their first text item.
 func instructionOf(body []byte) (string, error) {
 	var doc struct {
-		Input    []json.RawMessage `json:"input"`
-		Messages []json.RawMessage `json:"messages"`
+		Input    []bodyMessage `json:"input"`
+		Messages []bodyMessage `json:"messages"`
 	}
 	if err := json.Unmarshal(body, &doc); err != nil {
-		return "", fmt.Errorf("it is not JSON (%v)", err)
+		return "", fmt.Errorf("it is not a JSON request body (%v)", err)
 	}
 	msgs := doc.Input
 	if msgs == nil {
 		msgs = doc.Messages
 	}
 	for i := len(msgs) - 1; i >= 0; i-- {
-		var m struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		}
-		if json.Unmarshal(msgs[i], &m) != nil || m.Role != "user" {
-			continue
-		}
-		var s string
-		if json.Unmarshal(m.Content, &s) == nil {
-			return s, nil
-		}
-		var items []struct {
-			Text *string `json:"text"`
-		}
-		if json.Unmarshal(m.Content, &items) == nil {
-			for _, it := range items {
-				if it.Text != nil {
-					return *it.Text, nil
-				}
+		if m := msgs[i]; m.Role == "user" {
+			if !m.Content.found {
+				return "", fmt.Errorf("its last user message has no text item")
 			}
+			return m.Content.first, nil
 		}
-		return "", fmt.Errorf("its last user message has no text item")
 	}
 	return "", fmt.Errorf("it holds no user message (\"input\" or \"messages\")")
+}
+
+// bodyMessage is one message of a posted body.
+type bodyMessage struct {
+	Role    string      `json:"role"`
+	Content bodyContent `json:"content"`
+}
+
+// bodyContent is a message's content, a string or a list of items, read
+// only as far as its first text.
+type bodyContent struct {
+	first string
+	found bool
+}
+
+func (c *bodyContent) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if s, ok := tok.(string); ok {
+		c.first, c.found = s, true
+		return nil
+	}
+	if tok != json.Delim('[') {
+		return nil // null or another shape: no text
+	}
+	for dec.More() {
+		var it struct {
+			Text *string `json:"text"`
+		}
+		if err := dec.Decode(&it); err != nil {
+			return err
+		}
+		if it.Text != nil {
+			c.first, c.found = *it.Text, true
+			return nil // the rest (the context) is not needed
+		}
+	}
+	return nil
 }
 
 // requestText is the part of an instruction a person wrote: without the

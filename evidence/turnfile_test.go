@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"github.com/dossierhq/dossier/assemble/send"
 )
 
 func TestAnswerFileRoundTrip(t *testing.T) {
@@ -54,7 +57,7 @@ func TestInstructionOf(t *testing.T) {
 			t.Errorf("%s: %q %v", body, got, err)
 		}
 	}
-	for body, want := range map[string]string{`{"model":`: "not JSON", `{"input":[]}`: "no user message", `{"input":[{"role":"user","content":[{"type":"image"}]}]}`: "no text item"} {
+	for body, want := range map[string]string{`{"model":`: "not a JSON request body", `{"input":[]}`: "no user message", `{"input":[{"role":"user","content":[{"type":"image"}]}]}`: "no text item"} {
 		if _, err := instructionOf([]byte(body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", body, err, want)
 		}
@@ -80,6 +83,32 @@ func FuzzParseAnswer(f *testing.F) {
 		}
 		if text != "" && strings.TrimSuffix(text2, "\n") != strings.TrimSuffix(text, "\n") {
 			t.Errorf("text %q came back %q", text, text2)
+		}
+	})
+}
+
+// FuzzInstructionOf: any request.json a hand may leave gives an
+// instruction or an error, never a panic, and a body Body wrote gives back
+// its instruction.
+func FuzzInstructionOf(f *testing.F) {
+	f.Add([]byte(`{"input":[{"role":"user","content":[{"type":"input_text","text":"a"},{"type":"input_text","text":"b"}]}]}`), "x")
+	f.Add([]byte(`{"messages":[{"role":"user","content":"plain"}]}`), "[MODE: fix]\n")
+	f.Add([]byte(`{"messages":[{"role":"user","content":null}]}`), "")
+	f.Fuzz(func(t *testing.T, body []byte, instr string) {
+		_, _ = instructionOf(body)
+		if !utf8.ValidString(instr) {
+			return // the exit gate made it valid before it reached a body
+		}
+		instr = "[MODE: ask]\n[INSTRUCTION]\n" + instr // never empty: go-openai leaves an empty chat text out
+		for _, api := range []send.API{send.Responses, send.Chat} {
+			b, err := send.Body(send.Config{BaseURL: "http://h/v1", Model: "m", API: api}, send.Request{Instruction: instr, Context: "ctx",
+				History: []send.Turn{{Instruction: "old", Answer: "ans"}}})
+			if err != nil {
+				continue
+			}
+			if got, err := instructionOf(b); err != nil || got != instr {
+				t.Errorf("%s: %q came back %q %v", api, instr, got, err)
+			}
 		}
 	})
 }

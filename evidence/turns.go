@@ -41,6 +41,9 @@ type Turn struct {
 	// cut the stream).
 	Status, Reason string
 	Time           time.Time
+
+	// textLine is the line of the answer file where Text starts.
+	textLine int
 }
 
 // Asked is the text a person wrote for the turn: the instruction without
@@ -134,6 +137,7 @@ func (f *Flow) readTurn(t *Turn) error {
 		return fmt.Errorf("turn file %s is damaged: %v: it must be the JSON body that was posted (a follow-up resends its instruction); repair it", t.Request, err)
 	}
 	t.Instruction, t.Text = instr, text
+	t.textLine = 1 + strings.Count(string(raw[:len(raw)-len(text)]), "\n")
 	t.Model, t.API, t.Endpoint, t.ResponseID = m.Model, send.API(m.API), m.Endpoint, m.ResponseID
 	t.Usage = send.Usage{Input: m.In, Output: m.Out, Cached: m.Cached, Reasoning: m.Reasoning}
 	t.HasUsage, t.Cost, t.HasCost, t.Seconds = m.HasUsage, m.Cost, m.HasCost, m.Seconds
@@ -181,6 +185,9 @@ func (t Turn) Line() string {
 
 // Dollars writes a cost: "$0.0041", "$1.23".
 func Dollars(usd float64) string {
+	if usd > 0 && usd < 0.0001 {
+		return "<$0.0001"
+	}
 	if usd >= 1 {
 		return fmt.Sprintf("$%.2f", usd)
 	}

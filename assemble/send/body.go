@@ -12,8 +12,7 @@ import (
 
 // Body is the JSON body Stream posts for cfg and req, byte for byte
 // (model named, "stream": true), indented for people; turn files keep it.
-// It is the same request value Stream hands to go-openai, which posts it
-// compact (json.Marshal); the two differ only in white space.
+// Stream posts the same bytes without the indentation (see encode).
 func Body(cfg Config, req Request) ([]byte, error) {
 	api := cfg.API
 	if api == "" {
@@ -22,6 +21,28 @@ func Body(cfg Config, req Request) ([]byte, error) {
 	if err := validate(cfg, api, Endpoint(cfg)); err != nil {
 		return nil, err
 	}
+	compact, err := encode(cfg, api, req)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(compact) + len(compact)/8)
+	if err := json.Indent(&buf, compact, "", "  "); err != nil {
+		return nil, fmt.Errorf("send: indent the %s request: %w", api, err)
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}
+
+// encode is the body Stream posts: go-openai's request value as go-openai
+// marshals it, with two changes that its types cannot express. Code reads
+// as code (encoding/json writes <, > and & as \u003c, \u003e, \u0026, which
+// every JSON reader takes back, but a person reading a turn file should
+// not have to), and a chat temperature of 0 is sent (go-openai's chat
+// field is a float32 with omitempty, so it would drop it and leave the
+// server's default). The transport swaps go-openai's body for this one, so
+// what Body shows is what goes out.
+func encode(cfg Config, api API, req Request) ([]byte, error) {
 	var v any
 	if api == Chat {
 		r := chatRequest(cfg, req)
@@ -32,14 +53,48 @@ func Body(cfg Config, req Request) ([]byte, error) {
 		r.Stream = true
 		v = r
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // readable; the same JSON value as the posted body
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := json.Marshal(v)
+	if err != nil {
 		return nil, fmt.Errorf("send: encode the %s request: %w", api, err)
 	}
-	return buf.Bytes(), nil
+	b = unescapeHTML(b)
+	if api == Chat && cfg.Temperature != nil && *cfg.Temperature == 0 && len(b) > 0 && b[len(b)-1] == '}' {
+		b = append(b[:len(b)-1], `,"temperature":0}`...)
+	}
+	return b, nil
+}
+
+// unescapeHTML turns encoding/json's \u003c, \u003e and \u0026 back into
+// <, > and &, leaving every other escape (\\u003c is a backslash and text)
+// as it is.
+func unescapeHTML(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u00`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '\\' || i+1 >= len(b) {
+			out = append(out, c)
+			continue
+		}
+		if b[i+1] == 'u' && i+5 < len(b) && string(b[i+2:i+4]) == "00" {
+			switch string(b[i+4 : i+6]) {
+			case "3c":
+				out, i = append(out, '<'), i+5
+				continue
+			case "3e":
+				out, i = append(out, '>'), i+5
+				continue
+			case "26":
+				out, i = append(out, '&'), i+5
+				continue
+			}
+		}
+		out = append(out, c, b[i+1]) // an escape of two bytes or more: copy its first two
+		i++
+	}
+	return out
 }
 
 // responsesRequest lays req out for POST /responses. Assistant turns of
@@ -88,9 +143,7 @@ func responsesRequest(cfg Config, req Request) openai.CreateResponseRequest {
 // other server: llama.cpp, Ollama, LM Studio and older vLLM only know
 // max_tokens and would silently ignore the newer name.
 //
-// go-openai's chat request drops a temperature of 0 (its field is a plain
-// float32 with omitempty), so temperature 0 leaves the server's default;
-// Body shows it because it encodes the same value.
+// A temperature of 0 is added by encode: go-openai's field would drop it.
 func chatRequest(cfg Config, req Request) openai.ChatCompletionRequest {
 	r := openai.ChatCompletionRequest{
 		Model:         cfg.Model,

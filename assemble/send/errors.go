@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -45,6 +44,7 @@ type Error struct {
 	timeout    time.Duration
 	partial    bool   // answer text had arrived
 	detail     string // what went wrong when it is not the server's message
+	noKey      bool   // no API key was sent
 }
 
 func (e *Error) Error() string {
@@ -73,7 +73,10 @@ func (e *Error) Unwrap() error { return e.Err }
 func (e *Error) problem() string {
 	switch e.Kind {
 	case ErrAuth:
-		if e.Status == http.StatusForbidden {
+		switch {
+		case e.noKey:
+			return "the server wants an API key and none was sent"
+		case e.Status == http.StatusForbidden:
 			return "the API key is not allowed to do this"
 		}
 		return "the API key was refused"
@@ -85,8 +88,11 @@ func (e *Error) problem() string {
 		}
 		return "rate limited"
 	case ErrServer:
-		if e.Status >= 500 {
+		switch {
+		case e.Status >= 500:
 			return "the server failed"
+		case e.Status == http.StatusNotFound && e.Code == "":
+			return "the server has no such endpoint"
 		}
 		return "the server rejected the request"
 	case ErrTimeout:
@@ -126,8 +132,11 @@ func (e *Error) hint() string {
 		}
 		return "wait a little and send again"
 	case ErrServer:
-		if e.Status >= 500 {
+		switch {
+		case e.Status >= 500:
 			return "try again later"
+		case e.Status == http.StatusNotFound && e.Code == "":
+			return "check [llm] base_url (it usually ends in /v1) and [llm] api (responses or chat: not every server has both)"
 		}
 		return "check [llm] model, max_output_tokens and temperature against what the server accepts"
 	case ErrTimeout:
@@ -159,7 +168,7 @@ func (e *Error) retryable() bool {
 // classify turns what go-openai or the transport returned into an *Error
 // without the key in any of its texts.
 func (s *sender) classify(err error, stalled bool) *Error {
-	e := &Error{Endpoint: s.endpoint, Model: s.cfg.Model, partial: s.text.Len() > 0, timeout: s.cfg.Timeout}
+	e := &Error{Endpoint: s.endpoint, Model: s.cfg.Model, partial: s.text.Len() > 0, timeout: s.cfg.Timeout, noKey: s.cfg.APIKey == ""}
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
 	var syntax *json.SyntaxError
@@ -168,6 +177,9 @@ func (s *sender) classify(err error, stalled bool) *Error {
 	switch {
 	case stalled:
 		e.Kind = ErrTimeout
+	case refusedBeforeSending(err):
+		e.Kind = ErrConfig
+		e.Message = fmt.Sprintf("go-openai refuses this chat request for model %q: %v; unset [llm] temperature or max_output_tokens for it, or use api = \"responses\"", s.cfg.Model, err)
 	case errors.As(err, &reqErr):
 		// go-openai could not read the body as {"error": {...}} (it may
 		// wrap a half-read *APIError, so this case comes first).
@@ -207,7 +219,7 @@ func (s *sender) classify(err error, stalled bool) *Error {
 		}
 	}
 	if e.Status != 0 {
-		e.Kind = statusKind(e.Status, e.Code)
+		e.Kind = statusKind(e.Status, e.Code, e.Message)
 		e.RetryAfter = retryAfter(s.headers.header(), time.Now())
 	}
 	e.Message = s.scrub(truncate(strings.TrimSpace(e.Message), 500))
@@ -216,9 +228,28 @@ func (s *sender) classify(err error, stalled bool) *Error {
 	return e
 }
 
-func statusKind(status int, code string) ErrorKind {
+// refusedBeforeSending reports go-openai's own checks of a chat request
+// (OpenAI's reasoning models take no temperature but 1 and no max_tokens).
+func refusedBeforeSending(err error) bool {
+	for _, x := range []error{openai.ErrReasoningModelMaxTokensDeprecated, openai.ErrReasoningModelLimitationsOther,
+		openai.ErrReasoningModelLimitationsLogprobs, openai.ErrChatCompletionInvalidModel, openai.ErrContentFieldsMisused} {
+		if errors.Is(err, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// statusKind sorts an HTTP error. A 404 is an unknown model only when the
+// server says so (OpenAI's model_not_found, Ollama's "model ... not
+// found"): a base URL without /v1 or a server without the Responses API
+// also answers 404, and is not the model's fault.
+func statusKind(status int, code, message string) ErrorKind {
 	switch {
-	case code == "model_not_found", status == http.StatusNotFound:
+	case code == "model_not_found":
+		return ErrModel
+	case status == http.StatusNotFound && !strings.Contains(code, "previous_response") &&
+		strings.Contains(strings.ToLower(message), "model"):
 		return ErrModel
 	case status == http.StatusUnauthorized, status == http.StatusForbidden:
 		return ErrAuth
@@ -322,59 +353,3 @@ func (e *badStream) Error() string { return e.text }
 
 // errEnded: the stream ended before its last event.
 var errEnded = errors.New("the stream ended before the answer was complete")
-
-// retryAfter reads Retry-After (seconds or an HTTP date) or OpenAI's
-// retry-after-ms; 0 when the server said nothing usable.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	if h == nil {
-		return 0
-	}
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		return time.Duration(secs * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
-}
-
-// headerTap is the transport go-openai sends through; it keeps the last
-// response's headers, which go-openai does not show on an error.
-type headerTap struct {
-	base http.RoundTripper
-	mu   sync.Mutex
-	last http.Header
-}
-
-func (t *headerTap) RoundTrip(r *http.Request) (*http.Response, error) {
-	base := t.base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	resp, err := base.RoundTrip(r)
-	t.mu.Lock()
-	t.last = nil
-	if resp != nil {
-		t.last = resp.Header
-	}
-	t.mu.Unlock()
-	return resp, err
-}
-
-func (t *headerTap) header() http.Header {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.last
-}

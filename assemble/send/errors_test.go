@@ -3,8 +3,10 @@ package send_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"syscall"
 	"testing"
@@ -43,6 +45,17 @@ func TestKeyRefused(t *testing.T) {
 	}
 }
 
+func TestNoKey(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{Status: http.StatusUnauthorized})
+	cfg := config(srv, send.Responses)
+	cfg.APIKey = ""
+	_, err := send.Stream(context.Background(), cfg, request, nil)
+	asError(t, err, send.ErrAuth)
+	if !strings.Contains(err.Error(), "none was sent") || srv.Requests()[0].Header.Get("Authorization") != "" {
+		t.Errorf("error %v", err)
+	}
+}
+
 func TestUnknownModel(t *testing.T) {
 	for _, api := range apis {
 		t.Run(string(api), func(t *testing.T) {
@@ -56,6 +69,21 @@ func TestUnknownModel(t *testing.T) {
 	}
 }
 
+// TestNoSuchEndpoint: a 404 that is not about the model (a base URL
+// without /v1, a server without the Responses API) says to check the URL.
+func TestNoSuchEndpoint(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	_, err := send.Stream(context.Background(), send.Config{BaseURL: srv.URL, Model: "llama3"}, request, nil)
+	if e := asError(t, err, send.ErrServer); e.Status != 404 || !strings.Contains(err.Error(), "no such endpoint") || !strings.Contains(err.Error(), "base_url") {
+		t.Errorf("error = %v", err)
+	}
+	// Ollama's unknown model: 404 with a message about the model and no code.
+	srv2 := sendtest.New(t, sendtest.Script{Status: 404, ErrorBody: `{"error":{"message":"model \"llama9\" not found, try pulling it first","type":"api_error","param":null,"code":null}}`})
+	_, err = send.Stream(context.Background(), config(srv2, send.Chat), request, nil)
+	asError(t, err, send.ErrModel)
+}
+
 func TestBadRequestNotRetried(t *testing.T) {
 	srv := sendtest.New(t, sendtest.Script{Status: http.StatusBadRequest, ErrorBody: `{"error": "max_tokens is too large"}`})
 	_, err := send.Stream(context.Background(), config(srv, send.Chat), request, nil)
@@ -66,6 +94,7 @@ func TestBadRequestNotRetried(t *testing.T) {
 }
 
 func TestRateLimitThenSuccess(t *testing.T) {
+	t.Parallel() // each waits a second
 	for _, api := range apis {
 		t.Run(string(api), func(t *testing.T) {
 			srv := sendtest.New(t, sendtest.Script{RateLimit: 1, RetryAfter: "1"})
@@ -113,6 +142,7 @@ func TestRateLimitCancelledDuringWait(t *testing.T) {
 }
 
 func TestServerErrorThenSuccess(t *testing.T) {
+	t.Parallel() // each waits a second
 	for _, api := range apis {
 		t.Run(string(api), func(t *testing.T) {
 			srv := sendtest.New(t, sendtest.Script{ServerErrors: 1, RetryAfter: "1"})
@@ -287,6 +317,7 @@ func TestCancelMidStream(t *testing.T) {
 }
 
 func TestConnectionRefused(t *testing.T) {
+	t.Parallel() // each waits a second
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -309,5 +340,69 @@ func TestConnectionRefused(t *testing.T) {
 				t.Errorf("%d retries, want 1", tries)
 			}
 		})
+	}
+}
+
+// TestErrorNamedOnlyByEventLine: a server whose error data has no "type"
+// (the event: line names it) still fails the send with its message.
+func TestErrorNamedOnlyByEventLine(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"part\"}\n\n")
+		io.WriteString(w, "event: error\ndata: {\"message\":\"overloaded\"}\n\n")
+	}))
+	defer srv.Close()
+	res, err := send.Stream(context.Background(), send.Config{BaseURL: srv.URL + "/v1", Model: "m"}, request, nil)
+	if e := asError(t, err, send.ErrStream); e.Message != "overloaded" || res.Text != "part" {
+		t.Errorf("message %q, text %q", e.Message, res.Text)
+	}
+}
+
+// TestReasoningModelTemperature: go-openai refuses a chat request with a
+// temperature for gpt-5 before sending it; that is a config error that
+// says what to change, and nothing reaches the server.
+func TestReasoningModelTemperature(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{})
+	cfg := config(srv, send.Chat)
+	cfg.Model = "gpt-5"
+	temp := float32(0.3)
+	cfg.Temperature = &temp
+	_, err := send.Stream(context.Background(), cfg, request, nil)
+	asError(t, err, send.ErrConfig)
+	if !strings.Contains(err.Error(), "[llm] temperature") || len(srv.Requests()) != 0 {
+		t.Errorf("error %v, %d requests", err, len(srv.Requests()))
+	}
+}
+
+// TestKeepAliveIsNotAStall: a server that sends only SSE comments for
+// longer than Timeout (a model thinking behind a proxy) is alive; the
+// answer that follows arrives whole.
+func TestKeepAliveIsNotAStall(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		rc := http.NewResponseController(w)
+		for range 8 {
+			io.WriteString(w, ": keep-alive\n\n")
+			rc.Flush()
+			time.Sleep(100 * time.Millisecond)
+		}
+		io.WriteString(w, "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"late\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	res, err := send.Stream(context.Background(), send.Config{BaseURL: srv.URL + "/v1", Model: "m", API: send.Chat, Timeout: 300 * time.Millisecond}, request, nil)
+	if err != nil || res.Text != "late" {
+		t.Errorf("err %v, text %q", err, res.Text)
+	}
+}
+
+// TestSlowOnDeltaIsNotAStall: a consumer that takes longer than Timeout
+// over a delta does not make the server look stalled.
+func TestSlowOnDeltaIsNotAStall(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{Chunks: []string{"a", "b"}})
+	cfg := config(srv, send.Responses)
+	cfg.Timeout = 100 * time.Millisecond
+	res, err := send.Stream(context.Background(), cfg, request, func(string) { time.Sleep(250 * time.Millisecond) })
+	if err != nil || res.Text != "ab" {
+		t.Errorf("err %v, text %q", err, res.Text)
 	}
 }

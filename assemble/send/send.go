@@ -79,7 +79,7 @@ type Usage struct{ Input, Output, Cached, Reasoning int }
 // Result is one answer, complete or not.
 type Result struct {
 	Text       string
-	Status     string // "completed" or "incomplete"
+	Status     string // "completed" or "incomplete"; "" when Stream returned a *Error
 	Reason     string // why incomplete
 	ResponseID string
 	Model      string // as the server reports it ("" when it does not)
@@ -106,9 +106,10 @@ const (
 // Status "incomplete" with the server's reason and err nil. Any other failure
 // returns a *Error and whatever text had arrived in Result.Text.
 //
-// Timeout bounds the wait for the response headers and every gap between
-// two events, not the whole answer: a long answer that keeps streaming is
-// never cut. Retries happen only before any answer text arrived.
+// Timeout bounds the wait for the response headers and every silence of
+// the stream, not the whole answer: a long answer that keeps streaming is
+// never cut, and time spent in onDelta does not count. onDelta runs on
+// Stream's goroutine. Retries happen only before any answer text arrived.
 func Stream(ctx context.Context, cfg Config, req Request, onDelta func(string)) (Result, error) {
 	s := newSender(cfg, onDelta)
 	res, err := s.run(ctx, req)
@@ -124,6 +125,7 @@ type sender struct {
 	client   *openai.Client
 	headers  *headerTap
 	onDelta  func(string)
+	stall    *stallTimer // the current attempt's
 	start    time.Time
 	text     strings.Builder
 	res      Result
@@ -163,6 +165,11 @@ func (s *sender) run(ctx context.Context, req Request) (Result, error) {
 	if err := validate(s.cfg, s.api, s.endpoint); err != nil {
 		return s.res, err
 	}
+	body, err := encode(s.cfg, s.api, req)
+	if err != nil {
+		return s.res, &Error{Endpoint: s.endpoint, Kind: ErrConfig, Message: err.Error(), Err: err}
+	}
+	s.headers.body = body
 	for attempt := 0; ; attempt++ {
 		err := s.attempt(ctx, req)
 		if err == nil {
@@ -197,19 +204,21 @@ func (s *sender) run(ctx context.Context, req Request) (Result, error) {
 }
 
 // attempt makes one request and reads its stream. A timer cancels the
-// request when the headers or the next event take longer than Timeout;
-// reading is reset on every event so only a stall trips it.
+// request when the headers or the next bytes take longer than Timeout; it
+// restarts on every read, so only a stall trips it, never a long answer.
 func (s *sender) attempt(ctx context.Context, req Request) error {
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stall := &stallTimer{timeout: s.cfg.Timeout}
 	stall.timer = time.AfterFunc(s.cfg.Timeout, func() { stall.fired.Store(true); cancel() })
 	defer stall.timer.Stop()
+	s.headers.onRead = stall.tick
+	s.stall = stall
 	var err error
 	if s.api == Chat {
-		err = s.chat(actx, req, stall)
+		err = s.chat(actx, req)
 	} else {
-		err = s.responses(actx, req, stall)
+		err = s.responses(actx, req)
 	}
 	if err == nil {
 		return nil
@@ -230,7 +239,10 @@ func (s *sender) delta(d string) {
 	}
 	s.text.WriteString(d)
 	if s.onDelta != nil {
+		// A slow onDelta (a busy screen) is not a stalled server.
+		s.stall.timer.Stop()
 		s.onDelta(d)
+		s.stall.tick()
 	}
 }
 

@@ -1,9 +1,11 @@
 package send_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -103,8 +105,9 @@ func TestStreamNoUsage(t *testing.T) {
 	}
 }
 
-// posted decodes the one request srv received and Body's JSON for the same
-// config and request, and checks they are the same JSON value.
+// posted sends req, checks that the body srv received is Body's for the
+// same config and request, byte for byte but for the indentation, and
+// returns it decoded.
 func posted(t *testing.T, srv *sendtest.Server, cfg send.Config, req send.Request) map[string]any {
 	t.Helper()
 	if _, err := send.Stream(context.Background(), cfg, req, nil); err != nil {
@@ -119,13 +122,12 @@ func posted(t *testing.T, srv *sendtest.Server, cfg send.Config, req send.Reques
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want map[string]any
-	if err := json.Unmarshal(body, &want); err != nil {
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, body); err != nil {
 		t.Fatalf("Body is not JSON: %v\n%s", err, body)
 	}
-	if !reflect.DeepEqual(got, want) {
-		g, _ := json.MarshalIndent(got, "", "  ")
-		t.Fatalf("posted body differs from Body:\nposted: %s\nBody:   %s", g, body)
+	if sent := reqs[len(reqs)-1].Body; !bytes.Equal(sent, compact.Bytes()) {
+		t.Fatalf("posted body differs from Body:\nposted: %s\nBody:   %s", sent, compact.Bytes())
 	}
 	return got
 }
@@ -240,5 +242,39 @@ func TestEndpointHidesCredentials(t *testing.T) {
 	got := send.Endpoint(send.Config{BaseURL: "https://user:pass@example.com/v1/?token=abc#frag", API: send.Chat})
 	if got != "https://example.com/v1/chat/completions" {
 		t.Errorf("Endpoint = %q", got)
+	}
+}
+
+// TestBodyReadable: code keeps its <, > and & (not \u003c...), a text that
+// holds a backslash and "u003c" keeps it, and what is posted is still the
+// same JSON value.
+func TestBodyReadable(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{})
+	for _, api := range apis {
+		req := send.Request{Instruction: "if a < b && c > d {}", Context: `literal \u003c stays`}
+		got := posted(t, srv, config(srv, api), req)
+		body, _ := send.Body(config(srv, api), req)
+		if !bytes.Contains(body, []byte("if a < b && c > d {}")) || !bytes.Contains(body, []byte(`literal \\u003c stays`)) {
+			t.Errorf("%s: Body:\n%s", api, body)
+		}
+		text := fmt.Sprint(got)
+		if !strings.Contains(text, "if a < b && c > d {}") || !strings.Contains(text, `literal \u003c stays`) {
+			t.Errorf("%s: posted %s", api, text)
+		}
+	}
+}
+
+// TestChatTemperatureZero: go-openai's chat request cannot carry a
+// temperature of 0; the send does.
+func TestChatTemperatureZero(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{})
+	for _, api := range apis {
+		cfg := config(srv, api)
+		zero := float32(0)
+		cfg.Temperature = &zero
+		got := posted(t, srv, cfg, request)
+		if v, ok := got["temperature"]; !ok || v != 0.0 {
+			t.Errorf("%s: temperature = %v (present %v)", api, v, ok)
+		}
 	}
 }

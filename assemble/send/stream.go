@@ -12,14 +12,17 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// stallTimer cancels an attempt when the next event is late.
+// stallTimer cancels an attempt when the server goes quiet: no headers, or
+// no byte of the stream, for timeout. Any byte counts, a keep-alive comment
+// (": ping", which proxies and OpenRouter send while a model thinks)
+// included: the server is there.
 type stallTimer struct {
 	timeout time.Duration
 	timer   *time.Timer
 	fired   atomic.Bool
 }
 
-// tick restarts the wait: an event arrived.
+// tick restarts the wait: bytes arrived.
 func (t *stallTimer) tick() { t.timer.Reset(t.timeout) }
 
 // checkStream refuses a 2xx answer that is not an event stream (a server
@@ -40,7 +43,7 @@ func (s *sender) checkStream() error {
 	return &badStream{fmt.Sprintf("the server answered with %s, not an event stream (text/event-stream): does it stream on this endpoint?", ct)}
 }
 
-func (s *sender) responses(ctx context.Context, req Request, stall *stallTimer) error {
+func (s *sender) responses(ctx context.Context, req Request) error {
 	stream, err := s.client.CreateResponseStream(ctx, responsesRequest(s.cfg, req))
 	if err != nil {
 		return err
@@ -57,7 +60,6 @@ func (s *sender) responses(ctx context.Context, req Request, stall *stallTimer) 
 			}
 			return err
 		}
-		stall.tick()
 		switch ev.Type {
 		case openai.ResponseStreamEventOutputTextDelta, openai.ResponseStreamEventRefusalDelta:
 			s.delta(ev.Delta)
@@ -82,6 +84,13 @@ func (s *sender) responses(ctx context.Context, req Request, stall *stallTimer) 
 				se.code, se.message = ev.Response.Error.Code, ev.Response.Error.Message
 			}
 			return se
+		case "":
+			// A server that names an error only in its event: line
+			// (dropped, see dropEventLines) still says it in the data.
+			if ev.Message == "" && ev.Error == nil {
+				continue
+			}
+			fallthrough
 		case openai.ResponseStreamEventError:
 			se := &streamError{code: ev.Code, message: ev.Message}
 			if ev.Error != nil && se.message == "" {
@@ -127,7 +136,7 @@ func (s *sender) fillText(r *openai.CreateResponseResponse) {
 	s.delta(r.GetOutputText())
 }
 
-func (s *sender) chat(ctx context.Context, req Request, stall *stallTimer) error {
+func (s *sender) chat(ctx context.Context, req Request) error {
 	stream, err := s.client.CreateChatCompletionStream(ctx, chatRequest(s.cfg, req))
 	if err != nil {
 		return err
@@ -150,7 +159,6 @@ func (s *sender) chat(ctx context.Context, req Request, stall *stallTimer) error
 			}
 			return nil
 		}
-		stall.tick()
 		if chunk.ID != "" {
 			s.res.ResponseID = chunk.ID
 		}

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -85,6 +84,9 @@ func (o *sendOptions) run(cmd *cobra.Command) error {
 	e := newEngine(root, cfg)
 	e.LLM = llmConfig(l)
 	stderr := cmd.ErrOrStderr()
+	e.LLM.OnRetry = func(attempt int, wait time.Duration, err error) {
+		fmt.Fprintf(stderr, "  ! %v; trying again in %s (retry %d)\n", err, wait.Round(100*time.Millisecond), attempt)
+	}
 	e.Stderr = stderr
 	out, err := e.PrepareSend(evidence.SendOptions{FollowUp: o.followUp})
 	if err != nil {
@@ -115,19 +117,23 @@ func (o *sendOptions) run(cmd *cobra.Command) error {
 	}
 	where := shortPath(root, turn.Answer)
 	switch {
-	case err != nil && turn.N > 0 && errors.Is(err, context.Canceled):
+	case err != nil && turn.N > 0 && evidence.Cancelled(err):
 		fmt.Fprintf(stderr, "dossier: cancelled; the partial answer is kept, marked incomplete, in %s\n", where)
 		return errReported{exitInterrupted}
 	case err != nil && turn.N > 0:
 		fmt.Fprintln(stderr, "dossier:", err)
 		fmt.Fprintf(stderr, "dossier: the partial answer is kept, marked incomplete, in %s\n", where)
 		return errReported{exitError}
-	case errors.Is(err, context.Canceled):
+	case evidence.Cancelled(err):
 		fmt.Fprintln(stderr, "dossier: cancelled before any answer arrived; the flow is as it was")
 		return errReported{exitInterrupted}
 	case err != nil:
-		return err
+		// Said here: a stall's error wraps a cancelled context, which is
+		// not the user's interrupt.
+		fmt.Fprintln(stderr, "dossier:", err)
+		return errReported{exitError}
 	}
+	e.SaveCache()
 	if o.json {
 		return printTurnJSON(stdout, turn)
 	}

@@ -89,9 +89,9 @@ type Script struct {
 	// NotStream answers 200 with one JSON object instead of a stream.
 	NotStream bool
 
-	// OnFlush, when set, is called right after chunk i was written and
+	// OnChunk, when set, is called just before chunk i is written and
 	// flushed (benchmarks time the trip from here to the client).
-	OnFlush func(i int)
+	OnChunk func(i int)
 }
 
 // Usage is what the server reports.
@@ -357,11 +357,11 @@ func (s *Server) responses(r *http.Request, e *emitter, sc Script) {
 			return
 		}
 		text.WriteString(c)
+		if sc.OnChunk != nil {
+			sc.OnChunk(i)
+		}
 		if ev("response.output_text.delta", map[string]any{"item_id": itemID, "output_index": 0, "content_index": 0, "delta": c, "logprobs": []any{}}) != nil {
 			return
-		}
-		if sc.OnFlush != nil {
-			sc.OnFlush(i)
 		}
 	}
 	if s.interrupt(r, e, sc, len(chunks), len(chunks), func(msg string) {
@@ -408,11 +408,11 @@ func (s *Server) chat(r *http.Request, e *emitter, sc Script) {
 		if s.interrupt(r, e, sc, i, len(chunks), failFn) {
 			return
 		}
+		if sc.OnChunk != nil {
+			sc.OnChunk(i)
+		}
 		if e.event("", chunk(map[string]any{"content": c}, nil)) != nil {
 			return
-		}
-		if sc.OnFlush != nil {
-			sc.OnFlush(i)
 		}
 	}
 	if s.interrupt(r, e, sc, len(chunks), len(chunks), failFn) || sc.Truncate {
