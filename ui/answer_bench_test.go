@@ -63,13 +63,13 @@ func BenchmarkAnswerDeltaToFrame(b *testing.B) {
 }
 
 // BenchmarkSendFirstByteToScreen is end to end: from the fake server
-// flushing the answer's first chunk to the workbench's frame showing it,
+// writing the answer's first chunk to the workbench's frame showing it,
 // through HTTP, SSE parsing, the engine, the stream's coalescing, Update
 // and View. Each iteration is one send (turn files written and all).
 func BenchmarkSendFirstByteToScreen(b *testing.B) {
 	var flushed atomic.Int64
 	srv := sendtest.New(b, sendtest.Script{Chunks: []string{"Ωmega first ", "and the rest."},
-		OnFlush: func(i int) {
+		OnChunk: func(i int) {
 			if i == 0 {
 				flushed.Store(time.Now().UnixNano())
 			}
