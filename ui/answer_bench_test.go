@@ -40,22 +40,29 @@ func streamingModel(b *testing.B, before string) (Model, *stream) {
 // BenchmarkAnswerDeltaToFrame is a batch of answer text arriving at
 // Update to the frame that shows it (Update and View), at the start of an
 // answer and at the end of a 100k-token one: the cost of a frame must not
-// grow with the answer.
+// grow with the answer. Deltas are words, with a paragraph break every
+// 80 (about 500 bytes, as Markdown answers go); "longline" is the worst
+// case, a 64 kB line with no break still being written, which is wrapped
+// again on every frame.
 func BenchmarkAnswerDeltaToFrame(b *testing.B) {
 	for _, tc := range []struct {
-		name   string
-		before int
-	}{{"empty", 0}, {"after100k", 100_000}} {
+		name     string
+		before   string
+		newlines bool
+	}{{"empty", "", true}, {"after100k", longAnswer(100_000), true}, {"longline", strings.Repeat("word ", 64<<10/5), false}} {
 		b.Run(tc.name, func(b *testing.B) {
-			m, s := streamingModel(b, longAnswer(tc.before))
-			delta := "keeps the empty fields "
+			m, s := streamingModel(b, tc.before)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
+				delta := fmt.Sprintf("w%d ", i)
+				if tc.newlines && i%80 == 79 {
+					delta += "\n\n"
+				}
 				next, _ := m.Update(streamMsg{s: s, text: delta})
 				m = next.(Model)
-				if v := m.View(); !strings.Contains(v, "keeps the") {
-					b.Fatal("the delta is not on screen")
+				if v := m.View(); !strings.Contains(v, fmt.Sprintf("w%d", i)) {
+					b.Fatalf("the delta is not on screen:\n%s", v)
 				}
 			}
 		})

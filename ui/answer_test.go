@@ -217,3 +217,40 @@ func TestQuitWhileStreamingKeepsThePartial(t *testing.T) {
 		t.Errorf("the partial was not kept: %v\n%s", err, raw)
 	}
 }
+
+// TestLiveTextWrapsAsAWhole: streamed in deltas of any size, the answer
+// wraps to the same lines as the whole text wrapped at once, and a line
+// still being written past the piece size is shown whole (in pieces).
+func TestLiveTextWrapsAsAWhole(t *testing.T) {
+	text := longAnswer(3000) + "tail without a newline"
+	for _, step := range []int{1, 7, 256, len(text)} {
+		l := newLiveText(60)
+		for off := 0; off < len(text); off += step {
+			l.append(text[off:min(len(text), off+step)])
+		}
+		if got, want := strings.Join(l.lines, "\n"), strings.Join(wrapText(text, 60), "\n"); got != want {
+			t.Errorf("step %d: lines differ", step)
+		}
+		l.resize(40)
+		if got, want := strings.Join(l.lines, "\n"), strings.Join(wrapText(text, 40), "\n"); got != want {
+			t.Errorf("step %d: resized lines differ", step)
+		}
+	}
+	long := strings.Repeat("wörd ", 5000) // 30 kB with no newline
+	l := newLiveText(80)
+	for off := 0; off < len(long); off += 5 {
+		l.append(long[off : off+5])
+	}
+	if got := strings.ReplaceAll(strings.Join(l.lines, ""), " ", ""); got != strings.ReplaceAll(long, " ", "") {
+		t.Errorf("the long line lost text: %d runes shown of %d", len([]rune(got)), len([]rune(strings.ReplaceAll(long, " ", ""))))
+	}
+	for _, line := range l.lines {
+		if w := len([]rune(line)); w > 80 {
+			t.Fatalf("a line of %d cells: %q", w, line)
+		}
+	}
+	l.append("\n")
+	if got, want := strings.Join(l.lines, "\n"), strings.Join(wrapText(long+"\n", 80), "\n"); got != want {
+		t.Errorf("the finished long line is not wrapped whole")
+	}
+}

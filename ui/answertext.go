@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/glamour"
 	"github.com/charmbracelet/x/ansi"
@@ -19,7 +20,17 @@ type liveText struct {
 	lines []string // wrapped; the first done of them are final
 	done  int
 	tail  int // byte offset in raw where the unfinished line starts
+	// A very long unfinished line is wrapped in pieces: cut is where the
+	// last piece ends, and cutLines are the pieces before it, wrapped.
+	// The line is wrapped whole once it ends.
+	cut      int
+	cutLines []string
 }
+
+// pieceBytes is the unfinished text past which a long line is wrapped in
+// pieces, so a line with no break (minified JSON, one huge paragraph)
+// does not cost its whole length on every frame.
+const pieceBytes = 4 << 10
 
 // newLiveText wraps at width (at least 1).
 func newLiveText(width int) *liveText { return &liveText{width: max(1, width)} }
@@ -39,7 +50,7 @@ func (l *liveText) resize(width int) {
 	if width == l.width {
 		return
 	}
-	l.width, l.lines, l.done, l.tail = width, nil, 0, 0
+	l.width, l.lines, l.done, l.tail, l.cut, l.cutLines = width, nil, 0, 0, 0, nil
 	l.rewrap()
 }
 
@@ -57,7 +68,22 @@ func (l *liveText) rewrap() {
 		rest = rest[i+1:]
 	}
 	l.done = len(l.lines)
-	if rest != "" {
+	if l.cut < l.tail {
+		l.cut, l.cutLines = l.tail, nil
+	}
+	for len(raw)-l.cut > 2*pieceBytes {
+		end := l.cut + pieceBytes
+		if sp := strings.LastIndexByte(raw[l.cut:end], ' '); sp > 0 {
+			end = l.cut + sp + 1
+		}
+		for end < len(raw) && !utf8.RuneStart(raw[end]) {
+			end++
+		}
+		l.cutLines = append(l.cutLines, wrapLine(raw[l.cut:end], l.width)...)
+		l.cut = end
+	}
+	l.lines = append(l.lines, l.cutLines...)
+	if rest := raw[l.cut:]; rest != "" {
 		l.lines = append(l.lines, wrapLine(rest, l.width)...)
 	}
 }
