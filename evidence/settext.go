@@ -23,11 +23,12 @@ var textParts = map[string]struct {
 }
 
 // flowSetText is `flow set request|policy TEXT`: the words after the
-// setting are the text, so an unquoted request works from a shell too.
+// setting are the text, so an unquoted request works from a shell too
+// (after `--`, a text may start with '-': `flow set request -- "- item"`).
 func (e *Engine) flowSetText(c *call) error {
 	which := c.args[0]
-	text := strings.TrimSpace(strings.Join(c.args[1:], " "))
-	if text == "" {
+	text := strings.Join(c.args[1:], " ")
+	if strings.TrimSpace(text) == "" {
 		return usagef("flow set %s: no text: give the %s's text (quote it, or let the words follow)", which, which)
 	}
 	p, created, err := e.SetText(c.w, which, text)

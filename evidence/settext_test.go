@@ -68,9 +68,9 @@ func TestFlowSetRequestAndPolicy(t *testing.T) {
 	if name != "010_request.user.md" || text != "fix the lexer too\n" {
 		t.Errorf("request part %s = %q", name, text)
 	}
-	run(t, e, "flow", "set", "policy", "Answer in English.\nCite files.")
+	run(t, e, "flow", "set", "policy", "--", "- Answer in English.\n- Cite files.")
 	name, text = readPart(t, e, "policy")
-	if name != "000_policy.system.md" || text != "Answer in English.\nCite files.\n" {
+	if name != "000_policy.system.md" || text != "- Answer in English.\n- Cite files.\n" {
 		t.Errorf("policy part %s = %q", name, text)
 	}
 	f, _ := e.Flow()

@@ -34,9 +34,9 @@ func TestRequestAndPolicyAreUndoable(t *testing.T) {
 		t.Errorf("request %q (status %q)", got, m.status)
 	}
 	m = keys(t, m, ":")
-	m = typeText(t, m, "/policy Answer briefly.")
+	m = typeText(t, m, `/policy "- Answer briefly."`)
 	m = keys(t, m, "enter")
-	if got := partText(t, dir, "ctx/000_policy.system.md"); got != "Answer briefly.\n" {
+	if got := partText(t, dir, "ctx/000_policy.system.md"); got != "- Answer briefly.\n" {
 		t.Errorf("policy %q (status %q)", got, m.status)
 	}
 	if r, ok := m.textRow("policy"); !ok || r.ID != "000_policy" {

@@ -47,7 +47,7 @@ func (m Model) setText(words []string) (tea.Model, tea.Cmd) {
 func (m *Model) setTextCmd(which, text string) tea.Cmd {
 	m.busy++
 	r, format := m.run, m.format
-	do := []string{"flow", "set", which, text}
+	do := []string{"flow", "set", which, "--", text} // the text may start with '-'
 	return func() tea.Msg {
 		undo, out, snap, err := r.setText(which, do, format)
 		return execMsg{act: action{do: do, undo: undo}, out: out, err: err, snap: snap, kind: execNew}
@@ -72,7 +72,7 @@ func (r *runner) setText(which string, words []string, format assemble.Format) (
 	switch {
 	case err != nil:
 	case had:
-		undo = []string{"flow", "set", which, old}
+		undo = []string{"flow", "set", which, "--", old}
 	default:
 		if f, ferr := r.e.Flow(); ferr == nil {
 			if p := f.TextPart(which); p != nil {
