@@ -29,8 +29,11 @@ func (m Model) textRow(which string) (row, bool) {
 // policy, the rest the text); without text it opens the part in the
 // editor instead.
 func (m Model) setText(words []string) (tea.Model, tea.Cmd) {
-	which := words[0]
-	text := strings.Join(words[1:], " ")
+	which, rest := words[0], words[1:]
+	if len(rest) > 0 && rest[0] == "--" { // typed as the CLI takes it
+		rest = rest[1:]
+	}
+	text := strings.Join(rest, " ")
 	if strings.TrimSpace(text) == "" {
 		return m.editText(which)
 	}
