@@ -51,9 +51,7 @@ func TestWorkbenchSendE2E(t *testing.T) {
 	reqFile := filepath.Join(flowDir, "ctx", "010_request.user.md")
 
 	// 1. /request sets the request.
-	tm.keys(":")
-	tm.literal("/request fix the parser")
-	tm.keys("Enter")
+	command(tm, "/request fix the parser")
 	tm.waitFor("the request part", 0, func(s *screen) bool { return strings.Contains(s.text, "010_request") })
 	if got := readText(t, reqFile); got != "fix the parser\n" {
 		t.Fatalf("request %q", got)
@@ -80,9 +78,7 @@ func TestWorkbenchSendE2E(t *testing.T) {
 
 	// 4. A follow-up is turn 2.
 	srv.SetScript(sendtest.Script{Text: "Turn two: keep a test for the empty field."})
-	tm.keys(":")
-	tm.literal("/followup and a test?")
-	tm.keys("Enter")
+	command(tm, "/followup and a test?")
 	tm.waitFor("turn 2 on screen", 20*time.Second, func(s *screen) bool {
 		return strings.Contains(s.text, "turn 2 of 2") && strings.Contains(s.text, "Turn two: keep a test")
 	})
@@ -145,4 +141,15 @@ func waitFile(t *testing.T, tm *tmuxTerm, path, want string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// command types a command line, waiting for each step to show: keys
+// typed in one burst arrive as one key message.
+func command(tm *tmuxTerm, line string) {
+	tm.t.Helper()
+	tm.keys(":")
+	tm.waitFor("the command line", 0, func(s *screen) bool { return strings.HasPrefix(s.bottom(), ":") })
+	tm.literal(line)
+	tm.waitFor("the typed command", 0, func(s *screen) bool { return strings.HasPrefix(s.bottom(), ":"+line) })
+	tm.keys("Enter")
 }
