@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dossierhq/dossier/index/related"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -21,8 +22,8 @@ type AnswerRef struct {
 	Selector string
 	Path     string
 	// Start, End are the lines the selector takes (with context around a
-	// mentioned line, or the span of the symbol enclosing it); 0 for a
-	// whole file or a symbol.
+	// mentioned line, the span of the symbol enclosing it, or the
+	// symbol's); 0 for a whole file.
 	Start, End int
 	Symbol     string
 	// Mention is the text of the answer that named it.
@@ -250,9 +251,12 @@ func (x *refExtractor) symbolRef(name, mentioned string) (AnswerRef, bool) {
 	if err != nil {
 		return AnswerRef{}, false
 	}
-	rel, abs, err := inRoot(x.e.Root, path)
-	if err != nil || refuseSecretFile(x.e.Root, rel, abs) != nil {
+	sel := Selector{related.Target{Path: path, Symbol: name}}
+	ex, err := ExtractSpan(x.e.Root, sel, x.db) // inside the workspace, not a credential file
+	if err != nil {
 		return AnswerRef{}, false
 	}
-	return AnswerRef{Selector: rel + "::@" + name, Path: rel, Symbol: name, Mention: mentioned}, true
+	// The span, so the flow's coverage of it can be told.
+	return AnswerRef{Selector: ex.Source.Path + "::@" + name, Path: ex.Source.Path, Symbol: name, Mention: mentioned,
+		Start: ex.Source.StartLine, End: ex.Source.EndLine}, true
 }

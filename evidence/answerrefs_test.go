@@ -45,6 +45,7 @@ func refWorkspace(t *testing.T) (*Engine, string) {
 	ix.Close()
 	run(t, e, "flow", "new", "refs")
 	run(t, e, "evidence", "add", "README.md")
+	run(t, e, "evidence", "add", "web/src/api/client.ts::@ApiClient.fetchUser")
 	return e, root
 }
 
@@ -87,7 +88,7 @@ func ParseLine(line string) []string {
 		"parser/parse.go::5,17", // the enclosing function (its comments too), from the index
 		"parser/parse.go::@ParseLine",
 		"web/src/api/client.ts",
-		"web/src/api/client.ts::@ApiClient.fetchUser",
+		"web/src/api/client.ts::@ApiClient.fetchUser (in 110_client_ts_apiclient_fetchuser)",
 		"app/Http/Controllers/UserController.php::6,9",
 		"app/Http/Controllers/UserController.php::@UserController.show",
 		"README.md (in 100_readme_md)",
