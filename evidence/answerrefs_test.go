@@ -122,3 +122,32 @@ func TestAnswerRefsWithoutIndex(t *testing.T) {
 		t.Errorf("refs: %s", got)
 	}
 }
+
+// FuzzAnswerRefs: any answer gives refs (or none) without a panic, each a
+// selector that parses, on a file inside the workspace.
+func FuzzAnswerRefs(f *testing.F) {
+	for _, s := range []string{"see a.go:1-2", "`Parse` in ./a.go#L1", "../a.go /etc/passwd a.go:99", "```go\nfunc Parse() {}\n```", "a.go:0 a.go:1:2 a.go, line 1"} {
+		f.Add(s)
+	}
+	root := f.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644)
+	e := NewEngine(root)
+	e.Getenv = func(string) string { return "" }
+	f.Fuzz(func(t *testing.T, answer string) {
+		refs, err := e.AnswerRefs(answer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range refs {
+			if r.Path != "a.go" {
+				t.Errorf("%q: a ref to %q", answer, r.Path)
+			}
+			if _, err := ParseSelector(r.Selector); err != nil {
+				t.Errorf("%q: selector %q: %v", answer, r.Selector, err)
+			}
+			if r.Start > r.End || r.End > 3 {
+				t.Errorf("%q: lines %d-%d of a 3-line file", answer, r.Start, r.End)
+			}
+		}
+	})
+}
