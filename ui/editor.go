@@ -176,21 +176,24 @@ func (m Model) handleEdited(msg editedMsg) (tea.Model, tea.Cmd) {
 	return m, func() tea.Msg { return readEdited(msg.which, msg.path, src) }
 }
 
-// readEdited reads the edited copy, compares it with the part and removes
-// the copy.
+// readEdited reads the edited copy and compares it with the part; the
+// copy goes once its text is set (or found unchanged).
 func readEdited(which, path, src string) tea.Msg {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return editTextMsg{which: which, path: path, err: fmt.Errorf("read the edited %s: %w", which, err)}
 	}
-	os.Remove(path)
 	before := ""
 	if src != "" {
 		b, _ := os.ReadFile(src)
 		before = string(b)
 	}
 	text := strings.TrimRight(string(raw), "\n")
-	return editTextMsg{which: which, text: text, changed: text != strings.TrimRight(before, "\n")}
+	changed := text != strings.TrimRight(before, "\n")
+	if !changed || strings.TrimSpace(text) == "" {
+		os.Remove(path)
+	}
+	return editTextMsg{which: which, text: text, path: path, changed: changed}
 }
 
 func (m Model) handleEditText(msg editTextMsg) (tea.Model, tea.Cmd) {
@@ -206,5 +209,5 @@ func (m Model) handleEditText(msg editTextMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.status, m.statusErr = "flow set "+msg.which+" …", false
-	return m, m.setTextCmd(msg.which, msg.text)
+	return m, m.setTextCmd(msg.which, msg.text, msg.path)
 }

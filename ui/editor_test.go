@@ -147,3 +147,31 @@ func TestEditorThatFails(t *testing.T) {
 		})
 	}
 }
+
+// TestEditorKeepsAnEditThatCannotBeSet: a request that is a symlink is
+// not written through; the edited copy is kept and named.
+func TestEditorKeepsAnEditThatCannotBeSet(t *testing.T) {
+	m, root := newTestModel(t, nil)
+	req := filepath.Join(m.snap.Dir, "ctx", "010_request.user.md")
+	shared := filepath.Join(root, "docs", "request.md")
+	os.WriteFile(shared, []byte("Shared request.\n"), 0o644)
+	os.Remove(req)
+	if err := os.Symlink(shared, req); err != nil {
+		t.Fatal(err)
+	}
+	m = send(t, m, flowChangedMsg{})
+	t.Setenv("VISUAL", fakeEditor(t, "An edit.", false))
+	final := runProgram(t, m, func(m Model) bool { return m.statusErr }, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("E")})
+	_, kept, ok := strings.Cut(final.status, "your edit is kept in ")
+	if !ok || !strings.Contains(final.status, "is a symlink") {
+		t.Fatalf("status %q", final.status)
+	}
+	kept, _, _ = strings.Cut(kept, ": ")
+	if got := partText(t, "/", kept); got != "Shared request.\nAn edit.\n" {
+		t.Errorf("the kept copy holds %q", got)
+	}
+	os.Remove(kept)
+	if got := partText(t, "/", shared); got != "Shared request.\n" {
+		t.Errorf("the shared file changed: %q", got)
+	}
+}

@@ -3,6 +3,8 @@ package ui
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -41,18 +43,25 @@ func (m Model) setText(words []string) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.status, m.statusErr = "flow set "+which+" …", false
-	return m, m.setTextCmd(which, text)
+	return m, m.setTextCmd(which, text, "")
 }
 
 // setTextCmd sets the text, with an undo made from what the part held
 // before, read in the same hold of the engine's lock: the undo puts the
-// old text back, or removes the part the command created.
-func (m *Model) setTextCmd(which, text string) tea.Cmd {
+// old text back, or removes the part the command created. from, when
+// set, is the edited copy the text came from: removed once the text is
+// set, kept and named when it could not be.
+func (m *Model) setTextCmd(which, text, from string) tea.Cmd {
 	m.busy++
 	r, format := m.run, m.format
 	do := []string{"flow", "set", which, "--", text} // the text may start with '-'
 	return func() tea.Msg {
 		undo, out, snap, err := r.setText(which, do, format)
+		if from != "" && err == nil {
+			os.Remove(from)
+		} else if from != "" {
+			err = fmt.Errorf("your edit is kept in %s: %w", from, err) // first: the status shows one line
+		}
 		return execMsg{act: action{do: do, undo: undo}, out: out, err: err, snap: snap, kind: execNew}
 	}
 }
