@@ -26,7 +26,9 @@ func init() {
 		run:   (*Engine).flowList})
 	register(&command{group: "flow", name: "use", args: "ID", summary: "Make a flow current.", run: (*Engine).flowUse})
 	register(&command{group: "flow", name: "show", args: "", summary: "Print the current flow's directory, settings and totals.", run: (*Engine).flowShow})
-	register(&command{group: "flow", name: "set", args: "mode|model|format|budget VALUE", summary: "Change a setting of the current flow.", run: (*Engine).flowSet})
+	register(&command{group: "flow", name: "set", args: "mode|model|format|budget VALUE | request|policy TEXT",
+		summary: "Change a setting of the current flow, or set its request (user part) or policy (system part) text.",
+		run:     (*Engine).flowSet})
 }
 
 func (e *Engine) flowNew(c *call) error {
@@ -160,6 +162,9 @@ func orDash(s string) string {
 }
 
 func (e *Engine) flowSet(c *call) error {
+	if len(c.args) > 0 && (c.args[0] == "request" || c.args[0] == "policy") {
+		return e.flowSetText(c)
+	}
 	if err := c.needArgs(2, 2, "a setting and a value"); err != nil {
 		return err
 	}
@@ -191,7 +196,7 @@ func (e *Engine) flowSet(c *call) error {
 		}
 		f.Meta.Budget = n
 	default:
-		return usagef("unknown setting %q: mode, model, format or budget", key)
+		return usagef("unknown setting %q: mode, model, format, budget, request or policy", key)
 	}
 	if err := f.SaveMeta(); err != nil {
 		return err

@@ -123,6 +123,10 @@ func (m Model) undoLast() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	a := m.undo[len(m.undo)-1]
+	if a.undo == nil {
+		m.status, m.statusErr = "one moment: the last change is still being applied (u again once it is)", false
+		return m, nil
+	}
 	m.undo = m.undo[:len(m.undo)-1]
 	m.status, m.statusErr = "undo: "+strings.Join(a.undo, " ")+" …", false
 	cmd := m.execCmd(action{do: a.undo, undo: a.do, eff: a.eff.inverse()}, execUndo)

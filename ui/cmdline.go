@@ -46,7 +46,8 @@ func (c cmdLine) view(st themes.Styles) string {
 
 // uiWords are the command-line words only the workbench has; the rest go
 // to the engine.
-var uiWords = []string{"budget", "format", "copy", "export", "search", "view", "reload", "undo", "redo", "help", "quit"}
+var uiWords = []string{"budget", "format", "copy", "export", "search", "view", "reload", "undo", "redo", "help", "quit",
+	"request", "policy", "edit", "send", "followup", "turns"}
 
 func (m Model) updateCmdLine(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
@@ -144,7 +145,14 @@ func (m Model) runLine(line string) (tea.Model, tea.Cmd) {
 		return m.runWords([]string{"assemble", "--format", string(m.format), "--out", words[1]}, nil)
 	case "budget":
 		return m.runWords(append([]string{"evidence"}, words...), nil)
-	case "evidence", "flow", "ask", "assemble", "env":
+	case "request", "policy", "edit", "send", "followup", "turns":
+		return m.runAnswerWord(words)
+	case "flow":
+		if len(words) > 2 && words[1] == "set" && (words[2] == "request" || words[2] == "policy") {
+			return m.setText(words[2:]) // undoable, as /request is
+		}
+		return m.runWords(words, nil)
+	case "evidence", "ask", "assemble", "env":
 		if len(words) > 2 && words[1] == "from-output" && slices.Contains(words[2:], "-") {
 			m.status, m.statusErr = "the workbench has no stdin to read: save the output to a file and give its path", true
 			return m, nil

@@ -33,6 +33,9 @@ type runner struct {
 // row is one part as the evidence list shows it.
 type row struct {
 	ID, Name, Rank, Role string
+	// Kind is the name's kind ("request", "policy", "parse_go"); Path the
+	// part file (the link itself for a .link), which the editor key opens.
+	Kind, Path           string
 	Band                 string
 	States               []string
 	Tokens               int
@@ -192,7 +195,7 @@ func (r *runner) snapshotLocked(format assemble.Format) snapshot {
 	defer done()
 	i := 0
 	for _, p := range f.Parts {
-		rw := row{ID: p.ID(), Name: p.Name.String(), Rank: p.Rank, Role: string(p.Role),
+		rw := row{ID: p.ID(), Name: p.Name.String(), Rank: p.Rank, Role: string(p.Role), Kind: p.Name.Kind, Path: p.Path,
 			Active: p.Active() && p.Broken == "", Pinned: p.Pinned, Link: p.Link, Found: f.Meta.Found[p.ID()],
 			Heading: p.Heading, Lang: p.Source.Language, Code: p.Code, StartLine: p.Source.StartLine,
 			Detail: p.Detail}

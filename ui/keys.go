@@ -10,6 +10,11 @@ type KeyMap struct {
 	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
 	Toggle, Pin, RankUp, RankDown, Remove   key.Binding
 	Undo, Redo, Focus                       key.Binding
+	// Edit opens a part in $VISUAL/$EDITOR; Send sends the flow; Answer
+	// shows the answer pane.
+	Edit, Send, Answer key.Binding
+	// Answer pane.
+	PrevTurn, NextTurn, FollowUp, AddRef, CopyAnswer, StopSend key.Binding
 	// Everywhere.
 	Search, Command, NextPane, Assembled, Format key.Binding
 	Copy, Export, Reload, Help, Quit             key.Binding
@@ -37,6 +42,16 @@ func DefaultKeyMap() KeyMap {
 		Undo:     b([]string{"u"}, "u", "undo"),
 		Redo:     b([]string{"ctrl+r"}, "ctrl+r", "redo"),
 		Focus:    b([]string{"f"}, "f", "focus (again: off)"),
+		Edit:     b([]string{"E"}, "E", "edit in $EDITOR"),
+		Send:     b([]string{"S"}, "S", "send to LLM"),
+		Answer:   b([]string{"A"}, "A", "answers"),
+
+		PrevTurn:   b([]string{"["}, "[", "turn before"),
+		NextTurn:   b([]string{"]"}, "]", "turn after"),
+		FollowUp:   b([]string{"F"}, "F", "follow up"),
+		AddRef:     b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "add a ref"),
+		CopyAnswer: b([]string{"y"}, "y", "copy answer"),
+		StopSend:   b([]string{"esc"}, "esc", "stop/close"),
 
 		Search:    b([]string{"/"}, "/", "search"),
 		Command:   b([]string{":"}, ":", "command line"),
@@ -68,7 +83,8 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
-		{k.Toggle, k.Pin, k.RankUp, k.RankDown, k.Remove, k.Undo, k.Redo, k.Focus},
+		{k.Toggle, k.Pin, k.RankUp, k.RankDown, k.Remove, k.Undo, k.Redo, k.Focus, k.Edit},
 		{k.Search, k.Command, k.NextPane, k.Assembled, k.Format, k.Copy, k.Export, k.Reload, k.Help, k.Quit},
+		{k.Send, k.Answer, k.PrevTurn, k.NextTurn, k.FollowUp, k.AddRef, k.CopyAnswer, k.StopSend},
 	}
 }

@@ -82,6 +82,7 @@ type Model struct {
 
 	cmd    cmdLine
 	search searchOverlay
+	ans    answerPane
 
 	status    string
 	statusErr bool
@@ -105,7 +106,22 @@ type action struct {
 	do, undo []string
 	eff      effect
 	seq      int // of the queued command that pushed it to history
+	// learn, when set and undo is nil, is how the command learns its undo
+	// as it runs (the text a `flow set request` replaces, the part an add
+	// creates): its history entry is filled in when it is done.
+	learn learnKind
+	which string // learnText: request or policy
+	from  string // learnText: the edited copy the text came from
 }
+
+// learnKind says how a command finds its undo while it runs.
+type learnKind int
+
+const (
+	learnNone learnKind = iota
+	learnText           // flow set request|policy: the old text back, or remove the part it made
+	learnAdd            // evidence add: remove the part it made
+)
 
 // New builds the workbench.
 func New(o Options) Model {
@@ -114,6 +130,7 @@ func New(o Options) Model {
 	m.format = o.Engine.Format()
 	m.cmd = newCmdLine()
 	m.search = newSearchOverlay()
+	m.ans = newAnswerPane()
 	m.help.Styles = o.Styles.HelpStyles()
 	m.status, m.statusErr = o.Notice, o.Notice != ""
 	return m
@@ -138,6 +155,8 @@ type (
 		snap snapshot
 		kind execKind
 		seq  int // the queued command it answers
+		// learned is the undo a learning command found (see action.learn).
+		learned []string
 	}
 )
 
@@ -182,7 +201,7 @@ func (m Model) Update(msg tea.Msg) (result tea.Model, cmd tea.Cmd) {
 	}()
 	next, cmd := m.update(msg)
 	nm := next.(Model)
-	if !nm.spinning && (nm.busy > 0 || nm.indexing != "") {
+	if !nm.spinning && (nm.busy > 0 || nm.indexing != "" || nm.ans.live != nil) {
 		nm.spinning = true
 		cmd = tea.Batch(cmd, nm.spin.Tick)
 	}
@@ -202,7 +221,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cmd.input.Width = max(10, msg.Width-3)
 		m.search.input.Width = max(10, msg.Width-12)
 		m.clamp()
-		return m, nil
+		return m, m.resizeAnswer()
 	case snapMsg:
 		return m, m.takeSnapshot(msg.snap)
 	case execMsg:
@@ -210,7 +229,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case spinner.TickMsg:
 		// The spinner runs only while something is under way, so an idle
 		// workbench draws nothing.
-		if m.busy == 0 && m.indexing == "" {
+		if m.busy == 0 && m.indexing == "" && m.ans.live == nil {
 			m.spinning = false
 			return m, nil
 		}
@@ -222,11 +241,16 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case completedMsg:
 		return m.applyCompletion(msg)
 	case flowChangedMsg:
+		if m.ans.open { // a turn kept by `dossier send` in another shell, or an answer edited
+			return m, tea.Batch(m.loadCmd(), m.turnsCmd())
+		}
 		return m, m.loadCmd()
 	case searchResultMsg, searchTickMsg:
 		return m.updateSearch(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
+	case editReadyMsg, editedMsg, editTextMsg, sendReadyMsg, streamMsg, streamDoneMsg, turnsMsg, renderedMsg, refsMsg, copiedMsg:
+		return m.updateAnswer(msg)
 	case tea.KeyMsg:
 		return m.handleKeys(msg)
 	}
@@ -255,6 +279,7 @@ func (m Model) handleExec(msg execMsg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	m.status, m.statusErr = summary(msg.out), false
+	m.learnUndo(msg)
 	if m.failed != "" {
 		m.status, m.statusErr = m.failed+" · then: "+m.status, true
 		if len(m.queue) == 0 {
@@ -286,6 +311,7 @@ func (m *Model) takeSnapshot(s snapshot) tea.Cmd {
 	}
 	if s.FlowID != m.snap.FlowID && m.snap.FlowID != "" {
 		m.undo, m.redo = nil, nil
+		m.otherFlow()
 	}
 	m.snap, m.ready = s, true
 	m.snap.Rows = m.withPending(s.Rows)
@@ -325,10 +351,21 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.output = "" // any key closes the answer, and does nothing else
 		return m, nil
 	}
+	if m.ans.open {
+		if next, cmd, ok := m.handleAnswerKey(msg); ok {
+			return next, cmd
+		}
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
+	case key.Matches(msg, k.Edit):
+		return m.editSelected()
+	case key.Matches(msg, k.Send):
+		return m.send("")
+	case key.Matches(msg, k.Answer):
+		return m.openAnswer()
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.Command):
@@ -506,6 +543,8 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	switch {
+	case m.ans.open:
+		m.scrollAnswer(d)
 	case m.showAssembled:
 		m.assembled.scroll(d, m.limitOf(false))
 	case msg.X > m.listWidth():

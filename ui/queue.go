@@ -114,7 +114,9 @@ func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
 	switch {
 	case kind == execUndo:
 		m.redo = append(m.redo, action{do: act.undo, undo: act.do, eff: act.eff.inverse(), seq: q.seq})
-	case len(act.undo) > 0:
+	case len(act.undo) > 0, act.learn != learnNone && kind == execNew:
+		// A learning command's entry is kept in its place; learnUndo
+		// fills it in or drops it.
 		m.undo = append(m.undo, act)
 		if kind == execNew {
 			m.redo = nil // redo replays onto the state it was undone from
@@ -131,6 +133,23 @@ func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
 	return nil
 }
 
+// learnUndo fills in the history entry of a command that learned its undo
+// as it ran, or drops the entry when there is nothing to undo.
+func (m *Model) learnUndo(msg execMsg) {
+	if msg.act.learn == learnNone || msg.act.undo != nil {
+		return
+	}
+	i := slices.IndexFunc(m.undo, func(a action) bool { return a.seq == msg.seq })
+	switch {
+	case i < 0:
+	case msg.learned == nil:
+		m.undo = slices.Delete(m.undo, i, i+1)
+	default:
+		m.undo = slices.Clone(m.undo)
+		m.undo[i].undo = msg.learned
+	}
+}
+
 // startHead runs the first queued command. Engine writes are not tied to
 // the program's context: a command that started finishes, and Run waits
 // for it (runner.close) before it returns, so quitting never cuts a
@@ -139,8 +158,20 @@ func (m *Model) startHead() tea.Cmd {
 	m.busy++
 	q, r, format := m.queue[0], m.run, m.format
 	return func() tea.Msg {
-		out, snap, err := r.exec(context.Background(), q.act.do, format)
-		return execMsg{act: q.act, out: out, err: err, snap: snap, kind: q.kind, seq: q.seq}
+		var learned []string
+		var out string
+		var snap snapshot
+		var err error
+		switch a := q.act; {
+		case a.learn == learnText && a.undo == nil:
+			learned, out, snap, err = r.setText(a.which, a.do, format)
+			err = dropCopy(a.from, err)
+		case a.learn == learnAdd && a.undo == nil:
+			learned, out, snap, err = r.execAdd(a.do, format)
+		default:
+			out, snap, err = r.exec(context.Background(), a.do, format)
+		}
+		return execMsg{act: q.act, out: out, err: err, snap: snap, kind: q.kind, seq: q.seq, learned: learned}
 	}
 }
 

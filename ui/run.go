@@ -124,6 +124,9 @@ func Run(ctx context.Context, o RunOptions) error {
 	logger.Printf("start root=%s", o.Root)
 	final, err := p.Run()
 	m.run.close() // a change still being applied finishes before we return
+	if fm, ok := final.(Model); ok {
+		fm.StopSend() // an answer streaming in is kept, marked incomplete
+	}
 	if fm, ok := final.(Model); ok && fm.Fatal() != "" {
 		return fmt.Errorf("the workbench stopped on an %s; the flow on disk is as the last completed command left it (details: run with --debug, log %s)", fm.Fatal(), logName(o.Debug))
 	}

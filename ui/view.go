@@ -42,6 +42,8 @@ func (m Model) View() (out string) {
 		body = m.pane("Help", m.help.FullHelpView(m.keys.FullHelp())+"\n\n"+commandHelp, m.width, m.bodyHeight(), true)
 	case m.focus == focusSearch:
 		body = m.searchView(m.width, m.bodyHeight())
+	case m.ans.open:
+		body = m.answerView(m.width, m.bodyHeight())
 	default:
 		left := m.listView(m.listWidth(), m.bodyHeight())
 		right := m.rightView(m.width-m.listWidth(), m.bodyHeight())
@@ -55,7 +57,8 @@ func (m Model) View() (out string) {
 const commandHelp = `Command line (:), each key is also a command:
   /evidence status|add|toggle|pin|rank|remove|restore|focus|fit|deps|refresh|gather|from-output ...
   /ask QUESTION   /flow new|list|use|show   /budget [set N]   /format mdctx|aptix|responses|pack
-  /copy   /export PATH   /search QUERY   /view   /reload   /undo   /redo   /help   /quit`
+  /copy   /export PATH   /search QUERY   /view   /reload   /undo   /redo   /help   /quit
+  /request [TEXT]   /policy [TEXT] (no text: the editor)   /edit   /send [TEXT]   /followup TEXT   /turns`
 
 // bodyHeight is what is left between the title and the two bottom lines.
 func (m Model) bodyHeight() int { return max(3, m.height-3) }
