@@ -107,6 +107,7 @@ func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	root.Flags().BoolVar(&wb.debug, "debug", false, "log the workbench to $XDG_CACHE_HOME/dossier/debug.log")
 	root.AddCommand(idx, newStatsCmd(g), newSearchCmd(g), newRelatedCmd(g),
 		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newTrustCmd(g), newDoctorCmd(g))
+	root.AddCommand(newMCPCmd(g))
 	return root
 }
 

@@ -1,0 +1,5 @@
+package mcp
+
+func (s *Server) addResources() {}
+
+func (s *Server) addPrompts() {}
