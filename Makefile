@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/dossier
 PKGS    := ./...
 
-.PHONY: run build test bench xref-eval crash fmt lint test-update clean
+.PHONY: run build test mcp-client bench xref-eval crash fmt lint test-update clean
 
 ## build: compile the dossier binary into bin/
 build:
@@ -12,9 +12,19 @@ build:
 run: build
 	./$(BIN)
 
-## test: run every test
-test:
+## test: run every test (with node on PATH, the MCP end-to-end test with the TypeScript SDK too)
+test: mcp-client
 	$(GO) test -count=1 $(PKGS)
+
+## mcp-client: install the TypeScript MCP SDK (node_modules, git-ignored) for the end-to-end test
+MCP_CLIENT := cmd/dossier/testdata/mcpclient
+mcp-client:
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		echo "node/npm not found: the MCP end-to-end test with the TypeScript SDK is skipped"; \
+	elif [ ! -f $(MCP_CLIENT)/node_modules/@modelcontextprotocol/sdk/package.json ]; then \
+		npm ci --prefix $(MCP_CLIENT) --no-audit --no-fund --loglevel=error || \
+		echo "npm ci failed: the MCP end-to-end test with the TypeScript SDK is skipped"; \
+	fi
 
 ## bench: Go benchmarks, the GOROOT/src comparison with repomix, then retrieval quality
 bench: build
