@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestMCPHTTPAddress refuses an address that is not loopback unless told
+// so, and a remote one without a token.
+func TestMCPHTTPAddress(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("DOSSIER_TEST_TOKEN", "")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--http", "0.0.0.0:8765"}, "not a loopback address"},
+		{[]string{"--http", "192.0.2.1:8765"}, "not a loopback address"},
+		{[]string{"--http", "0.0.0.0:8765", "--allow-remote"}, "needs --token-env"},
+		{[]string{"--http", "8765"}, "give HOST:PORT"},
+		{[]string{"--token-env", "X"}, "go with --http"},
+		{[]string{"--http", "127.0.0.1:0", "--token-env", "DOSSIER_TEST_TOKEN"}, "DOSSIER_TEST_TOKEN: the variable is empty"},
+	} {
+		_, stderr, code := runCLI(t, append([]string{"mcp", "--root", root}, c.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("mcp %v: exit %d, stderr %q; want exit 2 saying %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// bearer adds a token to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestMCPHTTPToken serves streamable HTTP with a bearer token: a request
+// without it gets 401, the SDK's client with it searches; with node, the
+// TypeScript SDK's client does too.
+func TestMCPHTTPToken(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	root := workspace(t, 3)
+	must(t, "index", "--root", root)
+	cmd := dossier("mcp", "--root", root, "--http", "127.0.0.1:0", "--token-env", "DOSSIER_TEST_TOKEN")
+	cmd.Env = append(cmd.Env, "DOSSIER_TEST_TOKEN=s3cret-token")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGINT)
+		_ = cmd.Wait()
+	}()
+	sc := bufio.NewScanner(stderr)
+	url := ""
+	for sc.Scan() {
+		if _, u, ok := strings.Cut(sc.Text(), "serving "); ok {
+			url = u
+			break
+		}
+	}
+	if url == "" {
+		t.Fatalf("the server did not say where it serves")
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+
+	for _, auth := range []string{"", "Bearer wrong", "s3cret-token"} {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("Authorization %q: status %d, want 401", auth, resp.StatusCode)
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{"s3cret-token"}}}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatalf("connect with the token: %v", err)
+	}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": "F1_7 does a thing"}})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "pkg000/f1.go") {
+		t.Errorf("search over HTTP: %v %+v", err, res)
+	}
+	cs.Close()
+
+	if _, err := os.Stat(mcpClientDir); err == nil {
+		t.Run("typescript", func(t *testing.T) {
+			rep := runTSClient(t, "--http", url, "--token", "s3cret-token", "--query", "F1_7 does a thing", "--selector", "pkg000/f1.go::1,5")
+			checkTSReport(t, rep)
+		})
+	}
+}
