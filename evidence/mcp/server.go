@@ -124,7 +124,9 @@ func (s *Server) logRequests(next sdk.MethodHandler) sdk.MethodHandler {
 		case isToolError(res):
 			status = "tool error: " + clip(toolText(res), 300)
 		}
-		s.opts.Log.Printf("mcp %s%s (%.1f ms) %s", method, what, float64(time.Since(start).Microseconds())/1000, status)
+		// The log is a file on disk too: what an agent sent or got back
+		// is redacted there as well.
+		s.opts.Log.Print(redact(fmt.Sprintf("mcp %s%s (%.1f ms) %s", method, what, float64(time.Since(start).Microseconds())/1000, status)))
 		return res, err
 	}
 }
