@@ -2,10 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -118,4 +121,60 @@ func TestMCPHTTPToken(t *testing.T) {
 			checkTSReport(t, rep)
 		})
 	}
+}
+
+// TestMCPStdioBuildsMissingIndex runs `dossier mcp` as a process on a
+// workspace without an index: it says on stderr that it builds one (stdout
+// carries the protocol only, or the client would fail), searches once it
+// is built, and logs each call to the debug log.
+func TestMCPStdioBuildsMissingIndex(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	root := workspace(t, 3)
+	logPath := filepath.Join(t.TempDir(), "debug.log")
+	cmd := dossier("mcp", "--root", root, "--debug-log", logPath)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for !strings.Contains(stderr.String(), "indexed ") {
+		if ctx.Err() != nil {
+			t.Fatalf("no notice that the index was built; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(stderr.String(), "no index in "+root+": building it now") {
+		t.Errorf("stderr does not say it builds the index:\n%s", stderr.String())
+	}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": "F1_7 does a thing"}})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "pkg000/f1.go") {
+		t.Fatalf("search after the build: %v %+v", err, res)
+	}
+	raw, _ := os.ReadFile(logPath)
+	if !strings.Contains(string(raw), `mcp tools/call search {"query":"F1_7 does a thing"}`) {
+		t.Errorf("the debug log lacks the call:\n%s", raw)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

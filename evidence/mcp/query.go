@@ -351,7 +351,8 @@ func (s *Server) format(name string) (assemble.Format, error) {
 // noFlow says how to start a flow when there is none.
 func (s *Server) noFlow(err error) error {
 	if errors.Is(err, evidence.ErrNoFlow) {
-		return fmt.Errorf("%w: start one with the flow_new tool (or `dossier flow new NAME`), then add evidence", err)
+		// The engine's message names the CLI; an agent has a tool for it.
+		return errors.New("no flow yet: start one with the flow_new tool (or `dossier flow new NAME` in a shell), then add evidence with evidence_add")
 	}
 	return err
 }
