@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -73,7 +74,8 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 	}
 	logger, closeLog := o.logger()
 	defer closeLog()
-	stderr := cmd.ErrOrStderr()
+	// The index keeper's notices and the server's come from two goroutines.
+	stderr := &serialWriter{w: cmd.ErrOrStderr()}
 	searcher := search.NewEngine()
 	searcher.AllowEndpoint(cfg.Embed)
 	iopts := index.Options{MaxFileSize: cfg.Index.MaxFileSize, Workers: cfg.Index.Workers, Exclude: cfg.Index.Exclude,
@@ -86,7 +88,16 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
 	kept := make(chan error, 1)
-	go func() { kept <- srv.Keep(ctx) }()
+	go func() {
+		err := srv.Keep(ctx)
+		if err != nil {
+			// Search still answers from the index as it is; say why it
+			// may be behind.
+			fmt.Fprintln(stderr, "dossier mcp: keeping the index current:", err)
+			logger.Printf("mcp index: %v", err)
+		}
+		kept <- err
+	}()
 	logger.Printf("mcp start root=%s read-only=%v http=%q", root, o.readOnly, o.http)
 	if o.http != "" {
 		err = o.serveHTTP(ctx, srv, token, stderr)
@@ -97,14 +108,24 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 		err = srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(cmd.InOrStdin()), Writer: nopWriteCloser{out}})
 	}
 	cancel()
-	if kerr := <-kept; kerr != nil {
-		fmt.Fprintln(stderr, "dossier mcp: keeping the index current:", kerr)
-	}
+	<-kept
 	logger.Printf("mcp stop: %v", err)
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || cmd.Context().Err() != nil {
 		return nil // the client hung up, or Ctrl-C
 	}
 	return err
+}
+
+// serialWriter serializes writes.
+type serialWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *serialWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 type nopWriteCloser struct{ io.Writer }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -455,16 +456,58 @@ func TestMissingIndex(t *testing.T) {
 	}
 }
 
-// lineHook signals hit when a log line holds want.
+// lineHook closes hit when a log line holds want, and sends on each
+// (when set) for every line holding also.
 type lineHook struct {
 	want string
 	hit  chan struct{}
 	once sync.Once
+	also string
+	each chan struct{}
 }
 
 func (h *lineHook) Write(p []byte) (int, error) {
 	if strings.Contains(string(p), h.want) {
 		h.once.Do(func() { close(h.hit) })
 	}
+	if h.each != nil && strings.Contains(string(p), h.also) {
+		h.each <- struct{}{}
+	}
 	return len(p), nil
+}
+
+// TestKeepsIndexCurrent: a file written while the server runs is found by
+// the next searches once the watcher's batch is written.
+func TestKeepsIndexCurrent(t *testing.T) {
+	root := testWorkspace(t)
+	indexWorkspace(t, root)
+	defer func(d time.Duration) { index.WatchInterval = d }(index.WatchInterval)
+	index.WatchInterval = 50 * time.Millisecond
+	srv, cs := connect(t, root, false)
+	watching := make(chan struct{})
+	batch := make(chan struct{}, 16)
+	srv.opts.Log.SetOutput(&lineHook{want: "watching", hit: watching, also: "watch: re-indexed", each: batch})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Keep(ctx) }()
+	<-watching
+	if _, out := ok(t, cs, "search", map[string]any{"query": "quasar", "mode": "text"}); len(out["results"].([]any)) != 0 {
+		t.Fatalf("quasar found before it was written: %v", out)
+	}
+	if err := os.WriteFile(filepath.Join(root, "calc", "star.go"), []byte("package calc\n\n// Quasar shines.\nfunc Quasar() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for found := false; !found; {
+		select {
+		case <-batch:
+		case <-time.After(time.Minute):
+			t.Fatal("no watcher batch wrote the new file: the index is not kept current")
+		}
+		_, out := ok(t, cs, "search", map[string]any{"query": "quasar", "mode": "text"})
+		found = len(out["results"].([]any)) > 0
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Keep: %v", err)
+	}
 }
