@@ -104,10 +104,10 @@ func (s *Server) addFlowTools() {
 		func(ctx context.Context, in flowNewIn) (string, any, error) {
 			words := []string{"flow", "new"}
 			if in.Request != "" {
-				words = append(words, "--request", in.Request)
+				words = append(words, "--request="+in.Request)
 			}
 			if in.Mode != "" {
-				words = append(words, "--mode", in.Mode)
+				words = append(words, "--mode="+in.Mode)
 			}
 			return s.exec(ctx, words, in.Name)
 		})
@@ -128,16 +128,16 @@ func (s *Server) evidenceAdd(ctx context.Context, in addIn) (string, any, error)
 	words := []string{"evidence", "add"}
 	if in.Rank != "" {
 		if _, err := strconv.Atoi(in.Rank); err == nil {
-			words = append(words, "--rank", in.Rank)
+			words = append(words, "--rank="+in.Rank)
 		} else {
-			words = append(words, "--band", in.Rank)
+			words = append(words, "--band="+in.Rank)
 		}
 	}
 	if in.Role != "" {
-		words = append(words, "--role", in.Role)
+		words = append(words, "--role="+in.Role)
 	}
 	if in.Text != "" {
-		words = append(words, "--text", in.Text)
+		words = append(words, "--text="+in.Text)
 	}
 	if in.Selector == "" {
 		if in.Text == "" {

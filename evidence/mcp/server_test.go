@@ -369,8 +369,12 @@ func TestFlowTools(t *testing.T) {
 	}
 	fails(t, cs, "assemble", map[string]any{"format": "latex"}, "latex")
 
-	first, _ := ok(t, cs, "flow_new", map[string]any{"name": "second"})
-	_ = first
+	// Values that look like flags are values: "--force" is the request.
+	ok(t, cs, "flow_new", map[string]any{"name": "second", "request": "--force the parser to fail"})
+	ok(t, cs, "evidence_add", map[string]any{"role": "user", "text": "-h is not help here"})
+	if prompt, _ := ok(t, cs, "assemble", nil); !strings.Contains(prompt, "--force the parser to fail") || !strings.Contains(prompt, "-h is not help here") {
+		t.Errorf("a value starting with '-' was taken for a flag:\n%s", prompt)
+	}
 	fails(t, cs, "flow_use", map[string]any{"id": "../../etc"}, "")
 	fails(t, cs, "flow_use", map[string]any{"id": "no-such-flow"}, "no-such-flow")
 }
