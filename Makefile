@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/dossier
 PKGS    := ./...
 
-.PHONY: run build test bench xref-eval crash fmt lint test-update clean
+.PHONY: run build test mcp-client bench bench-mcp xref-eval crash fmt lint test-update clean
 
 ## build: compile the dossier binary into bin/
 build:
@@ -12,9 +12,19 @@ build:
 run: build
 	./$(BIN)
 
-## test: run every test
-test:
+## test: run every test (with node on PATH, the MCP end-to-end test with the TypeScript SDK too)
+test: mcp-client
 	$(GO) test -count=1 $(PKGS)
+
+## mcp-client: install the TypeScript MCP SDK (node_modules, git-ignored) for the end-to-end test
+MCP_CLIENT := cmd/dossier/testdata/mcpclient
+mcp-client:
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		echo "node/npm not found: the MCP end-to-end test with the TypeScript SDK is skipped"; \
+	elif [ ! -f $(MCP_CLIENT)/node_modules/@modelcontextprotocol/sdk/package.json ]; then \
+		npm ci --prefix $(MCP_CLIENT) --no-audit --no-fund --loglevel=error || \
+		echo "npm ci failed: the MCP end-to-end test with the TypeScript SDK is skipped"; \
+	fi
 
 ## bench: Go benchmarks, the GOROOT/src comparison with repomix, then retrieval quality
 bench: build
@@ -24,6 +34,13 @@ bench: build
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN)
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang python
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang js
+
+## bench-mcp: search tool-call latency (p50/p95) of `dossier mcp` over stdio on a copy of $(go env GOROOT)/src
+MCP_BENCH_DIR ?= $(CURDIR)/bin/mcp-bench
+bench-mcp: build
+	@[ -d $(MCP_BENCH_DIR)/src ] || (mkdir -p $(MCP_BENCH_DIR) && cp -r "$$($(GO) env GOROOT)/src" $(MCP_BENCH_DIR)/src)
+	./$(BIN) index --root $(MCP_BENCH_DIR)/src > /dev/null
+	DOSSIER_MCP_BENCH_ROOT=$(MCP_BENCH_DIR)/src $(GO) test -run '^$$' -bench MCPSearchStdio -benchtime 200x ./cmd/dossier
 
 ## xref-eval: callees and callers of related against the Go type checker, on a copy of this repository (offline)
 XREF_DIR ?= $(CURDIR)/bin/xref-eval

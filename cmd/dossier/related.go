@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/index/related"
-	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
@@ -80,27 +78,9 @@ func newRelatedCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// expand opens the index read-only for the length of one expansion.
+// expand is related.ExpandRoot with a limit.
 func expand(ctx context.Context, root string, t related.Target, limit int) (*related.Expansion, error) {
-	db, err := store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	var x *related.Expansion
-	err = db.View(func(tx *store.Tx) error {
-		var err error
-		x, err = related.Expand(tx, t, related.Options{Limit: limit})
-		return err
-	})
-	if errors.Is(err, related.ErrNotIndexed) {
-		abs := filepath.Join(root, filepath.FromSlash(t.Path))
-		if _, serr := os.Stat(abs); errors.Is(serr, os.ErrNotExist) {
-			return nil, fmt.Errorf("no such file: %s (paths are relative to the workspace root %s)", t.Path, root)
-		}
-		return nil, fmt.Errorf("%s is not in the index: run `dossier index` if it is new, or check .gitignore and .dossierignore if it is ignored", t.Path)
-	}
-	return x, err
+	return related.ExpandRoot(ctx, root, t, related.Options{Limit: limit})
 }
 
 // workspacePath turns a command-line path into the index's form: slash

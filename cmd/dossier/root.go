@@ -105,6 +105,7 @@ func newRootCmd(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	root.Flags().AddFlagSet(idx.Flags())
 	root.Flags().StringVar(&wb.theme, "theme", "", "workbench theme: auto, dark, light or high-contrast (default from config [ui] theme)")
 	root.Flags().BoolVar(&wb.debug, "debug", false, "log the workbench to $XDG_CACHE_HOME/dossier/debug.log")
+	root.AddCommand(newMCPCmd(g))
 	root.AddCommand(idx, newStatsCmd(g), newSearchCmd(g), newRelatedCmd(g),
 		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newSendCmd(g), newTrustCmd(g), newDoctorCmd(g))
 	return root

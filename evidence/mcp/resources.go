@@ -1,0 +1,100 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dossierhq/dossier/assemble"
+)
+
+// Resource URIs of the current flow.
+const (
+	PromptURI = "dossier://flow/prompt.mdctx"
+	PlanURI   = "dossier://flow/ctxplan.json"
+)
+
+// addResources serves the current flow's assembled prompt and its plan,
+// as `assemble` and `evidence plan` make them, without writing build/.
+func (s *Server) addResources() {
+	s.srv.AddResource(&sdk.Resource{URI: PromptURI, Name: "prompt", Title: "The current flow's prompt", MIMEType: "text/markdown",
+		Description: "The current flow's active evidence assembled into one prompt (mdctx), secrets redacted."},
+		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return s.resource(req.Params.URI, "text/markdown", func(res assemble.Result, _ *assemble.Flow, _ int) string { return res.Text })
+		})
+	s.srv.AddResource(&sdk.Resource{URI: PlanURI, Name: "ctxplan", Title: "The current flow's plan", MIMEType: "application/json",
+		Description: "ctxplan.json of the current flow: every part with its rank, state, tokens and source, and the totals against the budget."},
+		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return s.resource(req.Params.URI, "application/json", func(res assemble.Result, snap *assemble.Flow, budget int) string {
+				return string(assemble.NewPlan(snap, res, budget).JSON())
+			})
+		})
+}
+
+func (s *Server) resource(uri, mime string, render func(assemble.Result, *assemble.Flow, int) string) (*sdk.ReadResourceResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.opts.Engine
+	e.Reload()
+	res, snap, err := e.Assemble(assemble.MDCtx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", uri, redact(s.noFlow(err).Error()))
+	}
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: mime, Text: redact(render(res, snap, e.Budget()))}}}, nil
+}
+
+// recipes are the task prompts: evidence gather's strategies.
+var recipes = []struct{ name, what string }{
+	{"fix", "Fix a bug in TARGET: gathers it, the symbols it imports, its callees and its tests."},
+	{"test", "Write or fix tests for TARGET: gathers it, its tests and its callees."},
+	{"refactor", "Refactor TARGET: gathers it, its imports, importers, callers and tests."},
+	{"explain", "Explain TARGET: gathers it, its callees and its imports."},
+}
+
+// addPrompts serves the task recipes: each gathers the evidence its
+// strategy lists for a target into the current flow (as `dossier evidence
+// gather` does) and returns the assembled prompt. They change the flow,
+// so a read-only server has none.
+func (s *Server) addPrompts() {
+	if s.opts.ReadOnly {
+		return
+	}
+	for _, r := range recipes {
+		mode := r.name
+		s.srv.AddPrompt(&sdk.Prompt{Name: mode, Title: strings.ToUpper(mode[:1]) + mode[1:], Description: r.what + " The parts are added to the current flow.",
+			Arguments: []*sdk.PromptArgument{
+				{Name: "target", Required: true, Description: "a file, range or symbol relative to the workspace root: path, path::10,40 or path::@Name"},
+				{Name: "request", Description: "what you want done, added to the prompt as the request"},
+			}},
+			func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+				return s.recipe(ctx, mode, req.Params.Arguments["target"], req.Params.Arguments["request"])
+			})
+	}
+}
+
+func (s *Server) recipe(ctx context.Context, mode, target, request string) (*sdk.GetPromptResult, error) {
+	if strings.TrimSpace(target) == "" {
+		return nil, fmt.Errorf("prompt %s needs a target: path, path::10,40 or path::@Name", mode)
+	}
+	if _, err := s.confineSelector(target); err != nil {
+		return nil, fmt.Errorf("prompt %s: %s", mode, redact(err.Error()))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	gathered, _, err := s.exec(ctx, []string{"evidence", "gather", mode}, target)
+	if err != nil {
+		return nil, fmt.Errorf("prompt %s: %s", mode, redact(err.Error()))
+	}
+	res, _, err := s.opts.Engine.Assemble(assemble.MDCtx)
+	if err != nil {
+		return nil, fmt.Errorf("prompt %s: %s", mode, redact(err.Error()))
+	}
+	text := res.Text
+	if request = strings.TrimSpace(request); request != "" {
+		text += "\n\n" + request + "\n"
+	}
+	return &sdk.GetPromptResult{Description: redact(strings.TrimSpace(gathered)),
+		Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: redact(text)}}}}, nil
+}
