@@ -32,9 +32,25 @@ func WriteFileAtomicPerm(path string, data []byte, perm os.FileMode) error {
 	if err := os.MkdirAll(dir, DirMode); err != nil {
 		return writeErr(path, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	name, err := writeTemp(path, data, perm)
+	if err == nil {
+		if err = os.Rename(name, path); err != nil {
+			os.Remove(name)
+		}
+	}
 	if err != nil {
 		return writeErr(path, err)
+	}
+	return nil
+}
+
+// writeTemp writes data to a synced temporary file next to path, with
+// the permission bits perm, and returns its name; on an error nothing is
+// left behind.
+func writeTemp(path string, data []byte, perm os.FileMode) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return "", err
 	}
 	name := tmp.Name()
 	_, err = tmp.Write(data)
@@ -47,14 +63,11 @@ func WriteFileAtomicPerm(path string, data []byte, perm os.FileMode) error {
 	if err == nil {
 		err = os.Chmod(name, perm.Perm())
 	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
 	if err != nil {
 		os.Remove(name)
-		return writeErr(path, err)
+		return "", err
 	}
-	return nil
+	return name, nil
 }
 
 // writeErr names the file and says what to do about the common causes.

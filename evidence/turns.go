@@ -240,26 +240,11 @@ func keepTurn(dir string, n int, body []byte, answer func(n int) string) (int, e
 // path exists: the data goes to a synced temporary file, hard-linked to
 // path (which never replaces), then the temporary name is removed.
 func writeNew(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	name, err := writeTemp(path, data, FileMode)
 	if err != nil {
 		return writeErr(path, err)
 	}
-	name := tmp.Name()
 	defer os.Remove(name)
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(name, FileMode)
-	}
-	if err != nil {
-		return writeErr(path, err)
-	}
 	if err := os.Link(name, path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return err
