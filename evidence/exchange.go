@@ -77,11 +77,17 @@ func textPart(kind, text string) assemble.Part {
 // now is what is checked. Secrets are reported as in turn N's instruction
 // or answer (an answer's lines are its file's; an instruction's, its
 // own); [secrets] allow sends them as they are.
-func (e *Engine) redactHistory(turns []Turn) ([]send.Turn, []assemble.Redaction) {
+func (e *Engine) redactHistory(turns []Turn, endpoint string) ([]send.Turn, []assemble.Redaction) {
 	out := make([]send.Turn, 0, len(turns))
 	var secrets []assemble.Redaction
 	for _, t := range turns {
-		h := send.Turn{ResponseID: t.ResponseID, Instruction: t.Instruction, Answer: t.Text}
+		h := send.Turn{Instruction: t.Instruction, Answer: t.Text}
+		if t.Status == send.StatusCompleted && t.Endpoint == endpoint {
+			// Only a whole answer from this very server can be chained
+			// to: a cancelled one is not what the server holds, and
+			// another endpoint does not know the id.
+			h.ResponseID = t.ResponseID
+		}
 		for _, x := range []struct {
 			text *string
 			name string

@@ -87,7 +87,7 @@ func (e *Engine) PrepareSend(o SendOptions) (*Outgoing, error) {
 	if err != nil {
 		return nil, err
 	}
-	history, hidden := e.redactHistory(turns)
+	history, hidden := e.redactHistory(turns, send.Endpoint(cfg))
 	req := send.Request{Instructions: x.Instructions, Instruction: x.Instruction, Context: x.Context, History: history}
 	body, err := send.Body(cfg, req)
 	if err != nil {
@@ -98,7 +98,7 @@ func (e *Engine) PrepareSend(o SendOptions) (*Outgoing, error) {
 		Endpoint: send.Endpoint(cfg), Model: cfg.Model, API: apiOf(cfg), Earlier: len(turns), Redactions: append(x.Redactions, hidden...),
 		cfg: cfg, flowDir: f.Dir,
 	}
-	out.ServerState = cfg.ServerState && apiOf(cfg) == send.Responses && len(turns) > 0 && turns[len(turns)-1].ResponseID != ""
+	out.ServerState = cfg.ServerState && apiOf(cfg) == send.Responses && len(history) > 0 && history[len(history)-1].ResponseID != ""
 	out.Tokens = x.Tokens
 	if !out.ServerState {
 		a, err := e.assembler()

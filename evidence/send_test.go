@@ -252,6 +252,48 @@ func TestServerStateUsesPreviousResponseID(t *testing.T) {
 	}
 }
 
+// TestServerStateChainsOnlyAWholeAnswerFromThisServer: a cancelled turn,
+// or one answered by another endpoint, is resent as history instead of
+// being chained to by an id the server does not hold as kept.
+func TestServerStateChainsOnlyAWholeAnswerFromThisServer(t *testing.T) {
+	for name, mutate := range map[string]func(e *Engine, dir string){
+		"incomplete": func(e *Engine, dir string) {
+			rewrite(t, dir, "status=completed", "status=incomplete; reason=cancelled")
+		},
+		"other endpoint": func(e *Engine, dir string) { e.LLM.BaseURL = strings.Replace(e.LLM.BaseURL, "127.0.0.1", "localhost", 1) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			e, srv := sendEngine(t, send.Responses, sendtest.Script{ResponseID: "resp_abc"})
+			e.LLM.ServerState = true
+			turn, err := e.Send(context.Background(), SendOptions{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mutate(e, turn.Answer)
+			if _, err := e.Send(context.Background(), SendOptions{FollowUp: "More."}, nil); err != nil {
+				t.Fatal(err)
+			}
+			v := body(t, srv.Requests()[len(srv.Requests())-1])
+			roles, _ := messages(t, v)
+			if v["previous_response_id"] != nil || v["store"] != true || strings.Join(roles, ",") != "user,assistant,user" {
+				t.Errorf("second body: %v", v)
+			}
+		})
+	}
+}
+
+// rewrite replaces old by new in the file at path.
+func rewrite(t *testing.T, path, old, new string) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(raw), old) {
+		t.Fatalf("%s lacks %q (%v)", path, old, err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(raw), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestFailedSendLeavesTheFlowAsItWas: refused before any text, nothing
 // in the flow changes, byte for byte, and the error never holds the key.
 func TestFailedSendLeavesTheFlowAsItWas(t *testing.T) {

@@ -110,9 +110,11 @@ func responsesRequest(cfg Config, req Request) openai.CreateResponseRequest {
 		Temperature:     cfg.Temperature,
 	}
 	history := req.History
+	// The Responses API stores every response unless told not to; only
+	// ServerState, which needs the stored turns, lets it.
+	store := cfg.ServerState
+	r.Store = &store
 	if cfg.ServerState {
-		store := true
-		r.Store = &store
 		if n := len(history); n > 0 && history[n-1].ResponseID != "" {
 			// The server holds the earlier turns, instructions excepted:
 			// those are sent again on every request (the API does not

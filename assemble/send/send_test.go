@@ -146,7 +146,7 @@ func TestBodyResponses(t *testing.T) {
 	cfg := config(srv, send.Responses)
 	got := posted(t, srv, cfg, request)
 	want := jsonOf(t, `{
-		"model": "gpt-test", "stream": true, "instructions": "Be brief.",
+		"model": "gpt-test", "stream": true, "store": false, "instructions": "Be brief.",
 		"input": [{"role": "user", "content": [
 			{"type": "input_text", "text": "[MODE: explain]\n[INSTRUCTION]\nWhat does main do?"},
 			{"type": "input_text", "text": "[CONTEXT]\n--- chunk 1 ---\nfunc main() {}"}]}]}`)
@@ -160,7 +160,7 @@ func TestBodyResponses(t *testing.T) {
 	req := send.Request{Instruction: "and then?", History: []send.Turn{{Instruction: "first?", Answer: "one <b>&</b>", ResponseID: "resp_1"}}}
 	got = posted(t, srv, cfg, req)
 	want = jsonOf(t, `{
-		"model": "gpt-test", "stream": true, "max_output_tokens": 500, "temperature": 0.2,
+		"model": "gpt-test", "stream": true, "store": false, "max_output_tokens": 500, "temperature": 0.2,
 		"input": [
 			{"role": "user", "content": [{"type": "input_text", "text": "first?"}]},
 			{"role": "assistant", "content": "one <b>&</b>"},
