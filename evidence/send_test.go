@@ -260,7 +260,9 @@ func TestServerStateChainsOnlyAWholeAnswerFromThisServer(t *testing.T) {
 		"incomplete": func(e *Engine, dir string) {
 			rewrite(t, dir, "status=completed", "status=incomplete; reason=cancelled")
 		},
-		"other endpoint": func(e *Engine, dir string) { e.LLM.BaseURL = strings.Replace(e.LLM.BaseURL, "127.0.0.1", "localhost", 1) },
+		"other endpoint": func(e *Engine, dir string) {
+			e.LLM.BaseURL = strings.Replace(e.LLM.BaseURL, "127.0.0.1", "localhost", 1)
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e, srv := sendEngine(t, send.Responses, sendtest.Script{ResponseID: "resp_abc"})
