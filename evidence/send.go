@@ -211,7 +211,7 @@ func (e *Engine) SendPrepared(ctx context.Context, out *Outgoing, onDelta func(s
 		return renderAnswer(m, res.Text)
 	})
 	if werr != nil {
-		return Turn{}, errors.Join(fmt.Errorf("the answer could not be kept: %w", werr), err)
+		return Turn{Text: res.Text}, errors.Join(&NotKeptError{Chars: len(res.Text), Err: werr}, err)
 	}
 	t := Turn{N: n, Request: filepath.Join(dir, turnName(n, "request.json")), Answer: filepath.Join(dir, turnName(n, "answer.md")),
 		Instruction: out.Request.Instruction, Text: res.Text, Model: m.Model, API: apiOf(cfg), Endpoint: m.Endpoint, ResponseID: m.ResponseID,
@@ -219,12 +219,27 @@ func (e *Engine) SendPrepared(ctx context.Context, out *Outgoing, onDelta func(s
 	return t, err
 }
 
+// NotKeptError is an answer that arrived but could not be written to the
+// flow (a full disk, a read-only turns/): never reported as a cancel.
+type NotKeptError struct {
+	Chars int
+	Err   error
+}
+
+func (e *NotKeptError) Error() string {
+	return fmt.Sprintf("the answer arrived (%d bytes) but could not be kept: %v", e.Chars, e.Err)
+}
+
+func (e *NotKeptError) Unwrap() error { return e.Err }
+
 // Cancelled reports whether err is the caller's cancellation (Ctrl-C,
-// Esc), not a failure of the send: a stall or a timeout is a *send.Error,
-// whatever context it cancelled inside.
+// Esc) and nothing else: a stall or a timeout is a *send.Error, whatever
+// context it cancelled inside, and an answer that could not be kept is a
+// *NotKeptError.
 func Cancelled(err error) bool {
 	var se *send.Error
-	return err != nil && !errors.As(err, &se) && errors.Is(err, context.Canceled)
+	var nk *NotKeptError
+	return err != nil && !errors.As(err, &se) && !errors.As(err, &nk) && errors.Is(err, context.Canceled)
 }
 
 // price is the model's price: the config's, else the table's for the

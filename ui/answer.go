@@ -25,8 +25,9 @@ type answerPane struct {
 	top    int
 	follow bool // stay at the end while the answer streams in
 
-	live   *stream
-	text   *liveText // the answer streaming in, or the one that failed
+	live      *stream
+	preparing bool      // a send's request is being prepared
+	text      *liveText // the answer streaming in, or the one that failed
 	failed string    // why the last send failed
 	asked  string    // what the live send asks ("" the flow's request)
 	nextID int
@@ -78,11 +79,19 @@ func (m Model) answerWidth() int { return max(10, m.width-2) }
 // send starts a send: the flow's request ("") or a follow-up. The flow is
 // prepared under the engine's lock; the answer then streams in without it.
 func (m Model) send(followUp string) (tea.Model, tea.Cmd) {
-	if m.ans.live != nil {
+	switch {
+	case m.ans.live != nil:
 		m.status, m.statusErr = "an answer is still streaming: esc cancels it", false
 		return m, nil
+	case m.ans.preparing:
+		return m, nil // a second S of a burst: one send is on its way
+	case len(m.queue) > 0:
+		// The request must be the flow the screen shows: a toggle still
+		// queued would otherwise go out as it was before.
+		m.status, m.statusErr = fmt.Sprintf("one moment: %d change(s) are still being applied (send again once they are)", len(m.queue)), false
+		return m, nil
 	}
-	m.ans.open, m.ans.failed = true, ""
+	m.ans.open, m.ans.failed, m.ans.preparing = true, "", true
 	m.ans.asked = followUp
 	m.status, m.statusErr = "preparing the request …", false
 	r := m.run
@@ -94,6 +103,7 @@ func (m Model) send(followUp string) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) handleSendReady(msg sendReadyMsg) (tea.Model, tea.Cmd) {
+	m.ans.preparing = false
 	if msg.err != nil {
 		m.status, m.statusErr = firstLine(msg.err.Error()), true
 		return m, nil
@@ -124,7 +134,7 @@ func (m Model) handleStreamDone(msg streamDoneMsg) (tea.Model, tea.Cmd) {
 	m.followEnd()
 	t, err := msg.turn, msg.err
 	switch {
-	case errors.Is(err, context.Canceled) && t.N == 0:
+	case evidence.Cancelled(err) && t.N == 0:
 		m.status, m.statusErr = "cancelled before any answer arrived: nothing kept", false
 		return m, m.turnsCmd()
 	case errors.Is(err, context.Canceled):

@@ -133,6 +133,24 @@ func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
 	return nil
 }
 
+// learned is history saved when a command was queued, with the undo that
+// commands queued before it have learned since (see learnUndo) filled in,
+// and the entries of those that found nothing to undo dropped.
+func (m Model) learned(saved []action) []action {
+	out := make([]action, 0, len(saved))
+	for _, a := range saved {
+		if a.undo == nil && a.learn != learnNone {
+			i := slices.IndexFunc(m.undo, func(b action) bool { return b.seq == a.seq })
+			if i < 0 {
+				continue
+			}
+			a = m.undo[i]
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 // learnUndo fills in the history entry of a command that learned its undo
 // as it ran, or drops the entry when there is nothing to undo.
 func (m *Model) learnUndo(msg execMsg) {
@@ -190,9 +208,27 @@ func (m *Model) finish(msg execMsg) (tea.Cmd, int) {
 	dropped := 0
 	if msg.err != nil {
 		if head.act.eff.op != effNone || head.kind != execNew {
-			dropped = len(m.queue)
-			m.queue = nil
-			m.undo, m.redo = head.undo, head.redo
+			// The commands typed on rows as the failed one would have
+			// left them go too; the others (a command line, an add)
+			// stand on their own and keep their place and history.
+			kept := map[int]bool{}
+			var rest []queued
+			for _, q := range m.queue {
+				if q.act.eff.op == effNone && q.kind == execNew {
+					kept[q.seq] = true
+					rest = append(rest, q)
+				}
+			}
+			dropped = len(m.queue) - len(rest)
+			m.queue = rest
+			later := func(h []action) []action {
+				return slices.DeleteFunc(slices.Clone(h), func(a action) bool { return a.seq <= head.seq || !kept[a.seq] })
+			}
+			undo, redo := m.learned(head.undo), slices.Clone(head.redo)
+			if lu := later(m.undo); len(lu) > 0 {
+				undo, redo = append(undo, lu...), later(m.redo) // a later new change cleared redo
+			}
+			m.undo, m.redo = undo, redo
 		} else {
 			m.undo = slices.DeleteFunc(m.undo, func(a action) bool { return a.seq == head.seq })
 		}

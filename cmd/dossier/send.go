@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -103,15 +105,27 @@ func (o *sendOptions) run(cmd *cobra.Command) error {
 	_, tty := stdout.(*termsafe.Writer)
 	var onDelta func(string)
 	last := byte('\n')
+	// A reader that goes away (`| head`) must not kill the process with
+	// SIGPIPE: the answer is still read to its end and kept in the flow.
+	signal.Ignore(syscall.SIGPIPE)
+	var closed error
 	if !o.json {
 		onDelta = func(s string) {
-			io.WriteString(stdout, s)
+			if closed != nil {
+				return
+			}
+			if _, err := io.WriteString(stdout, s); err != nil {
+				closed = err
+			}
 			if s != "" {
 				last = s[len(s)-1]
 			}
 		}
 	}
 	turn, err := e.SendPrepared(cmd.Context(), out, onDelta)
+	if closed != nil && turn.N > 0 {
+		fmt.Fprintf(stderr, "dossier: stdout closed before the end of the answer (%v); the whole answer is kept in %s\n", closed, shortPath(root, turn.Answer))
+	}
 	if tty && last != '\n' {
 		fmt.Fprintln(stdout) // the summary starts on its own line
 	}

@@ -349,3 +349,39 @@ func TestSendTerminalEndsTheLine(t *testing.T) {
 	}
 	_ = time.Second
 }
+
+// TestSendStdoutClosed: a reader that goes away early (`| head -1`) does
+// not kill dossier with SIGPIPE; the whole answer is still kept and the
+// exit is clean.
+func TestSendStdoutClosed(t *testing.T) {
+	chunks := make([]string, 40)
+	for i := range chunks {
+		chunks[i] = fmt.Sprintf("line %d\n", i)
+	}
+	root, _ := sendWorkspace(t, "chat", sendtest.Script{Chunks: chunks, Delay: 10 * time.Millisecond}, "")
+	cmd := dossier("send", "--root", root)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first, err := bufio.NewReader(stdout).ReadString('\n')
+	stdout.Close() // as head does after its line
+	if err != nil || first != "line 0\n" {
+		t.Fatalf("first line %q, %v", first, err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("send ended with %v when its reader went away:\n%s", err, errb.String())
+	}
+	raw, err := os.ReadFile(filepath.Join(flowDir(t, root), "turns", "001.answer.md"))
+	if err != nil || !strings.Contains(string(raw), "line 39\n") || !strings.Contains(string(raw), "status=completed") {
+		t.Fatalf("kept answer: %v\n%s", err, raw)
+	}
+	if !strings.Contains(errb.String(), "stdout closed") {
+		t.Errorf("stderr does not say stdout closed:\n%s", errb.String())
+	}
+}

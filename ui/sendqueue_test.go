@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/dossierhq/dossier/assemble/send/sendtest"
+)
+
+// press delivers one key and returns the command it asked for, not run.
+func press(m Model, k string) (Model, tea.Cmd) {
+	next, cmd := m.Update(keyMsg(k))
+	return next.(Model), cmd
+}
+
+// TestSendWaitsForQueuedChanges: S while a toggle is still queued would
+// send the flow as it was before the toggle the screen already shows; it
+// is refused with a word, and nothing goes out.
+func TestSendWaitsForQueuedChanges(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{Chunks: []string{"ok\n"}})
+	m := sendModel(t, srv)
+	m, _ = press(m, "j")
+	m, toggle := press(m, "space")
+	m, cmd := press(m, "S")
+	if !strings.Contains(m.status, "still being applied") {
+		t.Errorf("status %q", m.status)
+	}
+	m = drive(t, m, tea.Batch(toggle, cmd))
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent while a change was queued", n)
+	}
+	m, cmd = press(m, "S")
+	m = drive(t, m, cmd)
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests once the queue was empty", n)
+	}
+}
+
+// TestSendTwiceSendsOnce: S S in a burst (a double tap, a held key) sends
+// one request, not two billed ones.
+func TestSendTwiceSendsOnce(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{Chunks: []string{"ok\n"}})
+	m := sendModel(t, srv)
+	m, c1 := press(m, "S")
+	m, c2 := press(m, "S")
+	m = drive(t, m, tea.Batch(c1, c2))
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests for S S", n)
+	}
+	if _, err := os.Stat(filepath.Join(m.snap.Dir, "turns", "002.answer.md")); !os.IsNotExist(err) {
+		t.Errorf("a second turn was kept: %v", err)
+	}
+}
+
+// typeLine types a command line and presses enter without running what
+// enter asks for; it returns that command.
+func typeLine(t *testing.T, m Model, line string) (Model, tea.Cmd) {
+	t.Helper()
+	m = keys(t, m, ":")
+	m = typeText(t, m, line)
+	return press(m, "enter")
+}
+
+// TestFailedChangeKeepsLearnedUndo: a /request queued before a toggle
+// that fails keeps its undo: history goes back to before the toggle with
+// what the request learned since, not to a copy saved while it was
+// still under way.
+func TestFailedChangeKeepsLearnedUndo(t *testing.T) {
+	m, _ := newTestModel(t, nil)
+	dir := m.snap.Dir
+	m, setReq := typeLine(t, m, "/request brand new")
+	m, _ = press(m, "j")
+	m, toggle := press(m, "space")
+	if err := os.Remove(filepath.Join(dir, "ctx", "evidence", "100_parse_go.evidence.md")); err != nil {
+		t.Fatal(err)
+	}
+	m = drive(t, m, tea.Batch(setReq, toggle))
+	if !m.statusErr {
+		t.Fatalf("the toggle did not fail: %q", m.status)
+	}
+	m = keys(t, m, "u")
+	if got := partText(t, dir, "ctx/010_request.user.md"); got != "Fix parsing.\n" {
+		t.Errorf("undo: request %q (status %q)", got, m.status)
+	}
+}
+
+// TestFailedChangeKeepsUnrelatedCommands: a command line typed after a
+// toggle that fails does not depend on the rows and still runs.
+func TestFailedChangeKeepsUnrelatedCommands(t *testing.T) {
+	m, _ := newTestModel(t, nil)
+	dir := m.snap.Dir
+	m, _ = press(m, "j")
+	m, toggle := press(m, "space")
+	if err := os.Remove(filepath.Join(dir, "ctx", "evidence", "100_parse_go.evidence.md")); err != nil {
+		t.Fatal(err)
+	}
+	m, setReq := typeLine(t, m, "/request typed after the toggle")
+	m = drive(t, m, tea.Batch(toggle, setReq))
+	if got := partText(t, dir, "ctx/010_request.user.md"); got != "typed after the toggle\n" {
+		t.Errorf("request %q (status %q)", got, m.status)
+	}
+	m = keys(t, m, "u")
+	if got := partText(t, dir, "ctx/010_request.user.md"); got != "Fix parsing.\n" {
+		t.Errorf("undo: request %q (status %q)", got, m.status)
+	}
+}
