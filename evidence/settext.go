@@ -83,6 +83,13 @@ func (e *Engine) SetText(w io.Writer, which, text string) (p *Part, created bool
 		if err := WriteFileAtomic(p.Path, []byte(content)); err != nil {
 			return nil, false, err
 		}
+		// Setting the text means sending it: a skipped part is turned on
+		// (else `send` would say there is no request, and point here).
+		if p.Status == assemble.Skipped {
+			if _, err := f.SetStatus(p, assemble.Active); err != nil {
+				return nil, false, err
+			}
+		}
 		e.Reload()
 		f, err := e.Flow()
 		if err != nil {

@@ -99,6 +99,20 @@ func TestFlowSetRequestKeepsItsRank(t *testing.T) {
 	}
 }
 
+// TestFlowSetRequestTurnsASkippedOneOn: setting a skipped request's text
+// means sending it, so the part comes back on (a skipped request would
+// leave send saying there is none).
+func TestFlowSetRequestTurnsASkippedOneOn(t *testing.T) {
+	e, _ := newTestEngine(t)
+	run(t, e, "flow", "new", "fix", "--request", "old")
+	run(t, e, "evidence", "toggle", "010_request")
+	run(t, e, "flow", "set", "request", "new question")
+	name, text := readPart(t, e, "request")
+	if name != "010_request.user.md" || text != "new question\n" {
+		t.Errorf("request part %s = %q", name, text)
+	}
+}
+
 // TestFlowSetRequestErrors: no text is a usage error naming what to give;
 // a symlinked request is not overwritten through, nor replaced.
 func TestFlowSetRequestErrors(t *testing.T) {

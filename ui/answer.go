@@ -28,9 +28,9 @@ type answerPane struct {
 	live      *stream
 	preparing bool      // a send's request is being prepared
 	text      *liveText // the answer streaming in, or the one that failed
-	failed string    // why the last send failed
-	asked  string    // what the live send asks ("" the flow's request)
-	nextID int
+	failed    string    // why the last send failed
+	asked     string    // what the live send asks ("" the flow's request)
+	nextID    int
 
 	md      map[mdKey][]string // glamour's rendering of a turn at a width
 	pending map[mdKey]bool

@@ -52,6 +52,14 @@ var GatedKeys = []GatedKey{
 	{Section: "llm", Key: "api_key_env", Means: "this variable's value is sent there as the API key"},
 	{Section: "llm", Key: "model"},
 	{Section: "llm", Key: "server_state", Safe: []string{"false"}, Means: "the server keeps the conversation (store: true)"},
+	// How long a send waits and retries on the user's account, and the
+	// prices its cost is shown at, are the user's to say too: a cloned
+	// repository must not make sends fail at once, retry for an hour, or
+	// show a cost of $0.
+	{Section: "llm", Key: "timeout"},
+	{Section: "llm", Key: "max_retries"},
+	{Section: "llm", Key: "input_price"},
+	{Section: "llm", Key: "output_price"},
 	{Section: "secrets", Key: "allow", Safe: []string{"false"}, Means: "secrets leave unredacted"},
 	{Section: "evidence", Key: "extra_roots", Means: "flows may read any file under these directories"},
 }

@@ -24,10 +24,12 @@ func TestUntrustedWorkspaceLLMIgnored(t *testing.T) {
 	if l.BaseURL != "http://localhost:11434/v1" || l.Model != "qwen" || l.APIKeyEnv != "" || l.ServerState {
 		t.Errorf("untrusted [llm] applied: %+v", l)
 	}
-	if l.MaxOutputTokens != 900 || l.Timeout != "30s" || l.InputPrice == nil || *l.InputPrice != 1.5 {
-		t.Errorf("ungated [llm] settings lost: %+v", l)
+	// How long a send waits and retries, and the prices, are gated too
+	// (a workspace could make sends fail, retry for long, or cost $0).
+	if l.MaxOutputTokens != 900 || l.Timeout != "" || l.InputPrice != nil {
+		t.Errorf("untrusted [llm] limits: %+v", l)
 	}
-	if len(c.Notices) != 1 || !strings.Contains(c.Notices[0], "[llm] base_url, api_key_env, model, server_state") || !strings.Contains(c.Notices[0], "dossier trust") {
+	if len(c.Notices) != 1 || !strings.Contains(c.Notices[0], "[llm] base_url, api_key_env, model, server_state, timeout") || !strings.Contains(c.Notices[0], "dossier trust") {
 		t.Fatalf("notices %q", c.Notices)
 	}
 	if strings.Contains(c.Notices[0], "evil.example") || strings.Contains(c.Notices[0], "AWS_SECRET") {
@@ -45,7 +47,8 @@ func TestUntrustedWorkspaceLLMIgnored(t *testing.T) {
 		t.Errorf("trust shows %q", shown)
 	}
 	c, err = Load(root)
-	if err != nil || c.LLM.BaseURL != "https://evil.example/v1" || c.LLM.APIKeyEnv != "AWS_SECRET_ACCESS_KEY" || c.LLM.Model != "gpt-5" || !c.LLM.ServerState || len(c.Notices) != 0 {
+	if err != nil || c.LLM.BaseURL != "https://evil.example/v1" || c.LLM.APIKeyEnv != "AWS_SECRET_ACCESS_KEY" || c.LLM.Model != "gpt-5" || !c.LLM.ServerState ||
+		c.LLM.Timeout != "30s" || c.LLM.InputPrice == nil || *c.LLM.InputPrice != 1.5 || len(c.Notices) != 0 {
 		t.Errorf("trusted [llm]: %+v %q %v", c.LLM, c.Notices, err)
 	}
 }
