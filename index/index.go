@@ -78,6 +78,10 @@ type Summary struct {
 	DamagedFile    string     `json:"damaged_file,omitempty"`
 	Finished       time.Time  `json:"finished"`
 	Repo           store.Repo `json:"repo"`
+	// Generation is the index's generation once the summary was written
+	// with totals summed from the file records: while it is unchanged,
+	// nothing was written since and the totals are current (0: unknown).
+	Generation uint64 `json:"generation,omitempty"`
 }
 
 // Totals are the figures of the whole index.
@@ -462,6 +466,18 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, st
 	}
 	t := newTotals()
 	err := ix.view(func(tx *store.Tx) error {
+		// Nothing written since the last summary (a no-op run): its totals
+		// stand, and decoding every file record would cost most of the run.
+		var prev Summary
+		if ok, err := tx.Summary(&prev); err == nil && ok && prev.Generation != 0 && prev.Generation == tx.Generation() {
+			t = prev.Totals
+			for _, m := range []*map[string]int{&t.ChunksByKind, &t.ChunksByLanguage, &t.FilesByLanguage} {
+				if *m == nil {
+					*m = map[string]int{}
+				}
+			}
+			return nil
+		}
 		return tx.Files(func(f store.File) error { t.apply(f, 1); return nil })
 	})
 	if err != nil {
@@ -487,6 +503,8 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, st
 		if err := tx.SetVectorModel(ix.model); err != nil {
 			return err
 		}
+		// This transaction's commit moves the generation one on.
+		sum.Generation = tx.Generation() + 1
 		return tx.SetSummary(sum)
 	})
 	if err != nil {
