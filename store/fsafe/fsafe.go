@@ -51,6 +51,31 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	return data, nil
 }
 
+// ReadHead reads the first n bytes of path (fewer if it is shorter), with
+// ReadFile's checks: a file that is not regular, or larger than max, is
+// refused without being read. It lets a caller reject a file by its head
+// (a binary sniff) without reading all of it.
+func ReadHead(path string, n int, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := check(path, st, max); err != nil {
+		return nil, err
+	}
+	head := make([]byte, min(int64(n), st.Size()))
+	k, err := io.ReadFull(f, head)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil
+	}
+	return head[:k], err
+}
+
 func check(path string, st fs.FileInfo, max int64) error {
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, st.Mode().Type())
