@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/dossier
 PKGS    := ./...
 
-.PHONY: run build test mcp-client bench bench-mcp xref-eval crash fmt lint test-update clean
+.PHONY: run build test mcp-client bench bench-cold bench-mcp xref-eval crash fmt lint test-update clean
 
 ## build: compile the dossier binary into bin/
 build:
@@ -34,6 +34,10 @@ bench: build
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN)
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang python
 	$(GO) run ./cmd/dossier-retrieval -dossier $(BIN) -lang js
+
+## bench-cold: one-shot processes (stats, no-op and one-file re-index, hybrid/text/symbol search) on a copy of $(go env GOROOT)/src beside ripgrep and repomix
+bench-cold: build
+	$(GO) run ./cmd/dossier-bench -dossier $(BIN) -cold -runs 7
 
 ## bench-mcp: search tool-call latency (p50/p95) of `dossier mcp` over stdio on a copy of $(go env GOROOT)/src
 MCP_BENCH_DIR ?= $(CURDIR)/bin/mcp-bench

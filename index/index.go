@@ -78,6 +78,10 @@ type Summary struct {
 	DamagedFile    string     `json:"damaged_file,omitempty"`
 	Finished       time.Time  `json:"finished"`
 	Repo           store.Repo `json:"repo"`
+	// Generation is the index's generation once the summary was written
+	// with totals summed from the file records: while it is unchanged,
+	// nothing was written since and the totals are current (0: unknown).
+	Generation uint64 `json:"generation,omitempty"`
 }
 
 // Totals are the figures of the whole index.
@@ -92,6 +96,19 @@ type Totals struct {
 	// masks them and every exit redacts them.
 	Secrets     int `json:"secrets"`
 	SecretFiles int `json:"files_with_secrets"`
+}
+
+// remove takes path's record, if the index holds one, out of t (nil: no
+// totals are kept).
+func (t *Totals) remove(tx *store.Tx, path string) error {
+	if t == nil {
+		return nil
+	}
+	old, ok, err := tx.File(path)
+	if ok && err == nil {
+		t.apply(old, -1)
+	}
+	return err
 }
 
 func newTotals() Totals {
@@ -227,7 +244,7 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	ix.repo = repoInfo(ix.root)
 	sum.Repo = ix.repo
 
-	old, rebuilt, current, err := ix.loadFiles()
+	old, rebuilt, current, base, err := ix.loadFiles()
 	if err != nil {
 		return sum, err
 	}
@@ -251,7 +268,7 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	}
 
 	skips := discover.NewSkips(ix.opts.Verbose)
-	w := &batchWriter{ix: ix, ctx: ctx, sum: &sum, skips: skips}
+	w := &batchWriter{ix: ix, ctx: ctx, sum: &sum, skips: skips, totals: base}
 	seen, err := ix.processAll(ctx, old, w)
 	if err != nil {
 		return sum, err
@@ -263,7 +280,7 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 		}
 	}
 	sort.Strings(gone)
-	if err := ix.finish(gone, &sum, skips, start); err != nil {
+	if err := ix.finish(gone, &sum, skips, base, start); err != nil {
 		return sum, err
 	}
 	return sum, nil
@@ -271,14 +288,15 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 
 // loadFiles reads the current file records (empty for a new index) and the
 // model of the index's vectors (nil when none is recorded).
-func (ix *Indexer) loadFiles() (map[string]store.File, int, *store.VectorModel, error) {
+func (ix *Indexer) loadFiles() (map[string]store.File, int, *store.VectorModel, *Totals, error) {
 	db, err := ix.openDB()
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, 0, nil, nil, err
 	}
 	defer db.Close()
 	old := map[string]store.File{}
 	var current *store.VectorModel
+	var base *Totals
 	err = db.View(func(tx *store.Tx) error {
 		m, ok, err := tx.VectorModel()
 		if err != nil {
@@ -291,13 +309,32 @@ func (ix *Indexer) loadFiles() (map[string]store.File, int, *store.VectorModel, 
 			// vectors name theirs.
 			current = ix.recordsModel(tx)
 		}
+		base = currentTotals(tx)
 		return tx.FileStats(func(f store.File) { old[f.Path] = f })
 	})
 	rebuilt := -1
 	if db.Rebuilt {
 		rebuilt = db.OldSchema
 	}
-	return old, rebuilt, current, err
+	return old, rebuilt, current, base, err
+}
+
+// currentTotals returns the totals of the last summary when nothing was
+// written since it (its generation is the index's), else nil: a run then
+// keeps them current with its own writes instead of decoding every file
+// record at the end.
+func currentTotals(tx *store.Tx) *Totals {
+	var prev Summary
+	if ok, err := tx.Summary(&prev); err != nil || !ok || prev.Generation == 0 || prev.Generation != tx.Generation() {
+		return nil
+	}
+	t := prev.Totals
+	for _, m := range []*map[string]int{&t.ChunksByKind, &t.ChunksByLanguage, &t.FilesByLanguage} {
+		if *m == nil {
+			*m = map[string]int{}
+		}
+	}
+	return &t
 }
 
 // recordsModel is the model named by the index's vector records (the first
@@ -443,11 +480,14 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 // transaction, and the index file is closed in between, so readers get in
 // (see store.Open): a whole-tree step in one transaction held every reader
 // out for seconds.
-func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, start time.Time) error {
+func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, totals *Totals, start time.Time) error {
 	for len(gone) > 0 {
 		n := min(len(gone), deleteBatch)
 		err := ix.update(func(tx *store.Tx) error {
 			for _, p := range gone[:n] {
+				if err := totals.remove(tx, p); err != nil {
+					return fmt.Errorf("remove %s: %w", p, err)
+				}
 				if err := tx.DeleteFile(p); err != nil {
 					return fmt.Errorf("remove %s: %w", p, err)
 				}
@@ -460,22 +500,28 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, st
 		sum.Removed += n
 		gone = gone[n:]
 	}
-	t := newTotals()
-	err := ix.view(func(tx *store.Tx) error {
-		return tx.Files(func(f store.File) error { t.apply(f, 1); return nil })
-	})
-	if err != nil {
-		return fmt.Errorf("finish index: %w", err)
+	if totals != nil {
+		// The last summary's totals, kept current with this run's writes:
+		// decoding every file record would cost most of a small run.
+		sum.Totals = *totals
+	} else {
+		t := newTotals()
+		err := ix.view(func(tx *store.Tx) error {
+			return tx.Files(func(f store.File) error { t.apply(f, 1); return nil })
+		})
+		if err != nil {
+			return fmt.Errorf("finish index: %w", err)
+		}
+		sum.Totals = t
 	}
-	sum.Totals = t
-	if err := ix.refreshSearch(t.Files); err != nil {
+	if err := ix.refreshSearch(sum.Totals.Files); err != nil {
 		return fmt.Errorf("finish index: %w", err)
 	}
 	for k, v := range skips.Counts() {
 		sum.Skipped[k] = v
 	}
 	sum.SkippedFiles = skips.List()
-	err = ix.update(func(tx *store.Tx) error {
+	err := ix.update(func(tx *store.Tx) error {
 		if err := tx.ReplaceTestLinks(testLinks(tx.Paths())); err != nil {
 			return fmt.Errorf("test links: %w", err)
 		}
@@ -487,6 +533,8 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, st
 		if err := tx.SetVectorModel(ix.model); err != nil {
 			return err
 		}
+		// This transaction's commit moves the generation one on.
+		sum.Generation = tx.Generation() + 1
 		return tx.SetSummary(sum)
 	})
 	if err != nil {
@@ -556,7 +604,10 @@ func (ix *Indexer) refreshSearch(files int) error {
 // written. Each batch is one transaction: a file is in the index whole or
 // not at all.
 type batchWriter struct {
-	ix      *Indexer
+	ix *Indexer
+	// totals, when not nil, are the index's totals, kept current with
+	// every write (see currentTotals).
+	totals  *Totals
 	ctx     context.Context
 	dry     bool // batches only fill the embedding cache (see prefill)
 	sum     *Summary
@@ -672,8 +723,14 @@ func (w *batchWriter) commit(batch []outcome) error {
 				}
 				continue
 			}
+			if err := w.totals.remove(tx, o.path); err != nil {
+				return fmt.Errorf("write %s: %w", o.path, err)
+			}
 			if err := tx.Put(o.enc); err != nil {
 				return fmt.Errorf("write %s: %w", o.path, err)
+			}
+			if w.totals != nil {
+				w.totals.apply(*o.file, 1)
 			}
 		}
 		return nil

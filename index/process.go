@@ -71,6 +71,14 @@ const sniffLen = 8000
 // process reads one candidate and derives everything the index keeps about
 // it. old is the previous record, if any.
 func (w *worker) process(ctx context.Context, c discover.Candidate, old *store.File) outcome {
+	// A file the index does not hold and larger than the sniff may be a
+	// binary it skipped last time: its head says so without reading the
+	// rest (a no-op re-index of Go's tree read 700 binaries in full).
+	if old == nil && c.Size > sniffLen {
+		if head, err := fsafe.ReadHead(c.Abs, sniffLen, w.maxSize); err == nil && bytes.IndexByte(head, 0) >= 0 {
+			return outcome{path: c.Rel, skip: discover.ReasonBinary}
+		}
+	}
 	// The file may have become a FIFO or a device since the walk saw it:
 	// read it only if it is still a regular file, never waiting on it.
 	data, err := fsafe.ReadFile(c.Abs, w.maxSize)

@@ -207,6 +207,7 @@ func (d *doctor) records(tx *Tx, checks DoctorChecks) {
 		files[f.Path] = f
 		return nil
 	})
+	d.fileStats(tx, files)
 	chunks := d.chunks(tx, files)
 	d.pathIDs(tx, files)
 	d.sealedKeys(tx, bucketBlobs, files, nil, nil)
@@ -360,4 +361,28 @@ func (l nameLists) has(tx *Tx, path, name string) bool {
 		l[path] = set
 	}
 	return set[name]
+}
+
+// fileStats checks that the stat table holds every file's size, mtime and
+// hash, and nothing else: a re-index trusts it to tell what changed.
+func (d *doctor) fileStats(tx *Tx, files map[string]File) {
+	seen := 0
+	err := tx.FileStats(func(s File) {
+		f, ok := files[s.Path]
+		switch {
+		case !ok:
+			d.add("filestat", fmt.Sprintf("stat entry of %q names no indexed file", s.Path), FixRebuild)
+		case f.Size != s.Size || f.ModTime != s.ModTime || f.Hash != s.Hash:
+			d.add("filestat", fmt.Sprintf("stat entry of %q disagrees with its file record", s.Path), FixRebuild)
+		default:
+			seen++
+		}
+	})
+	if err != nil {
+		d.add("filestat", err.Error(), FixRebuild)
+		return
+	}
+	if seen < len(files) {
+		d.add("filestat", fmt.Sprintf("%d indexed files have no stat entry", len(files)-seen), FixRebuild)
+	}
 }

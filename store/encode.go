@@ -19,6 +19,7 @@ import (
 type Encoded struct {
 	path    string
 	file    []byte
+	stat    File // path, size, mtime and hash, for the stat table
 	chunks  []byte
 	blob    []byte
 	imports []byte
@@ -36,7 +37,7 @@ func (e *Encoded) Path() string { return e.path }
 
 // Encode prepares u for Tx.Put.
 func Encode(u FileUpdate) (*Encoded, error) {
-	e := &Encoded{path: u.File.Path}
+	e := &Encoded{path: u.File.Path, stat: File{Path: u.File.Path, Size: u.File.Size, ModTime: u.File.ModTime, Hash: u.File.Hash}}
 	var err error
 	if e.file, err = json.Marshal(u.File); err != nil {
 		return nil, fmt.Errorf("encode file %s: %w", u.File.Path, err)
@@ -177,6 +178,9 @@ func (t *Tx) Put(e *Encoded) error {
 		}
 	}
 	if err := t.markDirty(e.path); err != nil {
+		return err
+	}
+	if err := t.putFileStat(e.stat); err != nil {
 		return err
 	}
 	return t.b(bucketFiles).Put(p, e.file)

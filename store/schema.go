@@ -3,7 +3,7 @@ package store
 // SchemaVersion is the layout version of index.db. Bump it whenever a bucket,
 // key layout or record encoding changes incompatibly; an older index is then
 // rebuilt by the next writer and a newer one is refused.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact. The values of chunks,
@@ -13,6 +13,11 @@ var (
 	bucketMeta = []byte("meta")
 	// files: relative path -> File (JSON).
 	bucketFiles = []byte("files")
+	// filestat: relative path -> size and modification time (int64 each,
+	// little endian, Unix ns), then the content hash (File.Hash): what a
+	// re-index compares the walk with, in small values read without
+	// decoding the file records (schema 9).
+	bucketFileStat = []byte("filestat")
 	// chunks: relative path -> []Chunk of that file in source order (JSON).
 	// One value per file keeps writes sequential and cheap.
 	bucketChunks = []byte("chunks")
@@ -66,7 +71,7 @@ var (
 )
 
 var allBuckets = [][]byte{
-	bucketMeta, bucketFiles, bucketChunks, bucketPathIDs, bucketBlobs, bucketLocations,
+	bucketMeta, bucketFiles, bucketFileStat, bucketChunks, bucketPathIDs, bucketBlobs, bucketLocations,
 	bucketSymbols, bucketSymNames, bucketImports, bucketTestLinks, bucketSearch, bucketVectors,
 	bucketPostingsA, bucketSnapshotA, bucketPostingsB, bucketSnapshotB,
 	bucketDirty, bucketEmbCache,

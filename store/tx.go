@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -242,6 +243,9 @@ func (t *Tx) TouchFile(path string, size, mtime int64, search func(rec []byte) (
 			return old, cur, ok, err
 		}
 	}
+	if err := t.putFileStat(cur); err != nil {
+		return old, cur, ok, err
+	}
 	return old, cur, ok, putJSON(t.b(bucketFiles), []byte(path), cur)
 }
 
@@ -277,7 +281,7 @@ func (t *Tx) DeleteFile(path string) error {
 			}
 		}
 	}
-	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketSymNames, bucketSearch, bucketVectors, bucketFiles} {
+	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketSymNames, bucketSearch, bucketVectors, bucketFiles, bucketFileStat} {
 		if err := t.b(b).Delete(p); err != nil {
 			return err
 		}
@@ -313,28 +317,33 @@ func (t *Tx) Counts() map[string]int {
 // Paths lists every indexed path in order, without decoding records.
 func (t *Tx) Paths() []string {
 	var out []string
-	c := t.b(bucketFiles).Cursor()
+	c := t.b(bucketFileStat).Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		out = append(out, string(k))
 	}
 	return out
 }
 
-// FileStats calls fn with the path, size, mtime and hash of every file,
-// decoding nothing else (the cheap read an incremental run starts with).
+// FileStats calls fn with the path, size, modification time and hash of
+// every indexed file, in path order, from the compact stat table: what a
+// re-index compares the walk with, without decoding the file records.
 func (t *Tx) FileStats(fn func(File)) error {
-	type stat struct {
-		Path    string `json:"path"`
-		Size    int64  `json:"size"`
-		ModTime int64  `json:"mtime"`
-		Hash    string `json:"hash"`
-	}
-	return t.b(bucketFiles).ForEach(func(k, v []byte) error {
-		var s stat
-		if err := json.Unmarshal(v, &s); err != nil {
-			return undecodable(t.b(bucketFiles), k, err)
+	return t.b(bucketFileStat).ForEach(func(k, v []byte) error {
+		if len(v) < fileStatSize {
+			return undecodable(t.b(bucketFileStat), k, fmt.Errorf("%d bytes, want at least %d", len(v), fileStatSize))
 		}
-		fn(File{Path: s.Path, Size: s.Size, ModTime: s.ModTime, Hash: s.Hash})
+		fn(File{Path: string(k), Size: int64(binary.LittleEndian.Uint64(v)), ModTime: int64(binary.LittleEndian.Uint64(v[8:])), Hash: string(v[fileStatSize:])})
 		return nil
 	})
+}
+
+// fileStatSize is the fixed part of a filestat value: size and mtime.
+const fileStatSize = 16
+
+// putFileStat writes f's entry in the stat table.
+func (t *Tx) putFileStat(f File) error {
+	v := make([]byte, fileStatSize, fileStatSize+len(f.Hash))
+	binary.LittleEndian.PutUint64(v, uint64(f.Size))
+	binary.LittleEndian.PutUint64(v[8:], uint64(f.ModTime))
+	return t.b(bucketFileStat).Put([]byte(f.Path), append(v, f.Hash...))
 }

@@ -16,7 +16,7 @@
 // It is a report: it exits 0 even when a target is missed, and non-zero only
 // when the harness itself fails (copying, or dossier failing to run).
 //
-//	go run ./cmd/dossier-bench -dossier bin/dossier [-src DIR] [-repomix=false] [-runs N] [-json]
+//	go run ./cmd/dossier-bench -dossier bin/dossier [-src DIR] [-repomix=false] [-runs N] [-json] [-cold]
 package main
 
 import (
@@ -55,6 +55,7 @@ type config struct {
 	repomix bool
 	runs    int
 	json    bool
+	cold    bool
 }
 
 func main() {
@@ -64,6 +65,7 @@ func main() {
 	flag.BoolVar(&c.repomix, "repomix", true, "also run `npm exec "+repomixPkg+"` for the comparison")
 	flag.IntVar(&c.runs, "runs", 1, "how many times to run each measurement")
 	flag.BoolVar(&c.json, "json", false, "also print the results as one JSON object")
+	flag.BoolVar(&c.cold, "cold", false, "measure one-shot processes instead (stats, no-op and one-file re-index, searches) beside ripgrep and repomix")
 	flag.Parse()
 	if flag.NArg() > 0 || c.runs < 1 {
 		flag.Usage()
@@ -143,6 +145,9 @@ func run(ctx context.Context, c config, out io.Writer) error {
 			return fmt.Errorf("go env GOROOT: %w (pass -src)", err)
 		}
 		c.src = filepath.Join(strings.TrimSpace(string(o)), "src")
+	}
+	if c.cold {
+		return runCold(ctx, c, bin, out)
 	}
 	rep := &Report{Src: c.src, Repomix: "skipped"}
 

@@ -75,6 +75,7 @@ func newSearchCmd(g *globals) *cobra.Command {
 				return searchStream(ctx, cmd.InOrStdin(), out, warn, e, root, q)
 			}
 			q.Text = args[0]
+			e.OneShot()
 			resp, err := e.SearchRoot(ctx, root, q)
 			var bad *search.BadQueryError
 			if errors.As(err, &bad) {

@@ -2,7 +2,6 @@ package trace
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 )
 
@@ -22,16 +21,16 @@ type goState struct {
 var (
 	// "    foo_test.go:42: got 1, want 2": go test prints base names,
 	// relative to the package directory.
-	goTestRe = regexp.MustCompile(`^[ \t]+([\w.+-]+\.go):(\d+):(.*)$`)
+	goTestRe = lazyRegexp(`^[ \t]+([\w.+-]+\.go):(\d+):(.*)$`)
 	// "./pkg/a.go:10:5: undefined: x" from the compiler, vet and linters.
-	goBuildRe = regexp.MustCompile(`^(\S+\.go):(\d+)(?::(\d+))?: (.*)$`)
+	goBuildRe = lazyRegexp(`^(\S+\.go):(\d+)(?::(\d+))?: (.*)$`)
 	// "\t/abs/file.go:123 +0x1d" under a function line of a trace.
-	goLocRe = regexp.MustCompile(`^\s+(\S+\.go):(\d+)( \+0x[0-9a-f]+)?\s*$`)
+	goLocRe = lazyRegexp(`^\s+(\S+\.go):(\d+)( \+0x[0-9a-f]+)?\s*$`)
 	// "ok  \tpkg\t0.1s", "FAIL\tpkg [build failed]", "?   \tpkg\t[no test files]"
-	goPkgRe = regexp.MustCompile(`^(?:ok|FAIL|\?) *\t(\S+)`)
+	goPkgRe = lazyRegexp(`^(?:ok|FAIL|\?) *\t(\S+)`)
 	// The race detector's section headers; each starts a new trace.
-	goRaceRe     = regexp.MustCompile(`^(?:Previous )?(?:[Rr]ead|[Ww]rite) at 0x[0-9a-f]+ by (?:goroutine \d+|main goroutine):$|^Goroutine \d+ \(.*\) created at:$`)
-	testifyErrRe = regexp.MustCompile(`^\s+Error:\s+(.*)$`)
+	goRaceRe     = lazyRegexp(`^(?:Previous )?(?:[Rr]ead|[Ww]rite) at 0x[0-9a-f]+ by (?:goroutine \d+|main goroutine):$|^Goroutine \d+ \(.*\) created at:$`)
+	testifyErrRe = lazyRegexp(`^\s+Error:\s+(.*)$`)
 )
 
 // goLine handles go test, go build, go vet and goroutine trace lines.
@@ -50,7 +49,7 @@ func (p *parser) goLine(s string) bool {
 		p.goHdr = strings.Trim(f[0], "[]")
 		return true
 	case strings.Contains(s, "\t"):
-		if m := goPkgRe.FindStringSubmatch(s); m != nil {
+		if m := goPkgRe().FindStringSubmatch(s); m != nil {
 			p.settle(p.goPending, m[1])
 			p.goPending = p.goPending[:0]
 			p.goTest, p.goMsg, p.goHdr, p.goTestOpen = "", "", "", -1
@@ -58,7 +57,7 @@ func (p *parser) goLine(s string) bool {
 		}
 	}
 	if p.goTestOpen >= 0 {
-		if m := testifyErrRe.FindStringSubmatch(s); m != nil {
+		if m := testifyErrRe().FindStringSubmatch(s); m != nil {
 			if r := &p.refs[p.goTestOpen]; r.Message == "" {
 				r.Message = clip(m[1])
 			}
@@ -94,7 +93,7 @@ func (p *parser) goTestHeader(t string) bool {
 // goRef handles a line naming a .go file: a test log line, a build error
 // or a frame of a goroutine trace.
 func (p *parser) goRef(s string) bool {
-	if m := goTestRe.FindStringSubmatch(s); m != nil {
+	if m := goTestRe().FindStringSubmatch(s); m != nil {
 		line := num(m[2])
 		i := p.emit(Ref{Path: m[1], Line: line, Func: p.goTest,
 			Message: m[3], Format: FormatGoTest})
@@ -103,14 +102,14 @@ func (p *parser) goRef(s string) bool {
 		}
 		return true
 	}
-	if m := goBuildRe.FindStringSubmatch(s); m != nil {
+	if m := goBuildRe().FindStringSubmatch(s); m != nil {
 		line := num(m[2])
 		col := num(m[3])
 		p.emit(Ref{Path: m[1], Line: line, Col: col, Message: m[4],
 			Format: FormatGoBuild, Pkg: p.goHdr})
 		return true
 	}
-	m := goLocRe.FindStringSubmatch(s)
+	m := goLocRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -144,7 +143,7 @@ func (p *parser) goTraceHeader(s string) bool {
 		p.goMsg = s
 		p.goFrame = 0
 	case strings.HasSuffix(s, " at:") || strings.HasSuffix(s, ":") && strings.Contains(s, " at 0x"):
-		if !goRaceRe.MatchString(s) {
+		if !goRaceRe().MatchString(s) {
 			return false
 		}
 		// A race report's sections (the previous access, where the

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -14,19 +13,19 @@ type jsState struct {
 
 var (
 	// "/abs/src/server.js:42", Node's first line for an uncaught error.
-	nodeHdrRe = regexp.MustCompile(`^(\S+\.[cm]?[jt]sx?):(\d+)$`)
+	nodeHdrRe = lazyRegexp(`^(\S+\.[cm]?[jt]sx?):(\d+)$`)
 	// " FAIL  src/a.test.ts (5.2 s)": no tab, unlike go test's FAIL line.
-	jestSuiteRe = regexp.MustCompile(`^ ?(?:FAIL|PASS) {1,2}(\S+\.\w+)(?: \(.*\))?\s*$`)
-	jestCodeRe  = regexp.MustCompile(`^\s*> (\d+) \|`)
+	jestSuiteRe = lazyRegexp(`^ ?(?:FAIL|PASS) {1,2}(\S+\.\w+)(?: \(.*\))?\s*$`)
+	jestCodeRe  = lazyRegexp(`^\s*> (\d+) \|`)
 	// Babel's "SyntaxError: /abs/a.test.ts: Unexpected token (3:10)".
-	jestSyntaxRe = regexp.MustCompile(`(\S+\.[cm]?[jt]sx?): .*\((\d+):(\d+)\)`)
+	jestSyntaxRe = lazyRegexp(`(\S+\.[cm]?[jt]sx?): .*\((\d+):(\d+)\)`)
 	// "src/a.ts(10,5): error TS2322: ..." and the pretty
 	// "src/a.ts:10:5 - error TS2322: ...".
-	tscParenRe  = regexp.MustCompile(`^([^\s(][^(]*)\((\d+),(\d+)\): ((?:error|warning|message) TS\d+: .*)$`)
-	tscPrettyRe = regexp.MustCompile(`^(\S+):(\d+):(\d+) - ((?:error|warning|message) TS\d+: .*)$`)
+	tscParenRe  = lazyRegexp(`^([^\s(][^(]*)\((\d+),(\d+)\): ((?:error|warning|message) TS\d+: .*)$`)
+	tscPrettyRe = lazyRegexp(`^(\S+):(\d+):(\d+) - ((?:error|warning|message) TS\d+: .*)$`)
 	// ESLint stylish: a file line, then "  10:5  error  message  rule".
-	eslintRowRe  = regexp.MustCompile(`^\s+(\d+):(\d+)\s+(?:error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$`)
-	eslintFileRe = regexp.MustCompile(`^(?:[A-Za-z]:)?[^\s:]+\.[A-Za-z]\w*$`)
+	eslintRowRe  = lazyRegexp(`^\s+(\d+):(\d+)\s+(?:error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$`)
+	eslintFileRe = lazyRegexp(`^(?:[A-Za-z]:)?[^\s:]+\.[A-Za-z]\w*$`)
 )
 
 // nodeLine handles V8 "at" lines and Node's uncaught-error header. Frames
@@ -39,7 +38,7 @@ func (p *parser) nodeLine(s string) bool {
 	if s == "" || !isDigit(s[len(s)-1]) || t != s {
 		return false
 	}
-	if m := nodeHdrRe.FindStringSubmatch(s); m != nil {
+	if m := nodeHdrRe().FindStringSubmatch(s); m != nil {
 		p.begin(FormatNode, false)
 		line := num(m[2])
 		p.emitFrame(Ref{Path: m[1], Line: line, Format: FormatNode})
@@ -157,7 +156,7 @@ func (p *parser) jestLine(s string) bool {
 	if !strings.HasPrefix(t, "FAIL") && !strings.HasPrefix(t, "PASS") {
 		return false
 	}
-	m := jestSuiteRe.FindStringSubmatch(s)
+	m := jestSuiteRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -176,7 +175,7 @@ func (p *parser) jestContinue(s string, blank bool) {
 	case p.blk.msg == "" && !p.blk.atSeen:
 		p.setMsg(s)
 	case p.jestCode == 0:
-		if m := jestCodeRe.FindStringSubmatch(s); m != nil {
+		if m := jestCodeRe().FindStringSubmatch(s); m != nil {
 			p.jestCode = num(m[1])
 		}
 	}
@@ -190,7 +189,7 @@ func (p *parser) jestFallback() {
 		return
 	}
 	r := Ref{Path: p.jestSuite, Line: p.jestCode, Message: p.blk.msg, Format: FormatJest, Failure: p.blk.failure}
-	if m := jestSyntaxRe.FindStringSubmatch(p.blk.msg); m != nil {
+	if m := jestSyntaxRe().FindStringSubmatch(p.blk.msg); m != nil {
 		r.Path = m[1]
 		r.Line = num(m[2])
 		r.Col = num(m[3])
@@ -203,9 +202,9 @@ func (p *parser) tscLine(s string) bool {
 	if !strings.Contains(s, " TS") {
 		return false
 	}
-	m := tscParenRe.FindStringSubmatch(s)
+	m := tscParenRe().FindStringSubmatch(s)
 	if m == nil {
-		m = tscPrettyRe.FindStringSubmatch(s)
+		m = tscPrettyRe().FindStringSubmatch(s)
 	}
 	if m == nil {
 		return false
@@ -221,7 +220,7 @@ func (p *parser) tscLine(s string) bool {
 // with its rule in parentheses.
 func (p *parser) eslintLine(s string) bool {
 	if !isIndented(s) {
-		if !strings.ContainsAny(s, " \t") && eslintFileRe.MatchString(s) {
+		if !strings.ContainsAny(s, " \t") && eslintFileRe().MatchString(s) {
 			p.eslintFile = s
 			return true
 		}
@@ -230,7 +229,7 @@ func (p *parser) eslintLine(s string) bool {
 	if p.eslintFile == "" {
 		return false
 	}
-	m := eslintRowRe.FindStringSubmatch(s)
+	m := eslintRowRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -16,15 +15,15 @@ var (
 	// "at com.acme.Invoice.total(Invoice.java:42)", with an optional
 	// module or class loader ("java.base/", "app//") and a logback
 	// packaging suffix ("~[classes/:na]").
-	javaAtRe = regexp.MustCompile(`^\s*at (?:[^\s/()]+/+)*([\w$.<>\-]+)\(([^()]*)\)\s*(?:~?\[[^\]]*\])?$`)
+	javaAtRe = lazyRegexp(`^\s*at (?:[^\s/()]+/+)*([\w$.<>\-]+)\(([^()]*)\)\s*(?:~?\[[^\]]*\])?$`)
 	// The location inside the parentheses: a JVM source file and line.
-	javaLocRe = regexp.MustCompile(`^([\w$\-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)$`)
+	javaLocRe = lazyRegexp(`^([\w$\-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)$`)
 	// "at Acme.Billing.InvoiceService.Total(Invoice invoice) in
 	// /src/InvoiceService.cs:line 42" (also "Zeile", "ligne": the word is
 	// localised, so any word is taken).
-	dotnetAtRe = regexp.MustCompile(`^\s*at (.+?) in (.+):\p{L}+ (\d+)\s*$`)
+	dotnetAtRe = lazyRegexp(`^\s*at (.+?) in (.+):\p{L}+ (\d+)\s*$`)
 	// A .NET frame without a location: "at System.Linq.Enumerable.First[T](IEnumerable` + "`" + `1 source)".
-	dotnetBareRe = regexp.MustCompile(`^\s*at [\w.` + "`" + `<>\[\],|+]+\(.*\)\s*$`)
+	dotnetBareRe = lazyRegexp(`^\s*at [\w.` + "`" + `<>\[\],|+]+\(.*\)\s*$`)
 )
 
 // jvmLine handles JVM and .NET stack frames. Both print innermost-first
@@ -44,15 +43,15 @@ func (p *parser) jvmLine(s string) bool {
 	case !strings.HasPrefix(t, "at ") || t == s:
 		return false
 	}
-	if m := dotnetAtRe.FindStringSubmatch(s); m != nil {
+	if m := dotnetAtRe().FindStringSubmatch(s); m != nil {
 		p.jvmFrameSeen(FormatDotnet)
 		fn, _, _ := strings.Cut(m[1], "(")
 		p.emitFrame(Ref{Path: m[2], Line: num(m[3]), Func: fn, Format: FormatDotnet})
 		return true
 	}
-	if m := javaAtRe.FindStringSubmatch(s); m != nil {
+	if m := javaAtRe().FindStringSubmatch(s); m != nil {
 		loc := m[2]
-		if lm := javaLocRe.FindStringSubmatch(loc); lm != nil {
+		if lm := javaLocRe().FindStringSubmatch(loc); lm != nil {
 			p.jvmFrameSeen(FormatJava)
 			p.emitFrame(Ref{Path: javaPath(m[1], lm[1]), Line: num(lm[2]), Func: m[1], Format: FormatJava})
 			return true
@@ -63,7 +62,7 @@ func (p *parser) jvmLine(s string) bool {
 			return true
 		}
 	}
-	if dotnetBareRe.MatchString(s) && !strings.Contains(s, " (") {
+	if dotnetBareRe().MatchString(s) && !strings.Contains(s, " (") {
 		p.jvmFrameSeen(FormatDotnet)
 		return true
 	}

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -21,26 +20,26 @@ type nativeState struct {
 var (
 	// "src/a.c:10:5: error: msg"; also clang, mypy, shellcheck -f gcc,
 	// rustc --error-format=short.
-	gccDiagRe = regexp.MustCompile(`^(\S+?):(\d+):(?:(\d+):)? ((fatal error|error|warning|note|remark|help)(?:\[[\w-]+\])?: .*)$`)
-	gccInclRe = regexp.MustCompile(`^(?:In file included|\s+) from (\S+?):(\d+)(?::(\d+))?[:,]$`)
-	gccFuncRe = regexp.MustCompile(`^(\S+?): In (?:member )?function ['‘](.+?)['’]:$`)
+	gccDiagRe = lazyRegexp(`^(\S+?):(\d+):(?:(\d+):)? ((fatal error|error|warning|note|remark|help)(?:\[[\w-]+\])?: .*)$`)
+	gccInclRe = lazyRegexp(`^(?:In file included|\s+) from (\S+?):(\d+)(?::(\d+))?[:,]$`)
+	gccFuncRe = lazyRegexp(`^(\S+?): In (?:member )?function ['‘](.+?)['’]:$`)
 	// "error[E0308]: mismatched types", the head of a rustc diagnostic.
-	rustHdrRe = regexp.MustCompile(`^(?:error|warning)(?:\[\w+\])?: .*$`)
+	rustHdrRe = lazyRegexp(`^(?:error|warning)(?:\[\w+\])?: .*$`)
 	// "  --> src/main.rs:10:5" (primary) and "  ::: src/lib.rs:3:1".
-	rustSpanRe = regexp.MustCompile(`^\s*(-->|:::) (.+?):(\d+):(\d+)$`)
+	rustSpanRe = lazyRegexp(`^\s*(-->|:::) (.+?):(\d+):(\d+)$`)
 	// Rust 1.73+: "thread 'main' panicked at src/main.rs:5:9:" with the
 	// message on the next line; older: "... panicked at 'msg', src/main.rs:5:9".
-	rustPanicRe    = regexp.MustCompile(`^thread '(.*?)' panicked at (.+?):(\d+):(\d+):$`)
-	rustPanicOldRe = regexp.MustCompile(`^thread '(.*?)' panicked at '(.*)', (.+?):(\d+):(\d+)$`)
+	rustPanicRe    = lazyRegexp(`^thread '(.*?)' panicked at (.+?):(\d+):(\d+):$`)
+	rustPanicOldRe = lazyRegexp(`^thread '(.*?)' panicked at '(.*)', (.+?):(\d+):(\d+)$`)
 	// A RUST_BACKTRACE frame: "  12: crate::f" then "      at ./src/lib.rs:5:9".
-	rustBtFnRe = regexp.MustCompile(`^\s*(\d+): (\S.*)$`)
-	rustBtAtRe = regexp.MustCompile(`^\s+at (.+?):(\d+):(\d+)$`)
+	rustBtFnRe = lazyRegexp(`^\s*(\d+): (\S.*)$`)
+	rustBtAtRe = lazyRegexp(`^\s+at (.+?):(\d+):(\d+)$`)
 )
 
 // gccLine handles gcc-style diagnostics, their notes and include chains.
 func (p *parser) gccLine(s string) bool {
 	if strings.Contains(s, ": In ") {
-		if m := gccFuncRe.FindStringSubmatch(s); m != nil {
+		if m := gccFuncRe().FindStringSubmatch(s); m != nil {
 			p.gccFuncFile, p.gccFunc = m[1], m[2]
 			return true
 		}
@@ -51,7 +50,7 @@ func (p *parser) gccLine(s string) bool {
 	if !strings.Contains(s, ": ") || strings.IndexByte(s, ':') > strings.IndexByte(s, ' ') {
 		return false // the path, up to the first colon, has no spaces
 	}
-	m := gccDiagRe.FindStringSubmatch(s)
+	m := gccDiagRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -87,7 +86,7 @@ func (p *parser) gccLine(s string) bool {
 // a.c:3:", "                 from b.h:5,"); its refs wait for the
 // diagnostic below them to learn their message.
 func (p *parser) gccInclude(s string) bool {
-	m := gccInclRe.FindStringSubmatch(s)
+	m := gccInclRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -104,13 +103,13 @@ func (p *parser) gccInclude(s string) bool {
 
 // rustLine handles rustc's "-->" spans, panics and backtrace frames.
 func (p *parser) rustLine(s string) bool {
-	if rustHdrRe.MatchString(s) {
+	if rustHdrRe().MatchString(s) {
 		p.rustMsg, p.rustFrame = clip(s), 0
 		return false // nothing here names a file; let others look
 	}
 	t := strings.TrimLeft(s, " ")
 	if strings.HasPrefix(t, "--> ") || strings.HasPrefix(t, "::: ") {
-		m := rustSpanRe.FindStringSubmatch(s)
+		m := rustSpanRe().FindStringSubmatch(s)
 		if m == nil {
 			return false
 		}
@@ -138,7 +137,7 @@ func (p *parser) rustLine(s string) bool {
 // rustPanic handles both shapes of "thread 'x' panicked at"; Func is the
 // thread's name, which for cargo test is the test's path.
 func (p *parser) rustPanic(s string) bool {
-	if m := rustPanicRe.FindStringSubmatch(s); m != nil {
+	if m := rustPanicRe().FindStringSubmatch(s); m != nil {
 		line := num(m[3])
 		col := num(m[4])
 		p.rustPanicRef = p.emit(Ref{Path: m[2], Line: line, Col: col, Func: m[1], Format: FormatRustc})
@@ -147,7 +146,7 @@ func (p *parser) rustPanic(s string) bool {
 		}
 		return true
 	}
-	if m := rustPanicOldRe.FindStringSubmatch(s); m != nil {
+	if m := rustPanicOldRe().FindStringSubmatch(s); m != nil {
 		line := num(m[4])
 		col := num(m[5])
 		p.rustPanicRef = p.emit(Ref{Path: m[3], Line: line, Col: col, Func: m[1], Message: m[2], Format: FormatRustc})
@@ -159,11 +158,11 @@ func (p *parser) rustPanic(s string) bool {
 // rustBacktrace handles "at path:line:col" under a numbered frame line;
 // Frame is the number Rust printed, which already counts innermost-first.
 func (p *parser) rustBacktrace(s string) bool {
-	fm := rustBtFnRe.FindStringSubmatch(p.prev)
+	fm := rustBtFnRe().FindStringSubmatch(p.prev)
 	if fm == nil {
 		return false
 	}
-	m := rustBtAtRe.FindStringSubmatch(s)
+	m := rustBtAtRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -11,27 +10,27 @@ type phpState struct{}
 var (
 	// "#0 /var/www/app/app/Http/X.php(50): App\Http\X->show()"; also
 	// "#3 [internal function]: ..." and "#4 {main}", which name no file.
-	phpFrameRe  = regexp.MustCompile(`^\s*#(\d+) (.+?)\((\d+)\)(?:: (.*))?$`)
-	phpNoFileRe = regexp.MustCompile(`^\s*#\d+ (?:\{main\}|\[internal function\].*)$`)
+	phpFrameRe  = lazyRegexp(`^\s*#(\d+) (.+?)\((\d+)\)(?:: (.*))?$`)
+	phpNoFileRe = lazyRegexp(`^\s*#\d+ (?:\{main\}|\[internal function\].*)$`)
 	// "PHP Fatal error:  Uncaught Error: msg in /path/x.php:50" and
 	// "Warning: msg in /path/x.php on line 12".
-	phpInRe = regexp.MustCompile(`^(.*?) in (\S+\.(?:php|phtml|inc)) on line (\d+)\.?$|^(.*?) in (\S+\.(?:php|phtml|inc)):(\d+)$`)
+	phpInRe = lazyRegexp(`^(.*?) in (\S+\.(?:php|phtml|inc)) on line (\d+)\.?$|^(.*?) in (\S+\.(?:php|phtml|inc)):(\d+)$`)
 	// A Laravel log entry: "... {"exception":"[object] (X(code: 0): msg at /path/x.php:67)".
-	phpLogRe = regexp.MustCompile(`\[object\] \(([\w\\]+)\(code: -?\d+\): (.*) at (\S+\.php):(\d+)\)$`)
+	phpLogRe = lazyRegexp(`\[object\] \(([\w\\]+)\(code: -?\d+\): (.*) at (\S+\.php):(\d+)\)$`)
 	// A bare PHPUnit frame: "/var/www/app/tests/Feature/XTest.php:31".
-	phpBareRe = regexp.MustCompile(`^\s*(\S+\.(?:php|phtml|inc)):(\d+)$`)
+	phpBareRe = lazyRegexp(`^\s*(\S+\.(?:php|phtml|inc)):(\d+)$`)
 	// Collision: "  at app/Services/X.php:18", "  1   app/Http/X.php:42".
-	collisionAtRe    = regexp.MustCompile(`^\s+at (\S+\.(?:php|phtml|inc)):(\d+)$`)
-	collisionFrameRe = regexp.MustCompile(`^\s+\d+\s+(\S+\.(?:php|phtml|inc)):(\d+)$`)
+	collisionAtRe    = lazyRegexp(`^\s+at (\S+\.(?:php|phtml|inc)):(\d+)$`)
+	collisionFrameRe = lazyRegexp(`^\s+\d+\s+(\S+\.(?:php|phtml|inc)):(\d+)$`)
 	// Collision's failure header: "   FAILED  Tests\Feature\XTest > it works   TypeError".
-	collisionHdrRe = regexp.MustCompile(`^\s*(?:FAILED|ERROR)\s{2,}(.+?)(?:\s{2,}(\S+))?\s*$`)
+	collisionHdrRe = lazyRegexp(`^\s*(?:FAILED|ERROR)\s{2,}(.+?)(?:\s{2,}(\S+))?\s*$`)
 	// A numbered failure of PHPUnit, Minitest or RSpec: "1) Tests\X::test_y",
 	// "  1) Failure:", "  1) Order#total includes tax".
-	numberedRe = regexp.MustCompile(`^\s*\d+\) \S`)
+	numberedRe = lazyRegexp(`^\s*\d+\) \S`)
 	// The lines that end a list of numbered failures.
 	// Minitest's test name above an error: "OrderTest#test_total:".
-	minitestTestRe = regexp.MustCompile(`^[\w:]+#\w+[?!]?:$`)
-	numberedEndRe  = regexp.MustCompile(`^(?:FAILURES!|ERRORS!|OK \(|Tests: \d|Finished in |Failed examples:|\d+ runs, )`)
+	minitestTestRe = lazyRegexp(`^[\w:]+#\w+[?!]?:$`)
+	numberedEndRe  = lazyRegexp(`^(?:FAILURES!|ERRORS!|OK \(|Tests: \d|Finished in |Failed examples:|\d+ runs, )`)
 )
 
 // formatNumbered is the kind of a block opened by a numbered failure
@@ -42,7 +41,7 @@ const formatNumbered = "numbered"
 // failure output, Laravel log exceptions, and the numbered failure
 // headers PHPUnit shares with Minitest and RSpec.
 func (p *parser) phpLine(s string) bool {
-	if numberedRe.MatchString(s) {
+	if numberedRe().MatchString(s) {
 		p.begin(formatNumbered, false)
 		return true
 	}
@@ -53,12 +52,12 @@ func (p *parser) phpLine(s string) bool {
 		if strings.Contains(s, "FAILED") || strings.Contains(s, "ERROR") {
 			return p.collisionHeader(s)
 		}
-		if phpNoFileRe.MatchString(s) || strings.TrimSpace(s) == "Stack trace:" || strings.TrimSpace(s) == "[stacktrace]" {
+		if phpNoFileRe().MatchString(s) || strings.TrimSpace(s) == "Stack trace:" || strings.TrimSpace(s) == "[stacktrace]" {
 			return p.blk.kind == FormatPHP
 		}
 		return false
 	}
-	if m := phpFrameRe.FindStringSubmatch(s); m != nil {
+	if m := phpFrameRe().FindStringSubmatch(s); m != nil {
 		if p.blk.kind != FormatPHP || (m[1] == "0" && p.blk.frames > 1) {
 			p.begin(FormatPHP, false)
 			p.blk.frames = 1 // "#0" is the caller of the throwing function
@@ -66,24 +65,24 @@ func (p *parser) phpLine(s string) bool {
 		p.emitFrame(Ref{Path: m[2], Line: num(m[3]), Func: phpCallee(m[4]), Format: FormatPHP})
 		return true
 	}
-	if m := phpLogRe.FindStringSubmatch(s); m != nil {
+	if m := phpLogRe().FindStringSubmatch(s); m != nil {
 		p.begin(FormatPHP, false)
 		p.setMsg(m[1] + ": " + strings.ReplaceAll(m[2], `\\`, `\`))
 		p.emitFrame(Ref{Path: m[3], Line: num(m[4]), Format: FormatPHP})
 		return true
 	}
-	if m := collisionAtRe.FindStringSubmatch(s); m != nil {
+	if m := collisionAtRe().FindStringSubmatch(s); m != nil {
 		if p.blk.kind != FormatLaravel {
 			p.begin(FormatLaravel, false)
 		}
 		p.emitFrame(Ref{Path: m[1], Line: num(m[2]), Format: FormatLaravel})
 		return true
 	}
-	if m := collisionFrameRe.FindStringSubmatch(s); m != nil && p.blk.kind == FormatLaravel {
+	if m := collisionFrameRe().FindStringSubmatch(s); m != nil && p.blk.kind == FormatLaravel {
 		p.emitFrame(Ref{Path: m[1], Line: num(m[2]), Format: FormatLaravel})
 		return true
 	}
-	if m := phpBareRe.FindStringSubmatch(s); m != nil {
+	if m := phpBareRe().FindStringSubmatch(s); m != nil {
 		if p.blk.kind != formatNumbered {
 			p.begin(formatNumbered, false)
 		}
@@ -94,7 +93,7 @@ func (p *parser) phpLine(s string) bool {
 	if (p.blk.kind == formatNumbered && !p.blk.atSeen) || (p.blk.kind == FormatLaravel && len(p.blk.members) == 0) {
 		return false // a test failure's message that names a file: not a new error
 	}
-	if m := phpInRe.FindStringSubmatch(s); m != nil {
+	if m := phpInRe().FindStringSubmatch(s); m != nil {
 		msg, path, line := m[1], m[2], m[3]
 		if path == "" {
 			msg, path, line = m[4], m[5], m[6]
@@ -114,7 +113,7 @@ func (p *parser) phpLine(s string) bool {
 // collisionHeader opens a Collision failure: "FAILED  Test > name  Class".
 // Its message is the next line, prefixed with the exception class.
 func (p *parser) collisionHeader(s string) bool {
-	m := collisionHdrRe.FindStringSubmatch(s)
+	m := collisionHdrRe().FindStringSubmatch(s)
 	if m == nil || !strings.Contains(m[1], "\\") && !strings.Contains(m[1], ">") {
 		return false
 	}
@@ -145,10 +144,10 @@ func (p *parser) numberedContinue(s string, blank bool) {
 	t := strings.TrimSpace(s)
 	switch {
 	case blank:
-	case numberedEndRe.MatchString(t):
+	case numberedEndRe().MatchString(t):
 		p.end()
-	case p.blk.msg == "" && p.blk.lines > 0 && !minitestLocRe.MatchString(t) && !minitestTestRe.MatchString(t) &&
-		!rubyFrameRe.MatchString(s) && !phpBareRe.MatchString(s) && t != "Failure:" && t != "Error:":
+	case p.blk.msg == "" && p.blk.lines > 0 && !minitestLocRe().MatchString(t) && !minitestTestRe().MatchString(t) &&
+		!rubyFrameRe().MatchString(s) && !phpBareRe().MatchString(s) && t != "Failure:" && t != "Error:":
 		p.setMsg(strings.TrimPrefix(t, "Failure/Error: "))
 	}
 }

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -14,16 +13,16 @@ type pyState struct {
 var (
 	// `  File "/abs/x.py", line 12, in handler`; SyntaxError blocks omit
 	// the ", in" part.
-	pyFileRe = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)(?:, in (.+?))?\s*$`)
+	pyFileRe = lazyRegexp(`^\s*File "([^"]+)", line (\d+)(?:, in (.+?))?\s*$`)
 	// "____ test_name ____" opens a failure section; the "_ _ _" separator
 	// between frames does not match.
-	pytestHdrRe = regexp.MustCompile(`^_{2,} (.+?) _{2,}$`)
+	pytestHdrRe = lazyRegexp(`^_{2,} (.+?) _{2,}$`)
 	// "tests/test_x.py:34: AssertionError" (long) or "...:34: in test_x"
 	// (--tb=short); a bare "path:line: " marks a frame that did not raise.
-	pytestLocRe = regexp.MustCompile(`^([^\s:]+\.py):(\d+):(?: (?:in ([\w.<>]+)|([A-Za-z_][\w.]*))?)?\s*$`)
+	pytestLocRe = lazyRegexp(`^([^\s:]+\.py):(\d+):(?: (?:in ([\w.<>]+)|([A-Za-z_][\w.]*))?)?\s*$`)
 	// "FAILED tests/test_x.py::test_add - assert 3 == 4"
-	pytestSummaryRe = regexp.MustCompile(`^(?:FAILED|ERROR) (\S+?\.py)(?:::(\S+))?(?: - (.*))?$`)
-	pyDefRe         = regexp.MustCompile(`^\s+(?:async )?def (\w+)\(`)
+	pytestSummaryRe = lazyRegexp(`^(?:FAILED|ERROR) (\S+?\.py)(?:::(\S+))?(?: - (.*))?$`)
+	pyDefRe         = lazyRegexp(`^\s+(?:async )?def (\w+)\(`)
 )
 
 // pyLine handles Python tracebacks. Frames are printed outermost-first, and
@@ -37,7 +36,7 @@ func (p *parser) pyLine(s string) bool {
 	if !strings.Contains(s, `File "`) {
 		return false
 	}
-	m := pyFileRe.FindStringSubmatch(s)
+	m := pyFileRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -66,7 +65,7 @@ func (p *parser) pyContinue(s string, blank bool) {
 // short summary lines.
 func (p *parser) pytestLine(s string) bool {
 	if strings.HasPrefix(s, "__") {
-		m := pytestHdrRe.FindStringSubmatch(s)
+		m := pytestHdrRe().FindStringSubmatch(s)
 		if m == nil {
 			return false
 		}
@@ -75,7 +74,7 @@ func (p *parser) pytestLine(s string) bool {
 		return true
 	}
 	if strings.HasPrefix(s, "FAILED ") || strings.HasPrefix(s, "ERROR ") {
-		m := pytestSummaryRe.FindStringSubmatch(s)
+		m := pytestSummaryRe().FindStringSubmatch(s)
 		if m == nil {
 			return false
 		}
@@ -85,7 +84,7 @@ func (p *parser) pytestLine(s string) bool {
 	if !strings.Contains(s, ".py:") {
 		return false
 	}
-	m := pytestLocRe.FindStringSubmatch(s)
+	m := pytestLocRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -118,7 +117,7 @@ func (p *parser) pytestContinue(s string) {
 	case strings.HasPrefix(s, "==="):
 		p.end()
 	default:
-		if m := pyDefRe.FindStringSubmatch(s); m != nil {
+		if m := pyDefRe().FindStringSubmatch(s); m != nil {
 			p.pyDef = m[1]
 		}
 	}

@@ -3,7 +3,6 @@ package trace
 import (
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -183,7 +182,7 @@ func resolveRel(r Ref, p string, exists func(string) bool, suffix func(string) [
 func resolveAbs(p, root string, exists func(string) bool) ([]string, dropReason) {
 	rel, ok := under(root, p)
 	switch {
-	case !ok && vendorAbsRe.MatchString(p):
+	case !ok && vendorAbsRe().MatchString(p):
 		return nil, dropVendor
 	case !ok:
 		return nil, dropOutside
@@ -308,7 +307,7 @@ func under(root, p string) (string, bool) {
 // GOROOT (/usr/local/go/src, ~/sdk/go1.22.1/src, hostedtoolcache), the Go
 // module cache, Python's lib and site-packages, node_modules and Rust's
 // toolchain sources and registry.
-var vendorAbsRe = regexp.MustCompile(`/node_modules/|/(?:site|dist)-packages/|/pkg/mod/|/go(?:\d[\w.]*)?/src/|/hostedtoolcache/|/lib/python\d|/rustc/[0-9a-f]+/|/\.cargo/registry/|/\.rustup/|/vendor/|/gems/|/lib/ruby/`)
+var vendorAbsRe = lazyRegexp(`/node_modules/|/(?:site|dist)-packages/|/pkg/mod/|/go(?:\d[\w.]*)?/src/|/hostedtoolcache/|/lib/python\d|/rustc/[0-9a-f]+/|/\.cargo/registry/|/\.rustup/|/vendor/|/gems/|/lib/ruby/`)
 
 // isVendorRel reports whether a root-relative path lies in a dependency
 // tree checked into or installed in the workspace.

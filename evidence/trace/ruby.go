@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -14,11 +13,11 @@ type rubyState struct {
 var (
 	// "app/models/order.rb:12:in 'Order#total': undefined method (NoMethodError)",
 	// "\tfrom app/x.rb:8:in `show'", RSpec's "# ./spec/x_spec.rb:9:in `block'".
-	rubyFrameRe = regexp.MustCompile("^(\\s*)(from |# )?(\\S+?\\.(?:rb|rake|ru|erb|haml|slim|builder|gemspec)):(\\d+):in [`'](.+?)'(?:: (.*))?$")
+	rubyFrameRe = lazyRegexp("^(\\s*)(from |# )?(\\S+?\\.(?:rb|rake|ru|erb|haml|slim|builder|gemspec)):(\\d+):in [`'](.+?)'(?:: (.*))?$")
 	// Minitest's "OrderTest#test_total [test/models/order_test.rb:9]:".
-	minitestLocRe = regexp.MustCompile(`^(\S+) \[(\S+?\.rb):(\d+)\]:?$`)
+	minitestLocRe = lazyRegexp(`^(\S+) \[(\S+?\.rb):(\d+)\]:?$`)
 	// RSpec's summary: "rspec ./spec/models/order_spec.rb:7 # Order#total includes tax".
-	rspecSummaryRe = regexp.MustCompile(`^rspec (\S+?\.rb):(\d+) # (.*)$`)
+	rspecSummaryRe = lazyRegexp(`^rspec (\S+?\.rb):(\d+) # (.*)$`)
 )
 
 // rubyLine handles Ruby backtraces, RSpec frames and summary lines, and
@@ -28,11 +27,11 @@ func (p *parser) rubyLine(s string) bool {
 		!strings.Contains(s, ".slim") && !strings.Contains(s, ".builder") && !strings.Contains(s, ".gemspec") {
 		return false
 	}
-	if m := rspecSummaryRe.FindStringSubmatch(s); m != nil {
+	if m := rspecSummaryRe().FindStringSubmatch(s); m != nil {
 		p.emit(Ref{Path: m[1], Line: num(m[2]), Func: m[3], Format: FormatRuby, Summary: true, Frame: 0})
 		return true
 	}
-	if m := minitestLocRe.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+	if m := minitestLocRe().FindStringSubmatch(strings.TrimSpace(s)); m != nil {
 		if p.blk.kind != formatNumbered {
 			p.begin(formatNumbered, false)
 		}
@@ -40,7 +39,7 @@ func (p *parser) rubyLine(s string) bool {
 		p.emitFrame(Ref{Path: m[2], Line: num(m[3]), Func: m[1], Format: FormatRuby})
 		return true
 	}
-	m := rubyFrameRe.FindStringSubmatch(s)
+	m := rubyFrameRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -75,7 +74,7 @@ func (p *parser) rubyContinue(s string, blank bool) {
 		p.end()
 		return
 	}
-	if !rubyFrameRe.MatchString(s) {
+	if !rubyFrameRe().MatchString(s) {
 		p.end()
 	}
 }

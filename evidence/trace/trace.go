@@ -15,8 +15,10 @@ package trace
 import (
 	"bufio"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -276,4 +278,12 @@ func num(s string) int {
 		return -1
 	}
 	return n
+}
+
+// lazyRegexp compiles expr on first use: the parsers' patterns cost a few
+// milliseconds to compile, which every dossier process paid at start-up,
+// before `dossier stats` or a search could begin, whether or not it ever
+// parsed a trace.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -62,7 +62,7 @@ func Check(root, rel string, opts Options) (Candidate, string, error) {
 			}
 		}
 		last := i == len(parts)-1
-		if ignored, by := match(append(append([]gitignore.Pattern(nil), patterns...), extra...), parts[:i+1], info.IsDir(), secretRange(name, nDefault)); ignored {
+		if ignored, by := match(append(append([]gitignore.Pattern(nil), patterns...), extra...), parts[:i+1], info.IsDir(), builtinRange(parts[:i+1], nDefault)); ignored {
 			return Candidate{}, ignoreReason(by, nDefault), nil
 		}
 		if !last {

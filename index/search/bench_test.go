@@ -69,3 +69,38 @@ func BenchmarkQueryHybrid(b *testing.B) { benchQuery(b, Hybrid) }
 func BenchmarkQueryText(b *testing.B)   { benchQuery(b, Text) }
 func BenchmarkQueryVector(b *testing.B) { benchQuery(b, Vector) }
 func BenchmarkQuerySymbol(b *testing.B) { benchQuery(b, Symbol) }
+
+// BenchmarkQueryHybridFresh answers each query with a new Engine, as a
+// `dossier search` process does: nothing is kept from one query to the
+// next. With oneShot the vector entries are scanned where they lie in the
+// index file; without, they are first copied for later queries, which a
+// process that answers one never makes.
+func BenchmarkQueryHybridFresh(b *testing.B) {
+	for _, oneShot := range []bool{false, true} {
+		name := "copy"
+		if oneShot {
+			name = "in-place"
+		}
+		b.Run(name, func(b *testing.B) {
+			root := os.Getenv("DOSSIER_BENCH_INDEX")
+			if root == "" {
+				b.Skip("set DOSSIER_BENCH_INDEX to an indexed workspace")
+			}
+			ctx := context.Background()
+			i := 0
+			cpu0 := cpuTime()
+			for b.Loop() {
+				e := NewEngine()
+				if oneShot {
+					e.OneShot()
+				}
+				q := Query{Text: benchQueries[i%len(benchQueries)], MinScore: DefaultMinScore}
+				i++
+				if _, err := e.SearchRoot(ctx, root, q); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
+	}
+}

@@ -43,6 +43,9 @@ func (e *Engine) vectors(tx *store.Tx) ([]vectorFile, error) {
 	if e.vecs.loaded && e.vecs.gen == gen {
 		return e.vecs.files, nil
 	}
+	if e.oneShot {
+		return inPlaceVectors(tx)
+	}
 	c := vectorCache{gen: gen, loaded: true}
 	// One arena for all entries, sized by a first pass over the headers, so
 	// the copy costs the size of the data and no more.
@@ -75,6 +78,24 @@ func (e *Engine) vectors(tx *store.Tx) ([]vectorFile, error) {
 	c.bytes = len(arena)
 	e.vecs = c
 	return c.files, nil
+}
+
+// inPlaceVectors returns the index's vector entries as slices of the
+// index file's memory map, valid until tx ends: one pass, no copy. A
+// process that answers one query pays for the copy and gets nothing back
+// (on Go's source tree the copy and a second checksum pass were most of a
+// hybrid query's time).
+func inPlaceVectors(tx *store.Tx) ([]vectorFile, error) {
+	var files []vectorFile
+	err := tx.VectorRecords(func(p string, rec []byte) error {
+		set, err := DecodeVectors(rec)
+		if err != nil {
+			return fmt.Errorf("vectors of %s: %w", p, err)
+		}
+		files = append(files, vectorFile{path: p, model: set.Model, dims: set.Dims, n: set.n, entries: set.entries})
+		return nil
+	})
+	return files, err
 }
 
 // symbolNames returns every distinct lower-cased symbol name, for fuzzy

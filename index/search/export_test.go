@@ -47,3 +47,7 @@ func WriteOldSnapshot(tx *store.Tx) error {
 	}
 	return tx.SwitchSnapshot()
 }
+
+// VectorsCached reports whether e kept a copy of the index's vector
+// entries for its next query.
+func VectorsCached(e *Engine) bool { return e.vecs.loaded }

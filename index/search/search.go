@@ -116,6 +116,9 @@ type Engine struct {
 	covers  []float64 // the query IDF mass each document holds
 	touched []uint32  // documents with a score this query
 	vecs    vectorCache
+	// oneShot: the Engine answers one query, so it reads what the query
+	// scans in place instead of keeping copies for the next (see OneShot).
+	oneShot bool
 	syms    symbolCache
 	// remote embeds queries for an index of a remote model.
 	remote      embed.Embedder
@@ -139,6 +142,11 @@ func badQuery(format string, args ...any) error {
 
 // NewEngine returns an Engine; it is not safe for concurrent use.
 func NewEngine() *Engine { return &Engine{tok: terms.New(), emb: embed.NewBuiltin()} }
+
+// OneShot tells e it answers a single query and is then dropped (a CLI
+// process): it scans vector entries where they lie in the index file
+// instead of copying them for later queries. Results are the same.
+func (e *Engine) OneShot() { e.oneShot = true }
 
 // key identifies a chunk by file and position, which every retriever knows.
 type key struct {

@@ -1,0 +1,37 @@
+package search_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/dossierhq/dossier/index/search"
+)
+
+// TestOneShotMatchesCachingEngine proves a one-shot Engine, which scans
+// vector entries in place, answers every mode as an Engine that keeps
+// copies does, and keeps no copy.
+func TestOneShotMatchesCachingEngine(t *testing.T) {
+	root := workspace(t)
+	for _, q := range []search.Query{
+		{Text: "total price of the cart"},
+		{Text: "parse item", Mode: search.Vector},
+		{Text: "TotalPrice", Mode: search.Symbol},
+		{Text: "dial timeout", Mode: search.Text},
+		{Text: "cart items", Types: []string{"method"}},
+	} {
+		cached := query(t, root, q)
+		e := search.NewEngine()
+		e.OneShot()
+		got, err := e.SearchRoot(context.Background(), root, q)
+		if err != nil {
+			t.Fatalf("one-shot %+v: %v", q, err)
+		}
+		if search.VectorsCached(e) {
+			t.Errorf("one-shot %q kept a copy of the vectors", q.Text)
+		}
+		if !reflect.DeepEqual(got.Results, cached.Results) {
+			t.Errorf("one-shot %q:\n got %+v\nwant %+v", q.Text, got.Results, cached.Results)
+		}
+	}
+}
