@@ -20,6 +20,7 @@ import (
 	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/embed"
+	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/segment"
 	"github.com/dossierhq/dossier/index/terms"
@@ -134,7 +135,10 @@ type Indexer struct {
 	model  store.VectorModel
 	remote embed.Embedder // nil: builtin vectors, computed with each file
 	force  bool           // process every file, changed or not (a new vector model)
-	runCtx context.Context
+	// laravel tells the files of Laravel applications; new each run, so
+	// a changed composer.json is read again.
+	laravel *laravel.Detector
+	runCtx  context.Context
 }
 
 // Open takes the writer lock of opts.Root. A second indexer on the same
@@ -226,6 +230,7 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	sum := Summary{Root: ix.root, Skipped: map[string]int{}, Notes: map[string]int{}}
 	ix.repo = repoInfo(ix.root)
 	sum.Repo = ix.repo
+	ix.laravel = laravel.NewDetector(ix.root)
 
 	old, rebuilt, current, err := ix.loadFiles()
 	if err != nil {
@@ -527,7 +532,7 @@ func (ix *Indexer) view(fn func(*store.Tx) error) error {
 }
 
 func (ix *Indexer) newWorker() *worker {
-	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, tok: terms.New(), emb: embed.NewBuiltin(),
+	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, laravel: ix.laravel, tok: terms.New(), emb: embed.NewBuiltin(),
 		remote: ix.remote != nil, maxSize: cmp.Or(ix.opts.MaxFileSize, discover.DefaultMaxFileSize), name: map[string]int{}, sig: map[string]int{},
 		vec: make([]float32, embed.BuiltinDims), scratch: make([]float32, embed.BuiltinDims)}
 }

@@ -277,7 +277,7 @@ func (t *Tx) DeleteFile(path string) error {
 			}
 		}
 	}
-	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketSymNames, bucketSearch, bucketVectors, bucketFiles} {
+	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketSymNames, bucketSearch, bucketVectors, bucketFramework, bucketFiles} {
 		if err := t.b(b).Delete(p); err != nil {
 			return err
 		}
