@@ -193,6 +193,8 @@ var relationTypes = map[string]bool{
 // returns, and the Schema:: operations it runs (a migration's up()).
 func (e *x) method(c *Class, n *sitter.Node) {
 	m := Method{Name: e.text(n.ChildByFieldName("name")), Span: e.span(n)}
+	e.fn = m.Name
+	defer func() { e.fn = "" }()
 	seen := map[string]bool{}
 	var rel *Relation
 	var walk func(k *sitter.Node)

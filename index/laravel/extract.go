@@ -14,6 +14,7 @@ type x struct {
 	path string
 	f    Facts
 	uses map[string]string // alias (lower case) -> fully qualified name
+	fn   string            // the method being read
 	ls   []int
 }
 

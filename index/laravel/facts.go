@@ -102,6 +102,9 @@ type Migration struct {
 	Indexes []string  `json:"indexes,omitempty"`
 	Foreign []Foreign `json:"foreign,omitempty"`
 	Dropped []string  `json:"dropped,omitempty"` // columns dropped or renamed away
+	// Down marks an operation of a migration's down(): a rollback, not
+	// part of the table's history.
+	Down bool `json:"down,omitempty"`
 	Span
 }
 

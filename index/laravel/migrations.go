@@ -20,7 +20,7 @@ func (e *x) schema(n *sitter.Node, links []link) {
 			if !ok {
 				return
 			}
-			m := Migration{Table: table, Op: l.name, Span: e.span(n)}
+			m := Migration{Table: table, Op: l.name, Span: e.span(n), Down: e.fn == "down"}
 			if len(as) > 1 {
 				e.blueprint(&m, as[1])
 			}
@@ -29,7 +29,7 @@ func (e *x) schema(n *sitter.Node, links []link) {
 		case "drop", "dropIfExists":
 			for _, a := range as {
 				if t, ok := e.str(a); ok {
-					e.f.Migrations = append(e.f.Migrations, Migration{Table: t, Op: "drop", Span: e.span(n)})
+					e.f.Migrations = append(e.f.Migrations, Migration{Table: t, Op: "drop", Span: e.span(n), Down: e.fn == "down"})
 				}
 			}
 			return
@@ -38,7 +38,7 @@ func (e *x) schema(n *sitter.Node, links []link) {
 				from, ok1 := e.str(as[0])
 				to, ok2 := e.str(as[1])
 				if ok1 && ok2 {
-					e.f.Migrations = append(e.f.Migrations, Migration{Table: from, Op: "rename", To: to, Span: e.span(n)})
+					e.f.Migrations = append(e.f.Migrations, Migration{Table: from, Op: "rename", To: to, Span: e.span(n), Down: e.fn == "down"})
 				}
 			}
 			return
