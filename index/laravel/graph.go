@@ -327,7 +327,9 @@ func (g *Graph) sortedClasses() []located[Class] {
 	for _, c := range g.classes {
 		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path || out[i].path == out[j].path && out[i].v.StartByte < out[j].v.StartByte })
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].path < out[j].path || out[i].path == out[j].path && out[i].v.StartByte < out[j].v.StartByte
+	})
 	return out
 }
 
