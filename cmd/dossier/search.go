@@ -26,6 +26,8 @@ type searchOptions struct {
 	minScore   float64
 	json       bool
 	embedder   string
+	// graph filters (Laravel): keep results a walk of these reaches
+	routes, controllers, tables []string
 }
 
 func newSearchCmd(g *globals) *cobra.Command {
@@ -75,7 +77,17 @@ func newSearchCmd(g *globals) *cobra.Command {
 				return searchStream(ctx, cmd.InOrStdin(), out, warn, e, root, q)
 			}
 			q.Text = args[0]
+			scope, err := o.graphScope(ctx, root)
+			if err != nil {
+				return err
+			}
+			if scope != nil {
+				q.K = max(q.K*graphWiden, graphMinK)
+			}
 			resp, err := e.SearchRoot(ctx, root, q)
+			if err == nil && scope != nil {
+				resp.Results = scopeResults(resp.Results, scope, o.k)
+			}
 			var bad *search.BadQueryError
 			if errors.As(err, &bad) {
 				return fmt.Errorf("%w: %v", errUsage, err)
@@ -99,6 +111,9 @@ func newSearchCmd(g *globals) *cobra.Command {
 	f.StringVar(&o.near, "near", "", "rank results near this path higher")
 	f.Float64Var(&o.minScore, "min-score", search.DefaultMinScore, "drop results scoring below this (absolute: 1 is a strong match, 0 none)")
 	f.BoolVar(&o.json, "json", false, "print JSON (one object per query)")
+	f.StringSliceVar(&o.routes, "route", nil, "keep results on the walk of these routes (Laravel: name, URI or \"METHOD URI\")")
+	f.StringSliceVar(&o.controllers, "controller", nil, "keep results on the walk of these controllers (Laravel: Name or Name@method)")
+	f.StringSliceVar(&o.tables, "table", nil, "keep results on the walk of these tables (Laravel: migrations, models, related models)")
 	f.StringVar(&o.embedder, "embedder", "", "embed the query with this provider (builtin or openai); it must be the index's (default: the index's)")
 	return cmd
 }

@@ -441,3 +441,29 @@ func (w *walk) controller(c located[Class], method string) {
 		w.method(c, m)
 	}
 }
+
+// Scope is the part of the workspace a set of walks reached: a chunk is
+// in scope when it overlaps a node's lines (a table node counts through
+// its migrations). It backs search's --route, --controller and --table.
+type Scope struct{ spans map[string][][2]int }
+
+// NewScope collects the spans of nodes.
+func NewScope(nodes []Node) *Scope {
+	s := &Scope{spans: map[string][][2]int{}}
+	for _, n := range nodes {
+		if n.Path != "" && n.Type != "table" {
+			s.spans[n.Path] = append(s.spans[n.Path], [2]int{n.StartLine, n.EndLine})
+		}
+	}
+	return s
+}
+
+// Holds reports whether lines start-end of path overlap a node.
+func (s *Scope) Holds(path string, start, end int) bool {
+	for _, sp := range s.spans[path] {
+		if start <= sp[1] && end >= sp[0] {
+			return true
+		}
+	}
+	return false
+}
