@@ -101,7 +101,13 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 					e.modelProp(&c, m)
 				}
 			case "method_declaration":
-				e.method(&c, m)
+				// Only these roles' method bodies say anything the graph
+				// keeps: the models a controller names, a model's
+				// relations, a migration's Schema:: operations.
+				switch c.Role {
+				case RoleController, RoleModel, RoleMigration:
+					e.method(&c, m)
+				}
 			case "use_declaration": // traits
 				for _, t := range named(m) {
 					if t.Type() == "name" || t.Type() == "qualified_name" {

@@ -56,11 +56,18 @@ func (e *x) span(n *sitter.Node) Span {
 	return Span{StartByte: int(n.StartByte()), EndByte: end, StartLine: e.line(int(n.StartByte())), EndLine: e.line(last)}
 }
 
+// named lists n's named children. A cursor walks them in one pass
+// (NamedChild(i) starts from the first child each time).
 func named(n *sitter.Node) []*sitter.Node {
-	out := make([]*sitter.Node, 0, n.NamedChildCount())
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		if c := n.NamedChild(i); c != nil {
-			out = append(out, c)
+	if n.ChildCount() == 0 {
+		return nil
+	}
+	c := sitter.NewTreeCursor(n)
+	defer c.Close()
+	var out []*sitter.Node
+	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
+		if k := c.CurrentNode(); k.IsNamed() {
+			out = append(out, k)
 		}
 	}
 	return out
