@@ -136,7 +136,23 @@ func (d laravelDescriber) units(fc *FileContext, seg segment.Segment) []Section 
 		}
 		fnd := finder("path", fc.Path, "framework", "laravel", "route", strings.Join(r.Methods, "|")+" "+r.URI,
 			"name", r.Name, "action", action, "middleware", strings.Join(r.Middleware, ", "))
-		out = append(out, d.section(fc, seg, KindRoute, SrcRoute, sym, "route", r.Span, fnd))
+		s := d.section(fc, seg, KindRoute, SrcRoute, sym, "route", r.Span, fnd)
+		// The statement alone hides the group's prefix, name and
+		// middleware, and a resource's seven routes share it (identical
+		// text would fold them into one result): the chunk's text starts
+		// with the route as registered.
+		head := "// " + strings.Join(r.Methods, "|") + " " + r.URI
+		if r.Name != "" {
+			head += " (" + r.Name + ")"
+		}
+		if action != "" {
+			head += " -> " + action
+		}
+		if len(r.Middleware) > 0 {
+			head += " [" + strings.Join(r.Middleware, ", ") + "]"
+		}
+		s.Artifact, s.Outline = head+"\n"+s.Artifact, true
+		out = append(out, s)
 	}
 	for _, m := range f.Migrations {
 		if !within(m.Span, seg) {
