@@ -104,9 +104,13 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 				// Only these roles' method bodies say anything the graph
 				// keeps: the models a controller names, a model's
 				// relations, a migration's Schema:: operations.
-				switch c.Role {
-				case RoleController, RoleModel, RoleMigration:
+				switch {
+				case c.Role == RoleController || c.Role == RoleModel || c.Role == RoleMigration:
 					e.method(&c, m)
+				case strings.HasSuffix(name, "ServiceProvider"):
+					if b := m.ChildByFieldName("body"); b != nil {
+						e.providerRoutes(b)
+					}
 				}
 			case "use_declaration": // traits
 				for _, t := range named(m) {

@@ -86,9 +86,6 @@ func childOf(n *sitter.Node, typ string) *sitter.Node {
 func (e *x) top(n *sitter.Node) {
 	configFile := e.configName()
 	routeGroup := group{}
-	if strings.HasSuffix("/"+e.path, "/routes/api.php") {
-		routeGroup.prefix = "api" // Laravel's default for routes/api.php
-	}
 	for _, c := range named(n) {
 		switch c.Type() {
 		case "php_tag", "text", "text_interpolation", "comment":
@@ -111,6 +108,8 @@ func (e *x) top(n *sitter.Node) {
 					e.class(v, "", childOf(v, "declaration_list"))
 				case configFile != "" && v.Type() == "array_creation_expression":
 					e.config(configFile, v)
+				case v.Type() == "member_call_expression":
+					e.withRouting(v)
 				}
 			}
 		case "expression_statement":
@@ -230,7 +229,7 @@ func (e *x) str(n *sitter.Node) (string, bool) {
 		return "", false
 	}
 	if n.Type() == "argument" {
-		if v := firstNamed(n); v != nil {
+		if v := argValue(n); v != nil {
 			return e.str(v)
 		}
 		return "", false
@@ -259,7 +258,7 @@ func (e *x) strs(n *sitter.Node) []string {
 		return nil
 	}
 	if n.Type() == "argument" {
-		n = firstNamed(n)
+		n = argValue(n)
 		if n == nil {
 			return nil
 		}
@@ -295,9 +294,33 @@ func args(call *sitter.Node) []*sitter.Node {
 	var out []*sitter.Node
 	for _, c := range named(a) {
 		if c.Type() == "argument" {
-			if v := firstNamed(c); v != nil {
+			if v := argValue(c); v != nil {
 				out = append(out, v)
 			}
+		}
+	}
+	return out
+}
+
+// argValue is an argument's expression (after the name of a named one).
+func argValue(arg *sitter.Node) *sitter.Node {
+	vs := named(arg)
+	if len(vs) == 0 {
+		return nil
+	}
+	return vs[len(vs)-1]
+}
+
+// namedArgs maps the named arguments of a call to their expressions.
+func (e *x) namedArgs(call *sitter.Node) map[string]*sitter.Node {
+	out := map[string]*sitter.Node{}
+	a := call.ChildByFieldName("arguments")
+	if a == nil {
+		return out
+	}
+	for _, c := range named(a) {
+		if n := c.ChildByFieldName("name"); c.Type() == "argument" && n != nil {
+			out[e.text(n)] = argValue(c)
 		}
 	}
 	return out

@@ -25,6 +25,10 @@ type Facts struct {
 	Routes     []Route     `json:"routes,omitempty"`
 	Migrations []Migration `json:"migrations,omitempty"`
 	Config     []ConfigKey `json:"config,omitempty"`
+	// RouteFiles are the route files this file loads with a prefix or
+	// middleware (a RouteServiceProvider's ->group(base_path(...)),
+	// bootstrap/app.php's withRouting).
+	RouteFiles []RouteFile `json:"route_files,omitempty"`
 	// Stmts are the spans of the file's top-level statements, so a
 	// describer can keep the code between recognised facts.
 	Stmts []Span `json:"-"`
@@ -32,7 +36,14 @@ type Facts struct {
 
 // Empty reports whether f holds nothing worth keeping.
 func (f *Facts) Empty() bool {
-	return f == nil || len(f.Classes) == 0 && len(f.Routes) == 0 && len(f.Migrations) == 0 && len(f.Config) == 0
+	return f == nil || len(f.Classes) == 0 && len(f.Routes) == 0 && len(f.Migrations) == 0 && len(f.Config) == 0 && len(f.RouteFiles) == 0
+}
+
+// RouteFile is a route file and what the code loading it applies to its routes.
+type RouteFile struct {
+	File       string   `json:"file"` // relative to the application root: routes/api.php
+	Prefix     string   `json:"prefix,omitempty"`
+	Middleware []string `json:"middleware,omitempty"`
 }
 
 // Roles of classes, by base class, interface or (failing those) folder.

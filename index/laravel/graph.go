@@ -29,6 +29,8 @@ type Graph struct {
 	classes    map[string]located[Class] // by fully qualified name
 	routes     []located[Route]
 	migrations []located[Migration] // in path order (Laravel runs them in file-name order)
+	routeFiles []located[RouteFile]
+	prepared   bool
 }
 
 // NewGraph returns an empty graph; Add files to it.
@@ -53,6 +55,9 @@ func (g *Graph) Add(path string, f *Facts) {
 	}
 	for _, r := range f.Routes {
 		g.routes = append(g.routes, located[Route]{path, r})
+	}
+	for _, rf := range f.RouteFiles {
+		g.routeFiles = append(g.routeFiles, located[RouteFile]{path, rf})
 	}
 	for _, m := range f.Migrations {
 		if m.Down {
@@ -113,6 +118,7 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 	if arg == "" {
 		return nil, fmt.Errorf("%s: give a name after %q", target, kind+":")
 	}
+	g.prepare()
 	w := &walk{g: g, seen: map[string]bool{}}
 	switch kind {
 	case "route":
@@ -466,4 +472,36 @@ func (s *Scope) Holds(path string, start, end int) bool {
 		}
 	}
 	return false
+}
+
+// prepare applies what the code loading a route file (a
+// RouteServiceProvider, bootstrap/app.php) gives its routes: the prefix
+// and middleware. The loader names the file relative to the application
+// root, which is where its composer.json is; the loader lives under it.
+func (g *Graph) prepare() {
+	if g.prepared {
+		return
+	}
+	g.prepared = true
+	for i := range g.routes {
+		r := &g.routes[i]
+		for _, rf := range g.routeFiles {
+			if !loads(rf.path, rf.v.File, r.path) {
+				continue
+			}
+			r.v.URI = "/" + joinURI(rf.v.Prefix, r.v.URI)
+			r.v.Middleware = append(append([]string(nil), rf.v.Middleware...), r.v.Middleware...)
+			break
+		}
+	}
+}
+
+// loads reports whether the loader at loaderPath, naming file relative to
+// its application root, loads the route file at routePath.
+func loads(loaderPath, file, routePath string) bool {
+	if !strings.HasSuffix(routePath, file) {
+		return false
+	}
+	root := strings.TrimSuffix(routePath, file) // "" or "sub/app/"
+	return strings.HasPrefix(loaderPath, root)
 }

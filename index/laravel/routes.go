@@ -90,8 +90,15 @@ func (e *x) routeStmt(stmt *sitter.Node, g *group) {
 					e.groupAttrs(&inner, a)
 				case "anonymous_function_creation_expression", "anonymous_function", "arrow_function":
 					closure = a
-				case "string":
-					// Route::group(['prefix' => ...], base_path('routes/x.php')): not followed
+				case "function_call_expression":
+					// ->group(base_path('routes/api.php')): the file's routes
+					// get this chain's prefix and middleware (see Graph).
+					if e.text(a.ChildByFieldName("function")) == "base_path" {
+						if f, ok := e.str(argOrNil(args(a), 0)); ok {
+							e.f.RouteFiles = append(e.f.RouteFiles, RouteFile{File: strings.TrimPrefix(f, "/"),
+								Prefix: inner.prefix, Middleware: inner.middleware})
+						}
+					}
 				}
 			}
 		default:
@@ -166,6 +173,9 @@ func joinURI(a, b string) string {
 }
 
 func joinNS(a, b string) string {
+	if b == "" {
+		return a
+	}
 	if strings.HasPrefix(b, `\`) || a == "" {
 		return strings.TrimPrefix(b, `\`)
 	}
@@ -399,5 +409,58 @@ func (e *x) config(file string, arr *sitter.Node) {
 		if k, ok := e.str(vs[0]); ok {
 			e.f.Config = append(e.f.Config, ConfigKey{File: file, Key: k, Span: e.span(el)})
 		}
+	}
+}
+
+// withRouting reads bootstrap/app.php's ->withRouting(api: ..., apiPrefix: ...):
+// the api routes file gets the "api" prefix (or apiPrefix) and the api
+// middleware group, the web file the web group.
+func (e *x) withRouting(n *sitter.Node) {
+	_, links := e.chain(n)
+	for _, l := range links {
+		if l.name != "withRouting" {
+			continue
+		}
+		na := e.namedArgs(l.call)
+		prefix := "api"
+		if p, ok := e.str(na["apiPrefix"]); ok {
+			prefix = p
+		}
+		for key, group := range map[string]string{"api": "api", "web": "web"} {
+			v := na[key]
+			if v == nil {
+				continue
+			}
+			var file string
+			if v.Type() == "binary_expression" {
+				file, _ = e.str(v.ChildByFieldName("right"))
+			} else {
+				file, _ = e.str(v)
+			}
+			if i := strings.Index(file, "routes/"); i >= 0 {
+				rf := RouteFile{File: file[i:], Middleware: []string{group}}
+				if key == "api" {
+					rf.Prefix = prefix
+				}
+				e.f.RouteFiles = append(e.f.RouteFiles, rf)
+			}
+		}
+	}
+}
+
+// providerRoutes reads the route registrations of a service provider's
+// methods (RouteServiceProvider::map*).
+// ($this->routes(function () { Route::...; }) included).
+func (e *x) providerRoutes(n *sitter.Node) {
+	for _, s := range named(n) {
+		if s.Type() == "expression_statement" {
+			if c := firstNamed(s); c != nil {
+				if head, _ := e.chain(c); routeHead(head) {
+					e.routeStmt(s, &group{})
+					continue
+				}
+			}
+		}
+		e.providerRoutes(s)
 	}
 }
