@@ -138,7 +138,10 @@ type Indexer struct {
 	// laravel tells the files of Laravel applications; new each run, so
 	// a changed composer.json is read again.
 	laravel *laravel.Detector
-	runCtx  context.Context
+	// composerChanged: a composer.json changed since the last run, so
+	// unchanged PHP files are derived again (see rederive).
+	composerChanged bool
+	runCtx          context.Context
 }
 
 // Open takes the writer lock of opts.Root. A second indexer on the same
@@ -237,6 +240,7 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 		return sum, err
 	}
 	sum.RebuiltFrom = rebuilt
+	ix.composerChanged = composerChanged(ix.root, old)
 	if current = ix.adoptModel(current); ix.model.Dims == 0 {
 		if err := ix.prepareModel(ctx); err != nil {
 			return sum, err
@@ -381,7 +385,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
 		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, func(c discover.Candidate) error {
 			seen[c.Rel] = true
-			if f, ok := old[c.Rel]; ok && f.Size == c.Size && f.ModTime == c.ModTime && !ix.force {
+			if f, ok := old[c.Rel]; ok && f.Size == c.Size && f.ModTime == c.ModTime && !ix.force && !ix.rederive(c.Rel) {
 				w.sum.Unchanged++
 				return nil
 			}
@@ -404,7 +408,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 			defer wk.parsers.Close()
 			for c := range jobs {
 				var prev *store.File
-				if f, ok := old[c.Rel]; ok && !ix.force {
+				if f, ok := old[c.Rel]; ok && !ix.force && !ix.rederive(c.Rel) {
 					prev = &f
 				}
 				o := wk.process(ctx, c, prev)

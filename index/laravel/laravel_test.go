@@ -207,3 +207,59 @@ func TestTableOf(t *testing.T) {
 		}
 	}
 }
+
+// TestIncremental: the graph follows edits, deletions and a composer.json
+// that starts or stops requiring Laravel, through Run and Update.
+func TestIncremental(t *testing.T) {
+	root := indexApp(t)
+	ix, err := index.Open(index.Options{Root: root, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	web := filepath.Join(root, "routes", "web.php")
+	src, err := os.ReadFile(web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "->name('invoices.send')", "->name('invoices.mail')", 1)
+	if err := os.WriteFile(web, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Update(ctx, []string{"routes/web.php"}); err != nil {
+		t.Fatal(err)
+	}
+	has(t, walk(t, root, "route:billing.invoices.mail"), "route POST /billing/invoices/{invoice}/send")
+	if _, err := laravel.WalkRoot(ctx, root, "route:billing.invoices.send"); err == nil {
+		t.Error("the renamed route is still found by its old name")
+	}
+
+	if err := os.Remove(filepath.Join(root, "app", "Models", "InvoiceLine.php")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := laravel.WalkRoot(ctx, root, "model:InvoiceLine"); err == nil {
+		t.Error("a deleted model is still in the graph")
+	}
+
+	composer := filepath.Join(root, "composer.json")
+	if err := os.WriteFile(composer, []byte(`{"require": {"php": "^8.2"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := laravel.WalkRoot(ctx, root, "model:Invoice"); err == nil {
+		t.Error("composer.json no longer requires Laravel, but the graph stayed")
+	}
+	if err := os.WriteFile(composer, []byte(`{"require": {"laravel/framework": "^11"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Update(ctx, []string{"composer.json"}); err != nil {
+		t.Fatal(err)
+	}
+	has(t, walk(t, root, "model:Invoice"), `model App\Models\Invoice`)
+}
