@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
@@ -82,7 +83,7 @@ func newSearchCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if scope != nil {
-				q.K = max(q.K*graphWiden, graphMinK)
+				q.K = laravel.Widen(q.K)
 			}
 			resp, err := e.SearchRoot(ctx, root, q)
 			if err == nil && scope != nil {

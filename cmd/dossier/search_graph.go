@@ -8,38 +8,14 @@ import (
 	"github.com/dossierhq/dossier/index/search"
 )
 
-// A graph filter keeps only results on a walk, so the search asks for more
-// candidates than -k and cuts after filtering.
-const (
-	graphWiden = 20
-	graphMinK  = 200
-)
-
 // graphScope walks the --route, --controller and --table targets; nil
 // when none is given.
 func (o *searchOptions) graphScope(ctx context.Context, root string) (*laravel.Scope, error) {
-	var targets []string
-	for _, r := range o.routes {
-		targets = append(targets, "route:"+r)
+	scope, err := laravel.ScopeRoot(ctx, root, o.routes, o.controllers, o.tables)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	for _, c := range o.controllers {
-		targets = append(targets, "controller:"+c)
-	}
-	for _, t := range o.tables {
-		targets = append(targets, "table:"+t)
-	}
-	if len(targets) == 0 {
-		return nil, nil
-	}
-	var nodes []laravel.Node
-	for _, t := range targets {
-		ns, err := laravel.WalkRoot(ctx, root, t)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
-		}
-		nodes = append(nodes, ns...)
-	}
-	return laravel.NewScope(nodes), nil
+	return scope, nil
 }
 
 // scopeResults keeps the first k results inside scope.

@@ -37,3 +37,35 @@ func WalkRoot(ctx context.Context, root, target string) ([]Node, error) {
 	})
 	return nodes, err
 }
+
+// ScopeRoot walks route, controller and table targets (search's --route,
+// --controller, --table; the MCP search tool's route, controller, table)
+// and returns the scope they reach; nil when none is given.
+func ScopeRoot(ctx context.Context, root string, routes, controllers, tables []string) (*Scope, error) {
+	var targets []string
+	for _, r := range routes {
+		targets = append(targets, "route:"+r)
+	}
+	for _, c := range controllers {
+		targets = append(targets, "controller:"+c)
+	}
+	for _, t := range tables {
+		targets = append(targets, "table:"+t)
+	}
+	if len(targets) == 0 {
+		return nil, nil
+	}
+	var nodes []Node
+	for _, t := range targets {
+		ns, err := WalkRoot(ctx, root, t)
+		if err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, ns...)
+	}
+	return NewScope(nodes), nil
+}
+
+// Widen is how many candidates a search filtered by a scope asks for, k
+// being what it returns: the scope keeps only some.
+func Widen(k int) int { return max(k*20, 200) }
