@@ -71,6 +71,24 @@ func TestLaravelCLI(t *testing.T) {
 	if !strings.Contains(out, "InvoiceController.php") {
 		t.Errorf("search --route lacks the controller:\n%s", out)
 	}
+	// The same filter on queries read from standard input.
+	stream := dossier("search", "--root", root, "--json", "--route", "billing.invoices.send", "--min-score", "0", "-k", "50")
+	stream.Stdin = strings.NewReader("invoice\ncustomer\n")
+	raw, err := stream.Output()
+	if err != nil {
+		t.Fatalf("search --json stream: %v", err)
+	}
+	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var resp struct{ Results []struct{ Path string } }
+		if err := json.Unmarshal([]byte(line), &resp); err != nil {
+			t.Fatalf("stream line %d: %v", i, err)
+		}
+		for _, r := range resp.Results {
+			if r.Path == "app/Models/Customer.php" || strings.HasPrefix(r.Path, "config/") {
+				t.Errorf("stream query %d kept %s, off the walk", i, r.Path)
+			}
+		}
+	}
 	if _, stderr, code = runCLI(t, "search", "--root", root, "--table", "nope", "x"); code != exitUsage || !strings.Contains(stderr, `no table "nope"`) {
 		t.Errorf("search --table nope: %d %s", code, stderr)
 	}

@@ -71,13 +71,6 @@ func newSearchCmd(g *globals) *cobra.Command {
 			e.AllowEndpoint(cfg.Embed)
 			out := cmd.OutOrStdout()
 			warn := newWarner(cmd.ErrOrStderr())
-			if len(args) == 0 || args[0] == "-" {
-				if !o.json {
-					return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", errUsage)
-				}
-				return searchStream(ctx, cmd.InOrStdin(), out, warn, e, root, q)
-			}
-			q.Text = args[0]
 			scope, err := o.graphScope(ctx, root)
 			if err != nil {
 				return err
@@ -85,6 +78,13 @@ func newSearchCmd(g *globals) *cobra.Command {
 			if scope != nil {
 				q.K = laravel.Widen(q.K)
 			}
+			if len(args) == 0 || args[0] == "-" {
+				if !o.json {
+					return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", errUsage)
+				}
+				return searchStream(ctx, cmd.InOrStdin(), out, warn, e, root, q, scope, o.k)
+			}
+			q.Text = args[0]
 			resp, err := e.SearchRoot(ctx, root, q)
 			if err == nil && scope != nil {
 				resp.Results = scopeResults(resp.Results, scope, o.k)
@@ -121,7 +121,8 @@ func newSearchCmd(g *globals) *cobra.Command {
 
 // searchStream answers one query per input line with one JSON line each.
 // A failing query yields {"query", "error"} and the stream goes on.
-func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner, e *search.Engine, root string, q search.Query) error {
+// A scope (search --route/--controller/--table) keeps k results on its walk.
+func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner, e *search.Engine, root string, q search.Query, scope *laravel.Scope, k int) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	enc := json.NewEncoder(out)
@@ -140,6 +141,9 @@ func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner
 				return err
 			}
 			continue
+		}
+		if scope != nil {
+			resp.Results = scopeResults(resp.Results, scope, k)
 		}
 		warn.of(resp)
 		if err := enc.Encode(resp); err != nil {
