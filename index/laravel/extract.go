@@ -88,7 +88,7 @@ func (e *x) top(n *sitter.Node) {
 	routeGroup := group{}
 	for _, c := range named(n) {
 		switch c.Type() {
-		case "php_tag", "text", "text_interpolation", "comment":
+		case "php_tag", "text", "text_interpolation":
 			continue
 		case "namespace_definition":
 			e.f.Namespace = e.text(c.ChildByFieldName("name"))

@@ -170,6 +170,18 @@ func TestChunkTypes(t *testing.T) {
 	if !slices.Contains(bySrc["config"], "config/billing.php currency") || !slices.Contains(bySrc["config"], "config/billing.php reminders") {
 		t.Errorf("config chunks %v: want one per top-level key of config/billing.php", bySrc["config"])
 	}
+	var reminders string
+	_ = db.View(func(tx *store.Tx) error {
+		return tx.Chunks(func(c store.Chunk) error {
+			if c.Path == "config/billing.php" && c.Symbol == "reminders" {
+				reminders, _ = tx.Artifact(c)
+			}
+			return nil
+		})
+	})
+	if !strings.Contains(reminders, "Reminders go out") {
+		t.Errorf("config key reminders: %q, want its doc comment with it", reminders)
+	}
 	if len(webCode) == 0 || !strings.Contains(strings.Join(webCode, "\n"), "Route::pattern") {
 		t.Errorf("routes/web.php code chunks %q: want Route::pattern kept as code", webCode)
 	}

@@ -400,15 +400,30 @@ func singular(w string) string {
 }
 
 // config reads config/*.php's returned array, one key per entry.
+// A key's chunk starts at the comment block above it, where Laravel's
+// config files document the key.
 func (e *x) config(file string, arr *sitter.Node) {
+	var doc *sitter.Node
 	for _, el := range named(arr) {
+		if el.Type() == "comment" {
+			if doc == nil {
+				doc = el
+			}
+			continue
+		}
 		vs := named(el)
 		if el.Type() != "array_element_initializer" || len(vs) != 2 {
+			doc = nil
 			continue
 		}
 		if k, ok := e.str(vs[0]); ok {
-			e.f.Config = append(e.f.Config, ConfigKey{File: file, Key: k, Span: e.span(el)})
+			sp := e.span(el)
+			if doc != nil {
+				sp.StartByte, sp.StartLine = int(doc.StartByte()), e.line(int(doc.StartByte()))
+			}
+			e.f.Config = append(e.f.Config, ConfigKey{File: file, Key: k, Span: sp})
 		}
+		doc = nil
 	}
 }
 

@@ -2,6 +2,9 @@
 
 return [
     'currency' => env('BILLING_CURRENCY', 'EUR'),
+    /*
+    | Reminders go out this many days after the due date.
+    */
     'reminders' => [
         'days' => [7, 14],
     ],
