@@ -20,7 +20,9 @@ func init() {
 	register(&command{group: "evidence", name: "add", args: "SELECTOR... | --role system|user --text TEXT",
 		summary: "Add evidence: PATH, PATH::100,200, PATH::100 (to the end), PATH::100c,500c (bytes),\n" +
 			"PATH::@Symbol, @Symbol, each with optional #tag,tag. System and user parts take --text\n" +
-			"(or a file whose text becomes the part).",
+			"(or a file whose text becomes the part). In a Laravel application, route:NAME|URI,\n" +
+			"table:NAME, model:Name and controller:Name[@method] add the nodes of that walk (see\n" +
+			"`dossier related`), each a part; nodes the flow already holds are left out.",
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.StringVar(&o.rank, "rank", "", "rank (default: next free in the band)")
 			fs.StringVar(&o.role, "role", "evidence", "system, user or evidence")
@@ -89,6 +91,13 @@ func (e *Engine) add(c *call) error {
 	if req.Rank >= 0 && len(c.args) > 1 {
 		return usagef("--rank names one rank: add one selector at a time, or use --band")
 	}
+	// A graph target (route:, table:, model:, controller:) adds the
+	// nodes of its walk; a node the flow already holds is left out.
+	args, graphVia, err := e.graphSelectors(c.ctx, c.args)
+	if err != nil {
+		return err
+	}
+	c.args = args
 	// Every selector is checked before anything is written, so one bad
 	// selector adds nothing.
 	if role == assemble.Evidence {
@@ -97,19 +106,30 @@ func (e *Engine) add(c *call) error {
 		if f, err := e.Flow(); err == nil {
 			cov = f.Coverage()
 		}
+		var fresh []string
 		for _, s := range c.args {
 			x, err := e.resolve(s)
 			if err != nil {
 				return err
 			}
 			if by, ok := cov.Covering(x.Source.Path, spanStart(x), x.Source.EndLine); ok && (!req.Force || by.sameAs(x)) {
+				if graphVia[s] != "" {
+					fmt.Fprintf(c.w, "%s (%s) is already held by %s: left out\n", s, graphVia[s], by.ID)
+					continue
+				}
 				return &CoveredError{Selector: s, By: by}
 			}
+			fresh = append(fresh, s)
 			key := x.Source.Path + "\x00" + x.Source.Span
 			if prev, ok := seen[key]; ok {
 				return usagef("%s and %s select the same span: give it once", prev, s)
 			}
 			seen[key] = s
+		}
+		if len(graphVia) > 0 {
+			if c.args = fresh; len(c.args) == 0 {
+				return nil
+			}
 		}
 	}
 	f, err := e.flowOrCreate(c.w)
@@ -126,6 +146,11 @@ func (e *Engine) add(c *call) error {
 	}
 	for _, s := range sels {
 		req.Selector = s
+		if v := graphVia[s]; v != "" && c.o.via == "" {
+			req.Via = v
+		} else {
+			req.Via = c.o.via
+		}
 		p, err := e.Add(req)
 		if err != nil {
 			if len(added) > 0 {

@@ -20,6 +20,7 @@ import (
 	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/embed"
+	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/segment"
 	"github.com/dossierhq/dossier/index/terms"
@@ -151,7 +152,13 @@ type Indexer struct {
 	model  store.VectorModel
 	remote embed.Embedder // nil: builtin vectors, computed with each file
 	force  bool           // process every file, changed or not (a new vector model)
-	runCtx context.Context
+	// laravel tells the files of Laravel applications; new each run, so
+	// a changed composer.json is read again.
+	laravel *laravel.Detector
+	// composerChanged: a composer.json changed since the last run, so
+	// unchanged PHP files are derived again (see rederive).
+	composerChanged bool
+	runCtx          context.Context
 }
 
 // Open takes the writer lock of opts.Root. A second indexer on the same
@@ -243,12 +250,14 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	sum := Summary{Root: ix.root, Skipped: map[string]int{}, Notes: map[string]int{}}
 	ix.repo = repoInfo(ix.root)
 	sum.Repo = ix.repo
+	ix.laravel = laravel.NewDetector(ix.root)
 
 	old, rebuilt, current, base, err := ix.loadFiles()
 	if err != nil {
 		return sum, err
 	}
 	sum.RebuiltFrom = rebuilt
+	ix.composerChanged = composerChanged(ix.root, old)
 	if current = ix.adoptModel(current); ix.model.Dims == 0 {
 		if err := ix.prepareModel(ctx); err != nil {
 			return sum, err
@@ -413,7 +422,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
 		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, func(c discover.Candidate) error {
 			seen[c.Rel] = true
-			if f, ok := old[c.Rel]; ok && f.Size == c.Size && f.ModTime == c.ModTime && !ix.force {
+			if f, ok := old[c.Rel]; ok && f.Size == c.Size && f.ModTime == c.ModTime && !ix.force && !ix.rederive(c.Rel) {
 				w.sum.Unchanged++
 				return nil
 			}
@@ -436,7 +445,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 			defer wk.parsers.Close()
 			for c := range jobs {
 				var prev *store.File
-				if f, ok := old[c.Rel]; ok && !ix.force {
+				if f, ok := old[c.Rel]; ok && !ix.force && !ix.rederive(c.Rel) {
 					prev = &f
 				}
 				o := wk.process(ctx, c, prev)
@@ -575,7 +584,7 @@ func (ix *Indexer) view(fn func(*store.Tx) error) error {
 }
 
 func (ix *Indexer) newWorker() *worker {
-	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, tok: terms.New(), emb: embed.NewBuiltin(),
+	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, laravel: ix.laravel, tok: terms.New(), emb: embed.NewBuiltin(),
 		remote: ix.remote != nil, maxSize: cmp.Or(ix.opts.MaxFileSize, discover.DefaultMaxFileSize), name: map[string]int{}, sig: map[string]int{},
 		vec: make([]float32, embed.BuiltinDims), scratch: make([]float32, embed.BuiltinDims)}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/lang"
+	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/index/segment"
@@ -55,6 +56,7 @@ type worker struct {
 	tok     *terms.Tokenizer
 	emb     *embed.Builtin
 	remote  bool // vectors come later, from a remote embedder
+	laravel *laravel.Detector
 	maxSize int64
 
 	// Buffers reused from chunk to chunk and file to file.
@@ -129,7 +131,9 @@ func (w *worker) process(ctx context.Context, c discover.Candidate, old *store.F
 // derive is the pure part: file context (and the secrets found in it) in,
 // file update out.
 func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash string, size, mtime int64, found []secrets.Finding) outcome {
+	undo := w.frameworkHook(fc)
 	res := segment.File(ctx, w.parsers, fc.Language, fc.SourceType, fc.Contents)
+	undo()
 	sections := w.reg.Describe(fc, res.Segments)
 	chunks, err := describe.Points(fc, sections)
 	if err != nil {
@@ -144,6 +148,9 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 		f.Kinds[c.Kind]++
 	}
 	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks, res.Symbols), Imports: res.Imports}
+	if u.Framework, err = frameworkRecord(fc); err != nil {
+		return outcome{path: fc.Path, err: err}
+	}
 	var embeds []embedItem
 	if u.Search, u.Vectors, embeds, err = w.searchRecords(f.ModTime, chunks, fc.Contents); err != nil {
 		return outcome{path: fc.Path, err: err}

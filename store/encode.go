@@ -30,6 +30,8 @@ type Encoded struct {
 	syms     [][2][]byte
 	search   []byte
 	vectors  []byte
+	// framework is FileUpdate.Framework (bucketFramework).
+	framework []byte
 }
 
 // Path is the file the encoding is for.
@@ -61,6 +63,7 @@ func Encode(u FileUpdate) (*Encoded, error) {
 	if u.Vectors != nil {
 		e.vectors = seal(u.Vectors)
 	}
+	e.framework = u.Framework
 	e.locs = make([][]byte, len(u.Chunks))
 	for i, c := range u.Chunks {
 		e.locs[i] = key(c.Hash, c.ID)
@@ -170,7 +173,7 @@ func (t *Tx) Put(e *Encoded) error {
 	for _, r := range []struct {
 		bucket []byte
 		v      []byte
-	}{{bucketImports, e.imports}, {bucketSymNames, e.symNames}, {bucketSearch, e.search}, {bucketVectors, e.vectors}} {
+	}{{bucketImports, e.imports}, {bucketSymNames, e.symNames}, {bucketSearch, e.search}, {bucketVectors, e.vectors}, {bucketFramework, e.framework}} {
 		if r.v != nil {
 			if err := t.b(r.bucket).Put(p, r.v); err != nil {
 				return err

@@ -135,4 +135,7 @@ type FileUpdate struct {
 	// by the search package (nil: none).
 	Search  []byte
 	Vectors []byte
+	// Framework is what a framework describer read from the file (JSON),
+	// nil when none applies.
+	Framework []byte
 }

@@ -3,7 +3,7 @@ package store
 // SchemaVersion is the layout version of index.db. Bump it whenever a bucket,
 // key layout or record encoding changes incompatibly; an older index is then
 // rebuilt by the next writer and a newer one is refused.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact. The values of chunks,
@@ -68,13 +68,17 @@ var (
 	// -> its vector in the stored form (see index/vecindex), for embedders
 	// that are expensive to call.
 	bucketEmbCache = []byte("embcache")
+	// framework: relative path -> what a framework describer read from
+	// the file (JSON, index/laravel.Facts): routes, models, migrations,
+	// controllers. The application graph is joined from these per query.
+	bucketFramework = []byte("framework")
 )
 
 var allBuckets = [][]byte{
 	bucketMeta, bucketFiles, bucketFileStat, bucketChunks, bucketPathIDs, bucketBlobs, bucketLocations,
 	bucketSymbols, bucketSymNames, bucketImports, bucketTestLinks, bucketSearch, bucketVectors,
 	bucketPostingsA, bucketSnapshotA, bucketPostingsB, bucketSnapshotB,
-	bucketDirty, bucketEmbCache,
+	bucketDirty, bucketEmbCache, bucketFramework,
 }
 
 // Keys inside bucketMeta.

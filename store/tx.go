@@ -281,7 +281,7 @@ func (t *Tx) DeleteFile(path string) error {
 			}
 		}
 	}
-	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketSymNames, bucketSearch, bucketVectors, bucketFiles, bucketFileStat} {
+	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketSymNames, bucketSearch, bucketVectors, bucketFramework, bucketFiles, bucketFileStat} {
 		if err := t.b(b).Delete(p); err != nil {
 			return err
 		}

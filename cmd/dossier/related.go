@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/index/related"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
@@ -25,7 +26,7 @@ type relatedOptions struct {
 func newRelatedCmd(g *globals) *cobra.Command {
 	o := &relatedOptions{globals: g}
 	cmd := &cobra.Command{
-		Use:   "related PATH[::RANGE]",
+		Use:   "related PATH[::RANGE] | route:NAME|URI|\"METHOD URI\" | table:NAME | model:Name | controller:Name[@method]",
 		Short: "Print a file's imports, importers, tests, callees and callers",
 		Long: "Print the dependency expansion of a file, a range of it or a symbol in it: its imports\n" +
 			"resolved to workspace files, the files importing it, its tests, the definitions it calls\n" +
@@ -38,7 +39,12 @@ func newRelatedCmd(g *globals) *cobra.Command {
 			"module, a receiver, field or variable of a declared type, this/self), and a call on a\n" +
 			"value whose type the syntax does not show is left out rather than guessed. Where a\n" +
 			"language has a global namespace (C/C++ without the header, Ruby, Bash, PHP functions),\n" +
-			"a unique global name may be used: such lines end with \"(guess: by name)\".",
+			"a unique global name may be used: such lines end with \"(guess: by name)\".\n\n" +
+			"In a Laravel application, graph targets walk the application: route:NAME, route:URI or\n" +
+			"\"route:METHOD URI\" -> controller method -> models it uses -> tables; table:NAME -> the\n" +
+			"migrations that create or alter it (in order) -> its model -> related models;\n" +
+			"model:Name -> relations, table, controllers that use it; controller:Name[@method] ->\n" +
+			"routes, models, tables. --json gives every node with its type, path and lines.",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return fmt.Errorf("%w: related takes one PATH[::RANGE], got %d arguments", errUsage, len(args))
@@ -52,6 +58,9 @@ func newRelatedCmd(g *globals) *cobra.Command {
 			}
 			if o.limit <= 0 {
 				return fmt.Errorf("%w: --limit %d: give a positive number of results per list", errUsage, o.limit)
+			}
+			if laravel.IsTarget(args[0]) {
+				return relatedGraph(cmd, root, args[0], o.json)
 			}
 			t, err := related.ParseTarget(args[0])
 			if err != nil {
@@ -177,4 +186,33 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// relatedGraph walks a graph target and prints its nodes.
+func relatedGraph(cmd *cobra.Command, root, target string, asJSON bool) error {
+	nodes, err := laravel.WalkRoot(cmd.Context(), root, target)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Target string         `json:"target"`
+			Nodes  []laravel.Node `json:"nodes"`
+		}{target, nodes})
+	}
+	fmt.Fprintf(out, "%s  (%d node%s)\n", termsafe.Line(target), len(nodes), plural(len(nodes)))
+	for _, n := range nodes {
+		loc := "-"
+		if n.Path != "" {
+			loc = fmt.Sprintf("%s:%d-%d", termsafe.Line(n.Path), n.StartLine, n.EndLine)
+		}
+		fmt.Fprintf(out, "  %-17s %s  %s\n", n.Type, termsafe.Line(n.Name), loc)
+		if n.Via != "" || n.Detail != "" {
+			fmt.Fprintf(out, "      %s\n", termsafe.Line(strings.TrimSpace(n.Via+"  "+n.Detail)))
+		}
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
@@ -26,6 +27,8 @@ type searchOptions struct {
 	minScore   float64
 	json       bool
 	embedder   string
+	// graph filters (Laravel): keep results a walk of these reaches
+	routes, controllers, tables []string
 }
 
 func newSearchCmd(g *globals) *cobra.Command {
@@ -68,15 +71,25 @@ func newSearchCmd(g *globals) *cobra.Command {
 			e.AllowEndpoint(cfg.Embed)
 			out := cmd.OutOrStdout()
 			warn := newWarner(cmd.ErrOrStderr())
+			scope, err := o.graphScope(ctx, root)
+			if err != nil {
+				return err
+			}
+			if scope != nil {
+				q.K = laravel.Widen(q.K)
+			}
 			if len(args) == 0 || args[0] == "-" {
 				if !o.json {
 					return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", errUsage)
 				}
-				return searchStream(ctx, cmd.InOrStdin(), out, warn, e, root, q)
+				return searchStream(ctx, cmd.InOrStdin(), out, warn, e, root, q, scope, o.k)
 			}
 			q.Text = args[0]
 			e.OneShot()
 			resp, err := e.SearchRoot(ctx, root, q)
+			if err == nil && scope != nil {
+				resp.Results = scopeResults(resp.Results, scope, o.k)
+			}
 			var bad *search.BadQueryError
 			if errors.As(err, &bad) {
 				return fmt.Errorf("%w: %v", errUsage, err)
@@ -100,13 +113,17 @@ func newSearchCmd(g *globals) *cobra.Command {
 	f.StringVar(&o.near, "near", "", "rank results near this path higher")
 	f.Float64Var(&o.minScore, "min-score", search.DefaultMinScore, "drop results scoring below this (absolute: 1 is a strong match, 0 none)")
 	f.BoolVar(&o.json, "json", false, "print JSON (one object per query)")
+	f.StringSliceVar(&o.routes, "route", nil, "keep results on the walk of these routes (Laravel: name, URI or \"METHOD URI\")")
+	f.StringSliceVar(&o.controllers, "controller", nil, "keep results on the walk of these controllers (Laravel: Name or Name@method)")
+	f.StringSliceVar(&o.tables, "table", nil, "keep results on the walk of these tables (Laravel: migrations, models, related models)")
 	f.StringVar(&o.embedder, "embedder", "", "embed the query with this provider (builtin or openai); it must be the index's (default: the index's)")
 	return cmd
 }
 
 // searchStream answers one query per input line with one JSON line each.
 // A failing query yields {"query", "error"} and the stream goes on.
-func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner, e *search.Engine, root string, q search.Query) error {
+// A scope (search --route/--controller/--table) keeps k results on its walk.
+func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner, e *search.Engine, root string, q search.Query, scope *laravel.Scope, k int) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	enc := json.NewEncoder(out)
@@ -125,6 +142,9 @@ func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner
 				return err
 			}
 			continue
+		}
+		if scope != nil {
+			resp.Results = scopeResults(resp.Results, scope, k)
 		}
 		warn.of(resp)
 		if err := enc.Encode(resp); err != nil {

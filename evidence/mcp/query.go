@@ -12,6 +12,7 @@ import (
 
 	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/evidence"
+	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/index/related"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/store"
@@ -30,6 +31,9 @@ type searchIn struct {
 	Near       string   `json:"near,omitempty" jsonschema:"a workspace path you are working on: results near it rank higher"`
 	MinScore   *float64 `json:"min_score,omitempty" jsonschema:"drop results scoring below this, between 0 and 1 (default 0.25; 1 is a strong match)"`
 	TextBudget *int     `json:"text_budget,omitempty" jsonschema:"bytes of chunk text to return over all results, best first (default 12000; 0 returns locations only)"`
+	Route      []string `json:"route,omitempty" jsonschema:"Laravel: keep results on the walk of these routes (name, URI or 'METHOD URI')"`
+	Controller []string `json:"controller,omitempty" jsonschema:"Laravel: keep results on the walk of these controllers (Name or Name@method)"`
+	Table      []string `json:"table,omitempty" jsonschema:"Laravel: keep results on the walk of these tables"`
 }
 
 // searchResult is a search.Result with the chunk's text.
@@ -62,7 +66,7 @@ type readOut struct {
 }
 
 type relatedIn struct {
-	Target string `json:"target" jsonschema:"a file, a range or a symbol, relative to the workspace root: path, path::10,40, or path::@Name"`
+	Target string `json:"target" jsonschema:"a file, a range or a symbol, relative to the workspace root: path, path::10,40, or path::@Name; in a Laravel app also route:NAME, route:URI, route:METHOD URI, table:NAME, model:Name, controller:Name[@method]"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"most entries per list (default 50)"`
 }
 
@@ -96,7 +100,8 @@ func (s *Server) addQueryTools() {
 		s.read)
 	addTool(s, &sdk.Tool{Name: "related", Annotations: ro,
 		Description: "List what a file, range or symbol is connected to: its imports (resolved to workspace files), the files " +
-			"importing it, its tests, the definitions it calls (callees) and the code calling it (callers)."},
+			"importing it, its tests, the definitions it calls (callees) and the code calling it (callers). In a Laravel app, " +
+			"route:, table:, model: and controller: targets walk routes, controller methods, models, tables and migrations."},
 		s.related)
 	addTool(s, &sdk.Tool{Name: "assemble", Annotations: &sdk.ToolAnnotations{IdempotentHint: true, OpenWorldHint: ptr(false)},
 		Description: "Assemble the current flow's active evidence into one prompt and return it with its exact token count " +
@@ -143,9 +148,26 @@ func (s *Server) search(ctx context.Context, in searchIn) (string, any, error) {
 	if err := s.ready(); err != nil {
 		return "", nil, err
 	}
+	scope, err := laravel.ScopeRoot(ctx, s.opts.Root, in.Route, in.Controller, in.Table)
+	if err != nil {
+		return "", nil, err
+	}
+	k := q.K
+	if scope != nil {
+		q.K = laravel.Widen(q.K)
+	}
 	resp, err := s.opts.Search.SearchRoot(ctx, s.opts.Root, q)
 	if err != nil {
 		return "", nil, err
+	}
+	if scope != nil {
+		kept := resp.Results[:0]
+		for _, r := range resp.Results {
+			if scope.Holds(r.Path, r.StartLine, r.EndLine) && len(kept) < k {
+				kept = append(kept, r)
+			}
+		}
+		resp.Results = kept
 	}
 	out := searchOut{Response: resp, Results: make([]searchResult, len(resp.Results))}
 	var b strings.Builder
@@ -243,6 +265,21 @@ func (s *Server) read(_ context.Context, in readIn) (string, any, error) {
 }
 
 func (s *Server) related(ctx context.Context, in relatedIn) (string, any, error) {
+	if target := strings.TrimSpace(in.Target); laravel.IsTarget(target) {
+		if err := s.ready(); err != nil {
+			return "", nil, err
+		}
+		nodes, err := laravel.WalkRoot(ctx, s.opts.Root, target)
+		if err != nil {
+			return "", nil, err
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s (%d nodes)\n", target, len(nodes))
+		for _, n := range nodes {
+			fmt.Fprintf(&b, "%s %s %s:%d-%d %s %s\n", n.Type, n.Name, n.Path, n.StartLine, n.EndLine, n.Via, n.Detail)
+		}
+		return b.String(), map[string]any{"target": target, "nodes": nodes}, nil
+	}
 	t, err := related.ParseTarget(strings.TrimSpace(in.Target))
 	if err != nil {
 		return "", nil, fmt.Errorf("target %q: %v", in.Target, err)

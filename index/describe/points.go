@@ -141,8 +141,12 @@ func Points(fc *FileContext, sections []Section) ([]store.Chunk, error) {
 		}
 		ids[id], sids[sid] = true, true
 		hash := Hash(Normalize(s.Artifact))
+		src := fc.SourceType
+		if s.SourceType != "" {
+			src = s.SourceType // a framework describer's type (route, model, ...)
+		}
 		c := store.Chunk{
-			ID: id, SemanticID: sid, Path: fc.Path, Language: fc.Language, Kind: s.Kind, SourceType: fc.SourceType,
+			ID: id, SemanticID: sid, Path: fc.Path, Language: fc.Language, Kind: s.Kind, SourceType: src,
 			Describer: s.Describer, Flavor: s.Flavor, Symbol: s.Symbol, Parents: s.Parents, Signature: s.Signature,
 			SectionKey: s.Key, Part: s.Part, Parts: s.Parts, StartLine: s.StartLine, EndLine: s.EndLine,
 			StartByte: s.StartByte, EndByte: s.EndByte, Hash: hash, Tokens: segment.EstimateTokens(len(s.Artifact)),

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/index/segment"
 	"github.com/dossierhq/dossier/store"
 )
@@ -21,6 +22,9 @@ type FileContext struct {
 	Language   string
 	SourceType string
 	Repo       store.Repo
+	// Laravel holds what index/laravel read from the file when it belongs
+	// to a Laravel application (nil otherwise).
+	Laravel *laravel.Facts
 }
 
 // Describer builds a description of one segment. It returns false when it
@@ -89,6 +93,11 @@ func Default() *Registry {
 			panic(err) // the built-in table is static; a duplicate is a bug caught by tests
 		}
 	}
+	// Framework describers come first: a description of theirs that
+	// replaces a segment's code chunk ends the segment's turn.
+	for _, k := range []segment.Kind{segment.Class, segment.Method, segment.TopLevel} {
+		must(r.Register(k, laravelDescriber{}))
+	}
 	for _, k := range []segment.Kind{segment.Function, segment.Method} {
 		must(r.Register(k, testDescriber{}))
 	}
@@ -102,13 +111,18 @@ func Default() *Registry {
 }
 
 // Describe runs every describer registered for each segment's kind and
-// collects their sections in segment order.
+// collects their sections in segment order. A framework describer's
+// description may stand in for the segment's code chunk: then the
+// describers after it are not asked.
 func (r *Registry) Describe(fc *FileContext, segs []segment.Segment) []Section {
 	var out []Section
 	for _, seg := range segs {
 		for _, d := range r.byKind[seg.Kind] {
 			if desc, ok := d.Describe(fc, seg); ok {
 				out = append(out, desc.Sections()...)
+				if _, done := desc.(replacing); done {
+					break
+				}
 			}
 		}
 	}

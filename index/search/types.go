@@ -20,6 +20,7 @@ var builtinTypes = sync.OnceValues(func() (kinds, sources []string) {
 	sources = []string{lang.SrcCode, lang.SrcTest, lang.SrcDoc, lang.SrcReadme, lang.SrcADR, lang.SrcConfig,
 		lang.SrcPackage, lang.SrcText, lang.SrcGenerated, lang.SrcKnownBug, lang.SrcAPIEndpoint,
 		lang.SrcCursorRule, lang.SrcClaudeRule}
+	sources = append(sources, describe.FrameworkSourceTypes...)
 	return kinds, sources
 })
 

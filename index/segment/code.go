@@ -18,7 +18,13 @@ const ParseTimeout = 10 * time.Second
 
 // Parsers holds one tree-sitter parser per language for one goroutine
 // (parsers are not safe for concurrent use).
-type Parsers struct{ m map[string]*sitter.Parser }
+type Parsers struct {
+	m map[string]*sitter.Parser
+	// OnTree, when set, sees each successful parse's root before the tree
+	// is freed, so a framework describer reads the same parse (see
+	// index/laravel) instead of parsing the file again.
+	OnTree func(language string, root *sitter.Node, src []byte)
+}
 
 // NewParsers returns an empty parser cache.
 func NewParsers() *Parsers { return &Parsers{m: map[string]*sitter.Parser{}} }
@@ -57,6 +63,9 @@ func (p *Parsers) code(ctx context.Context, language string, src []byte) (Result
 	}
 	defer tree.Close()
 	root := tree.RootNode()
+	if p.OnTree != nil {
+		p.OnTree(language, root, src)
+	}
 	w := &walker{sp: sp, src: src, ls: newLines(src)}
 	w.container(root, nil, false)
 	w.flush()

@@ -1,0 +1,273 @@
+package laravel
+
+import (
+	"slices"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// roleByBase names the role of well-known Laravel base classes and interfaces.
+var roleByBase = map[string]string{
+	`Illuminate\Database\Eloquent\Model`:                RoleModel,
+	`Illuminate\Foundation\Auth\User`:                   RoleModel,
+	`Illuminate\Database\Eloquent\Relations\Pivot`:      RoleModel,
+	`Illuminate\Database\Eloquent\Relations\MorphPivot`: RoleModel,
+	`Illuminate\Routing\Controller`:                     RoleController,
+	`Illuminate\Foundation\Http\FormRequest`:            RoleRequest,
+	`Illuminate\Http\Resources\Json\JsonResource`:       RoleResource,
+	`Illuminate\Http\Resources\Json\ResourceCollection`: RoleResource,
+	`Illuminate\Contracts\Queue\ShouldQueue`:            RoleJob,
+	`Illuminate\Database\Migrations\Migration`:          RoleMigration,
+	`Illuminate\Foundation\Events\Dispatchable`:         RoleEvent,
+}
+
+// roleByDir names the role of classes by the folder Laravel generates them in.
+var roleByDir = []struct{ dir, role string }{
+	{"/Http/Controllers/", RoleController}, {"/Http/Middleware/", RoleMiddleware}, {"/Http/Requests/", RoleRequest},
+	{"/Http/Resources/", RoleResource}, {"/Models/", RoleModel}, {"/Jobs/", RoleJob}, {"/Events/", RoleEvent},
+	{"/Listeners/", RoleListener}, {"/Policies/", RolePolicy}, {"/Services/", RoleService},
+	{"database/migrations/", RoleMigration},
+}
+
+// role decides a class's role: its base class or interfaces first, then
+// its base's name, then the folder it lives in.
+func (e *x) role(name, base string, ifaces []string) string {
+	if r, ok := roleByBase[base]; ok && r != "" {
+		return r
+	}
+	for _, i := range ifaces {
+		if r := roleByBase[i]; r != "" {
+			if r == RoleJob && strings.Contains(e.path, "/Listeners/") {
+				return RoleListener
+			}
+			return r
+		}
+	}
+	short := base[strings.LastIndexByte(base, '\\')+1:]
+	switch {
+	case strings.HasSuffix(short, "Controller"):
+		return RoleController
+	case strings.HasSuffix(short, "FormRequest"):
+		return RoleRequest
+	case strings.HasSuffix(short, "Resource") || strings.HasSuffix(short, "ResourceCollection"):
+		return RoleResource
+	case short == "Model" || strings.HasSuffix(short, "Model") && !strings.Contains(base, `\ViewModel`):
+		return RoleModel
+	case short == "Migration":
+		return RoleMigration
+	}
+	p := "/" + e.path
+	for _, d := range roleByDir {
+		if strings.Contains(p, "/"+strings.TrimPrefix(d.dir, "/")) {
+			if d.role == RoleModel && base == "" {
+				return "" // a plain class under Models/ (an enum, a value) is no model
+			}
+			if d.role == RoleController && !strings.HasSuffix(name, "Controller") {
+				continue
+			}
+			if d.role == RolePolicy && !strings.HasSuffix(name, "Policy") {
+				continue
+			}
+			return d.role
+		}
+	}
+	return ""
+}
+
+// class reads a class declaration (or an anonymous class, name "").
+func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
+	c := Class{Name: name, Span: e.span(n)}
+	if name != "" {
+		c.FQN = e.resolveDecl(name)
+	}
+	if b := childOf(n, "base_clause"); b != nil {
+		if bn := firstNamed(b); bn != nil {
+			c.Base = e.resolve(e.text(bn))
+		}
+	}
+	var ifaces []string
+	if ic := childOf(n, "class_interface_clause"); ic != nil {
+		for _, i := range named(ic) {
+			ifaces = append(ifaces, e.resolve(e.text(i)))
+		}
+	}
+	c.Role = e.role(name, c.Base, ifaces)
+	if body != nil {
+		for _, m := range named(body) {
+			switch m.Type() {
+			case "property_declaration":
+				if c.Role == RoleModel {
+					e.modelProp(&c, m)
+				}
+			case "method_declaration":
+				// Only these roles' method bodies say anything the graph
+				// keeps: the models a controller names, a model's
+				// relations, a migration's Schema:: operations.
+				switch {
+				case c.Role == RoleController || c.Role == RoleModel || c.Role == RoleMigration:
+					e.method(&c, m)
+				case strings.HasSuffix(name, "ServiceProvider"):
+					if b := m.ChildByFieldName("body"); b != nil {
+						e.providerRoutes(b)
+					}
+				}
+			case "use_declaration": // traits
+				for _, t := range named(m) {
+					if t.Type() == "name" || t.Type() == "qualified_name" {
+						if r := e.resolve(e.text(t)); r == `Illuminate\Foundation\Events\Dispatchable` && c.Role == "" {
+							c.Role = RoleEvent
+						}
+					}
+				}
+			}
+		}
+	}
+	if c.Role == RoleModel && c.Table == "" && name != "" {
+		c.Table = TableOf(name)
+	}
+	if name == "" && c.Role != RoleMigration {
+		return // an anonymous class that is no migration: nothing to name
+	}
+	e.f.Classes = append(e.f.Classes, c)
+}
+
+// resolveDecl is the fully qualified name of a class declared here.
+func (e *x) resolveDecl(name string) string {
+	if e.f.Namespace != "" {
+		return e.f.Namespace + `\` + name
+	}
+	return name
+}
+
+// modelProp reads $table, $fillable and $casts.
+func (e *x) modelProp(c *Class, n *sitter.Node) {
+	for _, el := range named(n) {
+		if el.Type() != "property_element" {
+			continue
+		}
+		prop := strings.TrimPrefix(e.text(childOf(el, "variable_name")), "$")
+		init := childOf(el, "property_initializer")
+		if init == nil {
+			continue
+		}
+		v := firstNamed(init)
+		switch prop {
+		case "table":
+			if s, ok := e.str(v); ok && s != "" {
+				c.Table, c.TableExplicit = s, true
+			}
+		case "fillable":
+			c.Fillable = e.strs(v)
+		case "casts":
+			c.Casts = append(c.Casts, e.pairs(v)...)
+		}
+	}
+}
+
+// pairs reads ['a' => 'b', ...] as "a:b".
+func (e *x) pairs(n *sitter.Node) []string {
+	if n == nil || n.Type() != "array_creation_expression" {
+		return nil
+	}
+	var out []string
+	for _, el := range named(n) {
+		vs := named(el)
+		if el.Type() != "array_element_initializer" || len(vs) != 2 {
+			continue
+		}
+		k, ok := e.str(vs[0])
+		if !ok {
+			continue
+		}
+		v, ok := e.str(vs[1])
+		if !ok {
+			v = e.classRef(vs[1])
+			if v == "" {
+				v = strings.Join(strings.Fields(e.text(vs[1])), " ")
+			}
+		}
+		out = append(out, k+":"+v)
+	}
+	return out
+}
+
+// relationTypes are Eloquent's relation builders.
+var relationTypes = map[string]bool{
+	"hasOne": true, "hasMany": true, "belongsTo": true, "belongsToMany": true, "hasOneThrough": true,
+	"hasManyThrough": true, "morphTo": true, "morphOne": true, "morphMany": true, "morphToMany": true,
+	"morphedByMany": true,
+}
+
+// method reads a method: the classes it names, an Eloquent relation it
+// returns, and the Schema:: operations it runs (a migration's up()).
+func (e *x) method(c *Class, n *sitter.Node) {
+	m := Method{Name: e.text(n.ChildByFieldName("name")), Span: e.span(n)}
+	e.fn = m.Name
+	defer func() { e.fn = "" }()
+	seen := map[string]bool{}
+	var rel *Relation
+	var walk func(k *sitter.Node)
+	walk = func(k *sitter.Node) {
+		if t := k.Type(); t == "member_call_expression" || t == "scoped_call_expression" {
+			if head, links := e.chain(k); head == "Schema" {
+				e.schema(k, links)
+				return
+			}
+		}
+		switch k.Type() {
+		case "class_constant_access_expression", "named_type":
+			ref := ""
+			if k.Type() == "named_type" {
+				if nm := firstNamed(k); nm != nil {
+					ref = e.classRef(nm)
+				}
+			} else {
+				ref = e.classRef(k)
+			}
+			if ref != "" && !seen[ref] {
+				seen[ref] = true
+				m.Uses = append(m.Uses, ref)
+			}
+		case "scoped_call_expression", "object_creation_expression":
+			var scope *sitter.Node
+			if k.Type() == "scoped_call_expression" {
+				scope = k.ChildByFieldName("scope")
+			} else {
+				scope = firstNamed(k)
+			}
+			if scope != nil && (scope.Type() == "name" || scope.Type() == "qualified_name") {
+				if ref := e.classRef(scope); ref != "" && !seen[ref] {
+					seen[ref] = true
+					m.Uses = append(m.Uses, ref)
+				}
+			}
+		case "member_call_expression":
+			if rel == nil && c.Role == RoleModel && e.text(k.ChildByFieldName("object")) == "$this" {
+				if t := e.text(k.ChildByFieldName("name")); relationTypes[t] {
+					r := Relation{Method: m.Name, Type: t, Span: m.Span}
+					if as := args(k); len(as) > 0 {
+						r.Target = e.classRef(as[0])
+						if r.Target == "" {
+							if s, ok := e.str(as[0]); ok {
+								r.Target = strings.TrimPrefix(s, `\`)
+							}
+						}
+					}
+					rel = &r
+				}
+			}
+		}
+		for _, ch := range named(k) {
+			walk(ch)
+		}
+	}
+	for _, ch := range named(n) {
+		walk(ch)
+	}
+	if rel != nil {
+		c.Relations = append(c.Relations, *rel)
+	}
+	slices.Sort(m.Uses)
+	c.Methods = append(c.Methods, m)
+}

@@ -1,0 +1,507 @@
+package laravel
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Node is one stop of a walk over the application graph.
+type Node struct {
+	Type      string `json:"type"` // route, controller, controller_method, model, model_relation, table, migration
+	Name      string `json:"name"`
+	Path      string `json:"path,omitempty"`
+	StartLine int    `json:"start_line,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	// Via says how the walk reached the node from the one before it.
+	Via    string `json:"via,omitempty"`
+	Detail string `json:"detail,omitempty"`
+}
+
+type located[T any] struct {
+	path string
+	v    T
+}
+
+// Graph joins the facts of every file of the application.
+type Graph struct {
+	classes    map[string]located[Class] // by fully qualified name
+	routes     []located[Route]
+	migrations []located[Migration] // in path order (Laravel runs them in file-name order)
+	routeFiles []located[RouteFile]
+	prepared   bool
+}
+
+// NewGraph returns an empty graph; Add files to it.
+func NewGraph() *Graph { return &Graph{classes: map[string]located[Class]{}} }
+
+// AddRecord adds a file's stored facts (the JSON of Facts).
+func (g *Graph) AddRecord(path string, data []byte) error {
+	var f Facts
+	if err := json.Unmarshal(data, &f); err != nil {
+		return fmt.Errorf("framework facts of %s: %w (run `dossier index` again)", path, err)
+	}
+	g.Add(path, &f)
+	return nil
+}
+
+// Add adds one file's facts.
+func (g *Graph) Add(path string, f *Facts) {
+	for _, c := range f.Classes {
+		if c.FQN != "" {
+			g.classes[strings.ToLower(c.FQN)] = located[Class]{path, c}
+		}
+	}
+	for _, r := range f.Routes {
+		g.routes = append(g.routes, located[Route]{path, r})
+	}
+	for _, rf := range f.RouteFiles {
+		g.routeFiles = append(g.routeFiles, located[RouteFile]{path, rf})
+	}
+	for _, m := range f.Migrations {
+		if m.Down {
+			continue // a rollback is no step of the table's history
+		}
+		g.migrations = append(g.migrations, located[Migration]{path, m})
+	}
+	sort.SliceStable(g.migrations, func(i, j int) bool {
+		return migrationOrder(g.migrations[i].path) < migrationOrder(g.migrations[j].path)
+	})
+}
+
+// migrationOrder sorts by file name: Laravel runs migrations in that order
+// whatever their folder.
+func migrationOrder(p string) string { return p[strings.LastIndexByte(p, '/')+1:] + "\x00" + p }
+
+// Empty reports whether the graph holds nothing.
+func (g *Graph) Empty() bool {
+	return len(g.classes) == 0 && len(g.routes) == 0 && len(g.migrations) == 0
+}
+
+// IsTarget reports whether s names a graph target (route:, table:, model:,
+// controller:).
+func IsTarget(s string) bool {
+	kind, _, ok := strings.Cut(s, ":")
+	if !ok {
+		return false
+	}
+	switch kind {
+	case "route", "table", "model", "controller":
+		return true
+	}
+	return false
+}
+
+// walk collects nodes once each.
+type walk struct {
+	g     *Graph
+	nodes []Node
+	seen  map[string]bool
+}
+
+func (w *walk) add(n Node) bool {
+	k := n.Type + "\x00" + n.Name + "\x00" + n.Path
+	if w.seen[k] {
+		return false
+	}
+	w.seen[k] = true
+	w.nodes = append(w.nodes, n)
+	return true
+}
+
+// Walk answers a target: route:NAME, route:URI, "route:METHOD URI",
+// table:NAME, model:Name, controller:Name[@method].
+func (g *Graph) Walk(target string) ([]Node, error) {
+	kind, arg, _ := strings.Cut(target, ":")
+	arg = strings.TrimSpace(arg)
+	if arg == "" {
+		return nil, fmt.Errorf("%s: give a name after %q", target, kind+":")
+	}
+	g.prepare()
+	w := &walk{g: g, seen: map[string]bool{}}
+	switch kind {
+	case "route":
+		rs := g.findRoutes(arg)
+		if len(rs) == 0 {
+			return nil, fmt.Errorf("no route %q in the index: give a route name (invoices.store), a URI (/invoices/{invoice}) or \"METHOD URI\"", arg)
+		}
+		for _, r := range rs {
+			w.route(r, "")
+		}
+	case "table":
+		if !g.hasTable(arg) {
+			return nil, fmt.Errorf("no table %q in the index: no migration creates or alters it and no model maps to it", arg)
+		}
+		w.table(arg, "", true)
+	case "model":
+		ms := g.findClasses(arg, RoleModel)
+		if len(ms) == 0 {
+			return nil, fmt.Errorf("no model %q in the index: give the class name (Invoice) or its fully qualified name", arg)
+		}
+		for _, m := range ms {
+			w.model(m, "", true)
+		}
+	case "controller":
+		name, method, _ := strings.Cut(arg, "@")
+		cs := g.findClasses(name, RoleController)
+		if len(cs) == 0 {
+			return nil, fmt.Errorf("no controller %q in the index: give the class name (InvoiceController) or its fully qualified name", name)
+		}
+		for _, c := range cs {
+			w.controller(c, method)
+		}
+	default:
+		return nil, fmt.Errorf("%q: graph targets are route:, table:, model: and controller:", target)
+	}
+	return w.nodes, nil
+}
+
+func short(fqn string) string { return fqn[strings.LastIndexByte(fqn, '\\')+1:] }
+
+func normURI(u string) string { return "/" + strings.Trim(u, "/") }
+
+func (g *Graph) findRoutes(arg string) []located[Route] {
+	var byName, byURI []located[Route]
+	method, uri, hasMethod := strings.Cut(arg, " ")
+	for _, r := range g.routes {
+		if r.v.Name == arg {
+			byName = append(byName, r)
+			continue
+		}
+		if hasMethod {
+			if normURI(strings.TrimSpace(uri)) == r.v.URI && hasVerb(r.v.Methods, strings.ToUpper(method)) {
+				byURI = append(byURI, r)
+			}
+		} else if normURI(arg) == r.v.URI {
+			byURI = append(byURI, r)
+		}
+	}
+	if len(byName) > 0 {
+		return byName
+	}
+	return byURI
+}
+
+func hasVerb(ms []string, m string) bool {
+	for _, x := range ms {
+		if x == m || x == "ANY" {
+			return true
+		}
+	}
+	return false
+}
+
+// findClasses matches a short or fully qualified class name of a role.
+func (g *Graph) findClasses(name, role string) []located[Class] {
+	name = strings.TrimPrefix(name, `\`)
+	if c, ok := g.classes[strings.ToLower(name)]; ok && c.v.Role == role {
+		return []located[Class]{c}
+	}
+	var out []located[Class]
+	for _, c := range g.classes {
+		if c.v.Role == role && strings.EqualFold(c.v.Name, name) {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+func (g *Graph) hasTable(t string) bool {
+	for _, m := range g.migrations {
+		if m.v.Table == t || m.v.To == t {
+			return true
+		}
+	}
+	for _, c := range g.classes {
+		if c.v.Role == RoleModel && c.v.Table == t {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *Graph) modelsOfTable(t string) []located[Class] {
+	var out []located[Class]
+	for _, c := range g.classes {
+		if c.v.Role == RoleModel && c.v.Table == t {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+func classNode(c located[Class], via string) Node {
+	return Node{Type: c.v.Role, Name: c.v.FQN, Path: c.path, StartLine: c.v.StartLine, EndLine: c.v.EndLine, Via: via}
+}
+
+func routeNode(r located[Route], via string) Node {
+	name := strings.Join(r.v.Methods, "|") + " " + r.v.URI
+	detail := r.v.Name
+	if r.v.Controller != "" {
+		detail = strings.TrimSpace(detail + " -> " + short(r.v.Controller) + "@" + r.v.Action)
+	} else if r.v.Action != "" {
+		detail = strings.TrimSpace(detail + " -> " + r.v.Action)
+	}
+	if len(r.v.Middleware) > 0 {
+		detail += " [" + strings.Join(r.v.Middleware, ", ") + "]"
+	}
+	return Node{Type: "route", Name: name, Path: r.path, StartLine: r.v.StartLine, EndLine: r.v.EndLine, Via: via, Detail: detail}
+}
+
+func (w *walk) route(r located[Route], via string) {
+	w.add(routeNode(r, via))
+	if r.v.Controller == "" {
+		return
+	}
+	c, ok := w.g.classes[strings.ToLower(r.v.Controller)]
+	if !ok {
+		w.add(Node{Type: "controller", Name: r.v.Controller, Via: "action (not in the workspace)"})
+		return
+	}
+	w.add(classNode(c, "action of the route"))
+	found := false
+	for _, m := range c.v.Methods {
+		if m.Name == r.v.Action {
+			w.method(c, m)
+			found = true
+		}
+	}
+	if !found {
+		w.add(Node{Type: "controller_method", Name: c.v.FQN + "@" + r.v.Action, Via: "not defined in " + short(c.v.FQN) + " (inherited, or missing)"})
+	}
+}
+
+// method adds a controller method and the models it names, with their tables.
+func (w *walk) method(c located[Class], m Method) {
+	w.add(Node{Type: "controller_method", Name: c.v.FQN + "@" + m.Name, Path: c.path, StartLine: m.StartLine, EndLine: m.EndLine,
+		Via: "method of " + short(c.v.FQN)})
+	for _, u := range m.Uses {
+		if mc, ok := w.g.classes[strings.ToLower(u)]; ok && mc.v.Role == RoleModel {
+			w.model(mc, "used by "+short(c.v.FQN)+"@"+m.Name, false)
+		}
+	}
+}
+
+// model adds a model, its table (and that table's migrations) and, when
+// full, its relations' models and the controllers that use it.
+func (w *walk) model(c located[Class], via string, full bool) {
+	if !w.add(classNode(c, via)) && !full {
+		return
+	}
+	if c.v.Table != "" {
+		w.table(c.v.Table, "table of "+short(c.v.FQN), false)
+	}
+	for _, r := range c.v.Relations {
+		n := Node{Type: "model_relation", Name: short(c.v.FQN) + "::" + r.Method, Path: c.path, StartLine: r.StartLine,
+			EndLine: r.EndLine, Via: "relation of " + short(c.v.FQN), Detail: r.Type + " " + r.Target}
+		if !full {
+			continue
+		}
+		w.add(n)
+		if t, ok := w.g.classes[strings.ToLower(r.Target)]; ok {
+			w.add(classNode(t, r.Type+" via "+short(c.v.FQN)+"::"+r.Method))
+		}
+	}
+	if !full {
+		return
+	}
+	for _, k := range w.g.sortedClasses() {
+		if k.v.Role != RoleController {
+			continue
+		}
+		for _, m := range k.v.Methods {
+			for _, u := range m.Uses {
+				if strings.EqualFold(u, c.v.FQN) {
+					w.add(Node{Type: "controller_method", Name: k.v.FQN + "@" + m.Name, Path: k.path, StartLine: m.StartLine,
+						EndLine: m.EndLine, Via: "uses " + short(c.v.FQN)})
+					for _, r := range w.g.routes {
+						if strings.EqualFold(r.v.Controller, k.v.FQN) && r.v.Action == m.Name {
+							w.add(routeNode(r, "served by "+short(k.v.FQN)+"@"+m.Name))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func (g *Graph) sortedClasses() []located[Class] {
+	out := make([]located[Class], 0, len(g.classes))
+	for _, c := range g.classes {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].path < out[j].path || out[i].path == out[j].path && out[i].v.StartByte < out[j].v.StartByte
+	})
+	return out
+}
+
+// table adds a table node (what its migrations did, in order), the
+// migrations and, when full, its models and the models related to them.
+func (w *walk) table(t, via string, full bool) {
+	var ms []located[Migration]
+	for _, m := range w.g.migrations {
+		if m.v.Table == t || m.v.To == t {
+			ms = append(ms, m)
+		}
+	}
+	tn := Node{Type: "table", Name: t, Via: via, Detail: tableDetail(t, ms)}
+	if len(ms) > 0 {
+		tn.Path, tn.StartLine, tn.EndLine = ms[0].path, ms[0].v.StartLine, ms[0].v.EndLine
+	}
+	if !w.add(tn) {
+		return
+	}
+	for _, m := range ms {
+		op := m.v.Op
+		if m.v.To != "" {
+			op += " to " + m.v.To
+		}
+		w.add(Node{Type: "migration", Name: "Schema::" + op + " " + m.v.Table, Path: m.path, StartLine: m.v.StartLine,
+			EndLine: m.v.EndLine, Via: "migration of " + t, Detail: migrationDetail(m.v)})
+	}
+	if !full {
+		return
+	}
+	for _, mc := range w.g.modelsOfTable(t) {
+		w.add(classNode(mc, "model of "+t))
+		for _, r := range mc.v.Relations {
+			if rc, ok := w.g.classes[strings.ToLower(r.Target)]; ok {
+				w.add(classNode(rc, r.Type+" via "+short(mc.v.FQN)+"::"+r.Method))
+			}
+		}
+		for _, oc := range w.g.sortedClasses() {
+			for _, r := range oc.v.Relations {
+				if strings.EqualFold(r.Target, mc.v.FQN) && oc.v.FQN != mc.v.FQN {
+					w.add(classNode(oc, r.Type+" "+short(mc.v.FQN)+" via "+short(oc.v.FQN)+"::"+r.Method))
+				}
+			}
+		}
+	}
+}
+
+func migrationDetail(m Migration) string {
+	var parts []string
+	for _, c := range m.Columns {
+		parts = append(parts, c.Name+" "+c.Type)
+	}
+	s := strings.Join(parts, ", ")
+	for _, fk := range m.Foreign {
+		s += "; fk " + fk.Column + " -> " + fk.RefTable + "." + fk.RefColumn
+	}
+	if len(m.Dropped) > 0 {
+		s += "; drops " + strings.Join(m.Dropped, ", ")
+	}
+	return strings.TrimPrefix(s, "; ")
+}
+
+// tableDetail is the table's columns after every migration, in order.
+func tableDetail(t string, ms []located[Migration]) string {
+	var cols []string
+	idx := map[string]int{}
+	for _, m := range ms {
+		if m.v.Op == "drop" {
+			cols, idx = nil, map[string]int{}
+			continue
+		}
+		for _, d := range m.v.Dropped {
+			if i, ok := idx[d]; ok {
+				cols[i] = ""
+				delete(idx, d)
+			}
+		}
+		for _, c := range m.v.Columns {
+			if i, ok := idx[c.Name]; ok {
+				cols[i] = c.Name + " " + c.Type
+				continue
+			}
+			idx[c.Name] = len(cols)
+			cols = append(cols, c.Name+" "+c.Type)
+		}
+	}
+	var out []string
+	for _, c := range cols {
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// controller adds a controller, its methods (or one), the routes to them
+// and the models they use with their tables.
+func (w *walk) controller(c located[Class], method string) {
+	w.add(classNode(c, ""))
+	for _, m := range c.v.Methods {
+		if method != "" && m.Name != method {
+			continue
+		}
+		for _, r := range w.g.routes {
+			if strings.EqualFold(r.v.Controller, c.v.FQN) && r.v.Action == m.Name {
+				w.add(routeNode(r, "serves "+short(c.v.FQN)+"@"+m.Name))
+			}
+		}
+		w.method(c, m)
+	}
+}
+
+// Scope is the part of the workspace a set of walks reached: a chunk is
+// in scope when it overlaps a node's lines (a table node counts through
+// its migrations). It backs search's --route, --controller and --table.
+type Scope struct{ spans map[string][][2]int }
+
+// NewScope collects the spans of nodes.
+func NewScope(nodes []Node) *Scope {
+	s := &Scope{spans: map[string][][2]int{}}
+	for _, n := range nodes {
+		if n.Path != "" && n.Type != "table" {
+			s.spans[n.Path] = append(s.spans[n.Path], [2]int{n.StartLine, n.EndLine})
+		}
+	}
+	return s
+}
+
+// Holds reports whether lines start-end of path overlap a node.
+func (s *Scope) Holds(path string, start, end int) bool {
+	for _, sp := range s.spans[path] {
+		if start <= sp[1] && end >= sp[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// prepare applies what the code loading a route file (a
+// RouteServiceProvider, bootstrap/app.php) gives its routes: the prefix
+// and middleware. The loader names the file relative to the application
+// root, which is where its composer.json is; the loader lives under it.
+func (g *Graph) prepare() {
+	if g.prepared {
+		return
+	}
+	g.prepared = true
+	for i := range g.routes {
+		r := &g.routes[i]
+		for _, rf := range g.routeFiles {
+			if !loads(rf.path, rf.v.File, r.path) {
+				continue
+			}
+			r.v.URI = "/" + joinURI(rf.v.Prefix, r.v.URI)
+			r.v.Middleware = append(append([]string(nil), rf.v.Middleware...), r.v.Middleware...)
+			break
+		}
+	}
+}
+
+// loads reports whether the loader at loaderPath, naming file relative to
+// its application root, loads the route file at routePath.
+func loads(loaderPath, file, routePath string) bool {
+	if !strings.HasSuffix(routePath, file) {
+		return false
+	}
+	root := strings.TrimSuffix(routePath, file) // "" or "sub/app/"
+	return strings.HasPrefix(loaderPath, root)
+}

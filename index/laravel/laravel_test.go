@@ -1,0 +1,277 @@
+package laravel_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/index/laravel"
+	"github.com/dossierhq/dossier/store"
+)
+
+// indexApp copies testdata/app (a small Laravel app shaped like koel and
+// BookStack) into a temporary workspace and indexes it.
+func indexApp(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS("testdata/app")); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Open(index.Options{Root: root, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	sum, err := ix.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Errors) > 0 {
+		t.Fatalf("index errors: %v", sum.Errors)
+	}
+	return root
+}
+
+func walk(t *testing.T, root, target string) []laravel.Node {
+	t.Helper()
+	nodes, err := laravel.WalkRoot(context.Background(), root, target)
+	if err != nil {
+		t.Fatalf("%s: %v", target, err)
+	}
+	return nodes
+}
+
+// names lists "type name" of each node.
+func names(nodes []laravel.Node) []string {
+	var out []string
+	for _, n := range nodes {
+		out = append(out, n.Type+" "+n.Name)
+	}
+	return out
+}
+
+func has(t *testing.T, nodes []laravel.Node, want ...string) {
+	t.Helper()
+	got := names(nodes)
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("missing node %q in\n%s", w, strings.Join(got, "\n"))
+		}
+	}
+}
+
+func TestRouteWalk(t *testing.T) {
+	root := indexApp(t)
+	nodes := walk(t, root, "route:billing.invoices.store")
+	has(t, nodes,
+		"route POST /billing/invoices",
+		`controller App\Http\Controllers\InvoiceController`,
+		`controller_method App\Http\Controllers\InvoiceController@store`,
+		`model App\Models\Invoice`,
+		"table invoices",
+		"migration Schema::create invoices",
+		"migration Schema::table invoices")
+	if r := nodes[0]; r.Path != "routes/web.php" || r.StartLine != 10 || !strings.Contains(r.Detail, "auth") {
+		t.Errorf("route node = %+v, want routes/web.php:10 with middleware auth", r)
+	}
+	// The same route by URI and by "METHOD URI"; the group's name prefix,
+	// prefix and the route's own middleware apply.
+	has(t, walk(t, root, "route:POST /billing/invoices/{invoice}/send"), `controller_method App\Http\Controllers\InvoiceController@send`)
+	send := walk(t, root, "route:billing.invoices.send")
+	if !strings.Contains(send[0].Detail, "verified") || !strings.Contains(send[0].Detail, "auth") {
+		t.Errorf("send route detail %q: want middleware auth and verified", send[0].Detail)
+	}
+	// Nested Route::group array attributes and an aliased invokable.
+	has(t, walk(t, root, "route:billing.admin.reports"), "route GET|HEAD /billing/admin/reports",
+		`controller_method App\Http\Controllers\Admin\ReportController@__invoke`, `model App\Models\Customer`, "table clients")
+	// routes/api.php gets /api; apiResource of a nested resource; 'Controller@method' strings.
+	has(t, walk(t, root, "route:GET /api/customers/{customer}/invoices/{invoice}"), `controller_method App\Http\Controllers\InvoiceController@show`)
+	has(t, walk(t, root, "route:/api/legacy/invoices"), `controller_method App\Http\Controllers\InvoiceController@index`)
+	if _, err := laravel.WalkRoot(context.Background(), root, "route:customers.invoices.store"); err == nil {
+		t.Error("apiResource ->only(index, show) registered store")
+	}
+}
+
+func TestTableWalk(t *testing.T) {
+	root := indexApp(t)
+	nodes := walk(t, root, "table:invoices")
+	has(t, nodes, `model App\Models\Invoice`, `model App\Models\Customer`, `model App\Models\InvoiceLine`)
+	var migs []string
+	for _, n := range nodes {
+		if n.Type == "migration" {
+			migs = append(migs, n.Path)
+		}
+	}
+	want := []string{"database/migrations/2024_01_01_000000_create_invoices_table.php", "database/migrations/2024_02_01_000000_add_due_on_to_invoices.php"}
+	if !slices.Equal(migs, want) {
+		t.Errorf("migrations %v, want %v (in order, the down() drop left out)", migs, want)
+	}
+	if d := nodes[0].Detail; d != "id id, number string, customer_id foreignId, created_at timestamp, updated_at timestamp, due_on date" {
+		t.Errorf("table detail %q", d)
+	}
+	// $table overrides the convention.
+	has(t, walk(t, root, "table:clients"), `model App\Models\Customer`)
+	if _, err := laravel.WalkRoot(context.Background(), root, "table:customers"); err == nil {
+		t.Error("table:customers found, but Customer's $table is clients")
+	}
+}
+
+func TestModelAndControllerWalk(t *testing.T) {
+	root := indexApp(t)
+	has(t, walk(t, root, "model:Invoice"), "model_relation Invoice::customer", "model_relation Invoice::lines",
+		`model App\Models\Customer`, `model App\Models\InvoiceLine`, "table invoices",
+		`controller_method App\Http\Controllers\InvoiceController@store`, "route POST /billing/invoices")
+	has(t, walk(t, root, "controller:InvoiceController@show"), "route GET|HEAD /billing/invoices/{invoice}",
+		`model App\Models\Invoice`)
+	for _, bad := range []string{"model:Nope", "controller:Nope", "route:nope", "table:nope"} {
+		if _, err := laravel.WalkRoot(context.Background(), root, bad); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+// TestChunkTypes checks the chunks the describer leaves: one per route
+// (the resource expanded), per Schema:: operation and per config key, and
+// source types on classes and methods (a named migration class is one
+// more migration chunk, the down() drop another); the unrecognised Route::pattern
+// stays a plain code chunk.
+func TestChunkTypes(t *testing.T) {
+	root := indexApp(t)
+	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	bySrc := map[string][]string{}
+	var webCode []string
+	err = db.View(func(tx *store.Tx) error {
+		return tx.Chunks(func(c store.Chunk) error {
+			bySrc[c.SourceType] = append(bySrc[c.SourceType], c.Path+" "+c.Symbol)
+			if c.Path == "routes/web.php" && c.SourceType == "code" && c.Kind == "top_level" {
+				text, _ := tx.Artifact(c)
+				webCode = append(webCode, text)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for src, n := range map[string]int{"route": 1 + 7 + 1 + 1 + 2 + 1, "migration": 4, "model": 3, "model_relation": 3,
+		"controller": 2, "controller_method": 5, "job": 1} {
+		if len(bySrc[src]) != n {
+			t.Errorf("%d %s chunks, want %d: %v", len(bySrc[src]), src, n, bySrc[src])
+		}
+	}
+	if !slices.Contains(bySrc["config"], "config/billing.php currency") || !slices.Contains(bySrc["config"], "config/billing.php reminders") {
+		t.Errorf("config chunks %v: want one per top-level key of config/billing.php", bySrc["config"])
+	}
+	var reminders string
+	_ = db.View(func(tx *store.Tx) error {
+		return tx.Chunks(func(c store.Chunk) error {
+			if c.Path == "config/billing.php" && c.Symbol == "reminders" {
+				reminders, _ = tx.Artifact(c)
+			}
+			return nil
+		})
+	})
+	if !strings.Contains(reminders, "Reminders go out") {
+		t.Errorf("config key reminders: %q, want its doc comment with it", reminders)
+	}
+	if len(webCode) == 0 || !strings.Contains(strings.Join(webCode, "\n"), "Route::pattern") {
+		t.Errorf("routes/web.php code chunks %q: want Route::pattern kept as code", webCode)
+	}
+}
+
+// TestNotLaravel: without laravel/framework in composer.json the same
+// files are plain code and the graph is empty.
+func TestNotLaravel(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS("testdata/app")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "composer.json"), []byte(`{"require": {"symfony/console": "^7"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Open(index.Options{Root: root, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, err = laravel.WalkRoot(context.Background(), root, "route:home")
+	if err == nil || !strings.Contains(err.Error(), "no Laravel application") {
+		t.Errorf("walk in a non-Laravel workspace: %v", err)
+	}
+}
+
+func TestTableOf(t *testing.T) {
+	for class, want := range map[string]string{"Invoice": "invoices", "InvoiceLine": "invoice_lines", "Category": "categories",
+		"Person": "people", "Box": "boxes", "Status": "statuses", "Audio": "audio", "HTMLPage": "html_pages", "Key": "keys"} {
+		if got := laravel.TableOf(class); got != want {
+			t.Errorf("TableOf(%s) = %s, want %s", class, got, want)
+		}
+	}
+}
+
+// TestIncremental: the graph follows edits, deletions and a composer.json
+// that starts or stops requiring Laravel, through Run and Update.
+func TestIncremental(t *testing.T) {
+	root := indexApp(t)
+	ix, err := index.Open(index.Options{Root: root, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	web := filepath.Join(root, "routes", "web.php")
+	src, err := os.ReadFile(web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "->name('invoices.send')", "->name('invoices.mail')", 1)
+	if err := os.WriteFile(web, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Update(ctx, []string{"routes/web.php"}); err != nil {
+		t.Fatal(err)
+	}
+	has(t, walk(t, root, "route:billing.invoices.mail"), "route POST /billing/invoices/{invoice}/send")
+	if _, err := laravel.WalkRoot(ctx, root, "route:billing.invoices.send"); err == nil {
+		t.Error("the renamed route is still found by its old name")
+	}
+
+	if err := os.Remove(filepath.Join(root, "app", "Models", "InvoiceLine.php")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := laravel.WalkRoot(ctx, root, "model:InvoiceLine"); err == nil {
+		t.Error("a deleted model is still in the graph")
+	}
+
+	composer := filepath.Join(root, "composer.json")
+	if err := os.WriteFile(composer, []byte(`{"require": {"php": "^8.2"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := laravel.WalkRoot(ctx, root, "model:Invoice"); err == nil {
+		t.Error("composer.json no longer requires Laravel, but the graph stayed")
+	}
+	if err := os.WriteFile(composer, []byte(`{"require": {"laravel/framework": "^11"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Update(ctx, []string{"composer.json"}); err != nil {
+		t.Fatal(err)
+	}
+	has(t, walk(t, root, "model:Invoice"), `model App\Models\Invoice`)
+}

@@ -1,0 +1,6 @@
+<?php
+
+use App\Http\Controllers\InvoiceController;
+
+Route::apiResource('customers.invoices', InvoiceController::class)->only(['index', 'show']);
+Route::get('legacy/invoices', 'InvoiceController@index');
