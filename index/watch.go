@@ -22,8 +22,11 @@ var (
 
 // Watch keeps the index current until ctx ends. report is called after
 // every batch with its summary, or with the error that batch hit (the
-// watch goes on).
-func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error)) error {
+// watch goes on). Once the directories are watched, a catch-up run takes
+// in what changed between the caller's last run and then (reported only
+// when it changed something), and ready, when not nil, is called: from
+// there on no change is missed.
+func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready func()) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watch %s: %w", ix.root, err)
@@ -31,6 +34,14 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error)) error
 	defer w.Close()
 	if err := ix.watchTree(ctx, w, ""); err != nil {
 		return err
+	}
+	if sum, err := ix.Run(ctx); ctx.Err() != nil {
+		return ctx.Err()
+	} else if err != nil || sum.Indexed+sum.Touched+sum.Removed > 0 {
+		report(sum, err)
+	}
+	if ready != nil {
+		ready()
 	}
 	pending := map[string]bool{}
 	var timer <-chan time.Time

@@ -63,10 +63,14 @@ func TestWatch(t *testing.T) {
 	if _, err := ix.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// A file written after the last run and before the watch starts is
+	// taken in by the watch's catch-up run.
+	write(t, root, "cart/between.go", "package cart\n\nfunc Between() {}\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	var mu sync.Mutex
 	var reports []Summary
 	done := make(chan error)
+	ready := make(chan struct{})
 	go func() {
 		done <- ix.Watch(ctx, func(s Summary, err error) {
 			if err != nil {
@@ -75,7 +79,7 @@ func TestWatch(t *testing.T) {
 			mu.Lock()
 			reports = append(reports, s)
 			mu.Unlock()
-		})
+		}, func() { close(ready) })
 	}()
 	waitFor := func(what string, cond func(tx *store.Tx) bool) {
 		t.Helper()
@@ -93,7 +97,8 @@ func TestWatch(t *testing.T) {
 		}
 		t.Fatalf("watch never indexed: %s", what)
 	}
-	time.Sleep(100 * time.Millisecond) // let the watcher settle
+	<-ready // from here on no change is missed
+	waitFor("a file written before the watch", func(tx *store.Tx) bool { return len(symbols(tx, "between")) == 1 })
 	write(t, root, "cart/new.go", "package cart\n\nfunc Fresh() {}\n")
 	waitFor("a new file", func(tx *store.Tx) bool { return len(symbols(tx, "fresh")) == 1 })
 	write(t, root, "newdir/sub/deep.py", "def deep():\n    pass\n")

@@ -87,7 +87,6 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 	if !o.watch {
 		return nil
 	}
-	fmt.Fprintf(stderr, "watching %s for changes (Ctrl-C to stop)\n", root)
 	err = ix.Watch(ctx, func(s index.Summary, err error) {
 		if err != nil {
 			fmt.Fprintln(stderr, "dossier: watch:", err)
@@ -99,7 +98,7 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "%s  re-indexed %d, removed %d, files %d, chunks %d (%.0f ms)\n",
 			time.Now().Format("15:04:05"), s.Indexed+s.Touched, s.Removed, s.Files, s.Chunks, s.Seconds*1000)
-	})
+	}, func() { fmt.Fprintf(stderr, "watching %s for changes (Ctrl-C to stop)\n", root) })
 	if ctx.Err() != nil {
 		return nil // Ctrl-C is how a watch ends
 	}

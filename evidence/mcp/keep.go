@@ -54,14 +54,14 @@ func (s *Server) Keep(ctx context.Context) error {
 	if missing {
 		s.opts.Notice(fmt.Sprintf("indexed %d files, %d chunks in %.1f s", sum.Files, sum.Chunks, sum.Seconds))
 	}
-	s.opts.Log.Printf("mcp index: %d files, %d chunks, %d re-indexed (%.0f ms); watching", sum.Files, sum.Chunks, sum.Indexed, sum.Seconds*1000)
+	s.opts.Log.Printf("mcp index: %d files, %d chunks, %d re-indexed (%.0f ms)", sum.Files, sum.Chunks, sum.Indexed, sum.Seconds*1000)
 	err = ix.Watch(ctx, func(sum index.Summary, err error) {
 		if err != nil {
 			s.opts.Log.Printf("mcp index watch: %v", err)
 			return
 		}
 		s.opts.Log.Printf("mcp index watch: re-indexed %d, removed %d (%.0f ms)", sum.Indexed+sum.Touched, sum.Removed, sum.Seconds*1000)
-	})
+	}, func() { s.opts.Log.Printf("mcp index: watching") })
 	if ctx.Err() != nil {
 		return nil
 	}
