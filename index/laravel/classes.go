@@ -171,25 +171,31 @@ func (e *x) pairs(n *sitter.Node) []string {
 		return nil
 	}
 	var out []string
-	for _, el := range named(n) {
+	e.entries(n, func(k string, val *sitter.Node) {
+		v, ok := e.str(val)
+		if !ok {
+			v = e.classRef(val)
+			if v == "" {
+				v = strings.Join(strings.Fields(e.text(val)), " ")
+			}
+		}
+		out = append(out, k+":"+v)
+	})
+	return out
+}
+
+// entries calls f with the key and value node of each 'key' => value
+// element of a PHP array; other elements are passed over.
+func (e *x) entries(arr *sitter.Node, f func(k string, v *sitter.Node)) {
+	for _, el := range named(arr) {
 		vs := named(el)
 		if el.Type() != "array_element_initializer" || len(vs) != 2 {
 			continue
 		}
-		k, ok := e.str(vs[0])
-		if !ok {
-			continue
+		if k, ok := e.str(vs[0]); ok {
+			f(k, vs[1])
 		}
-		v, ok := e.str(vs[1])
-		if !ok {
-			v = e.classRef(vs[1])
-			if v == "" {
-				v = strings.Join(strings.Fields(e.text(vs[1])), " ")
-			}
-		}
-		out = append(out, k+":"+v)
 	}
-	return out
 }
 
 // relationTypes are Eloquent's relation builders.

@@ -133,32 +133,24 @@ func (e *x) routeBlock(body *sitter.Node, g *group) {
 
 // groupAttrs reads Route::group's attribute array.
 func (e *x) groupAttrs(g *group, arr *sitter.Node) {
-	for _, el := range named(arr) {
-		vs := named(el)
-		if el.Type() != "array_element_initializer" || len(vs) != 2 {
-			continue
-		}
-		k, ok := e.str(vs[0])
-		if !ok {
-			continue
-		}
+	e.entries(arr, func(k string, v *sitter.Node) {
 		switch k {
 		case "prefix":
-			if s, ok := e.str(vs[1]); ok {
+			if s, ok := e.str(v); ok {
 				g.prefix = joinURI(g.prefix, s)
 			}
 		case "as":
-			if s, ok := e.str(vs[1]); ok {
+			if s, ok := e.str(v); ok {
 				g.name += s
 			}
 		case "middleware":
-			g.middleware = append(g.middleware, e.strs(vs[1])...)
+			g.middleware = append(g.middleware, e.strs(v)...)
 		case "namespace":
-			if s, ok := e.str(vs[1]); ok {
+			if s, ok := e.str(v); ok {
 				g.namespace = joinNS(g.namespace, s)
 			}
 		}
-	}
+	})
 }
 
 func joinURI(a, b string) string {
