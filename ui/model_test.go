@@ -231,7 +231,7 @@ func TestCommandLineFocusAndFormat(t *testing.T) {
 func TestSearchOverlayAdds(t *testing.T) {
 	// A file the flow does not hold yet: a span of one it holds whole is
 	// already in the flow.
-	fake := func(ctx context.Context, q search.Query) (search.Response, error) {
+	fake := func(ctx context.Context, q search.Query, _ search.Graph) (search.Response, error) {
 		return search.Response{Results: []search.Result{{Path: "parser/lex.go", StartLine: 3, EndLine: 6, Symbol: "Lex", Language: "go", Score: 0.9, Sources: []string{"text"}}}}, nil
 	}
 	m, root := newTestModel(t, fake)
@@ -334,7 +334,9 @@ func TestAskShowsItsAnswer(t *testing.T) {
 
 // TestReviewRegressionsUI pins fixes found in review.
 func TestReviewRegressionsUI(t *testing.T) {
-	empty := func(ctx context.Context, q search.Query) (search.Response, error) { return search.Response{}, nil }
+	empty := func(ctx context.Context, q search.Query, _ search.Graph) (search.Response, error) {
+		return search.Response{}, nil
+	}
 	m, _ := newTestModel(t, empty)
 
 	// Down and mark with no results do not index past the list.

@@ -17,8 +17,10 @@ import (
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
-// SearchFunc answers one query (hybrid search over the workspace index).
-type SearchFunc func(ctx context.Context, q search.Query) (search.Response, error)
+// SearchFunc answers one query (hybrid search over the workspace index),
+// keeping only the results on g's graph walks when g is not empty; a
+// query with no words then lists the walks' chunks.
+type SearchFunc func(ctx context.Context, q search.Query, g search.Graph) (search.Response, error)
 
 // debounceDelay is how long typing must pause before a search runs.
 const debounceDelay = 150 * time.Millisecond
@@ -54,7 +56,7 @@ type (
 func newSearchOverlay() searchOverlay {
 	ti := textinput.New()
 	ti.Prompt = "search: "
-	ti.Placeholder = "words, Symbol, type:function path:internal/"
+	ti.Placeholder = "words, Symbol, type:function path:internal/ route:NAME table:NAME"
 	return searchOverlay{input: ti, band: 1, marked: map[int]bool{}}
 }
 
@@ -70,12 +72,22 @@ func (s *searchOverlay) debounce() tea.Cmd {
 	return tea.Tick(debounceDelay, func(time.Time) tea.Msg { return searchTickMsg{seq} })
 }
 
-// parseQuery takes "type:K" and "path:P" filters out of the text.
-func parseQuery(text string) search.Query {
+// parseQuery takes "type:K" and "path:P" filters out of the text, and
+// the graph filters "route:NAME", "controller:Name[@m]", "table:NAME"
+// (search --route, --controller, --table).
+func parseQuery(text string) (search.Query, search.Graph) {
 	q := search.Query{K: 30, MinScore: search.DefaultMinScore}
+	var g search.Graph
 	var words []string
 	for _, w := range strings.Fields(text) {
+		kind, v, _ := strings.Cut(w, ":")
 		switch {
+		case kind == "route" && v != "":
+			g.Routes = append(g.Routes, v)
+		case kind == "controller" && v != "":
+			g.Controllers = append(g.Controllers, v)
+		case kind == "table" && v != "":
+			g.Tables = append(g.Tables, v)
 		case strings.HasPrefix(w, "type:"), strings.HasPrefix(w, "kind:"):
 			_, v, _ := strings.Cut(w, ":")
 			q.Types = append(q.Types, strings.Split(v, ",")...)
@@ -86,7 +98,14 @@ func parseQuery(text string) search.Query {
 		}
 	}
 	q.Text = strings.Join(words, " ")
-	return q
+	return q, g
+}
+
+// searchable reports whether text asks for anything: words, or a graph
+// filter alone (which lists its walk).
+func searchable(text string) bool {
+	q, g := parseQuery(text)
+	return strings.TrimSpace(q.Text) != "" || !g.Empty()
 }
 
 // stop cancels the search in flight, if any.
@@ -103,7 +122,8 @@ func (m Model) searchCmd(ctx context.Context, seq int, text string) tea.Cmd {
 		if fn == nil {
 			return searchResultMsg{seq: seq, err: fmt.Errorf("search is not available")}
 		}
-		resp, err := fn(ctx, parseQuery(text))
+		q, g := parseQuery(text)
+		resp, err := fn(ctx, q, g)
 		return searchResultMsg{seq: seq, resp: resp, previews: readPreviews(root, resp.Results), err: err}
 	}
 }
@@ -112,7 +132,7 @@ func (m Model) updateSearch(msg tea.Msg) (tea.Model, tea.Cmd) {
 	s := &m.search
 	switch msg := msg.(type) {
 	case searchTickMsg:
-		if msg.seq != s.seq || strings.TrimSpace(parseQuery(s.input.Value()).Text) == "" {
+		if msg.seq != s.seq || !searchable(s.input.Value()) {
 			return m, nil
 		}
 		s.stop()

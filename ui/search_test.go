@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ import (
 // overlay, and a warning of the answer (vectors left out) is shown.
 func TestSearchOverlayCancelsStaleSearches(t *testing.T) {
 	waiting := make(chan context.Context, 4)
-	fake := func(ctx context.Context, q search.Query) (search.Response, error) {
+	fake := func(ctx context.Context, q search.Query, _ search.Graph) (search.Response, error) {
 		if q.Text == "slow" {
 			waiting <- ctx
 			<-ctx.Done()
@@ -72,7 +73,7 @@ func TestSearchOverlayCancelsStaleSearches(t *testing.T) {
 // TestSearchOverlayMarksWhatIsInTheFlow: a result that a part already
 // holds says which part; one outside every part does not.
 func TestSearchOverlayMarksWhatIsInTheFlow(t *testing.T) {
-	fake := func(ctx context.Context, q search.Query) (search.Response, error) {
+	fake := func(ctx context.Context, q search.Query, _ search.Graph) (search.Response, error) {
 		return search.Response{Results: []search.Result{
 			{Path: "parser/parse.go", StartLine: 3, EndLine: 6, Symbol: "Parse", Language: "go", Score: 0.9, Sources: []string{"text"}},
 			{Path: "lexer/lex.go", StartLine: 1, EndLine: 9, Symbol: "Lex", Language: "go", Score: 0.5, Sources: []string{"text"}},
@@ -108,7 +109,7 @@ func TestSearchOverlayMarksWhatIsInTheFlow(t *testing.T) {
 // the threshold.
 func TestSearchOverlayShowsBestLineAndFolds(t *testing.T) {
 	var asked search.Query
-	fake := func(ctx context.Context, q search.Query) (search.Response, error) {
+	fake := func(ctx context.Context, q search.Query, _ search.Graph) (search.Response, error) {
 		asked = q
 		if q.Text == "xyzzyplugh" {
 			return search.Response{Query: q.Text, Results: []search.Result{}, MinScore: q.MinScore}, nil
@@ -140,5 +141,65 @@ func TestSearchOverlayShowsBestLineAndFolds(t *testing.T) {
 	m = run(m, "xyzzyplugh")
 	if view := m.View(); !strings.Contains(view, "no results scoring at least 0.25") {
 		t.Errorf("no results not said:\n%s", view)
+	}
+}
+
+// TestSearchOverlayGraphFilters: route:, controller: and table: tokens
+// leave the words and reach the search function as its graph filter; a
+// filter alone searches (it lists the walk), and the function's error
+// (an unknown target, a workspace that is no Laravel app) is shown in
+// the overlay.
+func TestSearchOverlayGraphFilters(t *testing.T) {
+	type call struct {
+		q search.Query
+		g search.Graph
+	}
+	var calls []call
+	fake := func(ctx context.Context, q search.Query, g search.Graph) (search.Response, error) {
+		calls = append(calls, call{q, g})
+		if len(g.Tables) > 0 && g.Tables[0] == "nope" {
+			return search.Response{}, errors.New(`no table "nope" in the index: no migration creates or alters it and no model maps to it`)
+		}
+		return search.Response{Query: q.Text, Results: []search.Result{{Path: "app/Http/Controllers/InvoiceController.php", StartLine: 10,
+			EndLine: 20, Symbol: "store", Language: "php", Score: 1, Sources: []string{"graph"}}}}, nil
+	}
+	m, _ := newTestModel(t, fake)
+	m = keys(t, m, "/")
+	run := func(m Model, text string) Model {
+		t.Helper()
+		m.search.input.SetValue(text)
+		m.search.seq++
+		next, cmd := m.Update(searchTickMsg{m.search.seq})
+		if cmd == nil {
+			t.Fatalf("%q: no search was run", text)
+		}
+		return drive(t, next.(Model), cmd)
+	}
+	m = run(m, "store invoice route:invoices.store type:method controller:InvoiceController@store")
+	last := calls[len(calls)-1]
+	if last.q.Text != "store invoice" || len(last.q.Types) != 1 || last.q.Types[0] != "method" {
+		t.Errorf("query %+v", last.q)
+	}
+	if fmt.Sprint(last.g.Routes) != "[invoices.store]" || fmt.Sprint(last.g.Controllers) != "[InvoiceController@store]" || len(last.g.Tables) != 0 {
+		t.Errorf("graph filter %+v", last.g)
+	}
+	m = run(m, "table:songs")
+	last = calls[len(calls)-1]
+	if last.q.Text != "" || fmt.Sprint(last.g.Tables) != "[songs]" || len(last.g.Routes) != 0 {
+		t.Errorf("a filter alone: query %+v, graph %+v", last.q, last.g)
+	}
+	if !strings.Contains(m.View(), "InvoiceController.php:10-20") {
+		t.Errorf("a filter alone lists no result:\n%s", m.View())
+	}
+	m = run(m, "table:nope")
+	if view := m.View(); !strings.Contains(view, `no table "nope" in the index`) || strings.Contains(view, "InvoiceController.php") {
+		t.Errorf("an unknown table is not shown as such:\n%s", view)
+	}
+	// Neither words nor a filter: nothing to search ("route:" is a word
+	// with no name, searched as text).
+	m.search.input.SetValue("type:method")
+	m.search.seq++
+	if _, cmd := m.Update(searchTickMsg{m.search.seq}); cmd != nil {
+		t.Errorf("type:method alone ran a search")
 	}
 }

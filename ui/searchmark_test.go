@@ -20,7 +20,7 @@ import (
 // other results added with it still are.
 func TestSearchMarksSurviveANarrowOverlay(t *testing.T) {
 	long := "ParseEverythingThatComesThroughTheFrontDoorAndThenSome"
-	fake := func(ctx context.Context, q search.Query) (search.Response, error) {
+	fake := func(ctx context.Context, q search.Query, _ search.Graph) (search.Response, error) {
 		return search.Response{Results: []search.Result{
 			{Path: "parser/parse.go", StartLine: 3, EndLine: 6, Symbol: long, Language: "go", Score: 0.9, Sources: []string{"text", "vector", "symbol"}},
 			{Path: "render/render.go", StartLine: 3, EndLine: 6, Symbol: long, Language: "go", Score: 0.7, Sources: []string{"text", "vector"}},

@@ -29,7 +29,7 @@ func secretModel(t *testing.T) (Model, string) {
 		t.Fatal(err)
 	}
 	e.Reload()
-	fake := func(ctx context.Context, q search.Query) (search.Response, error) {
+	fake := func(ctx context.Context, q search.Query, _ search.Graph) (search.Response, error) {
 		return search.Response{Results: []search.Result{
 			{Path: "config/keys.go", StartLine: 1, EndLine: 16, Language: "go", Score: 0.9, Sources: []string{"text"}},
 			{Path: "config/keys.go", StartLine: 1, EndLine: 13, Language: "go", Score: 0.8, Sources: []string{"text"}},

@@ -46,7 +46,7 @@ func checkScreen(t *testing.T, what, view string, w int) {
 }
 
 func TestFileEscapesAreShownNotObeyed(t *testing.T) {
-	fake := func(ctx context.Context, q search.Query) (search.Response, error) {
+	fake := func(ctx context.Context, q search.Query, _ search.Graph) (search.Response, error) {
 		return search.Response{Results: []search.Result{{Path: evilName, StartLine: 1, EndLine: 5, Symbol: "Evil\x1b[2J",
 			Language: "go", Score: 0.9, Sources: []string{"text"}}}}, nil
 	}

@@ -88,7 +88,7 @@ func newSearchCmd(g *globals) *cobra.Command {
 			e.OneShot()
 			resp, err := e.SearchRoot(ctx, root, q)
 			if err == nil && scope != nil {
-				resp.Results = scopeResults(resp.Results, scope, o.k)
+				resp.Results = search.KeepScope(resp.Results, scope, o.k)
 			}
 			var bad *search.BadQueryError
 			if errors.As(err, &bad) {
@@ -144,7 +144,7 @@ func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner
 			continue
 		}
 		if scope != nil {
-			resp.Results = scopeResults(resp.Results, scope, k)
+			resp.Results = search.KeepScope(resp.Results, scope, k)
 		}
 		warn.of(resp)
 		if err := enc.Encode(resp); err != nil {

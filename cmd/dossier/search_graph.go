@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/dossierhq/dossier/index/laravel"
-	"github.com/dossierhq/dossier/index/search"
 )
 
 // graphScope walks the --route, --controller and --table targets; nil
@@ -16,18 +15,4 @@ func (o *searchOptions) graphScope(ctx context.Context, root string) (*laravel.S
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return scope, nil
-}
-
-// scopeResults keeps the first k results inside scope.
-func scopeResults(rs []search.Result, scope *laravel.Scope, k int) []search.Result {
-	out := rs[:0]
-	for _, r := range rs {
-		if scope.Holds(r.Path, r.StartLine, r.EndLine) {
-			out = append(out, r)
-			if len(out) == k {
-				break
-			}
-		}
-	}
-	return out
 }

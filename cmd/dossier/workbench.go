@@ -51,7 +51,7 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 		}
 		e.Reload()
 	}
-	searcher, searchMu := search.NewEngine(), &sync.Mutex{}
+	searcher := search.NewEngine()
 	searcher.AllowEndpoint(cfg.Embed)
 	styles := themes.NewStyles(lipgloss.DefaultRenderer(), palette, themes.NoColor(os.Getenv))
 	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
@@ -70,14 +70,7 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 			_, err = ix.Run(ctx)
 			return err
 		},
-		// One engine for the session keeps what it derived from the index
-		// (vectors, symbol names, recent results) between queries; it is
-		// not safe for concurrent use.
-		Search: func(ctx context.Context, q search.Query) (search.Response, error) {
-			searchMu.Lock()
-			defer searchMu.Unlock()
-			return searcher.SearchRoot(ctx, root, q)
-		},
+		Search: workbenchSearch(root, searcher),
 	}}
 	if len(cfg.Notices) > 0 {
 		opts.Notice = strings.TrimPrefix(cfg.Notices[0], "dossier: ")
@@ -88,6 +81,31 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 		}
 	}
 	return ui.Run(cmd.Context(), opts)
+}
+
+// workbenchSearch is the search overlay's search: one engine for the
+// session keeps what it derived from the index (vectors, symbol names,
+// recent results) between queries (it is not safe for concurrent use),
+// and the route:, controller: and table: filters are walked once per
+// distinct filter and applied as search --route/--controller/--table do.
+func workbenchSearch(root string, searcher *search.Engine) ui.SearchFunc {
+	var mu sync.Mutex
+	var scopes search.Scopes
+	run := func(ctx context.Context, q search.Query) (search.Response, error) {
+		return searcher.SearchRoot(ctx, root, q)
+	}
+	return func(ctx context.Context, q search.Query, g search.Graph) (search.Response, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if g.Empty() {
+			return run(ctx, q)
+		}
+		scope, err := scopes.Scope(ctx, root, g)
+		if err != nil {
+			return search.Response{}, err
+		}
+		return search.SearchScoped(ctx, q, scope, run)
+	}
 }
 
 // isTerminal reports whether the workbench can take over the terminal.

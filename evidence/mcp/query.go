@@ -161,13 +161,7 @@ func (s *Server) search(ctx context.Context, in searchIn) (string, any, error) {
 		return "", nil, err
 	}
 	if scope != nil {
-		kept := resp.Results[:0]
-		for _, r := range resp.Results {
-			if scope.Holds(r.Path, r.StartLine, r.EndLine) && len(kept) < k {
-				kept = append(kept, r)
-			}
-		}
-		resp.Results = kept
+		resp.Results = search.KeepScope(resp.Results, scope, k)
 	}
 	out := searchOut{Response: resp, Results: make([]searchResult, len(resp.Results))}
 	var b strings.Builder

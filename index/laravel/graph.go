@@ -451,11 +451,14 @@ func (w *walk) controller(c located[Class], method string) {
 // Scope is the part of the workspace a set of walks reached: a chunk is
 // in scope when it overlaps a node's lines (a table node counts through
 // its migrations). It backs search's --route, --controller and --table.
-type Scope struct{ spans map[string][][2]int }
+type Scope struct {
+	spans map[string][][2]int
+	nodes []Node
+}
 
 // NewScope collects the spans of nodes.
 func NewScope(nodes []Node) *Scope {
-	s := &Scope{spans: map[string][][2]int{}}
+	s := &Scope{spans: map[string][][2]int{}, nodes: nodes}
 	for _, n := range nodes {
 		if n.Path != "" && n.Type != "table" {
 			s.spans[n.Path] = append(s.spans[n.Path], [2]int{n.StartLine, n.EndLine})
@@ -463,6 +466,9 @@ func NewScope(nodes []Node) *Scope {
 	}
 	return s
 }
+
+// Nodes returns the nodes the walks reached, in walk order.
+func (s *Scope) Nodes() []Node { return s.nodes }
 
 // Holds reports whether lines start-end of path overlap a node.
 func (s *Scope) Holds(path string, start, end int) bool {
