@@ -94,6 +94,12 @@ func TestRouteWalk(t *testing.T) {
 	if _, err := laravel.WalkRoot(context.Background(), root, "route:customers.invoices.store"); err == nil {
 		t.Error("apiResource ->only(index, show) registered store")
 	}
+	// Attributes chained before the verb apply to the route.
+	dash := walk(t, root, "route:admin.dash")
+	has(t, dash, "route GET|HEAD /admin/dash", `controller_method App\Http\Controllers\InvoiceController@index`)
+	if !strings.Contains(dash[0].Detail, "auth") {
+		t.Errorf("dash route detail %q: want middleware auth", dash[0].Detail)
+	}
 }
 
 func TestTableWalk(t *testing.T) {
@@ -161,7 +167,7 @@ func TestChunkTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for src, n := range map[string]int{"route": 1 + 7 + 1 + 1 + 2 + 1, "migration": 4, "model": 3, "model_relation": 3,
+	for src, n := range map[string]int{"route": 1 + 7 + 1 + 1 + 2 + 1 + 1, "migration": 4, "model": 3, "model_relation": 3,
 		"controller": 2, "controller_method": 5, "job": 1} {
 		if len(bySrc[src]) != n {
 			t.Errorf("%d %s chunks, want %d: %v", len(bySrc[src]), src, n, bySrc[src])

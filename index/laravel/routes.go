@@ -109,7 +109,9 @@ func (e *x) routeStmt(stmt *sitter.Node, g *group) {
 		}
 	}
 	if routeLink >= 0 {
-		e.routes(stmt, links, routeLink, g)
+		// What the chain set before the verb (->prefix()->name()->get())
+		// applies to the route, as RouteRegistrar merges it.
+		e.routes(stmt, links, routeLink, &inner)
 		return
 	}
 	if closure != nil {

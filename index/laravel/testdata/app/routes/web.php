@@ -15,3 +15,5 @@ Route::middleware(['auth'])->prefix('billing')->name('billing.')->group(function
 });
 
 Route::pattern('id', '[0-9]+');
+
+Route::middleware('auth')->prefix('admin')->name('admin.')->get('/dash', [InvoiceController::class, 'index'])->name('dash');
