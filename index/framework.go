@@ -2,9 +2,11 @@ package index
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -36,32 +38,36 @@ func frameworkRecord(fc *describe.FileContext) ([]byte, error) {
 	return json.Marshal(fc.Laravel)
 }
 
-// composerChanged reports whether a composer.json the index knows changed
-// or went, or the root's is new: which files a framework describer reads
-// may have changed with it, so PHP files are derived again (rederive).
-func composerChanged(root string, old map[string]store.File) bool {
-	if len(old) == 0 {
-		return false
+// composerState is the state of the composer.json files a framework
+// describer reads, as found now: the root's and every one the index
+// holds, with size and modification time. The summary of a finished run
+// keeps it; a run that finds another derives PHP files again (rederive),
+// so a run cut short after writing a new composer.json, or one whose
+// root composer.json is not indexed, still ends right.
+func composerState(root string, old map[string]store.File) string {
+	var lines []string
+	add := func(rel string) {
+		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			lines = append(lines, rel+" -")
+			return
+		}
+		lines = append(lines, fmt.Sprintf("%s %d %d", rel, st.Size(), st.ModTime().UnixNano()))
 	}
 	if _, ok := old["composer.json"]; !ok {
-		if _, err := os.Stat(filepath.Join(root, "composer.json")); err == nil {
-			return true
+		add("composer.json")
+	}
+	for p := range old {
+		if path.Base(p) == "composer.json" {
+			add(p)
 		}
 	}
-	for p, f := range old {
-		if path.Base(p) != "composer.json" {
-			continue
-		}
-		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil || st.Size() != f.Size || st.ModTime().UnixNano() != f.ModTime {
-			return true
-		}
-	}
-	return false
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
 }
 
 // rederive reports whether rel must be derived again though it is
-// unchanged (see composerChanged).
+// unchanged (see composerState).
 func (ix *Indexer) rederive(rel string) bool {
 	return ix.composerChanged && strings.EqualFold(path.Ext(rel), ".php")
 }

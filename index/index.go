@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -70,6 +71,8 @@ type Summary struct {
 	Notes        map[string]int     `json:"notes,omitempty"`
 	Errors       []string           `json:"errors,omitempty"`
 	Seconds      float64            `json:"seconds"`
+	// ComposerState is what composerState found when the run started.
+	ComposerState string `json:"composer_state,omitempty"`
 	// RebuiltFrom is the schema of an older index this run replaced, or -1.
 	RebuiltFrom int `json:"rebuilt_from_schema"`
 	// RebuiltDamaged is set when the run found the index damaged, kept it
@@ -155,10 +158,16 @@ type Indexer struct {
 	// laravel tells the files of Laravel applications; new each run, so
 	// a changed composer.json is read again.
 	laravel *laravel.Detector
-	// composerChanged: a composer.json changed since the last run, so
-	// unchanged PHP files are derived again (see rederive).
+	// composerChanged: the composer.json files are not as the last
+	// finished run found them (composerState), so unchanged PHP files are
+	// derived again (see rederive).
 	composerChanged bool
-	runCtx          context.Context
+	// prevComposer is the last finished run's composerState; newComposer
+	// is set when this run's walk finds a composer.json the index did not
+	// hold (files walked before it may need it: Run runs again).
+	prevComposer string
+	newComposer  atomic.Bool
+	runCtx       context.Context
 }
 
 // Open takes the writer lock of opts.Root. A second indexer on the same
@@ -212,6 +221,19 @@ func (ix *Indexer) ctx() context.Context {
 // A damaged index (store.ErrDamaged, when it is opened or a record is read)
 // is kept as index.db.damaged and rebuilt from scratch.
 func (ix *Indexer) Run(ctx context.Context) (Summary, error) {
+	sum, err := ix.runOnce(ctx)
+	if err == nil && ix.newComposer.Load() {
+		// A new composer.json (a nested app) may make files walked
+		// before it framework files: a second run derives them again.
+		sum, err = ix.runOnce(ctx)
+		sum.Notes["composer_json_added"] = 1
+	}
+	return sum, err
+}
+
+// runOnce is one run, repeated once from scratch when the index is
+// damaged.
+func (ix *Indexer) runOnce(ctx context.Context) (Summary, error) {
 	sum, err := ix.run(ctx)
 	var de *store.DamageError
 	if !errors.As(err, &de) || ctx.Err() != nil {
@@ -257,7 +279,9 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 		return sum, err
 	}
 	sum.RebuiltFrom = rebuilt
-	ix.composerChanged = composerChanged(ix.root, old)
+	state := composerState(ix.root, old)
+	ix.composerChanged = len(old) > 0 && state != ix.prevComposer
+	ix.newComposer.Store(false)
 	if current = ix.adoptModel(current); ix.model.Dims == 0 {
 		if err := ix.prepareModel(ctx); err != nil {
 			return sum, err
@@ -289,6 +313,9 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 		}
 	}
 	sort.Strings(gone)
+	if !ix.newComposer.Load() {
+		sum.ComposerState = state // else the next run derives PHP files again
+	}
 	if err := ix.finish(gone, &sum, skips, base, start); err != nil {
 		return sum, err
 	}
@@ -319,6 +346,10 @@ func (ix *Indexer) loadFiles() (map[string]store.File, int, *store.VectorModel, 
 			current = ix.recordsModel(tx)
 		}
 		base = currentTotals(tx)
+		var prev Summary
+		if ok, err := tx.Summary(&prev); err == nil && ok {
+			ix.prevComposer = prev.ComposerState
+		}
 		return tx.FileStats(func(f store.File) { old[f.Path] = f })
 	})
 	rebuilt := -1
@@ -422,6 +453,9 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
 		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, func(c discover.Candidate) error {
 			seen[c.Rel] = true
+			if _, ok := old[c.Rel]; !ok && path.Base(c.Rel) == "composer.json" {
+				ix.newComposer.Store(true)
+			}
 			if f, ok := old[c.Rel]; ok && f.Size == c.Size && f.ModTime == c.ModTime && !ix.force && !ix.rederive(c.Rel) {
 				w.sum.Unchanged++
 				return nil

@@ -2,6 +2,7 @@ package laravel_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -280,4 +281,79 @@ func TestIncremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	has(t, walk(t, root, "model:Invoice"), `model App\Models\Invoice`)
+}
+
+// TestComposerChanges: the Laravel facts follow composer.json even when a
+// run that saw it change is cut short, when a nested app's composer.json
+// is new, and a root composer.json the index does not hold costs no
+// re-derivation on every run.
+func TestComposerChanges(t *testing.T) {
+	ctx := context.Background()
+	composer := func(root, rel, body string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(root string, o index.Options) index.Summary {
+		t.Helper()
+		o.Root, o.Workers = root, 1
+		ix, err := index.Open(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		sum, err := ix.Run(ctx)
+		if err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) {
+			t.Fatal(err)
+		}
+		return sum
+	}
+
+	t.Run("cut short", func(t *testing.T) {
+		root := indexApp(t)
+		composer(root, "composer.json", `{"require": {"php": "^8.2"}}`)
+		run(root, index.Options{})
+		composer(root, "composer.json", `{"require": {"laravel/framework": "^11"}}`)
+		cctx, cancel := context.WithCancel(ctx)
+		ix, err := index.Open(index.Options{Root: root, Workers: 1, BatchFiles: 1, Progress: func(p index.Progress) {
+			if p.Path == "composer.json" {
+				cancel()
+			}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.Run(cctx)
+		ix.Close()
+		run(root, index.Options{})
+		has(t, walk(t, root, "route:billing.invoices.store"), "route POST /billing/invoices")
+	})
+
+	t.Run("nested app", func(t *testing.T) {
+		root := t.TempDir()
+		if err := os.CopyFS(filepath.Join(root, "apps", "api"), os.DirFS("testdata/app")); err != nil {
+			t.Fatal(err)
+		}
+		laravelJSON, err := os.ReadFile(filepath.Join(root, "apps", "api", "composer.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(filepath.Join(root, "apps", "api", "composer.json"))
+		composer(root, "composer.json", `{"name": "mono"}`)
+		run(root, index.Options{})
+		composer(root, "apps/api/composer.json", string(laravelJSON))
+		run(root, index.Options{})
+		has(t, walk(t, root, "route:billing.invoices.store"), "route POST /billing/invoices")
+	})
+
+	t.Run("root composer.json not indexed", func(t *testing.T) {
+		root := indexApp(t)
+		composer(root, ".dossierignore", "composer.json\n")
+		run(root, index.Options{})
+		if sum := run(root, index.Options{}); sum.Indexed != 0 {
+			t.Errorf("a no-op run derived %d files again", sum.Indexed)
+		}
+	})
 }
