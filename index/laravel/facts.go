@@ -44,6 +44,8 @@ type RouteFile struct {
 	File       string   `json:"file"` // relative to the application root: routes/api.php
 	Prefix     string   `json:"prefix,omitempty"`
 	Middleware []string `json:"middleware,omitempty"`
+	// Name is the name prefix (->name('api.')) of the file's named routes.
+	Name string `json:"name,omitempty"`
 }
 
 // Roles of classes, by base class, interface or (failing those) folder.

@@ -497,6 +497,9 @@ func (g *Graph) prepare() {
 			}
 			r.v.URI = "/" + joinURI(rf.v.Prefix, r.v.URI)
 			r.v.Middleware = append(append([]string(nil), rf.v.Middleware...), r.v.Middleware...)
+			if r.v.Name != "" { // Laravel prefixes named routes only
+				r.v.Name = rf.v.Name + r.v.Name
+			}
 			break
 		}
 	}

@@ -5,20 +5,16 @@ import (
 	"unicode"
 )
 
-// snake is Laravel's Str::snake: "InvoiceLine" -> "invoice_line".
+// snake is Laravel's Str::snake: an underscore before every capital but
+// a first one, then lower case ("InvoiceLine" -> "invoice_line",
+// "APIKey" -> "a_p_i_key", as Laravel names their tables).
 func snake(s string) string {
 	var b strings.Builder
-	rs := []rune(s)
-	for i, r := range rs {
-		if unicode.IsUpper(r) {
-			if i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) ||
-				i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])) {
-				b.WriteByte('_')
-			}
-			b.WriteRune(unicode.ToLower(r))
-			continue
+	for i, r := range s {
+		if i > 0 && unicode.IsUpper(r) {
+			b.WriteByte('_')
 		}
-		b.WriteRune(r)
+		b.WriteRune(unicode.ToLower(r))
 	}
 	return b.String()
 }
@@ -37,7 +33,7 @@ var irregular = map[string]string{
 	"mouse": "mice", "goose": "geese", "ox": "oxen", "criterion": "criteria", "datum": "data", "medium": "media",
 	"analysis": "analyses", "index": "indices", "matrix": "matrices", "vertex": "vertices", "leaf": "leaves",
 	"life": "lives", "knife": "knives", "wife": "wives", "half": "halves", "cactus": "cacti", "alumnus": "alumni",
-	"quiz": "quizzes", "move": "moves", "cookie": "cookies", "movie": "movies", "zombie": "zombies",
+	"quiz": "quizzes", "status": "statuses", "alias": "aliases", "bus": "buses", "move": "moves", "cookie": "cookies", "movie": "movies", "zombie": "zombies",
 }
 
 var uncountable = map[string]bool{

@@ -95,6 +95,9 @@ func TestRouteWalk(t *testing.T) {
 	if _, err := laravel.WalkRoot(context.Background(), root, "route:customers.invoices.store"); err == nil {
 		t.Error("apiResource ->only(index, show) registered store")
 	}
+	// A route file loaded by ->name('backoffice.')->group(base_path(...))
+	// gets the name prefix with the URI prefix.
+	has(t, walk(t, root, "route:backoffice.invoices"), "route GET|HEAD /backoffice/invoices")
 	// Attributes chained before the verb apply to the route.
 	dash := walk(t, root, "route:admin.dash")
 	has(t, dash, "route GET|HEAD /admin/dash", `controller_method App\Http\Controllers\InvoiceController@index`)
@@ -168,7 +171,7 @@ func TestChunkTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for src, n := range map[string]int{"route": 1 + 7 + 1 + 1 + 2 + 1 + 1, "migration": 4, "model": 3, "model_relation": 3,
+	for src, n := range map[string]int{"route": 1 + 7 + 1 + 1 + 2 + 1 + 1 + 1, "migration": 4, "model": 3, "model_relation": 3,
 		"controller": 2, "controller_method": 5, "job": 1} {
 		if len(bySrc[src]) != n {
 			t.Errorf("%d %s chunks, want %d: %v", len(bySrc[src]), src, n, bySrc[src])
@@ -220,7 +223,7 @@ func TestNotLaravel(t *testing.T) {
 
 func TestTableOf(t *testing.T) {
 	for class, want := range map[string]string{"Invoice": "invoices", "InvoiceLine": "invoice_lines", "Category": "categories",
-		"Person": "people", "Box": "boxes", "Status": "statuses", "Audio": "audio", "HTMLPage": "html_pages", "Key": "keys"} {
+		"Person": "people", "Box": "boxes", "Status": "statuses", "Audio": "audio", "HTMLPage": "h_t_m_l_pages", "APIKey": "a_p_i_keys", "Key": "keys"} {
 		if got := laravel.TableOf(class); got != want {
 			t.Errorf("TableOf(%s) = %s, want %s", class, got, want)
 		}

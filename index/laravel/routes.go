@@ -96,7 +96,7 @@ func (e *x) routeStmt(stmt *sitter.Node, g *group) {
 					if e.text(a.ChildByFieldName("function")) == "base_path" {
 						if f, ok := e.str(argOrNil(args(a), 0)); ok {
 							e.f.RouteFiles = append(e.f.RouteFiles, RouteFile{File: strings.TrimPrefix(f, "/"),
-								Prefix: inner.prefix, Middleware: inner.middleware})
+								Prefix: inner.prefix, Middleware: inner.middleware, Name: inner.name})
 						}
 					}
 				}
