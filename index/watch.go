@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -65,7 +66,9 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 			if !ok {
 				return nil
 			}
-			report(Summary{}, fmt.Errorf("watcher: %w", err))
+			if pending = ix.watchError(ctx, err, pending, report); len(pending) == 0 {
+				timer = nil
+			}
 		case ev, ok := <-w.Events:
 			if !ok {
 				return nil
@@ -92,6 +95,25 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 			flush()
 		}
 	}
+}
+
+// watchError reports a watcher's error. Events lost to a full kernel
+// queue cannot be told apart, so an overflow is followed by a full run,
+// which also covers what was pending; it returns what is still pending.
+func (ix *Indexer) watchError(ctx context.Context, err error, pending map[string]bool, report func(Summary, error)) map[string]bool {
+	if !errors.Is(err, fsnotify.ErrEventOverflow) {
+		report(Summary{}, fmt.Errorf("watcher: %w", err))
+		return pending
+	}
+	sum, rerr := ix.Run(ctx)
+	if ctx.Err() != nil {
+		return pending
+	}
+	if rerr != nil {
+		rerr = fmt.Errorf("watcher lost events (%v) and the full run that replaces them failed: %w", err, rerr)
+	}
+	report(sum, rerr)
+	return map[string]bool{}
 }
 
 // relPath maps an event path to a root-relative slash path, dropping the

@@ -2,13 +2,17 @@ package index
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/dossierhq/dossier/store"
+	"github.com/fsnotify/fsnotify"
 )
 
 func TestUpdatePaths(t *testing.T) {
@@ -123,5 +127,51 @@ func TestWatch(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("watch did not stop on cancel")
+	}
+}
+
+// TestWatchOverflowRunsInFull: events lost to a full kernel queue
+// (fsnotify.ErrEventOverflow) are made up for by a full run, so a file
+// whose event was lost is indexed anyway; other watcher errors are only
+// reported.
+func TestWatchOverflowRunsInFull(t *testing.T) {
+	root := fixture(t)
+	ix, err := Open(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	if _, err := ix.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "cart/lost.go", "package cart\n\nfunc Lost() {}\n") // its event was lost
+	var reports []Summary
+	report := func(s Summary, err error) {
+		if err != nil {
+			t.Errorf("report: %v", err)
+		}
+		reports = append(reports, s)
+	}
+	pending := ix.watchError(ctx, fmt.Errorf("read: %w", fsnotify.ErrEventOverflow), map[string]bool{"cart/other.go": true}, report)
+	if len(pending) != 0 || len(reports) != 1 || reports[0].Indexed != 1 {
+		t.Fatalf("pending %v, reports %+v", pending, reports)
+	}
+	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.View(func(tx *store.Tx) error {
+		if len(symbols(tx, "lost")) != 1 {
+			t.Error("the file whose event was lost is not indexed")
+		}
+		return nil
+	})
+	// Any other error is reported and changes nothing.
+	var got error
+	kept := ix.watchError(ctx, errors.New("boom"), map[string]bool{"a": true}, func(_ Summary, err error) { got = err })
+	if got == nil || !strings.Contains(got.Error(), "boom") || !kept["a"] {
+		t.Errorf("other error: %v, pending %v", got, kept)
 	}
 }
