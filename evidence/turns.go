@@ -115,9 +115,6 @@ func (f *Flow) Turns() ([]Turn, error) {
 	return out, nil
 }
 
-// maxTurnFile bounds a turn file: an answer of a million tokens is ~4 MB.
-const maxTurnFile = MaxSourceBytes
-
 // readTurn fills t from its two files.
 func (f *Flow) readTurn(t *Turn) error {
 	raw, err := ReadRegular(t.Answer, f.roots)
