@@ -75,7 +75,10 @@ func TestWorkbenchSendE2E(t *testing.T) {
 			t.Errorf("the screen lacks %q:\n%s", want, scr)
 		}
 	}
-	if strings.Contains(scr.text, "**strings.Split**") {
+	// Glamour drops the backticks of inline code in every style; its
+	// ascii style (a terminal without colours, as on some CI machines)
+	// keeps the ** of strong text, so that is no sign either way.
+	if strings.Contains(scr.text, "`Parse`") {
 		t.Errorf("the answer is not rendered as Markdown:\n%s", scr)
 	}
 
