@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dossierhq/dossier/index/laravel"
+	"github.com/dossierhq/dossier/index/appgraph"
 )
 
 // graphSelectors turns graph targets among args (route:, table:, model:,
-// controller:, see laravel.Graph.Walk) into the selectors of the walk's
+// controller:, see appgraph.Graph.Walk) into the selectors of the walk's
 // nodes, PATH::START,END each; other args pass through. A node inside
 // another kept node's span is left out (a relation inside its model), so
 // is the controller class when the walk holds its methods, and the table
@@ -17,11 +17,11 @@ import (
 func (e *Engine) graphSelectors(ctx context.Context, args []string) (out []string, via map[string]string, err error) {
 	via = map[string]string{}
 	for _, a := range args {
-		if !laravel.IsTarget(a) {
+		if !appgraph.IsTarget(a) {
 			out = append(out, a)
 			continue
 		}
-		nodes, err := laravel.WalkRoot(ctx, e.Root, a)
+		nodes, err := appgraph.WalkRoot(ctx, e.Root, a)
 		if err != nil {
 			return nil, nil, usagef("%v", err)
 		}
@@ -31,7 +31,7 @@ func (e *Engine) graphSelectors(ctx context.Context, args []string) (out []strin
 				methodsIn[n.Path] = true
 			}
 		}
-		var kept []laravel.Node
+		var kept []appgraph.Node
 		for _, n := range nodes {
 			if n.Path == "" || n.Type == "table" || n.Type == "controller" && methodsIn[n.Path] {
 				continue

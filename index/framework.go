@@ -2,29 +2,85 @@ package index
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/store"
 )
 
-// frameworkHook arranges for a Laravel file's facts to be read from the
-// chunker's own parse (no second parse); the returned func undoes it.
+// appFramework is a framework whose applications the index reads (seed
+// 002): which files belong to one, and what each says about the
+// application, read from the chunker's own parse (no second parse).
+type appFramework struct {
+	name string
+	// languages are the languages of the files it reads.
+	languages []string
+	// manifests are the base names of the files whose contents decide
+	// which files belong to an application (composer.json).
+	manifests []string
+	// detector tells the files of its applications in the workspace at
+	// root; a new one each run, so a changed manifest is read again.
+	detector func(root string) detector
+	extract  func(root *sitter.Node, src []byte, rel string) *appgraph.Facts
+}
+
+// detector tells whether a file (slash path relative to the root) is part
+// of an application; a manifest's own path gives the verdict of its folder.
+type detector interface {
+	In(rel string) bool
+}
+
+// appFrameworks are the frameworks the index knows, in the order they are
+// asked: the first whose language and detector take a file reads it.
+var appFrameworks = []appFramework{
+	{name: "laravel", languages: []string{lang.PHP}, manifests: []string{"composer.json"},
+		detector: func(root string) detector { return laravel.NewDetector(root) }, extract: laravel.Extract},
+}
+
+// detectors are one run's detectors, in appFrameworks' order.
+type detectors []detector
+
+func newDetectors(root string) detectors {
+	ds := make(detectors, len(appFrameworks))
+	for i, f := range appFrameworks {
+		ds[i] = f.detector(root)
+	}
+	return ds
+}
+
+// frameworkOf returns the framework that reads the file, if any.
+func (ds detectors) frameworkOf(language, rel string) (appFramework, bool) {
+	for i, f := range appFrameworks {
+		if i < len(ds) && contains(f.languages, language) && ds[i].In(rel) {
+			return f, true
+		}
+	}
+	return appFramework{}, false
+}
+
+// frameworkHook arranges for the facts of a file that belongs to an
+// application to be read from the chunker's own parse; the returned func
+// undoes it.
 func (w *worker) frameworkHook(fc *describe.FileContext) func() {
-	if fc.Language != lang.PHP || !w.laravel.In(fc.Path) {
+	f, ok := w.detectors.frameworkOf(fc.Language, fc.Path)
+	if !ok {
 		return func() {}
 	}
 	w.parsers.OnTree = func(language string, root *sitter.Node, src []byte) {
-		fc.Laravel = laravel.Extract(root, src, fc.Path)
+		fc.App = f.extract(root, src, fc.Path)
+		if fc.App != nil {
+			fc.App.Framework = f.name
+		}
 	}
 	return func() { w.parsers.OnTree = nil }
 }
@@ -32,42 +88,75 @@ func (w *worker) frameworkHook(fc *describe.FileContext) func() {
 // frameworkRecord is the stored form of fc's framework facts, nil when
 // there are none.
 func frameworkRecord(fc *describe.FileContext) ([]byte, error) {
-	if fc.Laravel.Empty() {
+	if fc.App.Empty() {
 		return nil, nil
 	}
-	return json.Marshal(fc.Laravel)
+	return json.Marshal(fc.App)
 }
 
-// composerState is the state of the composer.json files a framework
-// describer reads, as found now: the root's and every one the index
-// holds, with size and modification time. The summary of a finished run
-// keeps it; a run that finds another derives PHP files again (rederive),
-// so a run cut short after writing a new composer.json, or one whose
-// root composer.json is not indexed, still ends right.
-func composerState(root string, old map[string]store.File) string {
+// isManifest reports whether rel is a file some framework's detector reads.
+func isManifest(rel string) bool {
+	base := path.Base(rel)
+	for _, f := range appFrameworks {
+		if contains(f.manifests, base) {
+			return true
+		}
+	}
+	return false
+}
+
+// manifestState is the verdict of every manifest a framework detector
+// reads, as found now: the root's and every one the index holds. The
+// summary of a finished run keeps it; a run that finds another derives
+// the files of the frameworks' languages again (rederive), so a run cut
+// short after writing a new manifest, or one whose root manifest is not
+// indexed, still ends right, and a manifest edited without changing its
+// verdict (a version bump in package.json) costs nothing.
+func manifestState(root string, ds detectors, old map[string]store.File) string {
 	var lines []string
 	add := func(rel string) {
-		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil {
-			lines = append(lines, rel+" -")
-			return
+		line := rel
+		for i, f := range appFrameworks {
+			if !contains(f.manifests, path.Base(rel)) {
+				continue
+			}
+			verdict := "-"
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err == nil && ds[i].In(rel) {
+				verdict = "+"
+			}
+			line += " " + f.name + verdict
 		}
-		lines = append(lines, fmt.Sprintf("%s %d %d", rel, st.Size(), st.ModTime().UnixNano()))
+		lines = append(lines, line)
 	}
-	if _, ok := old["composer.json"]; !ok {
-		add("composer.json")
+	for _, f := range appFrameworks {
+		for _, m := range f.manifests {
+			if _, ok := old[m]; !ok {
+				add(m)
+			}
+		}
 	}
 	for p := range old {
-		if path.Base(p) == "composer.json" {
+		if isManifest(p) {
 			add(p)
 		}
 	}
 	sort.Strings(lines)
-	return strings.Join(lines, "\n")
+	return strings.Join(slices.Compact(lines), "\n")
 }
 
 // rederive reports whether rel must be derived again though it is
-// unchanged (see composerState).
+// unchanged (see manifestState).
 func (ix *Indexer) rederive(rel string) bool {
-	return ix.composerChanged && strings.EqualFold(path.Ext(rel), ".php")
+	if !ix.manifestChanged {
+		return false
+	}
+	l := lang.Detect(rel, nil)
+	for _, f := range appFrameworks {
+		if contains(f.languages, l) {
+			return true
+		}
+	}
+	return false
 }
+
+func contains(ss []string, s string) bool { return slices.Contains(ss, s) }

@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -21,7 +20,6 @@ import (
 	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/embed"
-	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/segment"
 	"github.com/dossierhq/dossier/index/terms"
@@ -71,8 +69,8 @@ type Summary struct {
 	Notes        map[string]int     `json:"notes,omitempty"`
 	Errors       []string           `json:"errors,omitempty"`
 	Seconds      float64            `json:"seconds"`
-	// ComposerState is what composerState found when the run started.
-	ComposerState string `json:"composer_state,omitempty"`
+	// ManifestState is what manifestState found when the run started.
+	ManifestState string `json:"manifest_state,omitempty"`
 	// RebuiltFrom is the schema of an older index this run replaced, or -1.
 	RebuiltFrom int `json:"rebuilt_from_schema"`
 	// RebuiltDamaged is set when the run found the index damaged, kept it
@@ -155,18 +153,18 @@ type Indexer struct {
 	model  store.VectorModel
 	remote embed.Embedder // nil: builtin vectors, computed with each file
 	force  bool           // process every file, changed or not (a new vector model)
-	// laravel tells the files of Laravel applications; new each run, so
-	// a changed composer.json is read again.
-	laravel *laravel.Detector
-	// composerChanged: the composer.json files are not as the last
-	// finished run found them (composerState), so unchanged PHP files are
-	// derived again (see rederive).
-	composerChanged bool
-	// prevComposer is the last finished run's composerState; newComposer
-	// is set when this run's walk finds a composer.json the index did not
-	// hold (files walked before it may need it: Run runs again).
-	prevComposer string
-	newComposer  atomic.Bool
+	// detectors tell the files of the applications of each framework;
+	// new each run, so a changed manifest is read again.
+	detectors detectors
+	// manifestChanged: the manifests' verdicts are not as the last
+	// finished run found them (manifestState), so unchanged files of the
+	// frameworks' languages are derived again (see rederive).
+	manifestChanged bool
+	// prevManifest is the last finished run's manifestState; newManifest
+	// is set when this run's walk finds a manifest the index did not hold
+	// (files walked before it may need it: Run runs again).
+	prevManifest string
+	newManifest  atomic.Bool
 	runCtx       context.Context
 }
 
@@ -222,11 +220,11 @@ func (ix *Indexer) ctx() context.Context {
 // is kept as index.db.damaged and rebuilt from scratch.
 func (ix *Indexer) Run(ctx context.Context) (Summary, error) {
 	sum, err := ix.runOnce(ctx)
-	if err == nil && ix.newComposer.Load() {
-		// A new composer.json (a nested app) may make files walked
-		// before it framework files: a second run derives them again.
+	if err == nil && ix.newManifest.Load() {
+		// A new manifest (a nested app's composer.json) may make files
+		// walked before it framework files: a second run derives them.
 		sum, err = ix.runOnce(ctx)
-		sum.Notes["composer_json_added"] = 1
+		sum.Notes["manifest_added"] = 1
 	}
 	return sum, err
 }
@@ -272,16 +270,16 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	sum := Summary{Root: ix.root, Skipped: map[string]int{}, Notes: map[string]int{}}
 	ix.repo = repoInfo(ix.root)
 	sum.Repo = ix.repo
-	ix.laravel = laravel.NewDetector(ix.root)
+	ix.detectors = newDetectors(ix.root)
 
 	old, rebuilt, current, base, err := ix.loadFiles()
 	if err != nil {
 		return sum, err
 	}
 	sum.RebuiltFrom = rebuilt
-	state := composerState(ix.root, old)
-	ix.composerChanged = len(old) > 0 && state != ix.prevComposer
-	ix.newComposer.Store(false)
+	state := manifestState(ix.root, ix.detectors, old)
+	ix.manifestChanged = len(old) > 0 && state != ix.prevManifest
+	ix.newManifest.Store(false)
 	if current = ix.adoptModel(current); ix.model.Dims == 0 {
 		if err := ix.prepareModel(ctx); err != nil {
 			return sum, err
@@ -313,8 +311,8 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 		}
 	}
 	sort.Strings(gone)
-	if !ix.newComposer.Load() {
-		sum.ComposerState = state // else the next run derives PHP files again
+	if !ix.newManifest.Load() {
+		sum.ManifestState = state // else the next run derives the files again
 	}
 	if err := ix.finish(gone, &sum, skips, base, start); err != nil {
 		return sum, err
@@ -348,7 +346,7 @@ func (ix *Indexer) loadFiles() (map[string]store.File, int, *store.VectorModel, 
 		base = currentTotals(tx)
 		var prev Summary
 		if ok, err := tx.Summary(&prev); err == nil && ok {
-			ix.prevComposer = prev.ComposerState
+			ix.prevManifest = prev.ManifestState
 		}
 		return tx.FileStats(func(f store.File) { old[f.Path] = f })
 	})
@@ -453,8 +451,8 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
 		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, func(c discover.Candidate) error {
 			seen[c.Rel] = true
-			if _, ok := old[c.Rel]; !ok && path.Base(c.Rel) == "composer.json" {
-				ix.newComposer.Store(true)
+			if _, ok := old[c.Rel]; !ok && isManifest(c.Rel) {
+				ix.newManifest.Store(true)
 			}
 			if f, ok := old[c.Rel]; ok && f.Size == c.Size && f.ModTime == c.ModTime && !ix.force && !ix.rederive(c.Rel) {
 				w.sum.Unchanged++
@@ -618,7 +616,7 @@ func (ix *Indexer) view(fn func(*store.Tx) error) error {
 }
 
 func (ix *Indexer) newWorker() *worker {
-	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, laravel: ix.laravel, tok: terms.New(), emb: embed.NewBuiltin(),
+	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, detectors: ix.detectors, tok: terms.New(), emb: embed.NewBuiltin(),
 		remote: ix.remote != nil, maxSize: cmp.Or(ix.opts.MaxFileSize, discover.DefaultMaxFileSize), name: map[string]int{}, sig: map[string]int{},
 		vec: make([]float32, embed.BuiltinDims), scratch: make([]float32, embed.BuiltinDims)}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/lang"
-	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/index/segment"
@@ -50,14 +49,14 @@ func (t *touch) apply(tx *store.Tx, path string) (old, cur store.File, ok bool, 
 
 // worker processes candidates for one goroutine.
 type worker struct {
-	parsers *segment.Parsers
-	reg     *describe.Registry
-	repo    store.Repo
-	tok     *terms.Tokenizer
-	emb     *embed.Builtin
-	remote  bool // vectors come later, from a remote embedder
-	laravel *laravel.Detector
-	maxSize int64
+	parsers   *segment.Parsers
+	reg       *describe.Registry
+	repo      store.Repo
+	tok       *terms.Tokenizer
+	emb       *embed.Builtin
+	remote    bool // vectors come later, from a remote embedder
+	detectors detectors
+	maxSize   int64
 
 	// Buffers reused from chunk to chunk and file to file.
 	recs      search.RecordWriter

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/dossierhq/dossier/index/discover"
-	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -33,15 +32,15 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string) (Summary, er
 	if ix.repo.Root == "" {
 		ix.repo = repoInfo(ix.root)
 	}
-	ix.laravel = laravel.NewDetector(ix.root)
+	ix.detectors = newDetectors(ix.root)
 	sort.Strings(paths)
 	opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
 	var cands []discover.Candidate
 	var gone []string
 	skips := discover.NewSkips(ix.opts.Verbose)
 	for _, p := range paths {
-		// composer.json decides which files a framework describer reads.
-		if base := path.Base(p); base == ".gitignore" || base == discover.IgnoreFile || base == "composer.json" || strings.HasPrefix(p, ".git/info/") {
+		// A manifest decides which files a framework describer reads.
+		if base := path.Base(p); base == ".gitignore" || base == discover.IgnoreFile || isManifest(p) || strings.HasPrefix(p, ".git/info/") {
 			return ix.Run(ctx)
 		}
 		c, reason, err := discover.Check(ix.root, p, opts)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dossierhq/dossier/index/laravel"
+	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/related"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
@@ -59,7 +59,7 @@ func newRelatedCmd(g *globals) *cobra.Command {
 			if o.limit <= 0 {
 				return fmt.Errorf("%w: --limit %d: give a positive number of results per list", errUsage, o.limit)
 			}
-			if laravel.IsTarget(args[0]) {
+			if appgraph.IsTarget(args[0]) {
 				return relatedGraph(cmd, root, args[0], o.json)
 			}
 			t, err := related.ParseTarget(args[0])
@@ -190,7 +190,7 @@ func plural(n int) string {
 
 // relatedGraph walks a graph target and prints its nodes.
 func relatedGraph(cmd *cobra.Command, root, target string, asJSON bool) error {
-	nodes, err := laravel.WalkRoot(cmd.Context(), root, target)
+	nodes, err := appgraph.WalkRoot(cmd.Context(), root, target)
 	if err != nil {
 		return err
 	}
@@ -199,8 +199,8 @@ func relatedGraph(cmd *cobra.Command, root, target string, asJSON bool) error {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
-			Target string         `json:"target"`
-			Nodes  []laravel.Node `json:"nodes"`
+			Target string          `json:"target"`
+			Nodes  []appgraph.Node `json:"nodes"`
 		}{target, nodes})
 	}
 	fmt.Fprintf(out, "%s  (%d node%s)\n", termsafe.Line(target), len(nodes), plural(len(nodes)))

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dossierhq/dossier/index/laravel"
+	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
@@ -76,7 +76,7 @@ func newSearchCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if scope != nil {
-				q.K = laravel.Widen(q.K)
+				q.K = appgraph.Widen(q.K)
 			}
 			if len(args) == 0 || args[0] == "-" {
 				if !o.json {
@@ -123,7 +123,7 @@ func newSearchCmd(g *globals) *cobra.Command {
 // searchStream answers one query per input line with one JSON line each.
 // A failing query yields {"query", "error"} and the stream goes on.
 // A scope (search --route/--controller/--table) keeps k results on its walk.
-func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner, e *search.Engine, root string, q search.Query, scope *laravel.Scope, k int) error {
+func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner, e *search.Engine, root string, q search.Query, scope *appgraph.Scope, k int) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	enc := json.NewEncoder(out)

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dossierhq/dossier/index/laravel"
+	"github.com/dossierhq/dossier/index/appgraph"
 )
 
 // graphScope walks the --route, --controller and --table targets; nil
 // when none is given.
-func (o *searchOptions) graphScope(ctx context.Context, root string) (*laravel.Scope, error) {
-	scope, err := laravel.ScopeRoot(ctx, root, o.routes, o.controllers, o.tables)
+func (o *searchOptions) graphScope(ctx context.Context, root string) (*appgraph.Scope, error) {
+	scope, err := appgraph.ScopeRoot(ctx, root, o.routes, o.controllers, o.tables)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}

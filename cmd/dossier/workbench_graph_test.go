@@ -112,7 +112,7 @@ func TestWorkbenchSearchGraphFiltersOutsideLaravel(t *testing.T) {
 	fn := workbenchSearch(root, search.NewEngine())
 	for _, g := range []search.Graph{{Routes: []string{"home"}}, {Tables: []string{"songs"}}, {Controllers: []string{"SongController"}}} {
 		_, err := fn(context.Background(), search.Query{}, g)
-		if err == nil || !strings.Contains(err.Error(), "no Laravel application") {
+		if err == nil || !strings.Contains(err.Error(), "holds no application dossier can read") {
 			t.Errorf("%+v: %v", g, err)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/evidence"
-	"github.com/dossierhq/dossier/index/laravel"
+	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/related"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/store"
@@ -148,13 +148,13 @@ func (s *Server) search(ctx context.Context, in searchIn) (string, any, error) {
 	if err := s.ready(); err != nil {
 		return "", nil, err
 	}
-	scope, err := laravel.ScopeRoot(ctx, s.opts.Root, in.Route, in.Controller, in.Table)
+	scope, err := appgraph.ScopeRoot(ctx, s.opts.Root, in.Route, in.Controller, in.Table)
 	if err != nil {
 		return "", nil, err
 	}
 	k := q.K
 	if scope != nil {
-		q.K = laravel.Widen(q.K)
+		q.K = appgraph.Widen(q.K)
 	}
 	resp, err := s.opts.Search.SearchRoot(ctx, s.opts.Root, q)
 	if err != nil {
@@ -259,11 +259,11 @@ func (s *Server) read(_ context.Context, in readIn) (string, any, error) {
 }
 
 func (s *Server) related(ctx context.Context, in relatedIn) (string, any, error) {
-	if target := strings.TrimSpace(in.Target); laravel.IsTarget(target) {
+	if target := strings.TrimSpace(in.Target); appgraph.IsTarget(target) {
 		if err := s.ready(); err != nil {
 			return "", nil, err
 		}
-		nodes, err := laravel.WalkRoot(ctx, s.opts.Root, target)
+		nodes, err := appgraph.WalkRoot(ctx, s.opts.Root, target)
 		if err != nil {
 			return "", nil, err
 		}

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dossierhq/dossier/index/laravel"
+	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/segment"
 )
 
@@ -45,7 +45,7 @@ type replacing []Section
 func (r replacing) Sections() []Section { return r }
 
 // laravelDescriber describes the units of a Laravel application that
-// index/laravel recognised in a file (FileContext.Laravel): one chunk per
+// index/laravel recognised in a file (FileContext.App): one chunk per
 // route, per Schema:: operation and per config key, and models,
 // controllers and their methods, jobs, events, listeners, policies,
 // middleware, form requests and API resources under their source types.
@@ -60,8 +60,8 @@ func (laravelDescriber) Description() string {
 }
 
 func (d laravelDescriber) Describe(fc *FileContext, seg segment.Segment) (Description, bool) {
-	f := fc.Laravel
-	if f.Empty() {
+	f := fc.App
+	if f.Empty() || f.Framework != "laravel" {
 		return nil, false
 	}
 	var out []Section
@@ -95,7 +95,7 @@ func (d laravelDescriber) Describe(fc *FileContext, seg segment.Segment) (Descri
 }
 
 // classAt is the class named name that overlaps [start, end).
-func classAt(f *laravel.Facts, name string, start, end int) *laravel.Class {
+func classAt(f *appgraph.Facts, name string, start, end int) *appgraph.Class {
 	for i := range f.Classes {
 		c := &f.Classes[i]
 		if c.StartByte < end && c.EndByte > start && (c.Name == name || c.Name == "") {
@@ -105,11 +105,11 @@ func classAt(f *laravel.Facts, name string, start, end int) *laravel.Class {
 	return nil
 }
 
-func within(s laravel.Span, seg segment.Segment) bool {
+func within(s appgraph.Span, seg segment.Segment) bool {
 	return s.StartByte >= seg.StartByte && s.EndByte <= seg.EndByte+1 && s.StartByte < seg.EndByte
 }
 
-func (d laravelDescriber) section(fc *FileContext, seg segment.Segment, kind segment.Kind, src, symbol, key string, sp laravel.Span, fnd string) Section {
+func (d laravelDescriber) section(fc *FileContext, seg segment.Segment, kind segment.Kind, src, symbol, key string, sp appgraph.Span, fnd string) Section {
 	s := base("laravel", fc, seg, key, fnd)
 	s.Kind, s.SourceType, s.Flavor, s.Symbol, s.Parents, s.Signature = string(kind), src, "laravel", symbol, nil, ""
 	end := min(sp.EndByte, len(fc.Contents))
@@ -120,7 +120,7 @@ func (d laravelDescriber) section(fc *FileContext, seg segment.Segment, kind seg
 
 // units are the routes, Schema:: operations and config keys inside seg.
 func (d laravelDescriber) units(fc *FileContext, seg segment.Segment) []Section {
-	f := fc.Laravel
+	f := fc.App
 	var out []Section
 	for _, r := range f.Routes {
 		if !within(r.Span, seg) {
@@ -172,7 +172,7 @@ func (d laravelDescriber) units(fc *FileContext, seg segment.Segment) []Section 
 	return out
 }
 
-func migrationFinder(path string, m laravel.Migration) string {
+func migrationFinder(path string, m appgraph.Migration) string {
 	var cols, fks []string
 	for _, c := range m.Columns {
 		col := c.Name + " " + c.Type
@@ -197,7 +197,7 @@ func migrationFinder(path string, m laravel.Migration) string {
 // as plain code sections: nothing unrecognised leaves the index.
 func residue(fc *FileContext, seg segment.Segment, units []Section) []Section {
 	var out []Section
-	covered := func(sp laravel.Span) bool {
+	covered := func(sp appgraph.Span) bool {
 		for _, u := range units {
 			if u.StartByte < sp.EndByte && u.EndByte > sp.StartByte {
 				return true
@@ -205,7 +205,7 @@ func residue(fc *FileContext, seg segment.Segment, units []Section) []Section {
 		}
 		return false
 	}
-	var run *laravel.Span
+	var run *appgraph.Span
 	flush := func() {
 		if run == nil {
 			return
@@ -217,7 +217,7 @@ func residue(fc *FileContext, seg segment.Segment, units []Section) []Section {
 		out = append(out, s)
 		run = nil
 	}
-	for _, st := range fc.Laravel.Stmts {
+	for _, st := range fc.App.Stmts {
 		if !within(st, seg) {
 			continue
 		}
@@ -237,7 +237,7 @@ func residue(fc *FileContext, seg segment.Segment, units []Section) []Section {
 }
 
 // class describes a class that has a Laravel role.
-func (d laravelDescriber) class(fc *FileContext, seg segment.Segment, c *laravel.Class) Section {
+func (d laravelDescriber) class(fc *FileContext, seg segment.Segment, c *appgraph.Class) Section {
 	var rels []string
 	for _, r := range c.Relations {
 		rels = append(rels, r.Method+": "+r.Type+" "+r.Target)
@@ -254,12 +254,12 @@ func (d laravelDescriber) class(fc *FileContext, seg segment.Segment, c *laravel
 }
 
 // method describes a controller's method or a model's relation.
-func (d laravelDescriber) method(fc *FileContext, seg segment.Segment, c *laravel.Class) (Section, bool) {
+func (d laravelDescriber) method(fc *FileContext, seg segment.Segment, c *appgraph.Class) (Section, bool) {
 	var src, extra string
 	switch c.Role {
-	case laravel.RoleController:
+	case appgraph.RoleController:
 		src = SrcControllerMethod
-		var m *laravel.Method
+		var m *appgraph.Method
 		for i := range c.Methods {
 			if c.Methods[i].Name == seg.Name {
 				m = &c.Methods[i]
@@ -273,7 +273,7 @@ func (d laravelDescriber) method(fc *FileContext, seg segment.Segment, c *larave
 		s := base("laravel", fc, seg, "body", fnd)
 		s.SourceType, s.Flavor = src, "laravel"
 		return s, true
-	case laravel.RoleModel:
+	case appgraph.RoleModel:
 		for _, r := range c.Relations {
 			if r.Method != seg.Name {
 				continue

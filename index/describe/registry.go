@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/dossierhq/dossier/index/laravel"
+	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/segment"
 	"github.com/dossierhq/dossier/store"
 )
@@ -22,9 +22,10 @@ type FileContext struct {
 	Language   string
 	SourceType string
 	Repo       store.Repo
-	// Laravel holds what index/laravel read from the file when it belongs
-	// to a Laravel application (nil otherwise).
-	Laravel *laravel.Facts
+	// App holds what a framework extractor (index/laravel, ...) read from
+	// the file when it belongs to an application (nil otherwise); its
+	// Framework names the framework.
+	App *appgraph.Facts
 }
 
 // Describer builds a description of one segment. It returns false when it

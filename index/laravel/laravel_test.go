@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/store"
 )
@@ -37,9 +38,9 @@ func indexApp(t *testing.T) string {
 	return root
 }
 
-func walk(t *testing.T, root, target string) []laravel.Node {
+func walk(t *testing.T, root, target string) []appgraph.Node {
 	t.Helper()
-	nodes, err := laravel.WalkRoot(context.Background(), root, target)
+	nodes, err := appgraph.WalkRoot(context.Background(), root, target)
 	if err != nil {
 		t.Fatalf("%s: %v", target, err)
 	}
@@ -47,7 +48,7 @@ func walk(t *testing.T, root, target string) []laravel.Node {
 }
 
 // names lists "type name" of each node.
-func names(nodes []laravel.Node) []string {
+func names(nodes []appgraph.Node) []string {
 	var out []string
 	for _, n := range nodes {
 		out = append(out, n.Type+" "+n.Name)
@@ -55,7 +56,7 @@ func names(nodes []laravel.Node) []string {
 	return out
 }
 
-func has(t *testing.T, nodes []laravel.Node, want ...string) {
+func has(t *testing.T, nodes []appgraph.Node, want ...string) {
 	t.Helper()
 	got := names(nodes)
 	for _, w := range want {
@@ -92,7 +93,7 @@ func TestRouteWalk(t *testing.T) {
 	// routes/api.php gets /api; apiResource of a nested resource; 'Controller@method' strings.
 	has(t, walk(t, root, "route:GET /api/customers/{customer}/invoices/{invoice}"), `controller_method App\Http\Controllers\InvoiceController@show`)
 	has(t, walk(t, root, "route:/api/legacy/invoices"), `controller_method App\Http\Controllers\InvoiceController@index`)
-	if _, err := laravel.WalkRoot(context.Background(), root, "route:customers.invoices.store"); err == nil {
+	if _, err := appgraph.WalkRoot(context.Background(), root, "route:customers.invoices.store"); err == nil {
 		t.Error("apiResource ->only(index, show) registered store")
 	}
 	// A route file loaded by ->name('backoffice.')->group(base_path(...))
@@ -125,7 +126,7 @@ func TestTableWalk(t *testing.T) {
 	}
 	// $table overrides the convention.
 	has(t, walk(t, root, "table:clients"), `model App\Models\Customer`)
-	if _, err := laravel.WalkRoot(context.Background(), root, "table:customers"); err == nil {
+	if _, err := appgraph.WalkRoot(context.Background(), root, "table:customers"); err == nil {
 		t.Error("table:customers found, but Customer's $table is clients")
 	}
 }
@@ -138,7 +139,7 @@ func TestModelAndControllerWalk(t *testing.T) {
 	has(t, walk(t, root, "controller:InvoiceController@show"), "route GET|HEAD /billing/invoices/{invoice}",
 		`model App\Models\Invoice`)
 	for _, bad := range []string{"model:Nope", "controller:Nope", "route:nope", "table:nope"} {
-		if _, err := laravel.WalkRoot(context.Background(), root, bad); err == nil {
+		if _, err := appgraph.WalkRoot(context.Background(), root, bad); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}
@@ -215,8 +216,8 @@ func TestNotLaravel(t *testing.T) {
 	if _, err := ix.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	_, err = laravel.WalkRoot(context.Background(), root, "route:home")
-	if err == nil || !strings.Contains(err.Error(), "no Laravel application") {
+	_, err = appgraph.WalkRoot(context.Background(), root, "route:home")
+	if err == nil || !strings.Contains(err.Error(), "holds no application dossier can read") {
 		t.Errorf("walk in a non-Laravel workspace: %v", err)
 	}
 }
@@ -253,7 +254,7 @@ func TestIncremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	has(t, walk(t, root, "route:billing.invoices.mail"), "route POST /billing/invoices/{invoice}/send")
-	if _, err := laravel.WalkRoot(ctx, root, "route:billing.invoices.send"); err == nil {
+	if _, err := appgraph.WalkRoot(ctx, root, "route:billing.invoices.send"); err == nil {
 		t.Error("the renamed route is still found by its old name")
 	}
 
@@ -263,7 +264,7 @@ func TestIncremental(t *testing.T) {
 	if _, err := ix.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := laravel.WalkRoot(ctx, root, "model:InvoiceLine"); err == nil {
+	if _, err := appgraph.WalkRoot(ctx, root, "model:InvoiceLine"); err == nil {
 		t.Error("a deleted model is still in the graph")
 	}
 
@@ -274,7 +275,7 @@ func TestIncremental(t *testing.T) {
 	if _, err := ix.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := laravel.WalkRoot(ctx, root, "model:Invoice"); err == nil {
+	if _, err := appgraph.WalkRoot(ctx, root, "model:Invoice"); err == nil {
 		t.Error("composer.json no longer requires Laravel, but the graph stayed")
 	}
 	if err := os.WriteFile(composer, []byte(`{"require": {"laravel/framework": "^11"}}`), 0o644); err != nil {

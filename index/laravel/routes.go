@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/dossierhq/dossier/index/appgraph"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -61,7 +62,7 @@ func (e *x) routeStmt(stmt *sitter.Node, g *group) {
 		switch l.name {
 		case "prefix":
 			if s, ok := e.str(argOrNil(as, 0)); ok {
-				inner.prefix = joinURI(inner.prefix, s)
+				inner.prefix = appgraph.JoinURI(inner.prefix, s)
 			}
 		case "name", "as":
 			if routeLink < 0 {
@@ -139,7 +140,7 @@ func (e *x) groupAttrs(g *group, arr *sitter.Node) {
 		switch k {
 		case "prefix":
 			if s, ok := e.str(v); ok {
-				g.prefix = joinURI(g.prefix, s)
+				g.prefix = appgraph.JoinURI(g.prefix, s)
 			}
 		case "as":
 			if s, ok := e.str(v); ok {
@@ -153,17 +154,6 @@ func (e *x) groupAttrs(g *group, arr *sitter.Node) {
 			}
 		}
 	})
-}
-
-func joinURI(a, b string) string {
-	a, b = strings.Trim(a, "/"), strings.Trim(b, "/")
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "/" + b
 }
 
 func joinNS(a, b string) string {
@@ -230,7 +220,7 @@ func (e *x) routes(stmt *sitter.Node, links []link, at int, g *group) {
 	if !ok {
 		return
 	}
-	r.URI = "/" + joinURI(g.prefix, uri)
+	r.URI = "/" + appgraph.JoinURI(g.prefix, uri)
 	if r.Name != "" {
 		r.Name = g.name + r.Name
 	}
@@ -328,9 +318,9 @@ func (e *x) resource(r Route, g *group, uri, ctrl string, api bool, only, except
 	base := ""
 	for i, s := range segs {
 		if i < len(segs)-1 {
-			base = joinURI(base, s+"/{"+singular(s)+"}")
+			base = appgraph.JoinURI(base, s+"/{"+singular(s)+"}")
 		} else {
-			base = joinURI(base, s)
+			base = appgraph.JoinURI(base, s)
 		}
 	}
 	param := singular(path.Base(strings.ReplaceAll(segs[len(segs)-1], "-", "_")))
@@ -354,7 +344,7 @@ func (e *x) resource(r Route, g *group, uri, ctrl string, api bool, only, except
 		if strings.Contains(suffix, "%s") {
 			suffix = strings.ReplaceAll(suffix, "%s", param)
 		}
-		x.URI = "/" + joinURI(g.prefix, base+suffix)
+		x.URI = "/" + appgraph.JoinURI(g.prefix, base+suffix)
 		x.Name = g.name + uri + "." + ra.action
 		if n, ok := names[ra.action]; ok {
 			x.Name = g.name + n

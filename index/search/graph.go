@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dossierhq/dossier/index/laravel"
+	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -28,13 +28,13 @@ func (g Graph) key() string {
 }
 
 // Walk walks g's targets in the index of the workspace at root (see
-// laravel.ScopeRoot); nil when g is empty.
-func (g Graph) Walk(ctx context.Context, root string) (*laravel.Scope, error) {
-	return laravel.ScopeRoot(ctx, root, g.Routes, g.Controllers, g.Tables)
+// appgraph.ScopeRoot); nil when g is empty.
+func (g Graph) Walk(ctx context.Context, root string) (*appgraph.Scope, error) {
+	return appgraph.ScopeRoot(ctx, root, g.Routes, g.Controllers, g.Tables)
 }
 
 // KeepScope keeps the first k results inside scope.
-func KeepScope(rs []Result, scope *laravel.Scope, k int) []Result {
+func KeepScope(rs []Result, scope *appgraph.Scope, k int) []Result {
 	out := rs[:0]
 	for _, r := range rs {
 		if scope.Holds(r.Path, r.StartLine, r.EndLine) {
@@ -49,7 +49,7 @@ func KeepScope(rs []Result, scope *laravel.Scope, k int) []Result {
 
 // WalkResults lists the first k nodes of scope that have lines (a table
 // is found through its migrations), as results from the "graph".
-func WalkResults(scope *laravel.Scope, k int) []Result {
+func WalkResults(scope *appgraph.Scope, k int) []Result {
 	out := []Result{}
 	seen := map[[3]any]bool{}
 	for _, n := range scope.Nodes() {
@@ -70,7 +70,7 @@ func WalkResults(scope *laravel.Scope, k int) []Result {
 // SearchScoped answers q keeping K results inside scope: run gets a
 // wider K, since the scope keeps only some. A query with no words lists
 // the walk's nodes instead.
-func SearchScoped(ctx context.Context, q Query, scope *laravel.Scope, run func(context.Context, Query) (Response, error)) (Response, error) {
+func SearchScoped(ctx context.Context, q Query, scope *appgraph.Scope, run func(context.Context, Query) (Response, error)) (Response, error) {
 	k := q.K
 	if k <= 0 {
 		k = DefaultK
@@ -79,7 +79,7 @@ func SearchScoped(ctx context.Context, q Query, scope *laravel.Scope, run func(c
 		rs := WalkResults(scope, k)
 		return Response{Query: q.Text, Results: rs, MinScore: q.MinScore}, nil
 	}
-	q.K = laravel.Widen(k)
+	q.K = appgraph.Widen(k)
 	resp, err := run(ctx, q)
 	if err != nil {
 		return resp, err
@@ -99,11 +99,11 @@ type Scopes struct {
 
 type scopeEntry struct {
 	stamp string
-	scope *laravel.Scope
+	scope *appgraph.Scope
 }
 
 // Scope returns g's walk in the workspace at root; nil when g is empty.
-func (c *Scopes) Scope(ctx context.Context, root string, g Graph) (*laravel.Scope, error) {
+func (c *Scopes) Scope(ctx context.Context, root string, g Graph) (*appgraph.Scope, error) {
 	if g.Empty() {
 		return nil, nil
 	}

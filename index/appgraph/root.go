@@ -1,11 +1,16 @@
-package laravel
+package appgraph
 
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/dossierhq/dossier/store"
 )
+
+// Detected says, per framework, what makes a workspace one of its
+// applications (for errors).
+var Detected = []string{"Laravel: a composer.json requiring laravel/framework"}
 
 // Load builds the application graph from the framework facts stored in tx.
 func Load(tx *store.Tx) (*Graph, error) {
@@ -30,7 +35,7 @@ func WalkRoot(ctx context.Context, root, target string) ([]Node, error) {
 			return err
 		}
 		if g.Empty() {
-			return fmt.Errorf("%s: the index holds no Laravel application (a composer.json requiring laravel/framework, then `dossier index`)", target)
+			return fmt.Errorf("%s: the index holds no application dossier can read: %s; then `dossier index`", target, strings.Join(Detected, ", "))
 		}
 		nodes, err = g.Walk(target)
 		return err

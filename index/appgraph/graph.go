@@ -1,4 +1,4 @@
-package laravel
+package appgraph
 
 import (
 	"encoding/json"
@@ -495,7 +495,7 @@ func (g *Graph) prepare() {
 			if !loads(rf.path, rf.v.File, r.path) {
 				continue
 			}
-			r.v.URI = "/" + joinURI(rf.v.Prefix, r.v.URI)
+			r.v.URI = "/" + JoinURI(rf.v.Prefix, r.v.URI)
 			r.v.Middleware = append(append([]string(nil), rf.v.Middleware...), r.v.Middleware...)
 			if r.v.Name != "" { // Laravel prefixes named routes only
 				r.v.Name = rf.v.Name + r.v.Name
@@ -513,4 +513,17 @@ func loads(loaderPath, file, routePath string) bool {
 	}
 	root := strings.TrimSuffix(routePath, file) // "" or "sub/app/"
 	return strings.HasPrefix(loaderPath, root)
+}
+
+// JoinURI joins two URI parts with one slash, without leading or trailing
+// slashes.
+func JoinURI(a, b string) string {
+	a, b = strings.Trim(a, "/"), strings.Trim(b, "/")
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "/" + b
 }
