@@ -110,3 +110,57 @@ func TestLaravelCLI(t *testing.T) {
 		t.Errorf("evidence add route again: %d %s\n%s", code, stderr, out)
 	}
 }
+
+// TestSearchTypeTable: --type table ranks the application's tables on
+// what their migrations and models say, alone or fused with other types,
+// and says so when the workspace holds no application.
+func TestSearchTypeTable(t *testing.T) {
+	root := laravelWorkspace(t)
+	type hit struct {
+		Path   string
+		Symbol string
+		Kind   string
+		Line   string
+	}
+	search := func(args ...string) []hit {
+		t.Helper()
+		out, stderr, code := runCLI(t, append([]string{"search", "--root", root, "--json", "--min-score", "0"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("search %v: %d %s", args, code, stderr)
+		}
+		var resp struct{ Results []hit }
+		if err := json.Unmarshal([]byte(out), &resp); err != nil {
+			t.Fatalf("search %v: %v\n%s", args, err, out)
+		}
+		return resp.Results
+	}
+	// due_on comes from the second migration; the table is at the first.
+	rs := search("--type", "table", "due_on")
+	if len(rs) == 0 || rs[0].Symbol != "invoices" || rs[0].Kind != "table" ||
+		rs[0].Path != "database/migrations/2024_01_01_000000_create_invoices_table.php" || !strings.Contains(rs[0].Line, "due_on date") {
+		t.Errorf("--type table due_on: %+v", rs)
+	}
+	// A table only a model names ($table = 'clients') is at the model.
+	rs = search("--type", "table", "clients")
+	if len(rs) == 0 || rs[0].Symbol != "clients" || rs[0].Path != "app/Models/Customer.php" {
+		t.Errorf("--type table clients: %+v", rs)
+	}
+	// With another type the lists are fused.
+	kinds := map[string]bool{}
+	for _, r := range search("--type", "table,model", "invoice") {
+		kinds[r.Kind] = true
+	}
+	if !kinds["table"] || len(kinds) < 2 {
+		t.Errorf("--type table,model: kinds %v", kinds)
+	}
+
+	plain := t.TempDir()
+	writeFile(t, plain, "main.go", "package main\n\nfunc main() {}\n")
+	if _, stderr, code := runCLI(t, "index", "--root", plain); code != exitOK {
+		t.Fatalf("index: %s", stderr)
+	}
+	_, stderr, code := runCLI(t, "search", "--root", plain, "--type", "table", "users")
+	if code != exitUsage || !strings.Contains(stderr, "holds no application") {
+		t.Errorf("--type table without an application: %d %s", code, stderr)
+	}
+}

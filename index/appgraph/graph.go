@@ -527,3 +527,41 @@ func JoinURI(a, b string) string {
 	}
 	return a + "/" + b
 }
+
+// Table is what the application says about one table: the walk of
+// table:NAME (the table node, located at the migration that created it,
+// then its migrations in order, its models and the models related to
+// them).
+type Table struct {
+	Name  string
+	Nodes []Node // Nodes[0] is the table itself
+}
+
+// Tables lists every table a migration creates, alters or renames to, or
+// a model maps to, by name.
+func (g *Graph) Tables() []Table {
+	g.prepare()
+	names := map[string]bool{}
+	for _, m := range g.migrations {
+		names[m.v.Table] = true
+		if m.v.To != "" {
+			names[m.v.To] = true
+		}
+	}
+	for _, c := range g.classes {
+		if c.v.Role == RoleModel && c.v.Table != "" {
+			names[c.v.Table] = true
+		}
+	}
+	out := make([]Table, 0, len(names))
+	for t := range names {
+		if t == "" {
+			continue
+		}
+		w := &walk{g: g, seen: map[string]bool{}}
+		w.table(t, "", true)
+		out = append(out, Table{Name: t, Nodes: w.nodes})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dossierhq/dossier/store"
@@ -15,6 +16,9 @@ import (
 // is sent with the file closed, between a first look (the index's model,
 // or a recent answer) and the search. Every front-end searches here.
 func (e *Engine) SearchRoot(ctx context.Context, root string, q Query) (Response, error) {
+	if slices.Contains(q.Types, TypeTable) {
+		return e.searchTables(ctx, root, q)
+	}
 	start := time.Now()
 	resp := Response{Query: q.Text, Results: []Result{}}
 	q, err := prepare(q)
