@@ -489,6 +489,7 @@ func (g *Graph) prepare() {
 		return
 	}
 	g.prepared = true
+	g.inheritRoles()
 	for i := range g.routes {
 		r := &g.routes[i]
 		for _, rf := range g.routeFiles {
@@ -564,4 +565,31 @@ func (g *Graph) Tables() []Table {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// inheritRoles gives a class without a role the role of the nearest class
+// up its chain of bases in the application that has one (a model that
+// extends the app's BaseModel, a controller extending an app base
+// controller outside the usual folder).
+func (g *Graph) inheritRoles() {
+	for k, c := range g.classes {
+		if c.v.Role != "" {
+			continue
+		}
+		base := c.v.Base
+		for depth := 0; base != "" && depth < 16; depth++ {
+			b, ok := g.classes[strings.ToLower(base)]
+			if !ok {
+				break
+			}
+			if b.v.Role != "" {
+				if b.v.Role != RoleMigration {
+					c.v.Role = b.v.Role
+					g.classes[k] = c
+				}
+				break
+			}
+			base = b.v.Base
+		}
+	}
 }

@@ -93,11 +93,16 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 		}
 	}
 	c.Role = e.role(name, c.Base, ifaces)
+	// A class without a role whose base is another class of the app may
+	// inherit one through it (a model extending the app's BaseModel): the
+	// graph decides (appgraph's inherited roles), so its properties and
+	// methods are read as a model's and a controller's would be.
+	inherits := c.Role == "" && c.Base != "" && name != "" && !strings.HasPrefix(c.Base, `Illuminate\`)
 	if body != nil {
 		for _, m := range named(body) {
 			switch m.Type() {
 			case "property_declaration":
-				if c.Role == RoleModel {
+				if c.Role == RoleModel || inherits {
 					e.modelProp(&c, m)
 				}
 			case "method_declaration":
@@ -105,7 +110,7 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 				// keeps: the models a controller names, a model's
 				// relations, a migration's Schema:: operations.
 				switch {
-				case c.Role == RoleController || c.Role == RoleModel || c.Role == RoleMigration:
+				case c.Role == RoleController || c.Role == RoleModel || c.Role == RoleMigration || inherits:
 					e.method(&c, m)
 				case strings.HasSuffix(name, "ServiceProvider"):
 					if b := m.ChildByFieldName("body"); b != nil {
@@ -123,7 +128,7 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 			}
 		}
 	}
-	if c.Role == RoleModel && c.Table == "" && name != "" {
+	if (c.Role == RoleModel || inherits) && c.Table == "" && name != "" {
 		c.Table = TableOf(name)
 	}
 	if name == "" && c.Role != RoleMigration {
@@ -249,7 +254,7 @@ func (e *x) method(c *Class, n *sitter.Node) {
 				}
 			}
 		case "member_call_expression":
-			if rel == nil && c.Role == RoleModel && e.text(k.ChildByFieldName("object")) == "$this" {
+			if rel == nil && (c.Role == RoleModel || c.Role == "") && e.text(k.ChildByFieldName("object")) == "$this" {
 				if t := e.text(k.ChildByFieldName("name")); relationTypes[t] {
 					r := Relation{Method: m.Name, Type: t, Span: m.Span}
 					if as := args(k); len(as) > 0 {

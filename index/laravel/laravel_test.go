@@ -361,3 +361,132 @@ func TestComposerChanges(t *testing.T) {
 		}
 	})
 }
+
+// TestResourcesAndSingletons: Route::resources, apiResources, singleton
+// (creatable, destroyable) and apiSingleton expand to Laravel's routes.
+func TestResourcesAndSingletons(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"composer.json": `{"require": {"laravel/framework": "^11.0"}}`,
+		"routes/web.php": `<?php
+use App\Http\Controllers\PhotoController;
+use App\Http\Controllers\PostController;
+use App\Http\Controllers\ProfileController;
+use App\Http\Controllers\ThumbnailController;
+use Illuminate\Support\Facades\Route;
+
+Route::resources(['photos' => PhotoController::class, 'posts' => PostController::class]);
+Route::apiResources(['api-photos' => PhotoController::class]);
+Route::singleton('profile', ProfileController::class)->creatable();
+Route::singleton('photos.thumbnail', ThumbnailController::class)->destroyable();
+Route::apiSingleton('settings', ProfileController::class);
+`,
+	}
+	for _, c := range []string{"Photo", "Post", "Profile", "Thumbnail"} {
+		files["app/Http/Controllers/"+c+"Controller.php"] = "<?php\nnamespace App\\Http\\Controllers;\n\nclass " + c +
+			"Controller extends Controller\n{\n    public function show() {}\n}\n"
+	}
+	writeApp(t, root, files)
+	// Each target finds the route (its node names METHOD URI; its detail
+	// starts with the route's name).
+	for target, want := range map[string]string{
+		"route:photos.index":                       "GET|HEAD /photos photos.index",
+		"route:posts.edit":                         "GET|HEAD /posts/{post}/edit posts.edit",
+		"route:GET /posts/{post}":                  "GET|HEAD /posts/{post} posts.show",
+		"route:api-photos.update":                  "PUT|PATCH /api-photos/{api_photo} api-photos.update",
+		"route:profile.create":                     "GET|HEAD /profile/create profile.create",
+		"route:profile.store":                      "POST /profile profile.store",
+		"route:profile.destroy":                    "DELETE /profile profile.destroy",
+		"route:PUT /profile":                       "PUT|PATCH /profile profile.update",
+		"route:photos.thumbnail.destroy":           "DELETE /photos/{photo}/thumbnail photos.thumbnail.destroy",
+		"route:GET /photos/{photo}/thumbnail/edit": "GET|HEAD /photos/{photo}/thumbnail/edit photos.thumbnail.edit",
+		"route:settings.show":                      "GET|HEAD /settings settings.show",
+	} {
+		n := walk(t, root, target)[0]
+		if got := n.Name + " " + strings.Fields(n.Detail)[0]; n.Type != "route" || got != want {
+			t.Errorf("%s: %s %q, want %q", target, n.Type, got, want)
+		}
+	}
+	for _, missing := range []string{"route:api-photos.create", "route:settings.edit", "route:settings.destroy", "route:photos.thumbnail.create"} {
+		if _, err := appgraph.WalkRoot(context.Background(), root, missing); err == nil {
+			t.Errorf("%s: a route Laravel does not register", missing)
+		}
+	}
+	has(t, walk(t, root, "route:profile.show"), "controller_method App\\Http\\Controllers\\ProfileController@show")
+}
+
+// writeApp writes files under root and indexes it.
+func writeApp(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := index.Open(index.Options{Root: root, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestInheritedRoles: a class outside the usual folders whose base is the
+// app's own base model (or base controller) is a model (controller) in
+// the graph, with its table and relations.
+func TestInheritedRoles(t *testing.T) {
+	root := t.TempDir()
+	writeApp(t, root, map[string]string{
+		"composer.json": `{"require": {"laravel/framework": "^11.0"}}`,
+		"app/Support/BaseEntity.php": `<?php
+namespace App\Support;
+use Illuminate\Database\Eloquent\Model;
+abstract class BaseEntity extends Model {}
+`,
+		"app/Support/Tenanted.php": `<?php
+namespace App\Support;
+abstract class Tenanted extends BaseEntity {}
+`,
+		"app/Domain/Invoice.php": `<?php
+namespace App\Domain;
+use App\Support\Tenanted;
+class Invoice extends Tenanted
+{
+    protected $fillable = ['number'];
+    public function customer() { return $this->belongsTo(Customer::class); }
+}
+`,
+		"app/Domain/Customer.php": `<?php
+namespace App\Domain;
+use App\Support\BaseEntity;
+class Customer extends BaseEntity {}
+`,
+		"app/Web/Base.php": `<?php
+namespace App\Web;
+use Illuminate\Routing\Controller;
+class Base extends Controller {}
+`,
+		"app/Web/Billing.php": `<?php
+namespace App\Web;
+use App\Domain\Invoice;
+class Billing extends Base
+{
+    public function store() { return Invoice::create([]); }
+}
+`,
+		"routes/web.php": `<?php
+use Illuminate\Support\Facades\Route;
+Route::post('/invoices', [App\Web\Billing::class, 'store'])->name('invoices.store');
+`,
+	})
+	has(t, walk(t, root, "model:Invoice"), "model App\\Domain\\Invoice", "table invoices", "model App\\Domain\\Customer")
+	has(t, walk(t, root, "table:invoices"), "model App\\Domain\\Invoice")
+	has(t, walk(t, root, "route:invoices.store"), "controller_method App\\Web\\Billing@store", "model App\\Domain\\Invoice", "table invoices")
+	has(t, walk(t, root, "controller:Billing"), "controller App\\Web\\Billing")
+}

@@ -104,7 +104,7 @@ func (e *x) routeStmt(stmt *sitter.Node, g *group) {
 			}
 		default:
 			if routeLink < 0 && (verbs[l.name] != nil || l.name == "match" || l.name == "resource" ||
-				l.name == "apiResource" || l.name == "singleton" || l.name == "resources" || l.name == "apiResources") {
+				l.name == "apiResource" || l.name == "singleton" || l.name == "apiSingleton" || l.name == "resources" || l.name == "apiResources") {
 				routeLink = i
 			}
 		}
@@ -207,13 +207,25 @@ func (e *x) routes(stmt *sitter.Node, links []link, at int, g *group) {
 		ctrl := e.action(argOrNil(as, 1), g).Controller
 		e.resource(r, g, uri, ctrl, l.name == "apiResource", only, except, names)
 		return
+	case "resources", "apiResources":
+		if arr := argOrNil(as, 0); arr != nil && arr.Type() == "array_creation_expression" {
+			e.entries(arr, func(uri string, v *sitter.Node) {
+				e.resource(r, g, uri, e.action(v, g).Controller, l.name == "apiResources", only, except, names)
+			})
+		}
+		return
+	case "singleton", "apiSingleton":
+		uri, _ := e.str(argOrNil(as, 0))
+		ctrl := e.action(argOrNil(as, 1), g).Controller
+		e.singleton(r, g, uri, ctrl, l.name == "apiSingleton", links[at+1:], only, except)
+		return
 	case "match":
 		r.Methods = upper(e.strs(argOrNil(as, 0)))
 		as = as[min(1, len(as)):]
 	default:
 		r.Methods = verbs[l.name]
 		if r.Methods == nil {
-			return // singleton, resources: not expanded
+			return // not a route verb
 		}
 	}
 	uri, ok := e.str(argOrNil(as, 0))
@@ -350,6 +362,74 @@ func (e *x) resource(r Route, g *group, uri, ctrl string, api bool, only, except
 			x.Name = g.name + n
 		}
 		x.Controller, x.Action = ctrl, ra.action
+		e.f.Routes = append(e.f.Routes, x)
+	}
+}
+
+// singletonActions are Route::singleton's actions in order: show, edit
+// and update, and with ->creatable() create, store and destroy, with
+// ->destroyable() destroy; apiSingleton leaves out the forms (create,
+// edit).
+var singletonActions = []struct {
+	action, method, suffix string
+}{
+	{"create", "GET", "/create"}, {"store", "POST", ""}, {"show", "GET", ""}, {"edit", "GET", "/edit"},
+	{"update", "PUT", ""}, {"destroy", "DELETE", ""},
+}
+
+// singleton expands Route::singleton / apiSingleton: one resource without
+// an index or an id (/profile, /profile/edit); a nested name
+// (photos.thumbnail) puts the parent's id before it.
+func (e *x) singleton(r Route, g *group, uri, ctrl string, api bool, chain []link, only, except []string) {
+	if uri == "" {
+		return
+	}
+	creatable, destroyable := false, false
+	for _, m := range chain {
+		switch m.name {
+		case "creatable":
+			creatable = true
+		case "destroyable":
+			destroyable = true
+		}
+	}
+	segs := strings.Split(uri, ".")
+	base := ""
+	for i, s := range segs {
+		if i < len(segs)-1 {
+			base = appgraph.JoinURI(base, s+"/{"+singular(s)+"}")
+		} else {
+			base = appgraph.JoinURI(base, s)
+		}
+	}
+	for _, sa := range singletonActions {
+		switch {
+		case sa.action == "create" || sa.action == "store":
+			if !creatable || api && sa.action == "create" {
+				continue
+			}
+		case sa.action == "destroy":
+			if !creatable && !destroyable {
+				continue
+			}
+		case sa.action == "edit" && api:
+			continue
+		}
+		if len(only) > 0 && !contains(only, sa.action) || contains(except, sa.action) {
+			continue
+		}
+		x := r
+		x.Middleware = append([]string(nil), r.Middleware...)
+		x.Methods = []string{sa.method}
+		switch sa.action {
+		case "update":
+			x.Methods = []string{"PUT", "PATCH"}
+		case "show", "create", "edit":
+			x.Methods = append(x.Methods, "HEAD")
+		}
+		x.URI = "/" + appgraph.JoinURI(g.prefix, base+sa.suffix)
+		x.Name = g.name + uri + "." + sa.action
+		x.Controller, x.Action = ctrl, sa.action
 		e.f.Routes = append(e.f.Routes, x)
 	}
 }
