@@ -15,7 +15,6 @@ import (
 	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/laravel"
-	"github.com/dossierhq/dossier/store"
 )
 
 // appFramework is a framework whose applications the index reads (seed
@@ -111,8 +110,10 @@ func isManifest(rel string) bool {
 // the files of the frameworks' languages again (rederive), so a run cut
 // short after writing a new manifest, or one whose root manifest is not
 // indexed, still ends right, and a manifest edited without changing its
-// verdict (a version bump in package.json) costs nothing.
-func manifestState(root string, ds detectors, old map[string]store.File) string {
+// verdict (a version bump in package.json) costs nothing. files are the
+// workspace's files (the index's at the start of a run, the walk's at its
+// end).
+func manifestState[V any](root string, ds detectors, files map[string]V) string {
 	var lines []string
 	add := func(rel string) {
 		line := rel
@@ -130,12 +131,12 @@ func manifestState(root string, ds detectors, old map[string]store.File) string 
 	}
 	for _, f := range appFrameworks {
 		for _, m := range f.manifests {
-			if _, ok := old[m]; !ok {
+			if _, ok := files[m]; !ok {
 				add(m)
 			}
 		}
 	}
-	for p := range old {
+	for p := range files {
 		if isManifest(p) {
 			add(p)
 		}

@@ -69,7 +69,7 @@ type Summary struct {
 	Notes        map[string]int     `json:"notes,omitempty"`
 	Errors       []string           `json:"errors,omitempty"`
 	Seconds      float64            `json:"seconds"`
-	// ManifestState is what manifestState found when the run started.
+	// ManifestState is what manifestState found at the end of the run.
 	ManifestState string `json:"manifest_state,omitempty"`
 	// RebuiltFrom is the schema of an older index this run replaced, or -1.
 	RebuiltFrom int `json:"rebuilt_from_schema"`
@@ -312,7 +312,10 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	}
 	sort.Strings(gone)
 	if !ix.newManifest.Load() {
-		sum.ManifestState = state // else the next run derives the files again
+		// What the next run compares with: the manifests found now, a
+		// nested app's new one included (else the next run derives the
+		// files again).
+		sum.ManifestState = manifestState(ix.root, ix.detectors, seen)
 	}
 	if err := ix.finish(gone, &sum, skips, base, start); err != nil {
 		return sum, err
@@ -451,7 +454,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
 		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, func(c discover.Candidate) error {
 			seen[c.Rel] = true
-			if _, ok := old[c.Rel]; !ok && isManifest(c.Rel) {
+			if _, ok := old[c.Rel]; !ok && len(old) > 0 && isManifest(c.Rel) {
 				ix.newManifest.Store(true)
 			}
 			if f, ok := old[c.Rel]; ok && f.Size == c.Size && f.ModTime == c.ModTime && !ix.force && !ix.rederive(c.Rel) {

@@ -490,3 +490,34 @@ Route::post('/invoices', [App\Web\Billing::class, 'store'])->name('invoices.stor
 	has(t, walk(t, root, "route:invoices.store"), "controller_method App\\Web\\Billing@store", "model App\\Domain\\Invoice", "table invoices")
 	has(t, walk(t, root, "controller:Billing"), "controller App\\Web\\Billing")
 }
+
+// TestFreshIndexRunsOnce: a first index of an app (a nested one too)
+// derives each file once, and the next run, with nothing changed,
+// derives none: the manifests it found are what that run compares with.
+func TestFreshIndexRunsOnce(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(filepath.Join(root, "shop"), os.DirFS("testdata/app")); err != nil {
+		t.Fatal(err)
+	}
+	run := func() index.Summary {
+		t.Helper()
+		ix, err := index.Open(index.Options{Root: root, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		sum, err := ix.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	first := run()
+	if first.Notes["manifest_added"] != 0 || first.Indexed == 0 {
+		t.Errorf("first run: indexed %d, notes %v (a fresh index needs no second pass)", first.Indexed, first.Notes)
+	}
+	if again := run(); again.Indexed != 0 || again.Unchanged != first.Indexed {
+		t.Errorf("second run derived %d files again (unchanged %d of %d)", again.Indexed, again.Unchanged, first.Indexed)
+	}
+	has(t, walk(t, root, "route:billing.invoices.store"), "model App\\Models\\Invoice")
+}
