@@ -492,18 +492,35 @@ func (g *Graph) prepare() {
 	g.inheritRoles()
 	for i := range g.routes {
 		r := &g.routes[i]
-		for _, rf := range g.routeFiles {
-			if !loads(rf.path, rf.v.File, r.path) {
-				continue
+		// The file may be loaded by a file that is loaded in turn
+		// (routes/auth.php required by routes/web.php, which the
+		// provider loads with the web middleware): apply each loader's
+		// attributes, innermost first.
+		at, seen := r.path, map[string]bool{}
+		for depth := 0; depth < 8 && !seen[at]; depth++ {
+			seen[at] = true
+			rf, ok := g.loaderOf(at)
+			if !ok {
+				break
 			}
 			r.v.URI = "/" + JoinURI(rf.v.Prefix, r.v.URI)
 			r.v.Middleware = append(append([]string(nil), rf.v.Middleware...), r.v.Middleware...)
 			if r.v.Name != "" { // Laravel prefixes named routes only
 				r.v.Name = rf.v.Name + r.v.Name
 			}
-			break
+			at = rf.path
 		}
 	}
+}
+
+// loaderOf finds what loads the route file at routePath.
+func (g *Graph) loaderOf(routePath string) (located[RouteFile], bool) {
+	for _, rf := range g.routeFiles {
+		if rf.path != routePath && loads(rf.path, rf.v.File, routePath) {
+			return rf, true
+		}
+	}
+	return located[RouteFile]{}, false
 }
 
 // loads reports whether the loader at loaderPath, naming file relative to

@@ -110,12 +110,14 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 				// keeps: the models a controller names, a model's
 				// relations, a migration's Schema:: operations.
 				switch {
-				case c.Role == RoleController || c.Role == RoleModel || c.Role == RoleMigration || inherits:
+				case c.Role == RoleController || c.Role == RoleModel || c.Role == RoleMigration:
 					e.method(&c, m)
 				case strings.HasSuffix(name, "ServiceProvider"):
 					if b := m.ChildByFieldName("body"); b != nil {
 						e.providerRoutes(b)
 					}
+				case inherits:
+					e.method(&c, m)
 				}
 			case "use_declaration": // traits
 				for _, t := range named(m) {

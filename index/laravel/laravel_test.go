@@ -521,3 +521,51 @@ func TestFreshIndexRunsOnce(t *testing.T) {
 	}
 	has(t, walk(t, root, "route:billing.invoices.store"), "model App\\Models\\Invoice")
 }
+
+// TestRequiredRouteFiles: a route file required from another (Breeze's
+// `require __DIR__.'/auth.php';`, inside a group or not) gets the group's
+// prefix, middleware and names, and whatever loads the requiring file.
+func TestRequiredRouteFiles(t *testing.T) {
+	root := t.TempDir()
+	writeApp(t, root, map[string]string{
+		"composer.json": `{"require": {"laravel/framework": "^10.0"}}`,
+		"app/Providers/RouteServiceProvider.php": `<?php
+namespace App\Providers;
+use Illuminate\Support\Facades\Route;
+class RouteServiceProvider extends ServiceProvider
+{
+    public function boot()
+    {
+        Route::middleware('web')->group(base_path('routes/web.php'));
+    }
+}
+`,
+		"routes/web.php": `<?php
+use Illuminate\Support\Facades\Route;
+Route::get('/', fn () => view('welcome'))->name('home');
+require __DIR__.'/auth.php';
+Route::prefix('admin')->name('admin.')->middleware('can:admin')->group(function () {
+    require __DIR__ . '/admin.php';
+});
+`,
+		"routes/auth.php": `<?php
+use Illuminate\Support\Facades\Route;
+Route::get('login', fn () => view('auth.login'))->name('login');
+`,
+		"routes/admin.php": `<?php
+use Illuminate\Support\Facades\Route;
+Route::get('users', fn () => view('admin.users'))->name('users');
+`,
+	})
+	for target, want := range map[string]string{
+		"route:login":       "GET|HEAD /login login [web]",
+		"route:admin.users": "GET|HEAD /admin/users admin.users [web, can:admin]",
+		"route:home":        "GET|HEAD / home [web]",
+	} {
+		n := walk(t, root, target)[0]
+		mw := n.Detail[max(0, strings.Index(n.Detail, "[")):]
+		if got := n.Name + " " + strings.Fields(n.Detail)[0] + " " + mw; got != want {
+			t.Errorf("%s: %q, want %q", target, got, want)
+		}
+	}
+}

@@ -48,6 +48,9 @@ func (e *x) routeStmt(stmt *sitter.Node, g *group) {
 	if c == nil {
 		return
 	}
+	if e.requireRoutes(c, g) {
+		return
+	}
 	head, links := e.chain(c)
 	if !routeHead(head) || len(links) == 0 {
 		return
@@ -120,6 +123,53 @@ func (e *x) routeStmt(stmt *sitter.Node, g *group) {
 			e.routeBlock(body, &inner)
 		}
 	}
+}
+
+// requireRoutes reads require/include of another route file
+// (`require __DIR__.'/auth.php';`, `require base_path('routes/x.php');`)
+// inside a route file or a group: the file's routes get the group's
+// prefix, middleware and name prefix, and whatever loads this file (see
+// appgraph's RouteFiles). It reports whether n was such a statement.
+func (e *x) requireRoutes(n *sitter.Node, g *group) bool {
+	switch n.Type() {
+	case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
+	default:
+		return false
+	}
+	arg := firstNamed(n)
+	if arg == nil {
+		return true
+	}
+	var file string
+	switch arg.Type() {
+	case "binary_expression": // __DIR__.'/auth.php'
+		l, r := arg.ChildByFieldName("left"), arg.ChildByFieldName("right")
+		if l == nil || r == nil || e.text(l) != "__DIR__" {
+			return true
+		}
+		s, ok := e.str(r)
+		if !ok {
+			return true
+		}
+		file = path.Join(path.Dir(e.path), s)
+	case "function_call_expression": // base_path('routes/x.php')
+		if e.text(arg.ChildByFieldName("function")) != "base_path" {
+			return true
+		}
+		s, ok := e.str(argOrNil(args(arg), 0))
+		if !ok {
+			return true
+		}
+		file = strings.TrimPrefix(s, "/")
+	default:
+		return true
+	}
+	if !strings.HasSuffix(file, ".php") || strings.HasPrefix(file, "../") {
+		return true
+	}
+	e.f.RouteFiles = append(e.f.RouteFiles, RouteFile{File: file, Prefix: g.prefix,
+		Middleware: append([]string(nil), g.middleware...), Name: g.name})
+	return true
 }
 
 // routeBlock reads the statements of a group's closure.
