@@ -208,15 +208,8 @@ func TestNotLaravel(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "composer.json"), []byte(`{"require": {"symfony/console": "^7"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Open(index.Options{Root: root, Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := ix.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	_, err = appgraph.WalkRoot(context.Background(), root, "route:home")
+	indexRoot(t, root)
+	_, err := appgraph.WalkRoot(context.Background(), root, "route:home")
 	if err == nil || !strings.Contains(err.Error(), "holds no application dossier can read") {
 		t.Errorf("walk in a non-Laravel workspace: %v", err)
 	}
@@ -427,14 +420,22 @@ func writeApp(t *testing.T, root string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
-	ix, err := index.Open(index.Options{Root: root, Workers: 1})
+	indexRoot(t, root)
+}
+
+// indexRoot indexes the workspace at root and returns the run's summary.
+func indexRoot(t *testing.T, root string) index.Summary {
+	t.Helper()
+	ix, err := index.Open(index.Options{Root: root, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	if _, err := ix.Run(context.Background()); err != nil {
+	sum, err := ix.Run(context.Background())
+	if err != nil {
 		t.Fatal(err)
 	}
+	return sum
 }
 
 // TestInheritedRoles: a class outside the usual folders whose base is the
@@ -499,24 +500,11 @@ func TestFreshIndexRunsOnce(t *testing.T) {
 	if err := os.CopyFS(filepath.Join(root, "shop"), os.DirFS("testdata/app")); err != nil {
 		t.Fatal(err)
 	}
-	run := func() index.Summary {
-		t.Helper()
-		ix, err := index.Open(index.Options{Root: root, Workers: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
-		sum, err := ix.Run(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sum
-	}
-	first := run()
+	first := indexRoot(t, root)
 	if first.Notes["manifest_added"] != 0 || first.Indexed == 0 {
 		t.Errorf("first run: indexed %d, notes %v (a fresh index needs no second pass)", first.Indexed, first.Notes)
 	}
-	if again := run(); again.Indexed != 0 || again.Unchanged != first.Indexed {
+	if again := indexRoot(t, root); again.Indexed != 0 || again.Unchanged != first.Indexed {
 		t.Errorf("second run derived %d files again (unchanged %d of %d)", again.Indexed, again.Unchanged, first.Indexed)
 	}
 	has(t, walk(t, root, "route:billing.invoices.store"), "model App\\Models\\Invoice")

@@ -375,16 +375,8 @@ func (e *x) resource(r Route, g *group, uri, ctrl string, api bool, only, except
 	if uri == "" {
 		return
 	}
-	// photos.comments: /photos/{photo}/comments/{comment}
 	segs := strings.Split(uri, ".")
-	base := ""
-	for i, s := range segs {
-		if i < len(segs)-1 {
-			base = appgraph.JoinURI(base, s+"/{"+singular(s)+"}")
-		} else {
-			base = appgraph.JoinURI(base, s)
-		}
-	}
+	base := nestedURI(segs)
 	param := singular(path.Base(strings.ReplaceAll(segs[len(segs)-1], "-", "_")))
 	for _, ra := range resourceActions {
 		if api && (ra.action == "create" || ra.action == "edit") {
@@ -393,27 +385,43 @@ func (e *x) resource(r Route, g *group, uri, ctrl string, api bool, only, except
 		if len(only) > 0 && !contains(only, ra.action) || contains(except, ra.action) {
 			continue
 		}
-		x := r
-		x.Middleware = append([]string(nil), r.Middleware...)
-		x.Methods = []string{ra.method}
-		if ra.action == "update" {
-			x.Methods = []string{"PUT", "PATCH"}
-		}
-		if ra.action == "index" || ra.action == "show" || ra.action == "create" || ra.action == "edit" {
-			x.Methods = append(x.Methods, "HEAD")
-		}
-		suffix := ra.suffix
-		if strings.Contains(suffix, "%s") {
-			suffix = strings.ReplaceAll(suffix, "%s", param)
-		}
-		x.URI = "/" + appgraph.JoinURI(g.prefix, base+suffix)
-		x.Name = g.name + uri + "." + ra.action
+		name := uri + "." + ra.action
 		if n, ok := names[ra.action]; ok {
-			x.Name = g.name + n
+			name = n
 		}
-		x.Controller, x.Action = ctrl, ra.action
-		e.f.Routes = append(e.f.Routes, x)
+		e.resourceRoute(r, g, ra.method, base+strings.ReplaceAll(ra.suffix, "%s", param), name, ctrl, ra.action)
 	}
+}
+
+// resourceRoute emits one route of a resource or singleton: update
+// answers PUT and PATCH, the GET actions HEAD too.
+func (e *x) resourceRoute(r Route, g *group, method, uri, name, ctrl, action string) {
+	r.Middleware = append([]string(nil), r.Middleware...)
+	r.Methods = []string{method}
+	switch action {
+	case "update":
+		r.Methods = []string{"PUT", "PATCH"}
+	case "index", "show", "create", "edit":
+		r.Methods = append(r.Methods, "HEAD")
+	}
+	r.URI = "/" + appgraph.JoinURI(g.prefix, uri)
+	r.Name = g.name + name
+	r.Controller, r.Action = ctrl, action
+	e.f.Routes = append(e.f.Routes, r)
+}
+
+// nestedURI is the URI of a nested resource name: photos.comments is
+// photos/{photo}/comments.
+func nestedURI(segs []string) string {
+	base := ""
+	for i, s := range segs {
+		if i < len(segs)-1 {
+			base = appgraph.JoinURI(base, s+"/{"+singular(s)+"}")
+		} else {
+			base = appgraph.JoinURI(base, s)
+		}
+	}
+	return base
 }
 
 // singletonActions are Route::singleton's actions in order: show, edit
@@ -443,15 +451,7 @@ func (e *x) singleton(r Route, g *group, uri, ctrl string, api bool, chain []lin
 			destroyable = true
 		}
 	}
-	segs := strings.Split(uri, ".")
-	base := ""
-	for i, s := range segs {
-		if i < len(segs)-1 {
-			base = appgraph.JoinURI(base, s+"/{"+singular(s)+"}")
-		} else {
-			base = appgraph.JoinURI(base, s)
-		}
-	}
+	base := nestedURI(strings.Split(uri, "."))
 	for _, sa := range singletonActions {
 		switch {
 		case sa.action == "create" || sa.action == "store":
@@ -468,19 +468,7 @@ func (e *x) singleton(r Route, g *group, uri, ctrl string, api bool, chain []lin
 		if len(only) > 0 && !contains(only, sa.action) || contains(except, sa.action) {
 			continue
 		}
-		x := r
-		x.Middleware = append([]string(nil), r.Middleware...)
-		x.Methods = []string{sa.method}
-		switch sa.action {
-		case "update":
-			x.Methods = []string{"PUT", "PATCH"}
-		case "show", "create", "edit":
-			x.Methods = append(x.Methods, "HEAD")
-		}
-		x.URI = "/" + appgraph.JoinURI(g.prefix, base+sa.suffix)
-		x.Name = g.name + uri + "." + sa.action
-		x.Controller, x.Action = ctrl, sa.action
-		e.f.Routes = append(e.f.Routes, x)
+		e.resourceRoute(r, g, sa.method, base+sa.suffix, uri+"."+sa.action, ctrl, sa.action)
 	}
 }
 
