@@ -251,11 +251,13 @@ func startTmux(t *testing.T, tmuxPath, root, cfgHome string) *tmuxTerm {
 	}
 	tm := &tmuxTerm{t: t, tmux: tmuxPath, socket: fmt.Sprintf("dossier-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	// The server's environment becomes the pane's: no outer tmux, and no
-	// display, so the clipboard's auto order goes to OSC 52.
+	// display, so the clipboard's auto order goes to OSC 52. CI is left
+	// out too: termenv takes a set CI for "no terminal" and draws without
+	// colours, which no user's terminal does.
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
-		case "TMUX", "TMUX_PANE", "DISPLAY", "WAYLAND_DISPLAY", "STY", "FLOW_DIR", "NO_COLOR":
+		case "TMUX", "TMUX_PANE", "DISPLAY", "WAYLAND_DISPLAY", "STY", "FLOW_DIR", "NO_COLOR", "CI":
 			continue
 		}
 		tm.env = append(tm.env, kv)
