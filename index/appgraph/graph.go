@@ -238,8 +238,11 @@ func (g *Graph) findClasses(name, role string) []located[Class] {
 		}
 	}
 	var out []located[Class]
+	// A module's path may be given from any folder down (handlers/admin
+	// for src/handlers/admin).
+	tail := "/" + strings.ToLower(moduleName(name))
 	for _, c := range g.classes {
-		if c.v.Role == role && strings.EqualFold(c.v.Name, name) {
+		if c.v.Role == role && (strings.EqualFold(c.v.Name, name) || strings.Contains(name, "/") && strings.HasSuffix(strings.ToLower(c.v.FQN), tail)) {
 			out = append(out, c)
 		}
 	}
