@@ -119,10 +119,25 @@ func (d jsAppDescriber) method(fc *FileContext, seg segment.Segment) (Section, b
 
 // topMethods are the controller methods that top-level statements inside
 // seg declare and the segmenter left as top-level code (const list =
-// catchAsync(async (req, res) => ...), exports.list = ...).
+// catchAsync(async (req, res) => ...), exports.list = ...), and the
+// statements that register models (mongoose.model('Product', schema)).
 func (d jsAppDescriber) topMethods(fc *FileContext, seg segment.Segment, routes []Section) []Section {
 	var out []Section
 	for _, c := range fc.App.Classes {
+		if c.Role == appgraph.RoleModel && within(c.Span, seg) {
+			var rels []string
+			for _, r := range c.Relations {
+				rels = append(rels, r.Method+": "+r.Type+" "+r.Target)
+			}
+			end := min(c.EndByte, len(fc.Contents))
+			fnd := finder("path", fc.Path, "framework", d.fw, "type", SrcModel, "model", c.FQN, "table", c.Table,
+				"relations", strings.Join(rels, "; "))
+			s := base(d.fw, fc, seg, "decl", fnd)
+			s.Kind, s.SourceType, s.Flavor, s.Symbol, s.Parents, s.Signature = string(segment.Class), SrcModel, d.fw, c.Name, nil, ""
+			s.Artifact, s.Outline = string(fc.Contents[c.StartByte:end]), false
+			s.StartByte, s.EndByte, s.StartLine, s.EndLine, s.Part, s.Parts = c.StartByte, end, c.StartLine, c.EndLine, 1, 1
+			out = append(out, s)
+		}
 		if c.Role != appgraph.RoleController {
 			continue
 		}

@@ -24,6 +24,8 @@ type express struct {
 	mounts []mount
 	export string            // the router the module exports
 	inline []appgraph.Method // inline route handlers
+	models []model
+	refs   []appgraph.Relation // schema fields with ref: 'Model'
 }
 
 type rawRoute struct {
@@ -219,6 +221,8 @@ func (ex *express) walk(root *sitter.Node) {
 					ex.alias[ex.text(name)] = r
 				}
 			}
+		case "pair":
+			ex.ref(n)
 		case "string", "template_string", "comment", "jsx_element", "type_annotation", "interface_declaration":
 			descend = false
 		}
@@ -237,6 +241,9 @@ func (ex *express) walk(root *sitter.Node) {
 // whether the walk goes into the call's children.
 func (ex *express) call(n *sitter.Node) bool {
 	fn := n.ChildByFieldName("function")
+	if fn != nil && (fn.Type() == "identifier" || fn.Type() == "member_expression") {
+		ex.mongooseModel(n, fn)
+	}
 	if fn == nil || fn.Type() != "member_expression" {
 		return true
 	}
@@ -295,7 +302,7 @@ func (ex *express) route(n, fn, obj *sitter.Node, prop string) {
 		// its route as the file writes it (GET /articles/feed), so
 		// controller: walks reach it.
 		rt.Controller, rt.Action = ModuleID(ex.path), verbs[prop]+" "+p
-		ex.inline = append(ex.inline, appgraph.Method{Name: rt.Action, Span: ex.span(last)})
+		ex.inline = append(ex.inline, appgraph.Method{Name: rt.Action, Uses: ex.uses(last), Span: ex.span(last)})
 	}
 	start := int(n.StartByte())
 	if chained {
@@ -512,6 +519,12 @@ func (ex *express) finish(root *sitter.Node) {
 		}
 	}
 	if isController && len(ex.funcs) > 0 {
+		for i := range ex.funcs {
+			if i < len(ex.bodies) && ex.funcs[i].Uses == nil {
+				ex.funcs[i].Uses = ex.uses(ex.bodies[i])
+			}
+		}
 		ex.f.Classes = append(ex.f.Classes, ex.controller(int(root.StartByte()), int(root.EndByte())))
 	}
+	ex.f.Classes = append(ex.f.Classes, ex.modelClasses()...)
 }

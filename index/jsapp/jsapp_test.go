@@ -95,8 +95,8 @@ func TestExpressRoutes(t *testing.T) {
 	if r := nodes[0]; r.Path != "apps/api/src/routes/v1/user.route.js" || r.StartLine != 9 || !strings.Contains(r.Detail, "auth('manageUsers')") {
 		t.Errorf("route node = %+v, want user.route.js:9 with middleware auth('manageUsers')", r)
 	}
-	if m := nodes[2]; m.Path != userCtl+".js" || m.StartLine != 4 || m.EndLine != 7 {
-		t.Errorf("method node = %+v, want user.controller.js:4-7", m)
+	if m := nodes[2]; m.Path != userCtl+".js" || m.StartLine != 5 || m.EndLine != 8 {
+		t.Errorf("method node = %+v, want user.controller.js:5-8", m)
 	}
 	// A parameter matches in any notation.
 	for _, u := range []string{"/v1/users/:userId", "/v1/users/{user}", "/v1/users/[id]"} {
@@ -132,6 +132,22 @@ func TestExpressControllers(t *testing.T) {
 	if n != 4 {
 		t.Errorf("controller:user.controller reached %d routes, want 4: %v", n, nodes)
 	}
+}
+
+// TestMongooseModels: route -> handler -> the models it names (through a
+// models/index.js barrel) -> collection; model -> ref fields, handlers.
+func TestMongooseModels(t *testing.T) {
+	root := indexMono(t)
+	has(t, walk(t, root, "route:GET /v1/users/:userId"), "controller_method "+userCtl+"@getUser", "model User", "table users")
+	order := walk(t, root, "model:Order")
+	has(t, order, "model Order", "table purchase_orders", "model_relation Order::user", "model_relation Order::product", "model User")
+	for _, n := range order {
+		if n.Name == "Order::product" && n.Detail != "ref Product" {
+			t.Errorf("Order::product detail %q, want ref Product", n.Detail)
+		}
+	}
+	has(t, walk(t, root, "model:User"), "controller_method "+userCtl+"@getUser", "route GET /v1/users/:userId")
+	has(t, walk(t, root, "table:users"), "model User", "model Order")
 }
 
 func TestNextRoutes(t *testing.T) {

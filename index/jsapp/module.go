@@ -62,6 +62,8 @@ type x struct {
 	binds map[string]binding
 	// funcs are the file's top-level functions, by name, in order.
 	funcs []appgraph.Method
+	// bodies are the funcs' function nodes, for their uses.
+	bodies []*sitter.Node
 	// handlerParams is set when a top-level function takes (req, res),
 	// the shape of an Express handler.
 	handlerParams bool
@@ -270,6 +272,7 @@ func (e *x) method(name string, stmt, fn *sitter.Node) {
 		}
 	}
 	e.funcs = append(e.funcs, appgraph.Method{Name: name, Span: e.span(stmt)})
+	e.bodies = append(e.bodies, fn)
 	if ps := fn.ChildByFieldName("parameters"); ps != nil {
 		var names []string
 		for _, p := range named(ps) {

@@ -1,5 +1,6 @@
 const catchAsync = require('../utils/catchAsync');
 const { userService } = require('../services');
+const { User } = require('../models');
 
 const createUser = catchAsync(async (req, res) => {
   const user = await userService.createUser(req.body);
@@ -11,7 +12,7 @@ const getUsers = catchAsync(async (req, res) => {
 });
 
 const getUser = catchAsync(async (req, res) => {
-  res.send(await userService.getUserById(req.params.userId));
+  res.send(await User.findById(req.params.userId));
 });
 
 const deleteUser = catchAsync(async (req, res) => {
