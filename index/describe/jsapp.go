@@ -32,14 +32,14 @@ func (d jsAppDescriber) Describe(fc *FileContext, seg segment.Segment) (Descript
 		return nil, false
 	}
 	var routes []Section
-	if seg.Part <= 1 {
+	if seg.Kind == segment.TopLevel || seg.Part <= 1 { // a split function's route goes with its first part
 		routes = d.routes(fc, seg)
 	}
 	if seg.Kind == segment.TopLevel {
 		routes = append(routes, d.topMethods(fc, seg, routes)...)
 	}
 	if seg.Kind == segment.TopLevel && len(routes) > 0 {
-		out := append(routes, residue(fc, seg, routes)...)
+		out := append(routes, jsResidue(fc, seg, routes)...)
 		sort.SliceStable(out, func(i, j int) bool { return out[i].StartByte < out[j].StartByte })
 		return replacing(out), true
 	}
@@ -162,4 +162,67 @@ func (d jsAppDescriber) topMethods(fc *FileContext, seg segment.Segment, routes 
 		}
 	}
 	return out
+}
+
+// jsResidue is the code of seg's top-level statements that the units do
+// not stand for, as plain code sections. A statement stands for its units
+// when what is left of it around them is no code of its own (router,
+// .route('/'), a semicolon); a function that registers routes inside
+// (module.exports = (app) => { ... app.get(...) }) stays whole.
+func jsResidue(fc *FileContext, seg segment.Segment, units []Section) []Section {
+	var out []Section
+	var run *appgraph.Span
+	flush := func() {
+		if run == nil {
+			return
+		}
+		s := base("code", fc, seg, "top", finder("path", fc.Path, "language", fc.Language, "kind", string(segment.TopLevel)))
+		end := min(run.EndByte, len(fc.Contents))
+		s.Artifact, s.Outline, s.Symbol = string(fc.Contents[run.StartByte:end]), false, ""
+		s.StartByte, s.EndByte, s.StartLine, s.EndLine, s.Part, s.Parts = run.StartByte, end, run.StartLine, run.EndLine, 1, 1
+		out = append(out, s)
+		run = nil
+	}
+	for _, st := range fc.App.Stmts {
+		if !within(st, seg) {
+			continue
+		}
+		if standsFor(fc.Contents, st, units) {
+			flush()
+			continue
+		}
+		if run == nil {
+			r := st
+			run = &r
+		} else {
+			run.EndByte, run.EndLine = st.EndByte, st.EndLine
+		}
+	}
+	flush()
+	return out
+}
+
+// standsFor reports whether units cover st but for code of no substance.
+func standsFor(src []byte, st appgraph.Span, units []Section) bool {
+	end := min(st.EndByte, len(src))
+	if st.StartByte >= end {
+		return false
+	}
+	left := make([]byte, 0, end-st.StartByte)
+	touched := false
+	for i := st.StartByte; i < end; i++ {
+		in := false
+		for _, u := range units {
+			if i >= u.StartByte && i < u.EndByte {
+				in = true
+				break
+			}
+		}
+		touched = touched || in
+		if !in {
+			left = append(left, src[i])
+		}
+	}
+	rest := string(left)
+	return touched && !strings.ContainsAny(rest, "{}") && !strings.Contains(rest, "=>") && !strings.Contains(rest, "function")
 }

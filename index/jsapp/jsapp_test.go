@@ -112,6 +112,8 @@ func TestExpressRoutes(t *testing.T) {
 	// Router().use(module) chains and export default Router().use('/api', api).
 	has(t, walk(t, root, "route:/api/tags"), "route GET /api/tags", "controller_method apps/api/src/routes/tag/tag.controller@GET /tags")
 	has(t, walk(t, root, "route:/health"), "route GET /health")
+	// A route registered inside a function that receives the app.
+	has(t, walk(t, root, "route:/legacy/ping"), "route GET /legacy/ping")
 	// tools/ has a package.json without express: not an application.
 	noRoute(t, root, "route:/not-a-route")
 }
@@ -181,13 +183,17 @@ func TestChunkTypes(t *testing.T) {
 	}
 	defer db.Close()
 	types := map[string][]string{}
-	var routeCode []string
+	var routeCode, legacyCode []string
 	err = db.View(func(tx *store.Tx) error {
 		return tx.Chunks(func(c store.Chunk) error {
 			types[c.Path] = append(types[c.Path], c.SourceType+" "+c.Symbol)
 			if c.Path == "apps/api/src/routes/v1/user.route.js" && c.SourceType == "code" {
 				text, _ := tx.Artifact(c)
 				routeCode = append(routeCode, text)
+			}
+			if c.Path == "apps/api/src/routes/legacy.js" && c.SourceType == "code" {
+				text, _ := tx.Artifact(c)
+				legacyCode = append(legacyCode, text)
 			}
 			return nil
 		})
@@ -212,5 +218,10 @@ func TestChunkTypes(t *testing.T) {
 	// The code around the routes stays plain code.
 	if code := strings.Join(routeCode, "\n"); !strings.Contains(code, "const router = express.Router();") || !strings.Contains(code, "module.exports = router;") {
 		t.Errorf("user.route.js lost the code around its routes: %q", routeCode)
+	}
+	// A route inside a function is a chunk beside the function's own.
+	if !slices.Contains(types["apps/api/src/routes/legacy.js"], "route GET /legacy/ping") ||
+		!strings.Contains(strings.Join(legacyCode, "\n"), "const started = Date.now();") {
+		t.Errorf("legacy.js: chunks %q, code %q", types["apps/api/src/routes/legacy.js"], legacyCode)
 	}
 }

@@ -13,5 +13,6 @@ app.use(tagRoutes);
 app.use(errorHandler);
 
 app.get('/health', (req, res) => res.send('ok'));
+require('./routes/legacy')(app);
 
 module.exports = app;
