@@ -41,9 +41,12 @@ func ExtractNext(root *sitter.Node, src []byte, rel string) *appgraph.Facts {
 	if at < 0 {
 		return &appgraph.Facts{}
 	}
+	rest := segs[at+1:]
+	if last := rest[len(rest)-1]; segs[at] == "app" && last != "page" && last != "route" {
+		return &appgraph.Facts{} // a layout, a component beside the routes
+	}
 	ex := &express{x: newX(src, rel), alias: map[string]string{}, arrays: map[string]*sitter.Node{}}
 	ex.top(root)
-	rest := segs[at+1:]
 	var routes []appgraph.Route
 	if segs[at] == "app" {
 		routes = ex.appRoutes(root, rest)
