@@ -13,6 +13,7 @@ import (
 
 	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/describe"
+	"github.com/dossierhq/dossier/index/jsapp"
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/laravel"
 )
@@ -44,6 +45,10 @@ type detector interface {
 var appFrameworks = []appFramework{
 	{name: "laravel", languages: []string{lang.PHP}, manifests: []string{"composer.json"},
 		detector: func(root string) detector { return laravel.NewDetector(root) }, extract: laravel.Extract},
+	{name: "next", languages: []string{lang.JavaScript, lang.TypeScript, lang.TSX}, manifests: []string{"package.json"},
+		detector: func(root string) detector { return jsapp.NewNextDetector(root) }, extract: jsapp.ExtractNext},
+	{name: "express", languages: []string{lang.JavaScript, lang.TypeScript, lang.TSX}, manifests: []string{"package.json"},
+		detector: func(root string) detector { return jsapp.NewExpressDetector(root) }, extract: jsapp.ExtractExpress},
 }
 
 // detectors are one run's detectors, in appFrameworks' order.

@@ -157,9 +157,43 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 	return w.nodes, nil
 }
 
-func short(fqn string) string { return fqn[strings.LastIndexByte(fqn, '\\')+1:] }
+// short is a class's name without its namespace (App\Models\User) or a
+// module's without its folders (src/controllers/user.controller); a
+// Next.js page or route module keeps them: its folders are its name.
+func short(fqn string) string {
+	s := fqn[strings.LastIndexAny(fqn, `\/`)+1:]
+	if s == "page" || s == "route" {
+		return fqn
+	}
+	return s
+}
 
 func normURI(u string) string { return "/" + strings.Trim(u, "/") }
+
+// sameURI compares a route's URI with one a user typed; a parameter
+// matches a parameter whatever its name or notation: Laravel's {user},
+// Express's :id and Next.js's [id] are one.
+func sameURI(typed, uri string) bool {
+	typed = normURI(typed)
+	if typed == uri {
+		return true
+	}
+	a, b := strings.Split(typed, "/"), strings.Split(uri, "/")
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && !(isParam(a[i]) && isParam(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+func isParam(seg string) bool {
+	return strings.HasPrefix(seg, ":") || strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") ||
+		strings.HasPrefix(seg, "[") && strings.HasSuffix(seg, "]")
+}
 
 func (g *Graph) findRoutes(arg string) []located[Route] {
 	var byName, byURI []located[Route]
@@ -170,10 +204,10 @@ func (g *Graph) findRoutes(arg string) []located[Route] {
 			continue
 		}
 		if hasMethod {
-			if normURI(strings.TrimSpace(uri)) == r.v.URI && hasVerb(r.v.Methods, strings.ToUpper(method)) {
+			if sameURI(strings.TrimSpace(uri), r.v.URI) && hasVerb(r.v.Methods, strings.ToUpper(method)) {
 				byURI = append(byURI, r)
 			}
-		} else if normURI(arg) == r.v.URI {
+		} else if sameURI(arg, r.v.URI) {
 			byURI = append(byURI, r)
 		}
 	}
@@ -198,9 +232,17 @@ func (g *Graph) findClasses(name, role string) []located[Class] {
 	if c, ok := g.classes[strings.ToLower(name)]; ok && c.v.Role == role {
 		return []located[Class]{c}
 	}
+	if m := moduleName(name); m != name { // a module's file: src/controllers/user.controller.js
+		if c, ok := g.classes[strings.ToLower(m)]; ok && c.v.Role == role {
+			return []located[Class]{c}
+		}
+	}
 	var out []located[Class]
+	// A module's path may be given from any folder down (handlers/admin
+	// for src/handlers/admin).
+	tail := "/" + strings.ToLower(moduleName(name))
 	for _, c := range g.classes {
-		if c.v.Role == role && strings.EqualFold(c.v.Name, name) {
+		if c.v.Role == role && (strings.EqualFold(c.v.Name, name) || strings.Contains(name, "/") && strings.HasSuffix(strings.ToLower(c.v.FQN), tail)) {
 			out = append(out, c)
 		}
 	}
@@ -492,40 +534,47 @@ func (g *Graph) prepare() {
 	g.inheritRoles()
 	for i := range g.routes {
 		r := &g.routes[i]
-		// The file may be loaded by a file that is loaded in turn
-		// (routes/auth.php required by routes/web.php, which the
-		// provider loads with the web middleware): apply each loader's
-		// attributes, innermost first.
-		at, seen := r.path, map[string]bool{}
-		for depth := 0; depth < 8 && !seen[at]; depth++ {
-			seen[at] = true
-			rf, ok := g.loaderOf(at)
-			if !ok {
-				break
-			}
-			r.v.URI = "/" + JoinURI(rf.v.Prefix, r.v.URI)
-			r.v.Middleware = append(append([]string(nil), rf.v.Middleware...), r.v.Middleware...)
-			if r.v.Name != "" { // Laravel prefixes named routes only
-				r.v.Name = rf.v.Name + r.v.Name
-			}
-			at = rf.path
+		rf, ok := g.loaderOf(r.path, 0)
+		if !ok {
+			continue
+		}
+		r.v.URI = "/" + JoinURI(rf.Prefix, r.v.URI)
+		r.v.Middleware = append(append([]string(nil), rf.Middleware...), r.v.Middleware...)
+		if r.v.Name != "" { // Laravel prefixes named routes only
+			r.v.Name = rf.Name + r.v.Name
 		}
 	}
 }
 
-// loaderOf finds what loads the route file at routePath.
-func (g *Graph) loaderOf(routePath string) (located[RouteFile], bool) {
-	for _, rf := range g.routeFiles {
-		if rf.path != routePath && loads(rf.path, rf.v.File, routePath) {
-			return rf, true
-		}
+// loaderOf is what the loaders of the route file at p give its routes: the
+// first loader's prefix, middleware and name prefix, after what that
+// loader's own loaders give it (an Express app mounts a router module
+// that mounts others).
+func (g *Graph) loaderOf(p string, depth int) (RouteFile, bool) {
+	if depth > 16 {
+		return RouteFile{}, false
 	}
-	return located[RouteFile]{}, false
+	for _, rf := range g.routeFiles {
+		if rf.path == p || !loads(rf.path, rf.v.File, p) {
+			continue
+		}
+		out := rf.v
+		if up, ok := g.loaderOf(rf.path, depth+1); ok {
+			out.Prefix = JoinURI(up.Prefix, out.Prefix)
+			out.Middleware = append(append([]string(nil), up.Middleware...), out.Middleware...)
+			out.Name = up.Name + out.Name
+		}
+		return out, true
+	}
+	return RouteFile{}, false
 }
 
 // loads reports whether the loader at loaderPath, naming file relative to
 // its application root, loads the route file at routePath.
 func loads(loaderPath, file, routePath string) bool {
+	if m := moduleName(routePath); m != routePath && m == file {
+		return true // a JavaScript module path, relative to the workspace root
+	}
 	if !strings.HasSuffix(routePath, file) {
 		return false
 	}
@@ -609,4 +658,23 @@ func (g *Graph) inheritRoles() {
 			base = b.v.Base
 		}
 	}
+}
+
+// jsExts are the extensions a JavaScript module path leaves out.
+var jsExts = []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}
+
+// moduleName is the module path of a JavaScript or TypeScript file (no
+// extension, no trailing /index), as index/jsapp names controllers and
+// mounted route files; other names are returned as they are.
+func moduleName(p string) string {
+	for _, ext := range jsExts {
+		if strings.HasSuffix(p, ext) {
+			p = strings.TrimSuffix(p, ext)
+			if strings.HasSuffix(p, "/index") {
+				p = strings.TrimSuffix(p, "/index")
+			}
+			return p
+		}
+	}
+	return p
 }

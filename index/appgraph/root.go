@@ -10,7 +10,11 @@ import (
 
 // Detected says, per framework, what makes a workspace one of its
 // applications (for errors).
-var Detected = []string{"Laravel: a composer.json requiring laravel/framework"}
+var Detected = []string{
+	"Laravel: a composer.json requiring laravel/framework",
+	"Express: a package.json depending on express",
+	"Next.js: a package.json depending on next",
+}
 
 // Load builds the application graph from the framework facts stored in tx.
 func Load(tx *store.Tx) (*Graph, error) {

@@ -99,6 +99,14 @@ func Default() *Registry {
 	for _, k := range []segment.Kind{segment.Class, segment.Method, segment.TopLevel} {
 		must(r.Register(k, laravelDescriber{}))
 	}
+	for _, d := range []jsAppDescriber{
+		{"next", "Next.js: routes from app/ (page, route handlers per HTTP method) and pages/ (pages, pages/api), the route modules as controllers"},
+		{"express", "Express: routes (app/router.METHOD, .route() chains, mounted routers' prefixes across files), handler modules as controllers and their functions"},
+	} {
+		for _, k := range []segment.Kind{segment.Function, segment.Method, segment.TopLevel} {
+			must(r.Register(k, d))
+		}
+	}
 	for _, k := range []segment.Kind{segment.Function, segment.Method} {
 		must(r.Register(k, testDescriber{}))
 	}

@@ -1,0 +1,3 @@
+export function dispatch(req, res) {
+  res.send(req.params.action);
+}

@@ -1,0 +1,2 @@
+module.exports.User = require('./user.model');
+module.exports.Order = require('./order.model');

@@ -1,0 +1,5 @@
+import Link from "next/link"
+
+export default async function IndexPage() {
+  return <Link href="/blog">Blog</Link>
+}

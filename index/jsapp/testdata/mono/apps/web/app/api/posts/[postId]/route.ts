@@ -1,0 +1,7 @@
+import { db } from "@/lib/db"
+
+async function handler(req: Request) {
+  return new Response(null, { status: 204 })
+}
+
+export { handler as PATCH, handler as DELETE }

@@ -1,0 +1,3 @@
+export default function PostPage({ params }) {
+  return <article>{params.slug.join("/")}</article>
+}

@@ -1,0 +1,5 @@
+function DocPage({ params }) {
+  return <div>{params.slug}</div>
+}
+
+export default DocPage

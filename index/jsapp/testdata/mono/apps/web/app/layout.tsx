@@ -1,0 +1,3 @@
+export default function RootLayout({ children }) {
+  return <html><body>{children}</body></html>
+}

@@ -1,0 +1,3 @@
+const app = require('./thing');
+
+app.get('/not-a-route', handler);
