@@ -13,6 +13,7 @@ import (
 
 	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/describe"
+	"github.com/dossierhq/dossier/index/django"
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/store"
@@ -45,6 +46,8 @@ type detector interface {
 var appFrameworks = []appFramework{
 	{name: "laravel", languages: []string{lang.PHP}, manifests: []string{"composer.json"},
 		detector: func(root string) detector { return laravel.NewDetector(root) }, extract: laravel.Extract},
+	{name: "django", languages: []string{lang.Python}, manifests: django.Manifests,
+		detector: func(root string) detector { return django.NewDetector(root) }, extract: django.Extract},
 }
 
 // detectors are one run's detectors, in appFrameworks' order.

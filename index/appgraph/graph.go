@@ -145,6 +145,11 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 	case "controller":
 		name, method, _ := strings.Cut(arg, "@")
 		cs := g.findClasses(name, RoleController)
+		if i := strings.LastIndexByte(name, '.'); len(cs) == 0 && i > 0 && method == "" {
+			// blog.views.post_detail: a function view of a module
+			name, method = name[:i], name[i+1:]
+			cs = g.findClasses(name, RoleController)
+		}
 		if len(cs) == 0 {
 			return nil, fmt.Errorf("no controller %q in the index: give the class name (InvoiceController) or its fully qualified name", name)
 		}
@@ -157,7 +162,9 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 	return w.nodes, nil
 }
 
-func short(fqn string) string { return fqn[strings.LastIndexByte(fqn, '\\')+1:] }
+// short is a class's name without its namespace (App\Models\Post) or
+// module (blog.models.Post).
+func short(fqn string) string { return fqn[strings.LastIndexAny(fqn, `\.`)+1:] }
 
 func normURI(u string) string { return "/" + strings.Trim(u, "/") }
 
@@ -240,7 +247,9 @@ func classNode(c located[Class], via string) Node {
 func routeNode(r located[Route], via string) Node {
 	name := strings.Join(r.v.Methods, "|") + " " + r.v.URI
 	detail := r.v.Name
-	if r.v.Controller != "" {
+	if r.v.Controller != "" && r.v.Action == "" {
+		detail = strings.TrimSpace(detail + " -> " + short(r.v.Controller))
+	} else if r.v.Controller != "" {
 		detail = strings.TrimSpace(detail + " -> " + short(r.v.Controller) + "@" + r.v.Action)
 	} else if r.v.Action != "" {
 		detail = strings.TrimSpace(detail + " -> " + r.v.Action)
@@ -262,6 +271,13 @@ func (w *walk) route(r located[Route], via string) {
 		return
 	}
 	w.add(classNode(c, "action of the route"))
+	if r.v.Action == "" { // a class-based view: every handler it defines
+		for _, m := range c.v.Methods {
+			w.method(c, m)
+		}
+		w.classUses(c)
+		return
+	}
 	found := false
 	for _, m := range c.v.Methods {
 		if m.Name == r.v.Action {
@@ -271,6 +287,7 @@ func (w *walk) route(r located[Route], via string) {
 	}
 	if !found {
 		w.add(Node{Type: "controller_method", Name: c.v.FQN + "@" + r.v.Action, Via: "not defined in " + short(c.v.FQN) + " (inherited, or missing)"})
+		w.classUses(c)
 	}
 }
 
@@ -311,6 +328,10 @@ func (w *walk) model(c located[Class], via string, full bool) {
 	for _, k := range w.g.sortedClasses() {
 		if k.v.Role != RoleController {
 			continue
+		}
+		if names(k.v.Uses, c.v.FQN) {
+			w.add(classNode(k, "uses "+short(c.v.FQN)))
+			w.inherited(k, "")
 		}
 		for _, m := range k.v.Methods {
 			for _, u := range m.Uses {
@@ -360,7 +381,11 @@ func (w *walk) table(t, via string, full bool) {
 		if m.v.To != "" {
 			op += " to " + m.v.To
 		}
-		w.add(Node{Type: "migration", Name: "Schema::" + op + " " + m.v.Table, Path: m.path, StartLine: m.v.StartLine,
+		name := "Schema::" + op + " " + m.v.Table
+		if m.v.Call != "" {
+			name = strings.TrimSuffix(m.v.Call+" "+m.v.Table+" to "+m.v.To, " to ")
+		}
+		w.add(Node{Type: "migration", Name: name, Path: m.path, StartLine: m.v.StartLine,
 			EndLine: m.v.EndLine, Via: "migration of " + t, Detail: migrationDetail(m.v)})
 	}
 	if !full {
@@ -435,6 +460,7 @@ func tableDetail(t string, ms []located[Migration]) string {
 // and the models they use with their tables.
 func (w *walk) controller(c located[Class], method string) {
 	w.add(classNode(c, ""))
+	w.inherited(c, method)
 	for _, m := range c.v.Methods {
 		if method != "" && m.Name != method {
 			continue
@@ -489,10 +515,13 @@ func (g *Graph) prepare() {
 		return
 	}
 	g.prepared = true
+	g.resolveNames()
+	g.mountIncludes()
+	g.migrationTables()
 	for i := range g.routes {
 		r := &g.routes[i]
 		for _, rf := range g.routeFiles {
-			if !loads(rf.path, rf.v.File, r.path) {
+			if rf.v.Include || !loads(rf.path, rf.v.File, r.path) {
 				continue
 			}
 			r.v.URI = "/" + JoinURI(rf.v.Prefix, r.v.URI)

@@ -10,7 +10,9 @@ import (
 
 // Detected says, per framework, what makes a workspace one of its
 // applications (for errors).
-var Detected = []string{"Laravel: a composer.json requiring laravel/framework"}
+var Detected = []string{"Laravel: a composer.json requiring laravel/framework",
+	"Django: a manage.py, or a requirements.txt, pyproject.toml, setup.cfg, setup.py or Pipfile naming django",
+}
 
 // Load builds the application graph from the framework facts stored in tx.
 func Load(tx *store.Tx) (*Graph, error) {

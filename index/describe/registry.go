@@ -99,6 +99,9 @@ func Default() *Registry {
 	for _, k := range []segment.Kind{segment.Class, segment.Method, segment.TopLevel} {
 		must(r.Register(k, laravelDescriber{}))
 	}
+	for _, k := range []segment.Kind{segment.Class, segment.Method, segment.Function, segment.TopLevel} {
+		must(r.Register(k, djangoDescriber{}))
+	}
 	for _, k := range []segment.Kind{segment.Function, segment.Method} {
 		must(r.Register(k, testDescriber{}))
 	}
