@@ -66,11 +66,9 @@ func (d djangoDescriber) Describe(fc *FileContext, seg segment.Segment) (Descrip
 	if len(out) == 0 {
 		return nil, false
 	}
-	if seg.Kind == segment.TopLevel {
-		out = append(out, residue(fc, seg, out)...)
-	} else {
-		out = append(out, gaps(fc, seg, out)...)
-	}
+	// One statement holds a whole urlpatterns list: what lies between the
+	// routes (admin.site.urls, include()s) stays as code.
+	out = append(out, gaps(fc, seg, out)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].StartByte < out[j].StartByte })
 	return replacing(out), true
 }
@@ -98,7 +96,10 @@ func (d djangoDescriber) units(fc *FileContext, seg segment.Segment) []Section {
 			sym = route
 		}
 		action := r.Controller
-		if r.Action != "" {
+		switch {
+		case action == "":
+			action = r.Action
+		case r.Action != "":
 			action += "@" + r.Action
 		}
 		fnd := finder("path", fc.Path, "framework", "django", "route", route, "name", r.Name, "view", action)

@@ -89,24 +89,34 @@ func moduleOf(rel string) (module, pkg string) {
 // what each statement declares.
 func (e *x) top(root *sitter.Node) {
 	stmts := named(root)
-	for _, c := range stmts {
-		switch c.Type() {
-		case "import_statement", "import_from_statement":
-			e.imports(c)
-		case "class_definition":
-			e.names[e.text(c.ChildByFieldName("name"))] = e.module + "." + e.text(c.ChildByFieldName("name"))
-		case "decorated_definition":
-			if d := c.ChildByFieldName("definition"); d != nil && d.Type() == "class_definition" {
-				e.names[e.text(d.ChildByFieldName("name"))] = e.module + "." + e.text(d.ChildByFieldName("name"))
+	var bind func(stmts []*sitter.Node)
+	bind = func(stmts []*sitter.Node) {
+		for _, c := range stmts {
+			def := c
+			if c.Type() == "decorated_definition" {
+				def = c.ChildByFieldName("definition")
 			}
-		case "expression_statement":
-			if a := firstNamed(c); a != nil && a.Type() == "assignment" {
-				if l, r := a.ChildByFieldName("left"), a.ChildByFieldName("right"); l != nil && r != nil && l.Type() == "identifier" {
-					e.lists[e.text(l)] = r
+			if def == nil {
+				continue
+			}
+			switch def.Type() {
+			case "import_statement", "import_from_statement":
+				e.imports(def)
+			case "class_definition", "function_definition":
+				name := e.text(def.ChildByFieldName("name"))
+				e.names[name] = e.module + "." + name
+			case "if_statement", "try_statement", "else_clause", "elif_clause", "except_clause", "finally_clause", "block":
+				bind(named(def)) // if settings.DEBUG: from ... import ...
+			case "expression_statement":
+				if a := firstNamed(def); a != nil && a.Type() == "assignment" {
+					if l, r := a.ChildByFieldName("left"), a.ChildByFieldName("right"); l != nil && r != nil && l.Type() == "identifier" {
+						e.lists[e.text(l)] = r
+					}
 				}
 			}
 		}
 	}
+	bind(stmts)
 	kind := e.fileKind()
 	if kind == kindMigration {
 		e.migrations(stmts)

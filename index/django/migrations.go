@@ -134,10 +134,10 @@ func (e *x) column(m *Migration, name string, field *sitter.Node) {
 		return
 	}
 	typ := lastPart(fn)
-	switch typ {
-	case "ManyToManyField":
-		return
-	case "ForeignKey", "OneToOneField":
+	switch {
+	case strings.Contains(typ, "ManyToMany") || strings.HasSuffix(typ, "Manager") || typ == "GenericRelation":
+		return // a join table's, not a column
+	case typ == "ForeignKey" || typ == "OneToOneField" || typ == "ParentalKey":
 		to := arg(args, kw, 0, "to")
 		ref, ok := e.str(to)
 		if ok {

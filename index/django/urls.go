@@ -213,21 +213,23 @@ func (e *x) viewRoutes(n *sitter.Node, uri, name string, sp Span) {
 		}
 		switch n.Type() {
 		case "identifier", "attribute":
-			full := e.qualify(e.text(n))
-			if full == "" {
-				return
+			if strings.HasSuffix(e.text(n), ".urls") {
+				return // admin.site.urls: another application's URLconf
 			}
-			i := strings.LastIndexByte(full, '.')
-			e.f.Routes = append(e.f.Routes, Route{Methods: []string{"ANY"}, URI: uri, Name: name,
-				Controller: full[:i], Action: full[i+1:], Span: sp})
+			full := e.qualify(e.text(n))
+			r := Route{Methods: []string{"ANY"}, URI: uri, Name: name, Action: full, Span: sp}
+			if i := strings.LastIndexByte(full, '.'); i > 0 { // views.post_detail: the module's function
+				r.Controller, r.Action = full[:i], full[i+1:]
+			}
+			e.f.Routes = append(e.f.Routes, r)
+			return
+		case "lambda":
+			e.f.Routes = append(e.f.Routes, Route{Methods: []string{"ANY"}, URI: uri, Name: name, Action: "lambda", Span: sp})
 			return
 		case "call":
 			fn, args, kw, _ := e.call(n)
 			if cls, ok := strings.CutSuffix(fn, ".as_view"); ok {
 				full := e.qualify(cls)
-				if full == "" {
-					return
-				}
 				if actions := arg(args, kw, 0, "actions"); actions != nil && actions.Type() == "dictionary" {
 					for _, p := range named(actions) {
 						m, _ := e.str(p.ChildByFieldName("key"))
@@ -252,19 +254,14 @@ func (e *x) viewRoutes(n *sitter.Node, uri, name string, sp Span) {
 	}
 }
 
-// qualify is the dotted name of a view as written: through the imports,
-// or a function or class of this module.
+// qualify is the dotted name of a view as written, through the imports
+// and the module's own functions and classes; as written when the file
+// does not bind it.
 func (e *x) qualify(name string) string {
 	if full := e.resolve(name); full != "" {
-		if !strings.Contains(full, ".") {
-			return ""
-		}
 		return full
 	}
-	if !strings.Contains(name, ".") {
-		return e.module + "." + name
-	}
-	return ""
+	return name
 }
 
 // view is the dotted name of a view set passed to router.register.
