@@ -46,6 +46,7 @@ type x struct {
 	pkg    string // the package relative imports start from: blog
 	f      Facts
 	names  map[string]string // a name bound by an import or a top-level class -> dotted name
+	stars  []string          // the modules of `from m import *`
 	lists  map[string]*sitter.Node
 	ls     []int
 }
@@ -192,6 +193,11 @@ func (e *x) imports(n *sitter.Node) {
 		}
 		var name, alias string
 		switch c.Type() {
+		case "wildcard_import":
+			if from != "" {
+				e.stars = append(e.stars, from)
+			}
+			continue
 		case "dotted_name":
 			name = e.text(c)
 		case "aliased_import":
@@ -239,11 +245,15 @@ func (e *x) absModule(m string) string {
 }
 
 // resolve turns a name as written (Post, models.Post, blog.models.Post)
-// into a dotted one through the file's imports and classes; "" when the
+// into a dotted one through the file's imports and classes (a class name
+// no import binds, through the file's one `from m import *`); "" when the
 // file binds no part of it.
 func (e *x) resolve(name string) string {
 	first, rest, dotted := strings.Cut(name, ".")
 	full, ok := e.names[first]
+	if !ok && len(e.stars) == 1 && isUpper(first) {
+		full, ok = e.stars[0]+"."+first, true
+	}
 	if !ok {
 		return ""
 	}

@@ -141,18 +141,22 @@ func (e *x) pattern(u *urlconf, n *sitter.Node, prefix, ns string, depth int) {
 	if kind != "path" && kind != "re_path" && kind != "url" {
 		return
 	}
+	view := arg(args, kw, 1, "view")
+	inc := e.include(view)
 	route, ok := e.str(arg(args, kw, 0, "route"))
 	if !ok {
-		if route, ok = e.str(arg(args, kw, 0, "regex")); !ok {
-			return
-		}
+		route, ok = e.str(arg(args, kw, 0, "regex"))
 	}
+	if !ok && inc == nil {
+		return
+	}
+	// A prefix the code computes (path(settings.BASE_PATH, include(...)))
+	// is taken as empty, its usual value.
 	if kind != "path" {
 		route = strings.TrimSuffix(strings.TrimPrefix(route, "^"), "$")
 	}
 	uri := appgraph.JoinURI(prefix, route)
-	view := arg(args, kw, 1, "view")
-	if inc := e.include(view); inc != nil {
+	if inc != nil {
 		e.mount(u, inc, uri, ns, depth)
 		return
 	}

@@ -1,7 +1,7 @@
 from django.http import JsonResponse
 from django.views.generic import ListView
 
-from shop.models import Product
+from shop.models import *  # noqa: F403 (netbox style)
 
 
 class ProductList(ListView):
