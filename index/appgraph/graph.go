@@ -137,7 +137,7 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 	case "model":
 		ms := g.findClasses(arg, RoleModel)
 		if len(ms) == 0 {
-			return nil, fmt.Errorf("no model %q in the index: give the class name (Invoice) or its fully qualified name", arg)
+			return nil, fmt.Errorf("no model %q in the index: give the class name (Invoice, Post) or its fully qualified name (App\\Models\\Invoice, blog.models.Post)", arg)
 		}
 		for _, m := range ms {
 			w.model(m, "", true)
@@ -151,7 +151,7 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 			cs = g.findClasses(name, RoleController)
 		}
 		if len(cs) == 0 {
-			return nil, fmt.Errorf("no controller %q in the index: give the class name (InvoiceController) or its fully qualified name", name)
+			return nil, fmt.Errorf("no controller %q in the index: give the class name (InvoiceController, PostDetail), its fully qualified name, or a module of function views (blog.views, blog.views@post_list)", name)
 		}
 		for _, c := range cs {
 			w.controller(c, method)
@@ -206,8 +206,12 @@ func (g *Graph) findClasses(name, role string) []located[Class] {
 		return []located[Class]{c}
 	}
 	var out []located[Class]
-	for _, c := range g.classes {
-		if c.v.Role == role && strings.EqualFold(c.v.Name, name) {
+	// A dotted name (blog.views.PostDetail) may leave out the folders
+	// above the Python project's root.
+	suffix := "." + strings.ToLower(name)
+	dotted := strings.Contains(name, ".")
+	for k, c := range g.classes {
+		if c.v.Role == role && (strings.EqualFold(c.v.Name, name) || dotted && strings.HasSuffix(k, suffix)) {
 			out = append(out, c)
 		}
 	}

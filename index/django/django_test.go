@@ -172,6 +172,11 @@ func TestModelTableController(t *testing.T) {
 
 	has(t, walk(t, root, "controller:site.blog.views.post_list"), "controller site.blog.views",
 		"route ANY /blog", "controller_method site.blog.views@post_list", "model site.blog.models.Post")
+	// Dotted names from the project's root (site/ holds manage.py).
+	has(t, walk(t, root, "controller:blog.views.post_list"), "controller_method site.blog.views@post_list")
+	has(t, walk(t, root, "controller:blog.views@archive"), "controller_method site.blog.views@archive")
+	has(t, walk(t, root, "controller:blog.views.PostDetail"), "controller site.blog.views.PostDetail")
+	has(t, walk(t, root, "model:blog.models.Post"), "model site.blog.models.Post")
 	nodes = walk(t, root, "controller:views@home")
 	has(t, nodes, "route ANY /", "controller_method site.blog.views@home")
 	hasNot(t, nodes, "controller_method site.blog.views@post_list", "controller_method site.blog.views@_helper")
