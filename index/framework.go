@@ -14,6 +14,7 @@ import (
 	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/jsapp"
+	"github.com/dossierhq/dossier/index/django"
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/laravel"
 )
@@ -49,6 +50,8 @@ var appFrameworks = []appFramework{
 		detector: func(root string) detector { return jsapp.NewNextDetector(root) }, extract: jsapp.ExtractNext},
 	{name: "express", languages: []string{lang.JavaScript, lang.TypeScript, lang.TSX}, manifests: []string{"package.json"},
 		detector: func(root string) detector { return jsapp.NewExpressDetector(root) }, extract: jsapp.ExtractExpress},
+	{name: "django", languages: []string{lang.Python}, manifests: django.Manifests,
+		detector: func(root string) detector { return django.NewDetector(root) }, extract: django.Extract},
 }
 
 // detectors are one run's detectors, in appFrameworks' order.

@@ -45,6 +45,11 @@ type RouteFile struct {
 	Middleware []string `json:"middleware,omitempty"`
 	// Name is the name prefix (->name('api.')) of the file's named routes.
 	Name string `json:"name,omitempty"`
+	// Include marks a Django include(): File is the included module
+	// (blog/urls.py, found wherever the project's root is), its routes are
+	// mounted once per include and includes chain (a module included by
+	// a module the root URLconf includes).
+	Include bool `json:"include,omitempty"`
 }
 
 // Roles of classes, by base class, interface or (failing those) folder.
@@ -75,6 +80,14 @@ type Class struct {
 	Casts         []string   `json:"casts,omitempty"` // "column:cast"
 	Relations     []Relation `json:"relations,omitempty"`
 	Methods       []Method   `json:"methods,omitempty"`
+	// Fields are a Django model's fields with their types.
+	Fields []Column `json:"fields,omitempty"`
+	// Uses are the classes the class body names outside its methods (a
+	// Django view's model and queryset, a serializer's or form's
+	// Meta.model); a walk reaching the class through a route whose
+	// action is inherited, or through a method that names the class,
+	// follows them.
+	Uses []string `json:"uses,omitempty"`
 	Span
 }
 
@@ -117,6 +130,14 @@ type Migration struct {
 	// Down marks an operation of a migration's down(): a rollback, not
 	// part of the table's history.
 	Down bool `json:"down,omitempty"`
+	// Call is the operation as the code names it (CreateModel) where it
+	// is no Schema:: call.
+	Call string `json:"call,omitempty"`
+	// Model is the model a Django operation names (blog.post), whose
+	// table an earlier migration may have set (db_table,
+	// AlterModelTable); Table is then the convention's until the graph
+	// applies it.
+	Model string `json:"model,omitempty"`
 	Span
 }
 

@@ -137,7 +137,7 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 	case "model":
 		ms := g.findClasses(arg, RoleModel)
 		if len(ms) == 0 {
-			return nil, fmt.Errorf("no model %q in the index: give the class name (Invoice) or its fully qualified name", arg)
+			return nil, fmt.Errorf("no model %q in the index: give the class name (Invoice, Post) or its fully qualified name (App\\Models\\Invoice, blog.models.Post)", arg)
 		}
 		for _, m := range ms {
 			w.model(m, "", true)
@@ -145,8 +145,13 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 	case "controller":
 		name, method, _ := strings.Cut(arg, "@")
 		cs := g.findClasses(name, RoleController)
+		if i := strings.LastIndexByte(name, '.'); len(cs) == 0 && i > 0 && method == "" {
+			// blog.views.post_detail: a function view of a module
+			name, method = name[:i], name[i+1:]
+			cs = g.findClasses(name, RoleController)
+		}
 		if len(cs) == 0 {
-			return nil, fmt.Errorf("no controller %q in the index: give the class name (InvoiceController) or its fully qualified name", name)
+			return nil, fmt.Errorf("no controller %q in the index: give the class name (InvoiceController, PostDetail), its fully qualified name, or a module of function views (blog.views, blog.views@post_list)", name)
 		}
 		for _, c := range cs {
 			w.controller(c, method)
@@ -157,15 +162,19 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 	return w.nodes, nil
 }
 
-// short is a class's name without its namespace (App\Models\User) or a
-// module's without its folders (src/controllers/user.controller); a
-// Next.js page or route module keeps them: its folders are its name.
+// short is a class's name without its namespace (App\Models\User) or
+// module (blog.models.Post), or a JavaScript module's without its folders
+// (src/controllers/user.controller); a Next.js page or route module keeps
+// them: its folders are its name.
 func short(fqn string) string {
-	s := fqn[strings.LastIndexAny(fqn, `\/`)+1:]
-	if s == "page" || s == "route" {
-		return fqn
+	if strings.Contains(fqn, "/") {
+		s := fqn[strings.LastIndexByte(fqn, '/')+1:]
+		if s == "page" || s == "route" {
+			return fqn
+		}
+		return s
 	}
-	return s
+	return fqn[strings.LastIndexAny(fqn, `\.`)+1:]
 }
 
 func normURI(u string) string { return "/" + strings.Trim(u, "/") }
@@ -239,10 +248,14 @@ func (g *Graph) findClasses(name, role string) []located[Class] {
 	}
 	var out []located[Class]
 	// A module's path may be given from any folder down (handlers/admin
-	// for src/handlers/admin).
+	// for src/handlers/admin); a dotted name (blog.views.PostDetail) may
+	// leave out the folders above the Python project's root.
 	tail := "/" + strings.ToLower(moduleName(name))
-	for _, c := range g.classes {
-		if c.v.Role == role && (strings.EqualFold(c.v.Name, name) || strings.Contains(name, "/") && strings.HasSuffix(strings.ToLower(c.v.FQN), tail)) {
+	suffix := "." + strings.ToLower(name)
+	slashed, dotted := strings.Contains(name, "/"), strings.Contains(name, ".")
+	for k, c := range g.classes {
+		if c.v.Role == role && (strings.EqualFold(c.v.Name, name) || slashed && strings.HasSuffix(strings.ToLower(c.v.FQN), tail) ||
+			dotted && !slashed && strings.HasSuffix(k, suffix)) {
 			out = append(out, c)
 		}
 	}
@@ -282,7 +295,9 @@ func classNode(c located[Class], via string) Node {
 func routeNode(r located[Route], via string) Node {
 	name := strings.Join(r.v.Methods, "|") + " " + r.v.URI
 	detail := r.v.Name
-	if r.v.Controller != "" {
+	if r.v.Controller != "" && r.v.Action == "" {
+		detail = strings.TrimSpace(detail + " -> " + short(r.v.Controller))
+	} else if r.v.Controller != "" {
 		detail = strings.TrimSpace(detail + " -> " + short(r.v.Controller) + "@" + r.v.Action)
 	} else if r.v.Action != "" {
 		detail = strings.TrimSpace(detail + " -> " + r.v.Action)
@@ -304,6 +319,13 @@ func (w *walk) route(r located[Route], via string) {
 		return
 	}
 	w.add(classNode(c, "action of the route"))
+	if r.v.Action == "" { // a class-based view: every handler it defines
+		for _, m := range c.v.Methods {
+			w.method(c, m)
+		}
+		w.classUses(c)
+		return
+	}
 	found := false
 	for _, m := range c.v.Methods {
 		if m.Name == r.v.Action {
@@ -313,6 +335,7 @@ func (w *walk) route(r located[Route], via string) {
 	}
 	if !found {
 		w.add(Node{Type: "controller_method", Name: c.v.FQN + "@" + r.v.Action, Via: "not defined in " + short(c.v.FQN) + " (inherited, or missing)"})
+		w.classUses(c)
 	}
 }
 
@@ -353,6 +376,10 @@ func (w *walk) model(c located[Class], via string, full bool) {
 	for _, k := range w.g.sortedClasses() {
 		if k.v.Role != RoleController {
 			continue
+		}
+		if names(k.v.Uses, c.v.FQN) {
+			w.add(classNode(k, "uses "+short(c.v.FQN)))
+			w.inherited(k, "")
 		}
 		for _, m := range k.v.Methods {
 			for _, u := range m.Uses {
@@ -402,7 +429,11 @@ func (w *walk) table(t, via string, full bool) {
 		if m.v.To != "" {
 			op += " to " + m.v.To
 		}
-		w.add(Node{Type: "migration", Name: "Schema::" + op + " " + m.v.Table, Path: m.path, StartLine: m.v.StartLine,
+		name := "Schema::" + op + " " + m.v.Table
+		if m.v.Call != "" {
+			name = strings.TrimSuffix(m.v.Call+" "+m.v.Table+" to "+m.v.To, " to ")
+		}
+		w.add(Node{Type: "migration", Name: name, Path: m.path, StartLine: m.v.StartLine,
 			EndLine: m.v.EndLine, Via: "migration of " + t, Detail: migrationDetail(m.v)})
 	}
 	if !full {
@@ -477,6 +508,7 @@ func tableDetail(t string, ms []located[Migration]) string {
 // and the models they use with their tables.
 func (w *walk) controller(c located[Class], method string) {
 	w.add(classNode(c, ""))
+	w.inherited(c, method)
 	for _, m := range c.v.Methods {
 		if method != "" && m.Name != method {
 			continue
@@ -531,7 +563,10 @@ func (g *Graph) prepare() {
 		return
 	}
 	g.prepared = true
+	g.resolveNames()
 	g.inheritRoles()
+	g.mountIncludes()
+	g.migrationTables()
 	for i := range g.routes {
 		r := &g.routes[i]
 		rf, ok := g.loaderOf(r.path, 0)
@@ -555,7 +590,7 @@ func (g *Graph) loaderOf(p string, depth int) (RouteFile, bool) {
 		return RouteFile{}, false
 	}
 	for _, rf := range g.routeFiles {
-		if rf.path == p || !loads(rf.path, rf.v.File, p) {
+		if rf.path == p || rf.v.Include || !loads(rf.path, rf.v.File, p) {
 			continue
 		}
 		out := rf.v

@@ -14,6 +14,7 @@ var Detected = []string{
 	"Laravel: a composer.json requiring laravel/framework",
 	"Express: a package.json depending on express",
 	"Next.js: a package.json depending on next",
+	"Django: a manage.py, or a requirements.txt, pyproject.toml, setup.cfg, setup.py or Pipfile naming django",
 }
 
 // Load builds the application graph from the framework facts stored in tx.

@@ -107,6 +107,9 @@ func Default() *Registry {
 			must(r.Register(k, d))
 		}
 	}
+	for _, k := range []segment.Kind{segment.Class, segment.Method, segment.Function, segment.TopLevel} {
+		must(r.Register(k, djangoDescriber{}))
+	}
 	for _, k := range []segment.Kind{segment.Function, segment.Method} {
 		must(r.Register(k, testDescriber{}))
 	}

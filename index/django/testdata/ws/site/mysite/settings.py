@@ -1,0 +1,2 @@
+INSTALLED_APPS = ["blog", "shop", "api"]
+ROOT_URLCONF = "mysite.urls"

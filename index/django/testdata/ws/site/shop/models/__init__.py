@@ -1,0 +1,3 @@
+from .product import Product
+
+__all__ = ["Product"]
