@@ -151,7 +151,9 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 			cs = g.findClasses(name, RoleController)
 		}
 		if len(cs) == 0 {
-			return nil, fmt.Errorf("no controller %q in the index: give the class name (InvoiceController, PostDetail), its fully qualified name, or a module of function views (blog.views, blog.views@post_list)", name)
+			given, _, _ := strings.Cut(arg, "@")
+			return nil, fmt.Errorf("no controller %q in the index: give the class name (InvoiceController, PostDetail), its fully qualified name, "+
+				"a module of function views (blog.views, blog.views@post_list) or a handler module (controllers/user.controller)", given)
 		}
 		for _, c := range cs {
 			w.controller(c, method)
