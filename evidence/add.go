@@ -20,7 +20,7 @@ func init() {
 	register(&command{group: "evidence", name: "add", args: "SELECTOR... | --role system|user --text TEXT",
 		summary: "Add evidence: PATH, PATH::100,200, PATH::100 (to the end), PATH::100c,500c (bytes),\n" +
 			"PATH::@Symbol, @Symbol, each with optional #tag,tag. System and user parts take --text\n" +
-			"(or a file whose text becomes the part). In a Laravel application, route:NAME|URI,\n" +
+			"(or a file whose text becomes the part). In a Laravel, Django, Express or Next.js application, route:NAME|URI,\n" +
 			"table:NAME, model:Name and controller:Name[@method] add the nodes of that walk (see\n" +
 			"`dossier related`), each a part; nodes the flow already holds are left out.",
 		flags: func(fs *pflag.FlagSet, o *opts) {

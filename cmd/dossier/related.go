@@ -40,7 +40,7 @@ func newRelatedCmd(g *globals) *cobra.Command {
 			"value whose type the syntax does not show is left out rather than guessed. Where a\n" +
 			"language has a global namespace (C/C++ without the header, Ruby, Bash, PHP functions),\n" +
 			"a unique global name may be used: such lines end with \"(guess: by name)\".\n\n" +
-			"In a Laravel application, graph targets walk the application: route:NAME, route:URI or\n" +
+			"In a Laravel, Django, Express or Next.js application, graph targets walk the application:\nroute:NAME, route:URI or " +
 			"\"route:METHOD URI\" -> controller method -> models it uses -> tables; table:NAME -> the\n" +
 			"migrations that create or alter it (in order) -> its model -> related models;\n" +
 			"model:Name -> relations, table, controllers that use it; controller:Name[@method] ->\n" +

@@ -27,7 +27,7 @@ type searchOptions struct {
 	minScore   float64
 	json       bool
 	embedder   string
-	// graph filters (Laravel): keep results a walk of these reaches
+	// graph filters (Laravel, Django, Express, Next.js): keep results a walk of these reaches
 	routes, controllers, tables []string
 }
 
@@ -113,9 +113,9 @@ func newSearchCmd(g *globals) *cobra.Command {
 	f.StringVar(&o.near, "near", "", "rank results near this path higher")
 	f.Float64Var(&o.minScore, "min-score", search.DefaultMinScore, "drop results scoring below this (absolute: 1 is a strong match, 0 none)")
 	f.BoolVar(&o.json, "json", false, "print JSON (one object per query)")
-	f.StringSliceVar(&o.routes, "route", nil, "keep results on the walk of these routes (Laravel: name, URI or \"METHOD URI\")")
-	f.StringSliceVar(&o.controllers, "controller", nil, "keep results on the walk of these controllers (Laravel: Name or Name@method)")
-	f.StringSliceVar(&o.tables, "table", nil, "keep results on the walk of these tables (Laravel: migrations, models, related models)")
+	f.StringSliceVar(&o.routes, "route", nil, "keep results on the walk of these routes (Laravel, Django, Express, Next.js: name, URI or \"METHOD URI\")")
+	f.StringSliceVar(&o.controllers, "controller", nil, "keep results on the walk of these controllers (a class, a module of views or handlers, Name@method)")
+	f.StringSliceVar(&o.tables, "table", nil, "keep results on the walk of these tables (migrations, models, related models)")
 	f.StringVar(&o.embedder, "embedder", "", "embed the query with this provider (builtin or openai); it must be the index's (default: the index's)")
 	return cmd
 }

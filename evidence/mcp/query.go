@@ -31,9 +31,9 @@ type searchIn struct {
 	Near       string   `json:"near,omitempty" jsonschema:"a workspace path you are working on: results near it rank higher"`
 	MinScore   *float64 `json:"min_score,omitempty" jsonschema:"drop results scoring below this, between 0 and 1 (default 0.25; 1 is a strong match)"`
 	TextBudget *int     `json:"text_budget,omitempty" jsonschema:"bytes of chunk text to return over all results, best first (default 12000; 0 returns locations only)"`
-	Route      []string `json:"route,omitempty" jsonschema:"Laravel: keep results on the walk of these routes (name, URI or 'METHOD URI')"`
-	Controller []string `json:"controller,omitempty" jsonschema:"Laravel: keep results on the walk of these controllers (Name or Name@method)"`
-	Table      []string `json:"table,omitempty" jsonschema:"Laravel: keep results on the walk of these tables"`
+	Route      []string `json:"route,omitempty" jsonschema:"Laravel, Django, Express, Next.js: keep results on the walk of these routes (name, URI or 'METHOD URI')"`
+	Controller []string `json:"controller,omitempty" jsonschema:"Laravel, Django, Express, Next.js: keep results on the walk of these controllers (Name or Name@method)"`
+	Table      []string `json:"table,omitempty" jsonschema:"Laravel, Django, Express, Next.js: keep results on the walk of these tables"`
 }
 
 // searchResult is a search.Result with the chunk's text.
@@ -66,7 +66,7 @@ type readOut struct {
 }
 
 type relatedIn struct {
-	Target string `json:"target" jsonschema:"a file, a range or a symbol, relative to the workspace root: path, path::10,40, or path::@Name; in a Laravel app also route:NAME, route:URI, route:METHOD URI, table:NAME, model:Name, controller:Name[@method]"`
+	Target string `json:"target" jsonschema:"a file, a range or a symbol, relative to the workspace root: path, path::10,40, or path::@Name; in a Laravel, Django, Express or Next.js app also route:NAME, route:URI, route:METHOD URI, table:NAME, model:Name, controller:Name[@method]"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"most entries per list (default 50)"`
 }
 
@@ -100,7 +100,7 @@ func (s *Server) addQueryTools() {
 		s.read)
 	addTool(s, &sdk.Tool{Name: "related", Annotations: ro,
 		Description: "List what a file, range or symbol is connected to: its imports (resolved to workspace files), the files " +
-			"importing it, its tests, the definitions it calls (callees) and the code calling it (callers). In a Laravel app, " +
+			"importing it, its tests, the definitions it calls (callees) and the code calling it (callers). In a Laravel, Django, Express or Next.js app, " +
 			"route:, table:, model: and controller: targets walk routes, controller methods, models, tables and migrations."},
 		s.related)
 	addTool(s, &sdk.Tool{Name: "assemble", Annotations: &sdk.ToolAnnotations{IdempotentHint: true, OpenWorldHint: ptr(false)},
