@@ -48,6 +48,14 @@ type Options struct {
 	// Notice, when set, is told what a run does besides indexing: that it
 	// found the index damaged and rebuilds it from scratch.
 	Notice func(string)
+	// HistoryDepth is how many recent commits per file are indexed as
+	// file_change chunks (0: none), read from a window of at most
+	// HistoryCommits commits (history.DefaultWindow when zero). See
+	// index/history.
+	HistoryDepth, HistoryCommits int
+	// RunSummaries indexes the answers kept by `dossier send` as
+	// run_summary chunks.
+	RunSummaries bool
 }
 
 // Progress reports how far a run is.
@@ -273,6 +281,7 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	ix.repo = repoInfo(ix.root)
 	sum.Repo = ix.repo
 	ix.laravel = laravel.NewDetector(ix.root)
+	ix.syncHistory(ctx, &sum)
 
 	old, rebuilt, current, base, err := ix.loadFiles()
 	if err != nil {
@@ -451,7 +460,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		defer close(jobs)
 		found := int64(0)
 		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
-		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, func(c discover.Candidate) error {
+		visit := func(c discover.Candidate) error {
 			seen[c.Rel] = true
 			if _, ok := old[c.Rel]; !ok && path.Base(c.Rel) == "composer.json" {
 				ix.newComposer.Store(true)
@@ -467,7 +476,11 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 			case <-ctx.Done():
 				return ctx.Err()
 			}
-		})
+		}
+		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, visit)
+		if walkErr == nil {
+			walkErr = ix.walkDossier(ctx, seen, visit)
+		}
 		total.Store(found)
 	}()
 	var wg sync.WaitGroup

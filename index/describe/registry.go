@@ -25,6 +25,10 @@ type FileContext struct {
 	// Laravel holds what index/laravel read from the file when it belongs
 	// to a Laravel application (nil otherwise).
 	Laravel *laravel.Facts
+	// Facts are label, value pairs a describer puts in the finder: the
+	// file a history file tells of, a kept answer's flow, request, model
+	// and date.
+	Facts []string
 }
 
 // Describer builds a description of one segment. It returns false when it
@@ -97,6 +101,9 @@ func Default() *Registry {
 	// replaces a segment's code chunk ends the segment's turn.
 	for _, k := range []segment.Kind{segment.Class, segment.Method, segment.TopLevel} {
 		must(r.Register(k, laravelDescriber{}))
+	}
+	for _, k := range []segment.Kind{segment.Section, segment.Window} {
+		must(r.Register(k, historyDescriber{}))
 	}
 	for _, k := range []segment.Kind{segment.Function, segment.Method} {
 		must(r.Register(k, testDescriber{}))

@@ -21,6 +21,7 @@ var builtinTypes = sync.OnceValues(func() (kinds, sources []string) {
 		lang.SrcPackage, lang.SrcText, lang.SrcGenerated, lang.SrcKnownBug, lang.SrcAPIEndpoint,
 		lang.SrcCursorRule, lang.SrcClaudeRule}
 	sources = append(sources, describe.FrameworkSourceTypes...)
+	sources = append(sources, describe.HistorySourceTypes...)
 	return kinds, sources
 })
 
