@@ -47,7 +47,6 @@ func gitIn(t *testing.T, dir string, tick int, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-
 func (r *repo) write(rel, text string) {
 	r.t.Helper()
 	p := filepath.Join(r.dir, filepath.FromSlash(rel))
