@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dossierhq/dossier/assemble/send/sendtest"
 	"github.com/dossierhq/dossier/index/search"
@@ -235,5 +239,44 @@ func TestRunSummaryFromSend(t *testing.T) {
 	must(t, "index", "--root", root)
 	if resp := searchJSON(t, root, "--type", "run_summary", "InvoiceController"); len(resp.Results) != 0 {
 		t.Errorf("a removed flow's answer is still found: %+v", resp.Results)
+	}
+}
+
+// TestMCPSearchFileChangeAndWatch runs `dossier mcp` as a process on a
+// git repository: its search tool takes the file_change type, and its
+// index keeper picks up a commit made while it runs.
+func TestMCPSearchFileChangeAndWatch(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	g := newGitRepo(t)
+	g.commit(map[string]string{"app/Http/Controllers/InvoiceController.php": invoiceController}, "Add the invoice controller", false)
+	must(t, "index", "--root", g.root)
+	cmd := dossier("mcp", "--root", g.root)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	find := func(q string) string {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": q, "types": []string{"file_change"}}})
+		if err != nil || res.IsError {
+			t.Fatalf("search %q: %v %+v", q, err, res)
+		}
+		return res.Content[0].(*sdk.TextContent).Text
+	}
+	if out := find("InvoiceController"); !strings.Contains(out, ".dossier/history/app/Http/Controllers/InvoiceController.php.md") {
+		t.Fatalf("search types [file_change]:\n%s", out)
+	}
+	g.commit(map[string]string{"app/Http/Controllers/InvoiceController.php": invoiceController + "\n"}, "Reformat the invoice controller", false)
+	// The query is echoed in the answer: look for the commit's heading.
+	for !strings.Contains(find("Reformat the invoice controller"), "Reformat the invoice controller  score") {
+		if ctx.Err() != nil {
+			t.Fatalf("the keeper never took in the new commit; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
