@@ -1,0 +1,100 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dossierhq/dossier/index/describe"
+	"github.com/dossierhq/dossier/store"
+)
+
+// answer is a kept answer as `dossier send` writes it.
+const answer = "<!-- turn=1; time=2026-03-01T08:00:00Z; model=gpt-4o-mini; api=responses; status=completed -->\n\n" +
+	"InvoiceController.store now rounds totals to cents.\n"
+
+const request = `{"input":[{"role":"user","content":[{"type":"input_text","text":"[MODE: fix]\n[INSTRUCTION]\nWhy are invoice totals off by a cent?\n"}]}]}`
+
+// answerChunk is the indexed record of a flow's first answer, if any.
+func answerChunk(t *testing.T, root, flow string) (store.Chunk, bool) {
+	t.Helper()
+	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var found store.Chunk
+	ok := false
+	err = db.View(func(tx *store.Tx) error {
+		f, has, err := tx.File(".dossier/flows/" + flow + "/turns/001.answer.md")
+		if err != nil || !has || len(f.Chunks) == 0 {
+			return err
+		}
+		found, ok, err = tx.Chunk(f.Chunks[0])
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found, ok
+}
+
+func TestWatchTakesInKeptAnswers(t *testing.T) {
+	old := WatchInterval
+	WatchInterval = 50 * time.Millisecond
+	defer func() { WatchInterval = old }()
+
+	root := fixture(t)
+	ix, err := Open(Options{Root: root, RunSummaries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	go func() { done <- ix.Watch(ctx, func(Summary, error) {}, func() { close(ready) }) }()
+	<-ready
+
+	// A flow made while watching, then its first turn.
+	write(t, root, ".dossier/flows/fix-1/flow.json", `{"version":1,"id":"fix-1","name":"fix totals"}`)
+	write(t, root, ".dossier/flows/fix-1/turns/001.request.json", request)
+	write(t, root, ".dossier/flows/fix-1/turns/001.answer.md", answer)
+	c, ok := waitFor(ctx, func() (store.Chunk, bool) { return answerChunk(t, root, "fix-1") }, true)
+	if !ok {
+		t.Fatal("the watcher never indexed the kept answer")
+	}
+	if c.SourceType != describe.SrcRunSummary {
+		t.Errorf("source type %q, want run_summary", c.SourceType)
+	}
+	for _, want := range []string{"flow: fix totals (fix-1)", "request: Why are invoice totals off by a cent?", "model: gpt-4o-mini", "date: 2026-03-01T08:00:00Z"} {
+		if !strings.Contains(c.Finder, want) {
+			t.Errorf("finder lacks %q:\n%s", want, c.Finder)
+		}
+	}
+	// The flow removed takes its answer out.
+	os.RemoveAll(filepath.Join(root, ".dossier", "flows", "fix-1"))
+	if _, still := waitFor(ctx, func() (store.Chunk, bool) { return answerChunk(t, root, "fix-1") }, false); still {
+		t.Error("the removed flow's answer is still indexed")
+	}
+	cancel()
+	<-done
+}
+
+// waitFor polls get until its second result is want or ctx ends.
+func waitFor(ctx context.Context, get func() (store.Chunk, bool), want bool) (store.Chunk, bool) {
+	for {
+		c, ok := get()
+		if ok == want || ctx.Err() != nil {
+			return c, ok
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
