@@ -35,6 +35,8 @@ var answerFile = regexp.MustCompile(`^[0-9]{3,9}\.answer\.md$`)
 func (ix *Indexer) syncHistory(ctx context.Context, sum *Summary) {
 	res, err := history.Sync(ctx, history.Options{Root: ix.root, Head: ix.repo.Commit,
 		Depth: ix.opts.HistoryDepth, Window: ix.opts.HistoryCommits})
+	ix.history = res
+	sum.HistoryMark = res.Mark
 	if err != nil {
 		if ctx.Err() == nil {
 			sum.Errors = append(sum.Errors, err.Error())
@@ -55,9 +57,21 @@ func (ix *Indexer) syncHistory(ctx context.Context, sum *Summary) {
 // walkDossier offers the walk's callback the history files of the files
 // the walk found (a file ignored, binary or gone has none indexed) and
 // the kept answers of every flow. Called after the walk, so seen holds
-// the workspace's files.
-func (ix *Indexer) walkDossier(ctx context.Context, seen map[string]bool, visit func(discover.Candidate) error) error {
-	if ix.opts.HistoryDepth > 0 {
+// the workspace's files. When the history sync touched nothing and the
+// last finished run indexed the same history, the history files are
+// offered as the index holds them (old), unread: an unchanged HEAD then
+// costs no walk of a directory as large as the workspace.
+func (ix *Indexer) walkDossier(ctx context.Context, old map[string]store.File, seen map[string]bool, visit func(discover.Candidate) error) error {
+	if ix.opts.HistoryDepth > 0 && ix.history.Unchanged && ix.history.Mark == ix.prevHistoryMark {
+		for rel, f := range old {
+			if src, ok := history.Source(rel); ok && seen[src] {
+				c := discover.Candidate{Rel: rel, Abs: filepath.Join(ix.root, filepath.FromSlash(rel)), Size: f.Size, ModTime: f.ModTime}
+				if err := visit(c); err != nil {
+					return err
+				}
+			}
+		}
+	} else if ix.opts.HistoryDepth > 0 {
 		dir := filepath.Join(ix.root, filepath.FromSlash(history.Dir))
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !d.Type().IsRegular() {

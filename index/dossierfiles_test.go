@@ -3,12 +3,14 @@ package index
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dossierhq/dossier/index/describe"
+	"github.com/dossierhq/dossier/index/history"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -96,5 +98,56 @@ func waitFor(ctx context.Context, get func() (store.Chunk, bool), want bool) (st
 			return c, ok
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestHistoryFromRecordsOnlyWhenIndexed: a run with an unchanged HEAD
+// takes the history files from the index's records, but only when the
+// last finished run indexed that history; files a cut-short run wrote
+// are walked and indexed.
+func TestHistoryFromRecordsOnlyWhenIndexed(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: file_change chunks need the git CLI")
+	}
+	root := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", root}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@x",
+			"GIT_COMMITTER_NAME=A", "GIT_COMMITTER_EMAIL=a@x")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	write(t, root, "a.go", "package a\n\nfunc A() {}\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "First")
+	opts := func(o *Options) { o.HistoryDepth, o.HistoryCommits = 5, 100 }
+	run(t, root, opts)
+	if sum := run(t, root, opts); sum.Indexed != 0 || sum.Removed != 0 || sum.HistoryMark == "" {
+		t.Fatalf("a run with nothing new: indexed %d, removed %d, mark %q", sum.Indexed, sum.Removed, sum.HistoryMark)
+	}
+	// A run cut short after its sync wrote the new commit's history.
+	write(t, root, "a.go", "package a\n\nfunc A() { println() }\n")
+	git("commit", "-q", "-am", "Second")
+	if _, err := history.Sync(context.Background(), history.Options{Root: root, Head: repoInfo(root).Commit, Depth: 5, Window: 100}); err != nil {
+		t.Fatal(err)
+	}
+	run(t, root, opts)
+	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *store.Tx) error {
+		chunks, err := tx.FileChunks(history.File("a.go"))
+		if len(chunks) != 2 || !strings.Contains(chunks[0].Symbol, "Second") {
+			t.Errorf("a.go's history holds %d chunks (%v), want Second and First", len(chunks), err)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

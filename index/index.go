@@ -21,6 +21,7 @@ import (
 	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/embed"
+	"github.com/dossierhq/dossier/index/history"
 	"github.com/dossierhq/dossier/index/laravel"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/segment"
@@ -81,6 +82,10 @@ type Summary struct {
 	Seconds      float64            `json:"seconds"`
 	// ComposerState is what composerState found when the run started.
 	ComposerState string `json:"composer_state,omitempty"`
+	// HistoryMark names the history files this run indexed (see
+	// history.Result.Mark): while it is unchanged, the next run takes them
+	// from the index's records instead of walking them.
+	HistoryMark string `json:"history_mark,omitempty"`
 	// RebuiltFrom is the schema of an older index this run replaced, or -1.
 	RebuiltFrom int `json:"rebuilt_from_schema"`
 	// RebuiltDamaged is set when the run found the index damaged, kept it
@@ -175,7 +180,11 @@ type Indexer struct {
 	// hold (files walked before it may need it: Run runs again).
 	prevComposer string
 	newComposer  atomic.Bool
-	runCtx       context.Context
+	// history is what this run's history sync did; prevHistoryMark the
+	// last finished run's Summary.HistoryMark.
+	history         history.Result
+	prevHistoryMark string
+	runCtx          context.Context
 }
 
 // Open takes the writer lock of opts.Root. A second indexer on the same
@@ -358,6 +367,7 @@ func (ix *Indexer) loadFiles() (map[string]store.File, int, *store.VectorModel, 
 		var prev Summary
 		if ok, err := tx.Summary(&prev); err == nil && ok {
 			ix.prevComposer = prev.ComposerState
+			ix.prevHistoryMark = prev.HistoryMark
 		}
 		return tx.FileStats(func(f store.File) { old[f.Path] = f })
 	})
@@ -479,7 +489,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		}
 		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, visit)
 		if walkErr == nil {
-			walkErr = ix.walkDossier(ctx, seen, visit)
+			walkErr = ix.walkDossier(ctx, old, seen, visit)
 		}
 		total.Store(found)
 	}()

@@ -61,6 +61,11 @@ type Result struct {
 	// Note, when set, says why history is missing or partial, and what
 	// to do; NoteKey is its short form for the run's summary.
 	Note, NoteKey string
+	// Mark names the HEAD and settings the history files now stand for
+	// ("" when there are none); Unchanged says the sync found them current
+	// and touched nothing.
+	Mark      string
+	Unchanged bool
 }
 
 // stateFile holds what the last sync read (see state).
@@ -114,7 +119,8 @@ func Sync(ctx context.Context, opts Options) (Result, error) {
 			Note: "history: the workspace root is not a git repository with a commit (file_change chunks need one)"}, err
 	}
 	if readMark(dir) == mark(opts) {
-		return Result{}, nil // the common case: nothing to read, no process started
+		// The common case: nothing to read, no process started.
+		return Result{Mark: mark(opts), Unchanged: true}, nil
 	}
 	old := loadState(dir)
 	if _, err := exec.LookPath("git"); err != nil {
@@ -142,7 +148,8 @@ func Sync(ctx context.Context, opts Options) (Result, error) {
 	if err := saveState(dir, next); err != nil {
 		return res, err
 	}
-	return res, writeAtomic(filepath.Join(dir, markFile), []byte(mark(opts)))
+	res.Mark = mark(opts)
+	return res, writeAtomic(filepath.Join(dir, markFile), []byte(res.Mark))
 }
 
 // markFile holds the HEAD and settings the state was read with, so an
