@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -233,7 +234,12 @@ func provValue(line, key string) string {
 	line = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(line), "<!--"), "-->")
 	for _, kv := range strings.Split(line, ";") {
 		if k, v, ok := strings.Cut(strings.TrimSpace(kv), "="); ok && k == key {
-			return strings.Trim(strings.TrimSpace(v), `"`)
+			v = strings.TrimSpace(v)
+			// Values are %XX-encoded as assemble.ProvValue writes them.
+			if u, err := url.PathUnescape(v); err == nil {
+				v = u
+			}
+			return v
 		}
 	}
 	return ""
