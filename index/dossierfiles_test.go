@@ -135,19 +135,36 @@ func TestHistoryFromRecordsOnlyWhenIndexed(t *testing.T) {
 		t.Fatal(err)
 	}
 	run(t, root, opts)
-	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	err = db.View(func(tx *store.Tx) error {
-		chunks, err := tx.FileChunks(history.File("a.go"))
-		if len(chunks) != 2 || !strings.Contains(chunks[0].Symbol, "Second") {
-			t.Errorf("a.go's history holds %d chunks (%v), want Second and First", len(chunks), err)
+	historyOf := func(want ...string) {
+		t.Helper()
+		db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+		defer db.Close()
+		err = db.View(func(tx *store.Tx) error {
+			chunks, err := tx.FileChunks(history.File("a.go"))
+			var got []string
+			for _, c := range chunks {
+				got = append(got, c.Symbol)
+			}
+			if len(got) != len(want) {
+				t.Errorf("a.go's history holds %q, want %q", got, want)
+			}
+			for i := range min(len(got), len(want)) {
+				if !strings.HasSuffix(got[i], " "+want[i]) {
+					t.Errorf("a.go's history holds %q, want %q", got, want)
+				}
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
+	historyOf("Second", "First")
+	// A detached HEAD at the first commit: history as of that commit.
+	git("checkout", "-q", "--detach", "HEAD~1")
+	run(t, root, opts)
+	historyOf("First")
 }
