@@ -20,6 +20,7 @@ import (
 	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/embed"
+	"github.com/dossierhq/dossier/index/history"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/segment"
 	"github.com/dossierhq/dossier/index/terms"
@@ -46,6 +47,14 @@ type Options struct {
 	// Notice, when set, is told what a run does besides indexing: that it
 	// found the index damaged and rebuilds it from scratch.
 	Notice func(string)
+	// HistoryDepth is how many recent commits per file are indexed as
+	// file_change chunks (0: none), read from a window of at most
+	// HistoryCommits commits (history.DefaultWindow when zero). See
+	// index/history.
+	HistoryDepth, HistoryCommits int
+	// RunSummaries indexes the answers kept by `dossier send` as
+	// run_summary chunks.
+	RunSummaries bool
 }
 
 // Progress reports how far a run is.
@@ -71,6 +80,10 @@ type Summary struct {
 	Seconds      float64            `json:"seconds"`
 	// ManifestState is what manifestState found at the end of the run.
 	ManifestState string `json:"manifest_state,omitempty"`
+	// HistoryMark names the history files this run indexed (see
+	// history.Result.Mark): while it is unchanged, the next run takes them
+	// from the index's records instead of walking them.
+	HistoryMark string `json:"history_mark,omitempty"`
 	// RebuiltFrom is the schema of an older index this run replaced, or -1.
 	RebuiltFrom int `json:"rebuilt_from_schema"`
 	// RebuiltDamaged is set when the run found the index damaged, kept it
@@ -165,7 +178,11 @@ type Indexer struct {
 	// (files walked before it may need it: Run runs again).
 	prevManifest string
 	newManifest  atomic.Bool
-	runCtx       context.Context
+	// history is what this run's history sync did; prevHistoryMark the
+	// last finished run's Summary.HistoryMark.
+	history         history.Result
+	prevHistoryMark string
+	runCtx          context.Context
 }
 
 // Open takes the writer lock of opts.Root. A second indexer on the same
@@ -271,6 +288,7 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	ix.repo = repoInfo(ix.root)
 	sum.Repo = ix.repo
 	ix.detectors = newDetectors(ix.root)
+	ix.syncHistory(ctx, &sum)
 
 	old, rebuilt, current, base, err := ix.loadFiles()
 	if err != nil {
@@ -350,6 +368,7 @@ func (ix *Indexer) loadFiles() (map[string]store.File, int, *store.VectorModel, 
 		var prev Summary
 		if ok, err := tx.Summary(&prev); err == nil && ok {
 			ix.prevManifest = prev.ManifestState
+			ix.prevHistoryMark = prev.HistoryMark
 		}
 		return tx.FileStats(func(f store.File) { old[f.Path] = f })
 	})
@@ -452,7 +471,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		defer close(jobs)
 		found := int64(0)
 		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
-		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, func(c discover.Candidate) error {
+		visit := func(c discover.Candidate) error {
 			seen[c.Rel] = true
 			if _, ok := old[c.Rel]; !ok && len(old) > 0 && isManifest(c.Rel) {
 				ix.newManifest.Store(true)
@@ -468,7 +487,11 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 			case <-ctx.Done():
 				return ctx.Err()
 			}
-		})
+		}
+		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, visit)
+		if walkErr == nil {
+			walkErr = ix.walkDossier(ctx, old, seen, visit)
+		}
 		total.Store(found)
 	}()
 	var wg sync.WaitGroup

@@ -36,6 +36,7 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 	if err := ix.watchTree(ctx, w, ""); err != nil {
 		return err
 	}
+	ix.watchDossier(w)
 	if sum, err := ix.Run(ctx); ctx.Err() != nil {
 		return ctx.Err()
 	} else if err != nil || sum.Indexed+sum.Touched+sum.Removed > 0 {
@@ -45,6 +46,7 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 		ready()
 	}
 	pending := map[string]bool{}
+	full := false // a new commit or a kept answer: a full run takes it in
 	var timer <-chan time.Time
 	flush := func() {
 		paths := make([]string, 0, len(pending))
@@ -52,7 +54,14 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 			paths = append(paths, p)
 		}
 		pending, timer = map[string]bool{}, nil
-		sum, err := ix.Update(ctx, paths)
+		var sum Summary
+		var err error
+		if full {
+			full = false
+			sum, err = ix.Run(ctx)
+		} else {
+			sum, err = ix.Update(ctx, paths)
+		}
 		if ctx.Err() != nil {
 			return
 		}
@@ -72,6 +81,13 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 		case ev, ok := <-w.Events:
 			if !ok {
 				return nil
+			}
+			if ev.Op != fsnotify.Chmod && ix.dossierEvent(w, ev) {
+				full = true
+				if timer == nil {
+					timer = time.After(WatchInterval)
+				}
+				continue
 			}
 			rel, ok := ix.relPath(ev.Name)
 			if !ok || ev.Op == fsnotify.Chmod {

@@ -50,8 +50,8 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	opts := index.Options{Root: root, MaxFileSize: cfg.Index.MaxFileSize, Workers: cfg.Index.Workers,
-		Exclude: cfg.Index.Exclude, Verbose: o.verbose}
+	opts := configuredIndex(root, cfg)
+	opts.Verbose = o.verbose
 	if o.maxSize > 0 {
 		opts.MaxFileSize = o.maxSize
 	}
@@ -184,4 +184,12 @@ func (p *progress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
+}
+
+// configuredIndex is the index options the workspace's config gives, the
+// same for `index`, the MCP server's keeper and the workbench.
+func configuredIndex(root string, cfg config.Config) index.Options {
+	return index.Options{Root: root, MaxFileSize: cfg.Index.MaxFileSize, Workers: cfg.Index.Workers,
+		Exclude: cfg.Index.Exclude, HistoryDepth: cfg.Index.HistoryDepth, HistoryCommits: cfg.Index.HistoryCommits,
+		RunSummaries: cfg.Index.IncludeRunSummaries}
 }

@@ -78,8 +78,8 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 	stderr := &serialWriter{w: cmd.ErrOrStderr()}
 	searcher := search.NewEngine()
 	searcher.AllowEndpoint(cfg.Embed)
-	iopts := index.Options{MaxFileSize: cfg.Index.MaxFileSize, Workers: cfg.Index.Workers, Exclude: cfg.Index.Exclude,
-		Notice: func(msg string) { fmt.Fprintln(stderr, "dossier:", msg) }}
+	iopts := configuredIndex("", cfg)
+	iopts.Notice = func(msg string) { fmt.Fprintln(stderr, "dossier:", msg) }
 	if iopts.Model, iopts.Embedder, err = index.NewEmbedder(cfg.Embed, ""); err != nil {
 		return err
 	}

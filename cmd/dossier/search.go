@@ -108,7 +108,7 @@ func newSearchCmd(g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.IntVarP(&o.k, "k", "k", search.DefaultK, "number of results")
 	f.StringVar(&o.mode, "mode", string(search.Hybrid), "hybrid, text, vector, symbol or regex")
-	f.StringSliceVar(&o.types, "type", nil, "keep only these kinds or source types (function,method,test,doc,...)")
+	f.StringSliceVar(&o.types, "type", nil, "keep only these kinds or source types (function,method,test,doc,file_change,run_summary,...)")
 	f.StringVar(&o.pathPrefix, "path-prefix", "", "keep only paths starting with this")
 	f.StringVar(&o.near, "near", "", "rank results near this path higher")
 	f.Float64Var(&o.minScore, "min-score", search.DefaultMinScore, "drop results scoring below this (absolute: 1 is a strong match, 0 none)")

@@ -56,8 +56,8 @@ func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
 	styles := themes.NewStyles(lipgloss.DefaultRenderer(), palette, themes.NoColor(os.Getenv))
 	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
 		Index: func(ctx context.Context, progress func(done, total int)) error {
-			iopts := index.Options{Root: root, MaxFileSize: cfg.Index.MaxFileSize, Workers: cfg.Index.Workers,
-				Exclude: cfg.Index.Exclude, Progress: func(p index.Progress) { progress(p.Done, p.Total) }}
+			iopts := configuredIndex(root, cfg)
+			iopts.Progress = func(p index.Progress) { progress(p.Done, p.Total) }
 			var err error
 			if iopts.Model, iopts.Embedder, err = index.NewEmbedder(cfg.Embed, ""); err != nil {
 				return err

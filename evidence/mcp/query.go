@@ -26,7 +26,7 @@ type searchIn struct {
 	Query      string   `json:"query" jsonschema:"what to look for: words, an identifier, or a Go regular expression in regex mode"`
 	K          int      `json:"k,omitempty" jsonschema:"number of results (default 12)"`
 	Mode       string   `json:"mode,omitempty" jsonschema:"hybrid (default: text, vectors and symbol names fused), text (BM25), vector, symbol (exact, prefix and fuzzy names) or regex"`
-	Types      []string `json:"types,omitempty" jsonschema:"keep only these chunk kinds or source types, e.g. function, method, type, test, doc"`
+	Types      []string `json:"types,omitempty" jsonschema:"keep only these chunk kinds or source types, e.g. function, method, type, test, doc, file_change (recent commits per file), run_summary (kept answers)"`
 	PathPrefix string   `json:"path_prefix,omitempty" jsonschema:"keep only paths starting with this, e.g. index/search/"`
 	Near       string   `json:"near,omitempty" jsonschema:"a workspace path you are working on: results near it rank higher"`
 	MinScore   *float64 `json:"min_score,omitempty" jsonschema:"drop results scoring below this, between 0 and 1 (default 0.25; 1 is a strong match)"`

@@ -26,6 +26,10 @@ type FileContext struct {
 	// the file when it belongs to an application (nil otherwise); its
 	// Framework names the framework.
 	App *appgraph.Facts
+	// Facts are label, value pairs a describer puts in the finder: the
+	// file a history file tells of, a kept answer's flow, request, model
+	// and date.
+	Facts []string
 }
 
 // Describer builds a description of one segment. It returns false when it
@@ -109,6 +113,9 @@ func Default() *Registry {
 	}
 	for _, k := range []segment.Kind{segment.Class, segment.Method, segment.Function, segment.TopLevel} {
 		must(r.Register(k, djangoDescriber{}))
+	}
+	for _, k := range []segment.Kind{segment.Section, segment.Window} {
+		must(r.Register(k, historyDescriber{}))
 	}
 	for _, k := range []segment.Kind{segment.Function, segment.Method} {
 		must(r.Register(k, testDescriber{}))

@@ -22,6 +22,7 @@ var builtinTypes = sync.OnceValues(func() (kinds, sources []string) {
 		lang.SrcCursorRule, lang.SrcClaudeRule}
 	sources = append(sources, describe.FrameworkSourceTypes...)
 	sources = append(sources, TypeTable) // answered from the graph (tables.go)
+	sources = append(sources, describe.HistorySourceTypes...)
 	return kinds, sources
 })
 

@@ -137,11 +137,26 @@ type Index struct {
 	Workers int `toml:"workers"`
 	// Exclude adds ignore patterns (.gitignore syntax) relative to the root.
 	Exclude []string `toml:"exclude"`
+	// HistoryDepth is how many of the latest commits that touched each
+	// file are indexed as file_change chunks; 0 turns history off.
+	HistoryDepth int `toml:"history_depth"`
+	// HistoryCommits bounds the commits read for it (the newest ones).
+	HistoryCommits int `toml:"history_commits"`
+	// IncludeRunSummaries indexes the answers `dossier send` kept as
+	// run_summary chunks (seed 002's include_run_summaries).
+	IncludeRunSummaries bool `toml:"include_run_summaries"`
 }
+
+// Defaults of the history settings.
+const (
+	DefaultHistoryDepth   = 5
+	DefaultHistoryCommits = 1000
+)
 
 // Default returns the built-in settings.
 func Default() Config {
-	return Config{Index: Index{MaxFileSize: 1 << 20}}
+	return Config{Index: Index{MaxFileSize: 1 << 20, HistoryDepth: DefaultHistoryDepth, HistoryCommits: DefaultHistoryCommits,
+		IncludeRunSummaries: true}}
 }
 
 // Load returns the settings for a workspace root. A missing file is fine; a
@@ -205,6 +220,12 @@ func (c Config) check() error {
 	}
 	if c.Index.Workers < 0 {
 		return fmt.Errorf("config: index.workers must be 0 (one per core) or more, got %d", c.Index.Workers)
+	}
+	if c.Index.HistoryDepth < 0 {
+		return fmt.Errorf("config: index.history_depth must be 0 (no history) or a number of commits per file, got %d", c.Index.HistoryDepth)
+	}
+	if c.Index.HistoryCommits < 1 {
+		return fmt.Errorf("config: index.history_commits must be a positive number of commits to read, got %d", c.Index.HistoryCommits)
 	}
 	switch c.Prompt.Format {
 	case "", "mdctx", "aptix", "responses", "pack":

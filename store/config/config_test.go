@@ -38,9 +38,28 @@ func TestWorkspaceOverridesUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Index{MaxFileSize: 2048, Workers: 3, Exclude: []string{"gen/"}}
+	want := Index{MaxFileSize: 2048, Workers: 3, Exclude: []string{"gen/"}, HistoryDepth: DefaultHistoryDepth,
+		HistoryCommits: DefaultHistoryCommits, IncludeRunSummaries: true}
 	if !reflect.DeepEqual(c.Index, want) {
 		t.Errorf("Index = %+v, want %+v", c.Index, want)
+	}
+}
+
+func TestHistoryKeys(t *testing.T) {
+	c, err := Load(workspace(t, "", "[index]\nhistory_depth = 0\nhistory_commits = 50\ninclude_run_summaries = false\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Index.HistoryDepth != 0 || c.Index.HistoryCommits != 50 || c.Index.IncludeRunSummaries {
+		t.Errorf("Index = %+v, want history off, 50 commits, no run summaries", c.Index)
+	}
+	for file, want := range map[string]string{
+		"[index]\nhistory_depth = -1\n":  "index.history_depth must be 0",
+		"[index]\nhistory_commits = 0\n": "index.history_commits must be a positive",
+	} {
+		if _, err := Load(workspace(t, "", file)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", file, err, want)
+		}
 	}
 }
 

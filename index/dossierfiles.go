@@ -1,0 +1,246 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/dossierhq/dossier/index/describe"
+	"github.com/dossierhq/dossier/index/discover"
+	"github.com/dossierhq/dossier/index/history"
+	"github.com/dossierhq/dossier/store"
+	"github.com/dossierhq/dossier/store/fsafe"
+)
+
+// The index reads two kinds of files under .dossier, which discovery and
+// the watcher otherwise leave alone: the history files index/history keeps
+// (source type file_change) and the answers `dossier send` keeps in each
+// flow's turns/ (source type run_summary).
+
+// flowsDir holds the flows, relative to the root.
+const flowsDir = store.DirName + "/flows"
+
+// answerFile matches a kept answer's name, as evidence writes it.
+var answerFile = regexp.MustCompile(`^[0-9]{3,9}\.answer\.md$`)
+
+// syncHistory brings the history files up to date with HEAD before the
+// walk, so the walk indexes them with everything else. Git missing, no
+// commit, a repository git cannot read: a note, never a failed run.
+func (ix *Indexer) syncHistory(ctx context.Context, sum *Summary) {
+	res, err := history.Sync(ctx, history.Options{Root: ix.root, Head: ix.repo.Commit,
+		Depth: ix.opts.HistoryDepth, Window: ix.opts.HistoryCommits})
+	ix.history = res
+	sum.HistoryMark = res.Mark
+	if err != nil {
+		if ctx.Err() == nil {
+			sum.Errors = append(sum.Errors, err.Error())
+		}
+		return
+	}
+	if res.Read > 0 {
+		sum.Notes["history_commits_read"] = res.Read
+	}
+	if res.NoteKey != "" {
+		sum.Notes[res.NoteKey] = 1
+		if ix.opts.Notice != nil && res.NoteKey != "history_no_commits" {
+			ix.opts.Notice(res.Note)
+		}
+	}
+}
+
+// walkDossier offers the walk's callback the history files of the files
+// the walk found (a file ignored, binary or gone has none indexed) and
+// the kept answers of every flow. Called after the walk, so seen holds
+// the workspace's files. When the history sync touched nothing and the
+// last finished run indexed the same history, the history files are
+// offered as the index holds them (old), unread: an unchanged HEAD then
+// costs no walk of a directory as large as the workspace.
+func (ix *Indexer) walkDossier(ctx context.Context, old map[string]store.File, seen map[string]bool, visit func(discover.Candidate) error) error {
+	if ix.opts.HistoryDepth > 0 && ix.history.Unchanged && ix.history.Mark == ix.prevHistoryMark {
+		for rel, f := range old {
+			if src, ok := history.Source(rel); ok && seen[src] {
+				c := discover.Candidate{Rel: rel, Abs: filepath.Join(ix.root, filepath.FromSlash(rel)), Size: f.Size, ModTime: f.ModTime}
+				if err := visit(c); err != nil {
+					return err
+				}
+			}
+		}
+	} else if ix.opts.HistoryDepth > 0 {
+		dir := filepath.Join(ix.root, filepath.FromSlash(history.Dir))
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !d.Type().IsRegular() {
+				return nil
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rel, rerr := filepath.Rel(ix.root, p)
+			rel = filepath.ToSlash(rel)
+			if src, ok := history.Source(rel); rerr != nil || !ok || !seen[src] {
+				return nil
+			}
+			return offer(p, rel, visit)
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	if !ix.opts.RunSummaries {
+		return nil
+	}
+	flows, _ := os.ReadDir(filepath.Join(ix.root, filepath.FromSlash(flowsDir)))
+	for _, f := range flows {
+		if !f.IsDir() {
+			continue
+		}
+		turns := path.Join(flowsDir, f.Name(), "turns")
+		entries, _ := os.ReadDir(filepath.Join(ix.root, filepath.FromSlash(turns)))
+		for _, e := range entries {
+			if !e.Type().IsRegular() || !answerFile.MatchString(e.Name()) {
+				continue
+			}
+			rel := path.Join(turns, e.Name())
+			if err := offer(filepath.Join(ix.root, filepath.FromSlash(rel)), rel, visit); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func offer(abs, rel string, visit func(discover.Candidate) error) error {
+	st, err := os.Lstat(abs)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	return visit(discover.Candidate{Rel: rel, Abs: abs, Size: st.Size(), ModTime: st.ModTime().UnixNano()})
+}
+
+// dossierSource is the source type of a file under .dossier the index
+// reads, with the facts its chunks' finders carry, or "" for any other
+// file.
+func dossierSource(root, rel string) (string, []string) {
+	if src, ok := history.Source(rel); ok {
+		return describe.SrcFileChange, []string{"file", src}
+	}
+	dir, name := path.Split(rel)
+	parts := strings.Split(strings.TrimSuffix(dir, "/"), "/")
+	if len(parts) != 4 || parts[0]+"/"+parts[1] != flowsDir || parts[3] != "turns" || !answerFile.MatchString(name) {
+		return "", nil
+	}
+	return describe.SrcRunSummary, runFacts(root, parts[2], name)
+}
+
+// runFacts are what a run summary's finder says about its turn: the
+// flow's name, the request the turn answered, the model and the date
+// (from the answer's provenance line). What cannot be read is left out.
+func runFacts(root, flowID, answer string) []string {
+	flowDir := filepath.Join(root, filepath.FromSlash(flowsDir), flowID)
+	facts := []string{"flow", flowID}
+	if data, err := fsafe.ReadFile(filepath.Join(flowDir, "flow.json"), 1<<20); err == nil {
+		var meta struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(data, &meta) == nil && meta.Name != "" && meta.Name != flowID {
+			facts[1] = meta.Name + " (" + flowID + ")"
+		}
+	}
+	n := strings.TrimSuffix(answer, ".answer.md")
+	if data, err := fsafe.ReadFile(filepath.Join(flowDir, "turns", n+".request.json"), 64<<20); err == nil {
+		if req := requestOf(data); req != "" {
+			facts = append(facts, "request", req)
+		}
+	}
+	if head, err := fsafe.ReadHead(filepath.Join(flowDir, "turns", answer), 2048, 64<<20); err == nil {
+		line, _, _ := strings.Cut(string(head), "\n")
+		for _, k := range []string{"model", "time"} {
+			if v := provValue(line, k); v != "" {
+				facts = append(facts, map[string]string{"model": "model", "time": "date"}[k], v)
+			}
+		}
+	}
+	return facts
+}
+
+// maxRequest caps the request quoted in a run summary's finder.
+const maxRequest = 400
+
+// requestOf is the text a person asked in a posted body: the last user
+// message's first text, without dossier's [MODE] and [INSTRUCTION] lines.
+func requestOf(body []byte) string {
+	var doc struct {
+		Input    []json.RawMessage `json:"input"`
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if json.Unmarshal(body, &doc) != nil {
+		return ""
+	}
+	msgs := doc.Input
+	if msgs == nil {
+		msgs = doc.Messages
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		var m struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(msgs[i], &m) != nil || m.Role != "user" {
+			continue
+		}
+		text := ""
+		if json.Unmarshal(m.Content, &text) != nil {
+			var items []struct {
+				Text string `json:"text"`
+			}
+			_ = json.Unmarshal(m.Content, &items)
+			for _, it := range items {
+				if it.Text != "" {
+					text = it.Text
+					break
+				}
+			}
+		}
+		var kept []string
+		for l := range strings.Lines(text) {
+			t := strings.TrimSpace(l)
+			if t == "[INSTRUCTION]" || strings.HasPrefix(t, "[MODE") {
+				continue
+			}
+			kept = append(kept, t)
+		}
+		out := strings.Join(strings.Fields(strings.Join(kept, " ")), " ")
+		if len(out) > maxRequest {
+			cut := maxRequest
+			for cut > 0 && out[cut]&0xC0 == 0x80 {
+				cut--
+			}
+			out = out[:cut] + "…"
+		}
+		return out
+	}
+	return ""
+}
+
+// provValue reads key's value from an answer's provenance comment
+// ("<!-- turn=1; time=...; model=gpt-4o-mini; ... -->").
+func provValue(line, key string) string {
+	line = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(line), "<!--"), "-->")
+	for _, kv := range strings.Split(line, ";") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(kv), "="); ok && k == key {
+			v = strings.TrimSpace(v)
+			// Values are %XX-encoded as assemble.ProvValue writes them.
+			if u, err := url.PathUnescape(v); err == nil {
+				v = u
+			}
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,179 @@
+package history
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dossierhq/dossier/store/fsafe"
+)
+
+// File is the history file of a source path, relative to the root.
+func File(src string) string { return Dir + "/" + src + ".md" }
+
+// Source is the source path a history file (relative to the root) tells
+// the history of.
+func Source(rel string) (string, bool) {
+	s, ok := strings.CutPrefix(rel, Dir+"/")
+	if !ok {
+		return "", false
+	}
+	s, ok = strings.CutSuffix(s, ".md")
+	return s, ok && s != ""
+}
+
+// render writes the history file of every changed path (of every path
+// when all) and removes those of paths without history, or whose file is
+// no longer text on disk. It returns the files written and removed.
+func render(root, dir string, s *state, changed map[string]bool, all bool) (int, int, error) {
+	written, removed := 0, 0
+	paths := changed
+	if all {
+		paths = map[string]bool{}
+		for p := range s.Files {
+			paths[p] = true
+		}
+	}
+	for p := range paths {
+		dst := filepath.Join(root, filepath.FromSlash(File(p)))
+		list := s.Files[p]
+		if len(list) == 0 || !renderable(root, p) {
+			if len(list) == 0 {
+				delete(s.Files, p)
+			}
+			if err := os.Remove(dst); err == nil {
+				removed++
+			} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrInvalid) {
+				return written, removed, fmt.Errorf("history: remove %s: %w", dst, err)
+			}
+			continue
+		}
+		if err := writeAtomic(dst, []byte(renderFile(p, list, s.Commits))); err != nil {
+			return written, removed, err
+		}
+		written++
+	}
+	if all {
+		// Files of paths the new state does not hold (a rewritten history,
+		// files deleted while history was read again).
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			rel, rerr := filepath.Rel(root, p)
+			src, ok := Source(filepath.ToSlash(rel))
+			if rerr != nil || !ok {
+				return nil
+			}
+			if _, keep := s.Files[src]; !keep {
+				if os.Remove(p) == nil {
+					removed++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return written, removed, err
+		}
+	}
+	return written, removed, nil
+}
+
+// renderable reports whether src is a file whose history is worth
+// keeping: a regular text file on disk under a path a history file can
+// be named after.
+func renderable(root, src string) bool {
+	for _, r := range src {
+		if unicode.IsControl(r) {
+			return false // no file name of ours carries a newline
+		}
+	}
+	if strings.HasPrefix(src, ".dossier/") || strings.HasPrefix(src, ".git/") || path.IsAbs(src) || strings.Contains("/"+src+"/", "/../") {
+		return false
+	}
+	head, err := fsafe.ReadHead(filepath.Join(root, filepath.FromSlash(src)), 8000, 1<<40)
+	return err == nil && bytes.IndexByte(head, 0) < 0
+}
+
+// renderFile writes a path's history: one H2 section per commit, newest
+// first, so each (file, commit) becomes one chunk.
+func renderFile(src string, list []change, commits map[string]commitRef) string {
+	var b strings.Builder
+	for i, ch := range list {
+		c := commits[ch.Hash]
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "## %s %s\n\n", short(ch.Hash), oneLine(c.Subject))
+		fmt.Fprintf(&b, "- file: %s (%s)\n", src, action(ch))
+		fmt.Fprintf(&b, "- commit: %s\n", ch.Hash)
+		fmt.Fprintf(&b, "- author: %s\n", oneLine(c.Author))
+		fmt.Fprintf(&b, "- date: %s\n", c.Date)
+		if len(ch.Symbols) > 0 {
+			fmt.Fprintf(&b, "- changed: %s\n", strings.Join(ch.Symbols, ", "))
+		}
+		if body := escapeBody(c.Body); body != "" {
+			b.WriteString("\n")
+			b.WriteString(body)
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func short(h string) string { return h[:min(len(h), 10)] }
+
+func action(ch change) string {
+	switch ch.Status {
+	case "A":
+		return "added"
+	case "R":
+		return "renamed from " + ch.From
+	case "C":
+		return "copied from " + ch.From
+	case "T":
+		return "type changed"
+	}
+	return "modified"
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// maxBody caps a commit message's body in a history file: a squashed
+// pull request's list of commits repeated for every file it touched cost
+// more index than it gave answers.
+const maxBody = 1500
+
+// escapeBody keeps a commit message from making headings or fences of
+// its own in the history file: those lines get a backslash, as Markdown
+// escapes them.
+func escapeBody(body string) string {
+	if len(body) > maxBody {
+		cut := strings.LastIndexByte(body[:maxBody], '\n')
+		if cut < maxBody/2 {
+			cut = maxBody
+		}
+		for cut > 0 && !utf8.RuneStart(body[cut]) {
+			cut--
+		}
+		body = body[:cut] + "\n[…]"
+	}
+	var b strings.Builder
+	for line := range strings.Lines(strings.TrimSpace(body)) {
+		trim := strings.TrimLeft(line, " ")
+		if len(line)-len(trim) <= 3 && (strings.HasPrefix(trim, "#") || strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~")) {
+			b.WriteString("\\")
+		}
+		b.WriteString(strings.TrimRight(line, "\r"))
+	}
+	return strings.TrimSpace(b.String())
+}
