@@ -131,6 +131,12 @@ func TestFileChangeSearchIsIncremental(t *testing.T) {
 			t.Errorf("--type file_change gave %s", r.Path)
 		}
 	}
+	// A search that names no type finds code, never the history.
+	for _, r := range searchJSON(t, g.root, "InvoiceController store").Results {
+		if strings.HasPrefix(r.Path, ".dossier/") {
+			t.Errorf("an untyped search gave %s", r.Path)
+		}
+	}
 	// The hit is evidence like any other: its part holds the commit.
 	must(t, "flow", "new", "why", "--root", g.root)
 	must(t, "evidence", "add", "--root", g.root, fmt.Sprintf("%s::%d,%d", top.Path, top.StartLine, top.EndLine))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store"
@@ -185,8 +186,15 @@ func newFilter(q Query) filter {
 // the relative path, so "net/http" also keeps "net/httptest").
 func (f filter) path(p string) bool { return strings.HasPrefix(p, f.prefix) }
 
+// kind reports whether a chunk of this kind and source type may be
+// returned. Without types, the chunks of history and runs (file_change,
+// run_summary) are left out: they answer the searches that name them, so
+// a search for code finds code, not the commits that touched it.
 func (f filter) kind(kind, src string) bool {
-	return f.types == nil || f.types[kind] || f.types[src]
+	if f.types == nil {
+		return src != describe.SrcFileChange && src != describe.SrcRunSummary
+	}
+	return f.types[kind] || f.types[src]
 }
 
 // prepare fills in q's defaults and checks what needs no index.
