@@ -22,6 +22,11 @@ type view struct {
 	metas    map[int]*Meta          // decoded snapshot metadata, by document
 	segs     map[int][]byte         // metadata segments read (and checked) so far
 	notes    []string               // for the response's debug notes
+	// recordScans counts the files whose vector records the vector scan
+	// read, not their entries in the snapshot's table.
+	recordScans int
+	vecIn       []byte                // which paths the vector table holds
+	vecVals     *[2]store.SealedValue // the vector and residual tables, once looked up
 	// The query's terms and their figures (see queryTerms).
 	qtext string
 	qt    map[string]int
