@@ -316,19 +316,23 @@ func (v *view) vecTable() (*vecTable, []byte, error) {
 // skipPaths returns, per path of the snapshot, whether its documents in
 // the vector table are left out of this query: dirty, outside the path
 // filter or not in the table.
-func (v *view) skipPaths(f filter) []bool {
-	in := v.vecIn // read by vecTable
+func (v *view) skipPaths(f filter) ([]bool, error) {
+	_, in, err := v.vecTable()
+	if err != nil {
+		return nil, err
+	}
 	skip := make([]bool, len(v.e.snap.paths))
 	for n, p := range v.e.snap.paths {
 		skip[n] = in[n] == 0 || v.dirtyNum[uint32(n)] || !strings.HasPrefix(p, f.prefix)
 	}
-	return skip
+	return skip, nil
 }
 
 // tableFiles is the number of files the vector table holds.
 func (v *view) tableFiles() int {
+	_, in, _ := v.vecTable() // read before, by skipPaths or vectorSources
 	n := 0
-	for _, b := range v.vecIn { // read by vecTable
+	for _, b := range in {
 		n += int(b)
 	}
 	return n

@@ -201,3 +201,20 @@ func TestDamagedVectorTable(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorTableKeptCopy proves an Engine that keeps its copy of the
+// vector table between queries (the workbench, the MCP server, a --json
+// stream) answers the next query from it as a fresh one does.
+func TestVectorTableKeptCopy(t *testing.T) {
+	root := workspace(t)
+	e := search.NewEngine()
+	for range 2 {
+		for _, q := range vectorQueries {
+			got, err := e.SearchRoot(context.Background(), root, q)
+			if err != nil {
+				t.Fatalf("%q: %v", q.Text, err)
+			}
+			sameResults(t, "kept copy vs fresh, "+q.Text, got.Results, query(t, root, q).Results)
+		}
+	}
+}

@@ -74,7 +74,9 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 				return nil, nil, err
 			}
 		} else if skip == nil {
-			skip = v.skipPaths(f)
+			if skip, err = v.skipPaths(f); err != nil {
+				return nil, nil, err
+			}
 		}
 		files = append(files, file{vf, keep})
 	}
