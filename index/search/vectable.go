@@ -199,7 +199,7 @@ func (v *view) tableVector(k key) (entry, resid []byte, ok bool, err error) {
 		return nil, nil, false, err
 	}
 	d, _, ok := v.snapDoc(k)
-	if !ok || in[v.e.snap.pathNums[k.path]] == 0 {
+	if n, _ := v.e.snap.num(k.path); !ok || in[n] == 0 {
 		return nil, nil, false, nil
 	}
 	size, rsize := vecindex.EntrySize(t.Dims), residSize(t.Dims)
