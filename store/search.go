@@ -120,6 +120,40 @@ func (t *Tx) SnapshotValue(key []byte) ([]byte, error) {
 	return t.unsealSnapshot("value", key, t.b(sb).Get(key))
 }
 
+// SealedValue is a value of the active search snapshot whose checksum is
+// not checked yet: a query that scans several large values checks each in
+// the goroutine that scans it, right before, so the bytes are read while
+// they are in the cache. Open may be called from several goroutines.
+type SealedValue struct {
+	t      *Tx
+	db     string
+	key, v []byte
+}
+
+// SnapshotSealed returns one value of the active search snapshot (a zero
+// SealedValue, whose Open gives nil, if none), unchecked; valid until the
+// transaction ends.
+func (t *Tx) SnapshotSealed(key []byte) SealedValue {
+	if !t.HasSnapshot() {
+		return SealedValue{}
+	}
+	_, sb := t.snapshotSlots(true)
+	return SealedValue{t: t, db: t.tx.DB().Path(), key: key, v: t.b(sb).Get(key)}
+}
+
+// Open checks the value against its checksum and returns it without the
+// checksum (nil for a missing value).
+func (s SealedValue) Open() ([]byte, error) {
+	if s.v == nil {
+		return nil, nil
+	}
+	n := len(s.v) - sumSize
+	if n < 0 || crc32.Checksum(s.v[:n], castagnoli) != binary.BigEndian.Uint32(s.v[n:]) {
+		return nil, damaged(s.db, "search snapshot value %q fails its checksum", s.key)
+	}
+	return s.v[:n:n], nil
+}
+
 // Postings returns the postings of term in the active snapshot (nil if
 // none), checked against its checksum; valid until the transaction ends.
 func (t *Tx) Postings(term string) ([]byte, error) {

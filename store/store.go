@@ -306,7 +306,11 @@ func (db *DB) checkSchema(readOnly bool) error {
 // guard), which is also noted for the next writer.
 func (db *DB) View(fn func(*Tx) error) error {
 	err := guard(db.path, func() error {
-		return db.bolt.View(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx}) })
+		return db.bolt.View(func(tx *bolt.Tx) error {
+			t := &Tx{tx: tx}
+			defer t.closeFile()
+			return fn(t)
+		})
 	})
 	db.noteDamage(err)
 	return err

@@ -15,7 +15,10 @@ import (
 // (SearchRecord, VectorRecord, SnapshotValue, Postings, RawBlob(s),
 // Embedding), which point into the index file and are valid only until the
 // transaction ends: callers copy what they keep.
-type Tx struct{ tx *bolt.Tx }
+type Tx struct {
+	tx *bolt.Tx
+	vf valueFile // see readat.go
+}
 
 func (t *Tx) b(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }
 

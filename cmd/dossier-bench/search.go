@@ -125,11 +125,22 @@ func docQueries(root string, n int) (descs, names []string, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	// Every step-th file: a few per package, all over the tree. Each query
-	// once: a repeat would be answered from the result cache.
+	// Every step-th file: a few per package, all over the tree; passes
+	// that start further on when too few of those files have a function
+	// to ask for (Go's tree gave 8 of 20). Each query once: a repeat would
+	// be answered from the result cache.
 	seenDesc, seenName := map[string]bool{}, map[string]bool{}
 	step := max(1, len(files)/(n/2+1))
-	for i := 0; i < len(files) && len(descs) < n; i += step {
+	var order []int
+	for start := 0; start < step; start += max(1, step/8) {
+		for i := start; i < len(files); i += step {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
+		if len(descs) >= n {
+			break
+		}
 		src, err := os.ReadFile(files[i])
 		if err != nil {
 			return nil, nil, err

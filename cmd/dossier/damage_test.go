@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -186,7 +187,65 @@ func TestFlippedValueByte(t *testing.T) {
 	} else {
 		flipByte(t, path, int64(i+len(rec)-3))
 	}
-	readersFail(t, root, `the vectors value of "pkg001/f60.go" fails its checksum`, false)
+	// A search of a clean index reads the snapshot's vector table, not
+	// the files' records: doctor finds the damage (and notes it for the
+	// next index run, which rebuilds), the search answers from the table.
+	doctorFinds(t, root, `the vectors value of "pkg001/f60.go" fails its checksum`)
+	if out, errOut, code := run(t, "search", "--root", root, "F3_4 does a thing"); code != 0 || !strings.Contains(out, "F3_4") {
+		t.Errorf("search of a clean index with a damaged vector record it does not read: exit %d\n%s%s", code, out, errOut)
+	}
+	repairs(t, root)
+}
+
+// TestFlippedVectorTableByte proves a flipped byte in the snapshot's
+// vector table, which every vector search scans, fails the search.
+func TestFlippedVectorTableByte(t *testing.T) {
+	root, path := indexed(t)
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec, entry []byte
+	db.View(func(tx *store.Tx) error {
+		rec = bytes.Clone(tx.VectorRecord("pkg001/f60.go"))
+		set, err := search.DecodeVectors(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entry = bytes.Clone(set.Entry(0))
+		return nil
+	})
+	db.Close()
+	data, _ := os.ReadFile(path)
+	inRecord := bytes.Index(data, rec)
+	// The entry is in the file twice: in the record and in the table.
+	flipped := false
+	for from := 0; ; {
+		i := bytes.Index(data[from:], entry)
+		if i < 0 {
+			break
+		}
+		if at := from + i; inRecord < 0 || at < inRecord || at >= inRecord+len(rec) {
+			flipByte(t, path, int64(at+100))
+			flipped = true
+			break
+		}
+		from += i + 1
+	}
+	if !flipped {
+		t.Fatal("the vector table's copy of the entry is not in the file")
+	}
+	problem := `search snapshot value "vecs"`
+	args := []string{"search", "--root", root, "F3_4 does a thing"}
+	out, errOut, code := run(t, args...)
+	noTrace(t, "search", out+errOut)
+	if code != exitError || !strings.Contains(errOut, "damaged") || !strings.Contains(errOut, problem) || !strings.Contains(errOut, "run `dossier index`") {
+		t.Errorf("search on a damaged vector table: exit %d\n%s%s", code, out, errOut)
+	}
+	// doctor reports snapshot damage with the rebuild fix (index/doctor.go).
+	if out, errOut, code := run(t, "doctor", "--root", root); code != exitError || !strings.Contains(out, problem) {
+		t.Errorf("doctor on a damaged vector table: exit %d\n%s%s", code, out, errOut)
+	}
 	repairs(t, root)
 }
 

@@ -2,13 +2,13 @@ package search
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/dossierhq/dossier/index/vecindex"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -19,16 +19,7 @@ import (
 // the same pages again for every query: at the size of Go's source tree
 // (137k chunks) that was most of a vector query's time.
 
-// vectorFile is one file's vector entries, copied out of the index.
-type vectorFile struct {
-	path    string
-	model   string
-	dims    int
-	n       int
-	entries []byte // n entries of vecindex.EntrySize(dims) bytes
-}
-
-// vectorCache holds every file's vector entries at one generation.
+// vectorCache holds the vector entries a query scans at one generation.
 type vectorCache struct {
 	gen    uint64
 	loaded bool
@@ -36,66 +27,41 @@ type vectorCache struct {
 	bytes  int
 }
 
-// vectors returns the index's vector entries, loading them when the index
-// changed since the last query.
-func (e *Engine) vectors(tx *store.Tx) ([]vectorFile, error) {
-	gen := tx.Generation()
+// vectors returns the vector entries a query scans (see vectorSources),
+// copied and checked when the index changed since the last query. A
+// one-shot Engine reads them in place instead, and the segments of the
+// snapshot's table are checked by the goroutines that scan them: a process
+// that answers one query pays for a copy and gets nothing back.
+func (e *Engine) vectors(v *view) ([]vectorFile, error) {
+	gen := v.tx.Generation()
 	if e.vecs.loaded && e.vecs.gen == gen {
 		return e.vecs.files, nil
 	}
-	if e.oneShot {
-		return inPlaceVectors(tx)
+	files, err := v.vectorSources()
+	if err != nil || e.oneShot {
+		return files, err
 	}
 	c := vectorCache{gen: gen, loaded: true}
-	// One arena for all entries, sized by a first pass over the headers, so
-	// the copy costs the size of the data and no more.
+	// One arena for all entries, so the copy costs the size of the data
+	// and no more.
 	total := 0
-	err := tx.VectorRecords(func(p string, rec []byte) error {
-		set, err := DecodeVectors(rec)
-		if err != nil {
-			return fmt.Errorf("vectors of %s: %w", p, err)
-		}
-		total += len(set.entries)
-		return nil
-	})
-	if err != nil {
-		return nil, err
+	for i := range files {
+		total += files[i].n * vecindex.EntrySize(files[i].dims)
 	}
+	// A run of the table is read by copy straight into the arena.
 	arena := make([]byte, 0, total)
-	err = tx.VectorRecords(func(p string, rec []byte) error {
-		set, err := DecodeVectors(rec)
-		if err != nil || len(arena)+len(set.entries) > total {
-			return fmt.Errorf("vectors of %s changed while being read", p)
+	for i := range files {
+		b, err := files[i].read(arena[len(arena):cap(arena)])
+		if err != nil {
+			return nil, err
 		}
 		start := len(arena)
-		arena = append(arena, set.entries...)
-		c.files = append(c.files, vectorFile{path: p, model: set.Model, dims: set.Dims, n: set.n, entries: arena[start:len(arena):len(arena)]})
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		arena = append(arena, b...)
+		files[i].entries, files[i].table = arena[start:len(arena):len(arena)], nil
 	}
-	c.bytes = len(arena)
+	c.files, c.bytes = files, len(arena)
 	e.vecs = c
 	return c.files, nil
-}
-
-// inPlaceVectors returns the index's vector entries as slices of the
-// index file's memory map, valid until tx ends: one pass, no copy. A
-// process that answers one query pays for the copy and gets nothing back
-// (on Go's source tree the copy and a second checksum pass were most of a
-// hybrid query's time).
-func inPlaceVectors(tx *store.Tx) ([]vectorFile, error) {
-	var files []vectorFile
-	err := tx.VectorRecords(func(p string, rec []byte) error {
-		set, err := DecodeVectors(rec)
-		if err != nil {
-			return fmt.Errorf("vectors of %s: %w", p, err)
-		}
-		files = append(files, vectorFile{path: p, model: set.Model, dims: set.Dims, n: set.n, entries: set.entries})
-		return nil
-	})
-	return files, err
 }
 
 // symbolNames returns every distinct lower-cased symbol name, for fuzzy

@@ -51,3 +51,36 @@ func WriteOldSnapshot(tx *store.Tx) error {
 // VectorsCached reports whether e kept a copy of the index's vector
 // entries for its next query.
 func VectorsCached(e *Engine) bool { return e.vecs.loaded }
+
+// VectorScans answers q's vector leg with a one-shot Engine in tx and
+// returns how many files' vector records its scan read instead of the
+// snapshot's vector table.
+func VectorScans(tx *store.Tx, q Query) (int, error) {
+	e := NewEngine()
+	e.OneShot()
+	q, err := prepare(q)
+	if err != nil {
+		return 0, err
+	}
+	v, err := e.open(tx)
+	if err != nil {
+		return 0, err
+	}
+	qv, m, ok, err := v.queryVector(q.Text, q.Embedder, nil)
+	if err != nil || !ok {
+		return 0, err
+	}
+	_, _, err = v.vector(qv, m, newFilter(q), candidates, nil)
+	return v.recordScans, err
+}
+
+// RebuildDamaged rebuilds the snapshot as Rebuild does, with damage done
+// to its vector and residual tables before it is written.
+func RebuildDamaged(view, update func(func(*store.Tx) error) error, damage func(vecs, resid []byte)) error {
+	b, err := build(view)
+	if err != nil {
+		return err
+	}
+	damage(b.vecs, b.resid)
+	return b.Write(update)
+}

@@ -81,15 +81,23 @@ const (
 )
 
 // cosineNull is one query's null distribution of cosines, accumulated by
-// the vector scan.
+// the vector scan. The sums are kept in fixed point, in units of
+// 1/nullUnit, so they come out the same whatever order the cosines come in
+// (the scan splits the documents between goroutines, and between the
+// snapshot's vector table and the records of files changed since), and
+// scores do not depend on the index's history. A unit of 2^-40 leaves
+// room for 2^23 documents of cosine 1 and rounds each term by at most
+// 5e-13.
 type cosineNull struct {
-	n, sum, sum2 float64
+	n, sum, sum2 int64
 }
+
+const nullUnit = 1 << 40
 
 func (c *cosineNull) add(s float64) {
 	c.n++
-	c.sum += s
-	c.sum2 += s * s
+	c.sum += int64(math.Round(s * nullUnit))
+	c.sum2 += int64(math.Round(s * s * nullUnit))
 }
 
 func (c *cosineNull) merge(o cosineNull) {
@@ -100,9 +108,9 @@ func (c *cosineNull) merge(o cosineNull) {
 
 // meanSD blends the observed mean and deviation with the prior.
 func (c cosineNull) meanSD() (float64, float64) {
-	n := c.n + priorWeight
-	mean := (c.sum + priorWeight*priorMean) / n
-	second := (c.sum2 + priorWeight*(priorSD*priorSD+priorMean*priorMean)) / n
+	n := float64(c.n) + priorWeight
+	mean := (float64(c.sum)/nullUnit + priorWeight*priorMean) / n
+	second := (float64(c.sum2)/nullUnit + priorWeight*(priorSD*priorSD+priorMean*priorMean)) / n
 	return mean, math.Sqrt(max(second-mean*mean, 1e-6))
 }
 

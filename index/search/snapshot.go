@@ -19,7 +19,8 @@ import (
 // records) and the next index run rebuilds it (see SnapshotCurrent).
 // 4: the path table is NUL-separated (a file name may hold a newline).
 // 5: chunk metadata holds the content hash and near-duplicate signature.
-const snapVersion = 5
+// 6: the vector table (vectable.go).
+const snapVersion = 6
 
 // pathSep separates the path table's entries: the one byte a Unix path
 // cannot hold.
@@ -34,6 +35,7 @@ type snapMeta struct {
 	Kinds    []string  `json:"kinds"`
 	SrcTypes []string  `json:"src_types"`
 	Built    time.Time `json:"built"`
+	Vectors  *vecTable `json:"vectors,omitempty"`
 }
 
 // Snapshot keys inside the store's snapshot namespace.
@@ -102,6 +104,10 @@ type Builder struct {
 	kinds    codes
 	srcs     codes
 	raw      []byte // decompression buffer, reused from record to record
+	// The vector table (see addVectors); vecTable is nil without one.
+	vecs, resid []byte
+	vecPaths    []byte
+	vecTable    *vecTable
 }
 
 // segment is a metadata segment being built: entry offsets, then entries.
@@ -249,7 +255,7 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 		b.seg = segment{}
 	}
 	meta, err := json.Marshal(snapMeta{Version: snapVersion, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
-		Kinds: b.kinds.names, SrcTypes: b.srcs.names, Built: time.Now().UTC()})
+		Kinds: b.kinds.names, SrcTypes: b.srcs.names, Built: time.Now().UTC(), Vectors: b.vecTable})
 	if err != nil {
 		return err
 	}
@@ -260,6 +266,7 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 	for i, s := range b.segs {
 		tables = append(tables, struct{ k, v []byte }{metaKey(i), s})
 	}
+	tables = append(tables, b.vecTables()...)
 	first := true
 	for len(tables) > 0 {
 		n, size := 0, 0
@@ -289,7 +296,7 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 		}
 		first, tables = false, tables[n:]
 	}
-	b.docs, b.segs, b.pathInfo = nil, nil, nil
+	b.docs, b.segs, b.pathInfo, b.vecs, b.resid, b.vecPaths = nil, nil, nil, nil, nil, nil
 
 	keys := make([]string, 0, len(b.postings))
 	for k := range b.postings {
@@ -343,17 +350,33 @@ func nonNil(b []byte) []byte {
 	return b
 }
 
-// Rebuild builds the snapshot from every file's search record, read in
-// one read-only transaction run by view, and writes it with Write.
+// Rebuild builds the snapshot from every file's search and vector
+// records, read in one read-only transaction run by view, and writes it
+// with Write.
 func Rebuild(view, update func(func(*store.Tx) error) error) error {
 	// The rebuild holds every posting at once while it decodes every
 	// record, the peak of an index run's memory: collect more often.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	b := NewBuilder()
-	if err := view(func(tx *store.Tx) error { return tx.SearchRecords(b.AddFile) }); err != nil {
+	b, err := build(view)
+	if err != nil {
 		return err
 	}
 	return b.Write(update)
+}
+
+func build(view func(func(*store.Tx) error) error) (*Builder, error) {
+	b := NewBuilder()
+	err := view(func(tx *store.Tx) error {
+		if err := tx.SearchRecords(b.AddFile); err != nil {
+			return err
+		}
+		m, ok, err := tableModel(tx)
+		if err != nil || !ok {
+			return err
+		}
+		return b.addVectors(m, tx.VectorRecords)
+	})
+	return b, err
 }
 
 // SnapshotCurrent reports whether tx holds a snapshot this version of

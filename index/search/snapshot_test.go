@@ -12,13 +12,18 @@ import (
 // after damage has had its way with the builder.
 func snapshotOf(t *testing.T, damage func(*Builder)) *store.DB {
 	t.Helper()
+	return snapshotOfPaths(t, damage, "a/parse.go", "b/print.go")
+}
+
+func snapshotOfPaths(t *testing.T, damage func(*Builder), paths ...string) *store.DB {
+	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "index.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	b := NewBuilder()
-	for i, p := range []string{"a/parse.go", "b/print.go"} {
+	for i, p := range paths {
 		rec := EncodeTerms(1, []ChunkTerms{{
 			Meta:  Meta{ID: "c" + p, Kind: "function", SrcType: "code", Language: "go", Symbol: "F", StartLine: 1, EndLine: 3, EndByte: 30},
 			Len:   3,
@@ -61,5 +66,17 @@ func TestDamagedSnapshot(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "dossier index") {
 			t.Errorf("%s damaged: %v", name, err)
 		}
+	}
+}
+
+// TestUnsortedPathTable proves a snapshot whose path table is not in path
+// order (a Builder fed files in another order) still finds its files.
+func TestUnsortedPathTable(t *testing.T) {
+	resp, err := searchText(snapshotOfPaths(t, func(*Builder) {}, "b/print.go", "a/parse.go"), "parse config")
+	if err != nil || len(resp.Results) != 2 {
+		t.Fatalf("%v %+v", err, resp.Results)
+	}
+	if resp.Results[0].Path != "a/parse.go" {
+		t.Errorf("first = %s, want a/parse.go (it holds pars twice)", resp.Results[0].Path)
 	}
 }

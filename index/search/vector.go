@@ -46,26 +46,37 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 		*vectorFile
 		keep func(ord int) bool
 	}
-	cached, err := v.e.vectors(v.tx)
+	sources, err := v.e.vectors(v)
 	if err != nil {
 		return nil, nil, err
 	}
 	var files []file
 	var mismatch *vectorFile
 	others := 0
-	for i := range cached {
-		vf := &cached[i]
-		if !f.path(vf.path) {
+	var skip []bool // per snapshot path, for the table's segments
+	for i := range sources {
+		vf := &sources[i]
+		if vf.path != "" && !f.path(vf.path) {
 			continue
 		}
 		if vf.model != model || vf.dims != len(qv) {
+			if vf.path != "" {
+				others++
+			} else if mismatch == nil || mismatch.path != "" {
+				others += v.tableFiles() // once, for the first segment
+			}
 			mismatch = vf
-			others++
 			continue
 		}
-		keep, err := v.kindFilter(vf.path, f)
-		if err != nil {
-			return nil, nil, err
+		var keep func(int) bool
+		if vf.path != "" {
+			if keep, err = v.kindFilter(vf.path, f); err != nil {
+				return nil, nil, err
+			}
+		} else if skip == nil {
+			if skip, err = v.skipPaths(f); err != nil {
+				return nil, nil, err
+			}
 		}
 		files = append(files, file{vf, keep})
 	}
@@ -79,29 +90,62 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	q := vecindex.NewQuery(qv)
 	size := vecindex.EntrySize(len(qv))
 	ncand := vecindex.Candidates(limit)
+	paths, kinds, srcs := v.e.snap.paths, v.e.snap.meta.Kinds, v.e.snap.meta.SrcTypes
+	// A file of its own counts for little; a segment of the table holds
+	// thousands of documents.
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)/64))
+	if skip != nil {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	heaps := make([]hitHeap, workers)
 	nulls := make([]cosineNull, workers)
+	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			h, null := &heaps[w], &nulls[w]
+			offer := func(k key, entry []byte) {
+				s := float64(q.Estimate(entry))
+				null.add(s)
+				if h.Len() < ncand || s >= (*h)[0].score {
+					h.offer(hit{key: k, score: s}, ncand)
+				}
+			}
+			var buf []byte // a segment read by copy, reused
 			for i := w; i < len(files); i += workers {
 				fl := &files[i]
+				entries, err := fl.read(buf)
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				if fl.path != "" {
+					for j := range fl.n {
+						if fl.keep == nil || fl.keep(j) {
+							offer(key{fl.path, j}, entries[j*size:(j+1)*size])
+						}
+					}
+					continue
+				}
+				if fl.table != nil {
+					buf = entries // reused for the next run
+				}
 				for j := range fl.n {
-					if fl.keep != nil && !fl.keep(j) {
+					d := getDoc(v.docs, fl.first+j)
+					if skip[d.path] || f.types != nil && !f.kind(name(kinds, d.kind), name(srcs, d.src)) {
 						continue
 					}
-					s := float64(q.Estimate(fl.entries[j*size : (j+1)*size]))
-					null.add(s)
-					if h.Len() < ncand || s >= (*h)[0].score {
-						h.offer(hit{key: key{fl.path, j}, score: s}, ncand)
-					}
+					offer(key{paths[d.path], int(d.ordinal)}, entries[j*size:(j+1)*size])
 				}
 			}
 		})
 	}
 	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, nil, err
+		}
+	}
 	var all []hit
 	var null cosineNull
 	for w, h := range heaps {
@@ -109,9 +153,20 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 		null.merge(nulls[w])
 	}
 	// Rescore the best estimates, and the other retrievers' candidates,
-	// from their stored residuals.
+	// from their residuals: in the snapshot's table, read by copy, for a
+	// file it holds, else in the file's own record.
 	sets := map[string]VectorSet{}
 	refine := func(k key) (float64, bool, error) {
+		entry, resid, ok, err := v.tableVector(k)
+		if err != nil {
+			return 0, false, err
+		}
+		if ok {
+			if t := v.e.snap.meta.Vectors; t.Model != model || t.Dims != len(qv) {
+				return 0, false, nil
+			}
+			return float64(q.Refine(entry, resid)), true, nil
+		}
 		set, ok := sets[k.path]
 		if !ok {
 			var err error

@@ -1,0 +1,98 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"unsafe"
+)
+
+// A value a transaction hands out is a slice of the index file's memory
+// map: reading it maps its pages into the process, where they count in its
+// resident memory until the file is closed. A query that reads tens of
+// megabytes once (the search snapshot's vector table) or a few bytes from
+// many places (the residuals of its candidates) reads them with pread
+// instead, into a buffer it reuses: the same bytes from the page cache,
+// but the process holds one buffer of them at a time, not every page it
+// ever touched (and the kernel's fault-around, which maps up to 64 KB
+// around each page touched, never multiplies a small random read).
+
+// valueFile is the index file opened for reading values by copy, once per
+// transaction that asks, closed when the transaction ends.
+type valueFile struct {
+	once sync.Once
+	f    *os.File
+	err  error
+}
+
+func (t *Tx) file() (*os.File, error) {
+	t.vf.once.Do(func() {
+		t.vf.f, t.vf.err = os.Open(t.tx.DB().Path())
+		if t.vf.err != nil {
+			t.vf.err = fmt.Errorf("open %s for reading: %w", t.tx.DB().Path(), t.vf.err)
+		}
+	})
+	return t.vf.f, t.vf.err
+}
+
+// closeFile closes what file opened; the transaction is over.
+func (t *Tx) closeFile() {
+	if t.vf.f != nil {
+		t.vf.f.Close()
+	}
+}
+
+// offset is where v, a value of t, lies in the index file; false when it
+// is not in the file's memory map (a value a write transaction has not
+// committed yet).
+func (t *Tx) offset(v []byte) (int64, bool) {
+	if len(v) == 0 || t.tx.Writable() {
+		return 0, false
+	}
+	base := t.tx.DB().Info().Data
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
+	if p < base || int64(p-base)+int64(len(v)) > t.tx.Size() {
+		return 0, false
+	}
+	return int64(p - base), true
+}
+
+// readAt copies len(p) bytes of v from offset off on into p, from the file
+// when v lies in it, else from memory.
+func (t *Tx) readAt(v, p []byte, off int) error {
+	if off < 0 || off+len(p) > len(v) {
+		return fmt.Errorf("read %d bytes at %d of a %d-byte value", len(p), off, len(v))
+	}
+	at, ok := t.offset(v)
+	if !ok {
+		copy(p, v[off:])
+		return nil
+	}
+	f, err := t.file()
+	if err != nil {
+		return err
+	}
+	if _, err := f.ReadAt(p, at+int64(off)); err != nil {
+		return fmt.Errorf("read %s: %w", t.tx.DB().Path(), err)
+	}
+	return nil
+}
+
+// Len is the length of the value without its checksum (0 if missing).
+func (s SealedValue) Len() int { return max(len(s.v)-sumSize, 0) }
+
+// ReadAt copies len(p) bytes of the value from offset off on into p, by
+// copy (see valueFile), unchecked: for a caller whose values carry
+// checksums of their own parts.
+func (s SealedValue) ReadAt(p []byte, off int) error {
+	if off+len(p) > s.Len() {
+		return damaged(s.db, "search snapshot value %q is %d bytes, too short to hold bytes %d-%d", s.key, s.Len(), off, off+len(p))
+	}
+	return s.t.readAt(s.v, p, off)
+}
+
+// Damaged is the error for damage its caller found inside the value (a
+// checksum of its own parts), which problem describes.
+func (s SealedValue) Damaged(problem string) error {
+	return damaged(s.db, "search snapshot value %q: %s", s.key, problem)
+}

@@ -1,0 +1,67 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"sync"
+	"testing"
+)
+
+// TestSealedValueReadAt proves a snapshot value read by copy, in parts
+// and from several goroutines, gives the bytes the transaction maps, that
+// a read past its end is damage, not a panic, and that a missing value
+// reads as empty.
+func TestSealedValueReadAt(t *testing.T) {
+	db, _ := openTest(t)
+	big := make([]byte, 3<<20) // several pages: an overflow run
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	for _, fn := range []func(*Tx) error{
+		func(tx *Tx) error { return tx.ClearStaging() },
+		func(tx *Tx) error {
+			return tx.StageSnapshot(func(put func(k, v []byte) error) error {
+				if err := put(snapMeta, []byte("m")); err != nil {
+					return err
+				}
+				return put([]byte("big"), append([]byte(nil), big...))
+			})
+		},
+		func(tx *Tx) error { return tx.SwitchSnapshot() },
+	} {
+		if err := db.Update(fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := db.View(func(tx *Tx) error {
+		s := tx.SnapshotSealed([]byte("big"))
+		if s.Len() != len(big) {
+			t.Fatalf("Len = %d, want %d", s.Len(), len(big))
+		}
+		if _, ok := tx.offset(s.v); !ok {
+			t.Error("a committed value is not found in the file")
+		}
+		var wg sync.WaitGroup
+		for _, off := range []int{0, 4095, 1 << 20, len(big) - 10} {
+			wg.Go(func() {
+				p := make([]byte, min(70000, len(big)-off))
+				if err := s.ReadAt(p, off); err != nil {
+					t.Errorf("ReadAt %d: %v", off, err)
+				} else if !bytes.Equal(p, big[off:off+len(p)]) {
+					t.Errorf("ReadAt %d: other bytes than the value's", off)
+				}
+			})
+		}
+		wg.Wait()
+		if err := s.ReadAt(make([]byte, 11), len(big)-10); !errors.Is(err, ErrDamaged) {
+			t.Errorf("read past the end: %v", err)
+		}
+		if n := tx.SnapshotSealed([]byte("missing")).Len(); n != 0 {
+			t.Errorf("missing value: Len %d", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
