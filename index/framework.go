@@ -13,8 +13,8 @@ import (
 
 	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/describe"
-	"github.com/dossierhq/dossier/index/jsapp"
 	"github.com/dossierhq/dossier/index/django"
+	"github.com/dossierhq/dossier/index/jsapp"
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/laravel"
 )
