@@ -1,12 +1,14 @@
 GO      ?= go
 BIN     := bin/dossier
+WB_BIN  := bin/dossier-workbench
 PKGS    := ./...
 
 .PHONY: run build test mcp-client bench bench-cold bench-mcp xref-eval crash fmt lint test-update clean
 
-## build: compile the dossier binary into bin/
+## build: compile dossier and the workbench it opens, dossier-workbench, into bin/
 build:
 	$(GO) build -o $(BIN) ./cmd/dossier
+	$(GO) build -o $(WB_BIN) ./cmd/dossier-workbench
 
 ## run: build and open the workbench on the current directory
 run: build

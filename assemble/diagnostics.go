@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // DiagnosticsKind is the kind of the user part that carries what a tool
@@ -104,13 +105,19 @@ func (r Report) Markdown() string {
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
+// lazyRegexp compiles expr on first use, not in every process's package
+// init (as in evidence/trace).
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 var (
-	reportItemRe = regexp.MustCompile(`^(\d+)\. (.*)$`)
-	reportLocRe  = regexp.MustCompile("^\\s+- `")
-	reportTailRe = regexp.MustCompile(`^(?: in (.+?))?(?: — (.*))?$`)
-	reportMapRe  = regexp.MustCompile(`^- mapped (.+) -> (.+)$`)
-	reportOutRe  = regexp.MustCompile(`^Output \(last \d+ lines?\):$`)
-	partIDRe     = regexp.MustCompile(`^\d{3}_\S+$`)
+	reportItemRe = lazyRegexp(`^(\d+)\. (.*)$`)
+	reportLocRe  = lazyRegexp("^\\s+- `")
+	reportTailRe = lazyRegexp(`^(?: in (.+?))?(?: — (.*))?$`)
+	reportMapRe  = lazyRegexp(`^- mapped (.+) -> (.+)$`)
+	reportOutRe  = lazyRegexp(`^Output \(last \d+ lines?\):$`)
+	partIDRe     = lazyRegexp(`^\d{3}_\S+$`)
 )
 
 // ParseReport reads a diagnostics part's text back. What it does not
@@ -125,12 +132,12 @@ func ParseReport(md string) Report {
 			if rest := strings.TrimPrefix(line, "## Diagnostics"); strings.HasPrefix(rest, " (") && strings.HasSuffix(rest, ")") {
 				r.Source = rest[2 : len(rest)-1]
 			}
-		case reportItemRe.MatchString(line):
-			m := reportItemRe.FindStringSubmatch(line)
+		case reportItemRe().MatchString(line):
+			m := reportItemRe().FindStringSubmatch(line)
 			r.Failures = append(r.Failures, Failure{Message: m[2]})
-		case reportLocRe.MatchString(line) && len(r.Failures) > 0:
+		case reportLocRe().MatchString(line) && len(r.Failures) > 0:
 			loc, rest, ok := codeSpan(strings.TrimLeft(line, " \t")[2:])
-			m := reportTailRe.FindStringSubmatch(rest)
+			m := reportTailRe().FindStringSubmatch(rest)
 			if !ok || m == nil {
 				continue
 			}
@@ -147,20 +154,20 @@ func ParseReport(md string) Report {
 				switch note = strings.TrimSpace(note); {
 				case note == "failing site":
 					l.Site = true
-				case partIDRe.MatchString(note):
+				case partIDRe().MatchString(note):
 					l.Part = note
 				}
 			}
 			f := &r.Failures[len(r.Failures)-1]
 			f.Locations = append(f.Locations, l)
-		case reportMapRe.MatchString(line):
-			m := reportMapRe.FindStringSubmatch(line)
+		case reportMapRe().MatchString(line):
+			m := reportMapRe().FindStringSubmatch(line)
 			if from, to := strings.TrimSpace(m[1]), strings.TrimSpace(m[2]); from != "" && to != "" {
 				r.Mapped = append(r.Mapped, Mapping{From: from, To: to})
 			}
 		case strings.HasPrefix(line, "Left out: "):
 			r.Left = strings.TrimPrefix(line, "Left out: ")
-		case reportOutRe.MatchString(line) && i+1 < len(lines):
+		case reportOutRe().MatchString(line) && i+1 < len(lines):
 			open := strings.TrimRight(lines[i+1], " \t\r")
 			fence := open[:len(open)-len(strings.TrimLeft(open, "`"))]
 			if len(fence) < 3 {

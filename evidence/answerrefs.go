@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -43,14 +42,14 @@ const maxEnclosing = 150
 var (
 	// pathRe finds a path with an extension, optionally with :LINE,
 	// :LINE-LINE, :LINE:COL or #L12-L20 after it.
-	pathRe = regexp.MustCompile(`(?:^|[\s(\[{<"'` + "`" + `,;=])((?:\.{1,2}/|/)?(?:[\w@+\-.]+/)*[\w@+\-]+(?:\.[\w\-]+)*\.[A-Za-z][\w]{0,9})(?:(?::|#L|, line |:line )(\d+)(?:(?:-|–|:|-L|, )(\d+))?)?`)
+	pathRe = lazyRegexp(`(?:^|[\s(\[{<"'` + "`" + `,;=])((?:\.{1,2}/|/)?(?:[\w@+\-.]+/)*[\w@+\-]+(?:\.[\w\-]+)*\.[A-Za-z][\w]{0,9})(?:(?::|#L|, line |:line )(\d+)(?:(?:-|–|:|-L|, )(\d+))?)?`)
 	// backtickRe finds inline code spans.
-	backtickRe = regexp.MustCompile("`([^`\n]{1,200})`")
+	backtickRe = lazyRegexp("`([^`\n]{1,200})`")
 	// identRe is a symbol name as an answer writes it: Parse, parser.Parse,
 	// Parser::parse, (*Parser).Parse, parse(), $obj->method.
-	identRe = regexp.MustCompile(`^(?:\(\*?)?([A-Za-z_$][\w$]*(?:(?:\)?\.|::|->)[A-Za-z_$][\w$]*)*)(?:\(.*\))?;?$`)
+	identRe = lazyRegexp(`^(?:\(\*?)?([A-Za-z_$][\w$]*(?:(?:\)?\.|::|->)[A-Za-z_$][\w$]*)*)(?:\(.*\))?;?$`)
 	// declRe finds a declared or called name in a fenced code block.
-	declRe = regexp.MustCompile(`\b(?:func(?:\s*\([^)]*\))?|function|def|class|interface|type|struct|trait|fn)\s+([A-Za-z_$][\w$]*)`)
+	declRe = lazyRegexp(`\b(?:func(?:\s*\([^)]*\))?|function|def|class|interface|type|struct|trait|fn)\s+([A-Za-z_$][\w$]*)`)
 )
 
 // AnswerRefs lists the workspace files, line ranges and symbols an answer
@@ -96,7 +95,7 @@ type mention struct {
 
 func (x *refExtractor) scan(text string) {
 	var ms []mention
-	for _, m := range pathRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range pathRe().FindAllStringSubmatchIndex(text, -1) {
 		p := text[m[2]:m[3]]
 		var a, b string
 		if m[4] >= 0 {
@@ -114,14 +113,14 @@ func (x *refExtractor) scan(text string) {
 		if t := strings.TrimSpace(line); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			inFence = !inFence
 		} else if inFence {
-			for _, m := range declRe.FindAllStringSubmatchIndex(line, -1) {
+			for _, m := range declRe().FindAllStringSubmatchIndex(line, -1) {
 				name := line[m[2]:m[3]]
 				ms = append(ms, mention{off + m[2], func() (AnswerRef, bool) { return x.symbolRef(name, name) }})
 			}
 		} else {
-			for _, m := range backtickRe.FindAllStringSubmatchIndex(line, -1) {
+			for _, m := range backtickRe().FindAllStringSubmatchIndex(line, -1) {
 				code := strings.TrimSpace(line[m[2]:m[3]])
-				if id := identRe.FindStringSubmatch(code); id != nil && !strings.Contains(code, "/") {
+				if id := identRe().FindStringSubmatch(code); id != nil && !strings.Contains(code, "/") {
 					name := normalizeSymbol(id[1])
 					ms = append(ms, mention{off + m[2], func() (AnswerRef, bool) { return x.symbolRef(name, code) }})
 				}

@@ -2,7 +2,6 @@ package evidence
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -29,16 +28,16 @@ const (
 )
 
 var (
-	missingWords   = regexp.MustCompile(`(?i)\b(missing|gaps?|lack(s|ing)?|not yet|what else|need(ed)?)\b`)
-	redundantWords = regexp.MustCompile(`(?i)\b(redundan(t|cy)|duplicat(e|ed|es)|overlap(s|ping)?|repeated)\b`)
+	missingWords   = lazyRegexp(`(?i)\b(missing|gaps?|lack(s|ing)?|not yet|what else|need(ed)?)\b`)
+	redundantWords = lazyRegexp(`(?i)\b(redundan(t|cy)|duplicat(e|ed|es)|overlap(s|ping)?|repeated)\b`)
 )
 
 // questionKind classifies a question.
 func questionKind(q string) string {
 	switch {
-	case redundantWords.MatchString(q):
+	case redundantWords().MatchString(q):
 		return askRedundant
-	case missingWords.MatchString(q):
+	case missingWords().MatchString(q):
 		return askMissing
 	}
 	return askCovers

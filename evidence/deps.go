@@ -3,7 +3,6 @@ package evidence
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -39,7 +38,7 @@ func defNames(db *store.DB, p *Part) []string {
 		})
 	}
 	if len(names) == 0 {
-		for _, m := range declName.FindAllStringSubmatch(p.Code, -1) {
+		for _, m := range declName().FindAllStringSubmatch(p.Code, -1) {
 			names = append(names, m[1])
 		}
 	}
@@ -50,7 +49,7 @@ func defNames(db *store.DB, p *Part) []string {
 }
 
 // declName finds the declared name on a declaration line.
-var declName = regexp.MustCompile(`(?m)^\s*(?:export\s+|pub\s+|async\s+|public\s+|static\s+)*(?:func(?:\s*\([^)]*\))?|def|class|type|interface|struct|enum|trait|fn|function)\s+([A-Za-z_][A-Za-z0-9_]*)`)
+var declName = lazyRegexp(`(?m)^\s*(?:export\s+|pub\s+|async\s+|public\s+|static\s+)*(?:func(?:\s*\([^)]*\))?|def|class|type|interface|struct|enum|trait|fn|function)\s+([A-Za-z_][A-Za-z0-9_]*)`)
 
 // use is one occurrence of a name in a part.
 type use struct {
@@ -76,7 +75,7 @@ func wordUses(p *Part, names map[string]bool) []use {
 	line := 0
 	for _, l := range strings.Split(text, "\n") {
 		line++
-		for _, w := range identRE.FindAllString(l, -1) {
+		for _, w := range identRE().FindAllString(l, -1) {
 			if names[w] && !seen[w] {
 				seen[w] = true
 				u := use{name: w, part: p, partLine: offset + line}
@@ -90,7 +89,7 @@ func wordUses(p *Part, names map[string]bool) []use {
 	return out
 }
 
-var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+var identRE = lazyRegexp(`[A-Za-z_][A-Za-z0-9_]*`)
 
 func (e *Engine) deps(c *call) error {
 	if err := c.needArgs(1, 1, "a part ID"); err != nil {

@@ -3,7 +3,6 @@ package evidence
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,7 +170,7 @@ func (e *Engine) fitOff(c *call, f *Flow) error {
 
 // declLine matches lines that declare something in the common languages:
 // what an outline keeps.
-var declLine = regexp.MustCompile(`^\s*(?:(?:export|public|private|protected|internal|static|abstract|async|pub(?:\([a-z]+\))?|override|final|default|unsafe|extern|inline|virtual)\s+)*` +
+var declLine = lazyRegexp(`^\s*(?:(?:export|public|private|protected|internal|static|abstract|async|pub(?:\([a-z]+\))?|override|final|default|unsafe|extern|inline|virtual)\s+)*` +
 	`(?:func|type|class|def|interface|struct|enum|trait|impl|fn|function|module|namespace|package|const|var|let|val|object|record|union|typedef|template|macro_rules!|@interface)\b`)
 
 // Outline keeps the declaration lines of code (signatures, types,
@@ -185,7 +184,7 @@ func Outline(code, lang string) string {
 	var b strings.Builder
 	elided := false
 	for _, line := range strings.SplitAfter(code, "\n") {
-		keep := declLine.MatchString(line)
+		keep := declLine().MatchString(line)
 		if lang == "markdown" {
 			keep = strings.HasPrefix(line, "#")
 		}

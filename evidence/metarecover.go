@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -22,7 +21,7 @@ import (
 // flow.json.damaged before it writes a new flow.json.
 
 // idTime is the UTC time NewID puts at the end of an id.
-var idTime = regexp.MustCompile(`-(\d{8}T\d{6})(-\d+)?$`)
+var idTime = lazyRegexp(`-(\d{8}T\d{6})(-\d+)?$`)
 
 // defaultMeta is the meta of a flow without flow.json: id and name from
 // the directory, the name and created time from NewID's form when it has
@@ -30,7 +29,7 @@ var idTime = regexp.MustCompile(`-(\d{8}T\d{6})(-\d+)?$`)
 func defaultMeta(dir string) Meta {
 	id := filepath.Base(dir)
 	m := Meta{Version: MetaVersion, ID: id, Name: id}
-	if loc := idTime.FindStringSubmatchIndex(id); loc != nil {
+	if loc := idTime().FindStringSubmatchIndex(id); loc != nil {
 		if t, err := time.Parse("20060102T150405", id[loc[2]:loc[3]]); err == nil && loc[0] > 0 {
 			m.Name, m.Created = id[:loc[0]], t
 		}

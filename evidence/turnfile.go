@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -20,7 +19,7 @@ const turnsDir = "turns"
 
 // turnFile matches the two files of a turn: "001.request.json",
 // "001.answer.md" (four digits and more after turn 999).
-var turnFile = regexp.MustCompile(`^([0-9]{3,9})\.(request\.json|answer\.md)$`)
+var turnFile = lazyRegexp(`^([0-9]{3,9})\.(request\.json|answer\.md)$`)
 
 // turnMeta is what an answer file's header says about its turn.
 type turnMeta struct {

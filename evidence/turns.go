@@ -76,7 +76,7 @@ func (f *Flow) Turns() ([]Turn, error) {
 	type pair struct{ req, ans bool }
 	found := map[int]*pair{}
 	for _, en := range entries {
-		m := turnFile.FindStringSubmatch(en.Name())
+		m := turnFile().FindStringSubmatch(en.Name())
 		if m == nil {
 			continue // notes, editor backups: not turns
 		}
@@ -148,7 +148,7 @@ func countTurns(flowDir string) int {
 	entries, _ := os.ReadDir(filepath.Join(flowDir, turnsDir))
 	n := 0
 	for _, en := range entries {
-		if m := turnFile.FindStringSubmatch(en.Name()); m != nil && m[2] == "answer.md" {
+		if m := turnFile().FindStringSubmatch(en.Name()); m != nil && m[2] == "answer.md" {
 			n++
 		}
 	}
@@ -197,7 +197,7 @@ func nextTurn(dir string) int {
 	entries, _ := os.ReadDir(dir)
 	n := 0
 	for _, en := range entries {
-		if m := turnFile.FindStringSubmatch(en.Name()); m != nil {
+		if m := turnFile().FindStringSubmatch(en.Name()); m != nil {
 			if k, _ := strconv.Atoi(m[1]); k > n {
 				n = k
 			}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -18,7 +17,7 @@ type doctorOptions struct {
 
 // errProblems ends a doctor run that found problems: exit 1, and nothing
 // more to print.
-var errProblems = errors.New("problems found")
+var errProblems = errReported{exitError}
 
 func newDoctorCmd(g *globals) *cobra.Command {
 	o := &doctorOptions{globals: g}

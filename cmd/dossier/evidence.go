@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/evidence"
-	"github.com/dossierhq/dossier/store/config"
 )
 
 // engineCmd is a command the evidence engine parses itself: cobra only
@@ -44,17 +43,6 @@ func engineCmd(g *globals, word, short, long string) *cobra.Command {
 		},
 	}
 	return cmd
-}
-
-// newEngine is the evidence engine of a workspace with its settings: one
-// for a CLI command, one for a workbench session.
-func newEngine(root string, cfg config.Config) *evidence.Engine {
-	e := evidence.NewEngine(root)
-	e.Model, e.DefaultBudget, e.DefaultFormat = cfg.Prompt.Model, cfg.Prompt.Budget, cfg.Prompt.Format
-	e.AllowSecrets = cfg.Secrets.Allow
-	e.ExtraRoots = cfg.Evidence.ExtraRoots
-	e.LLM = llmConfig(cfg.LLM)
-	return e
 }
 
 // rootFlag takes --root out of words cobra did not parse.

@@ -9,6 +9,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/store/config"
 	"github.com/dossierhq/dossier/ui/termsafe"
@@ -50,7 +51,7 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	opts := configuredIndex(root, cfg)
+	opts := cli.IndexOptions(root, cfg)
 	opts.Verbose = o.verbose
 	if o.maxSize > 0 {
 		opts.MaxFileSize = o.maxSize
@@ -184,12 +185,4 @@ func (p *progress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
-}
-
-// configuredIndex is the index options the workspace's config gives, the
-// same for `index`, the MCP server's keeper and the workbench.
-func configuredIndex(root string, cfg config.Config) index.Options {
-	return index.Options{Root: root, MaxFileSize: cfg.Index.MaxFileSize, Workers: cfg.Index.Workers,
-		Exclude: cfg.Index.Exclude, HistoryDepth: cfg.Index.HistoryDepth, HistoryCommits: cfg.Index.HistoryCommits,
-		RunSummaries: cfg.Index.IncludeRunSummaries}
 }

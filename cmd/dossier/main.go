@@ -1,14 +1,10 @@
 // Command dossier is a terminal workbench for curating the context that
-// engineers send to LLMs.
+// engineers send to LLMs. The workbench itself is the dossier-workbench
+// binary, which dossier without a command execs on a terminal.
 package main
 
-import (
-	"os"
-)
+import "github.com/dossierhq/dossier/cmd/internal/cli"
 
 func main() {
-	ctx, stop := interruptible(os.Stderr, os.Exit)
-	code := execute(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	cli.Main(newRootCmd)
 }

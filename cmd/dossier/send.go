@@ -155,27 +155,6 @@ func (o *sendOptions) run(cmd *cobra.Command) error {
 	return nil
 }
 
-// errReported ends a command that has said what went wrong: exit with
-// code, print nothing more.
-type errReported struct{ code int }
-
-func (e errReported) Error() string { return fmt.Sprintf("exit %d", e.code) }
-
-// llmConfig is the engine's endpoint from config [llm] (after flags).
-func llmConfig(l config.LLM) evidence.LLMConfig {
-	c := evidence.LLMConfig{APIKeyEnv: l.APIKeyEnv}
-	c.BaseURL, c.Model, c.API = l.BaseURL, l.Model, send.API(l.API)
-	c.MaxOutputTokens, c.Timeout, c.MaxRetries, c.ServerState = l.MaxOutputTokens, l.TimeoutDuration(), l.MaxRetries, l.ServerState
-	if l.Temperature != nil {
-		t := float32(*l.Temperature)
-		c.Temperature = &t
-	}
-	if l.InputPrice != nil && l.OutputPrice != nil {
-		c.Price = &send.Price{Input: *l.InputPrice, Output: *l.OutputPrice}
-	}
-	return c
-}
-
 // announce is the line printed before a request leaves.
 func announce(out *evidence.Outgoing) string {
 	s := out.Announce()

@@ -65,10 +65,11 @@ func TestWorkbenchSendE2E(t *testing.T) {
 	// 3. S sends; the answer streams onto the screen and is rendered.
 	tm.keys("S")
 	// Glamour renders the finished answer in the background: until then
-	// the pane shows the plain text with "rendering …" in its title.
-	scr := tm.waitFor("turn 1 on screen, rendered", 20*time.Second, func(s *screen) bool {
+	// the pane shows the plain text with "rendering …" in its title. The
+	// answer's references arrive on their own, before or after.
+	scr := tm.waitFor("turn 1 on screen, rendered, with its references", 20*time.Second, func(s *screen) bool {
 		return strings.Contains(s.text, "Answer · turn 1 of 1 · gpt-4o-mini") && strings.Contains(s.text, "strings.Split") &&
-			!strings.Contains(s.text, "rendering …")
+			!strings.Contains(s.text, "rendering …") && strings.Contains(s.text, "References (1-9 adds one as evidence):")
 	})
 	for _, want := range []string{"The parser drops empty fields", "References (1-9 adds one as evidence):", "parser/parse.go::"} {
 		if !strings.Contains(scr.text, want) {

@@ -12,7 +12,7 @@ import (
 // allocate in its init: every process pays for package init before any
 // command runs, so anything heavier (compiled patterns, tables, grammars)
 // is built on first use instead.
-const initBudget = 300 << 10
+const initBudget = 128 << 10
 
 // TestOwnPackageInitIsLight runs the binary with the runtime's init trace
 // and checks that none of dossier's packages does heavy work at init.

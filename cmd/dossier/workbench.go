@@ -4,111 +4,68 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
+	"runtime"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/spf13/cobra"
-	"golang.org/x/term"
-
-	"github.com/dossierhq/dossier/evidence"
-	"github.com/dossierhq/dossier/index"
-	"github.com/dossierhq/dossier/index/search"
-	"github.com/dossierhq/dossier/themes"
-	"github.com/dossierhq/dossier/ui"
+	"github.com/dossierhq/dossier/cmd/internal/cli"
 )
 
-// workbenchOptions are the flags of `dossier` without a command.
-type workbenchOptions struct {
-	*globals
-	theme string
-	debug bool
-}
+// workbenchBin is the workbench's binary: dossier does not link the
+// workbench (its packages' init would slow every one-shot command), it
+// execs this instead.
+const workbenchBin = "dossier-workbench"
 
-// openWorkbench runs the TUI on the workspace: it brings the index up to
-// date in the background and opens the current flow, starting one when
-// the workspace has none.
-func (o *workbenchOptions) openWorkbench(cmd *cobra.Command) error {
-	root, cfg, err := o.workspace()
+// openWorkbench opens the workbench on root (--root as given). The test
+// binary runs it in-process instead (workbench_inprocess_test.go).
+var openWorkbench = execWorkbench
+
+// execWorkbench replaces dossier with dossier-workbench (elsewhere than
+// on unix, runs it with the terminal passed through and exits with its
+// code), handing on --root and the workbench's flags.
+func execWorkbench(_ context.Context, root string, flags cli.WorkbenchFlags, _ io.Writer) error {
+	path, err := findWorkbench()
 	if err != nil {
 		return err
 	}
-	theme := o.theme
-	if theme == "" {
-		theme = cfg.UI.Theme
-	}
-	palette, err := themes.ByName(theme)
-	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	e := newEngine(root, cfg)
-	e.Stdin = strings.NewReader("") // the terminal belongs to the workbench
-	if _, err := e.Flow(); errors.Is(err, evidence.ErrNoFlow) {
-		if _, err := evidence.Create(root, filepath.Base(root), "", "", e.Now()); err != nil {
-			return err
-		}
-		e.Reload()
-	}
-	searcher := search.NewEngine()
-	searcher.AllowEndpoint(cfg.Embed)
-	styles := themes.NewStyles(lipgloss.DefaultRenderer(), palette, themes.NoColor(os.Getenv))
-	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
-		Index: func(ctx context.Context, progress func(done, total int)) error {
-			iopts := configuredIndex(root, cfg)
-			iopts.Progress = func(p index.Progress) { progress(p.Done, p.Total) }
-			var err error
-			if iopts.Model, iopts.Embedder, err = index.NewEmbedder(cfg.Embed, ""); err != nil {
-				return err
-			}
-			ix, err := index.Open(iopts)
-			if err != nil {
-				return err
-			}
-			defer ix.Close()
-			_, err = ix.Run(ctx)
-			return err
-		},
-		Search: workbenchSearch(root, searcher),
-	}}
-	if len(cfg.Notices) > 0 {
-		opts.Notice = strings.TrimPrefix(cfg.Notices[0], "dossier: ")
-	}
-	if o.debug {
-		if dir, err := os.UserCacheDir(); err == nil {
-			opts.Debug = filepath.Join(dir, "dossier", "debug.log")
-		}
-	}
-	return ui.Run(cmd.Context(), opts)
+	return runWorkbench(path, append([]string{path}, flags.Args(root)...), os.Environ())
 }
 
-// workbenchSearch is the search overlay's search: one engine for the
-// session keeps what it derived from the index (vectors, symbol names,
-// recent results) between queries (it is not safe for concurrent use),
-// and the route:, controller: and table: filters are walked once per
-// distinct filter and applied as search --route/--controller/--table do.
-func workbenchSearch(root string, searcher *search.Engine) ui.SearchFunc {
-	var mu sync.Mutex
-	var scopes search.Scopes
-	run := func(ctx context.Context, q search.Query) (search.Response, error) {
-		return searcher.SearchRoot(ctx, root, q)
+// findWorkbench is the path of dossier-workbench: $DOSSIER_WORKBENCH when
+// set, else the one next to this executable (symlinks resolved), else the
+// one on PATH.
+func findWorkbench() (string, error) {
+	name := workbenchBin
+	if runtime.GOOS == "windows" {
+		name += ".exe"
 	}
-	return func(ctx context.Context, q search.Query, g search.Graph) (search.Response, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if g.Empty() {
-			return run(ctx, q)
+	if p := os.Getenv("DOSSIER_WORKBENCH"); p != "" {
+		if st, err := os.Stat(p); err != nil || st.IsDir() {
+			return "", fmt.Errorf("DOSSIER_WORKBENCH=%s is not the workbench's binary: point it at dossier-workbench, or unset it to use the one next to dossier or on PATH", p)
 		}
-		scope, err := scopes.Scope(ctx, root, g)
-		if err != nil {
-			return search.Response{}, err
-		}
-		return search.SearchScoped(ctx, q, scope, run)
+		return p, nil
 	}
-}
-
-// isTerminal reports whether the workbench can take over the terminal.
-func isTerminal() bool {
-	return term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd()))
+	self, err := os.Executable()
+	if err == nil {
+		self, err = filepath.EvalSymlinks(self)
+	}
+	if err == nil {
+		p := filepath.Join(filepath.Dir(self), name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("the workbench %s: %w", p, err)
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	where := "on PATH"
+	if self != "" {
+		where = "in " + filepath.Dir(self) + " (next to dossier) or on PATH"
+	}
+	return "", fmt.Errorf("the workbench is the separate binary %s, which is not %s: build both into bin/ with `make build`, or install both with `go install github.com/dossierhq/dossier/cmd/...`", name, where)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dossierhq/dossier/cmd/internal/workbench"
 	"github.com/dossierhq/dossier/index/search"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestWorkbenchSearchGraphFilters(t *testing.T) {
 	root := laravelWorkspace(t)
 	ctx := context.Background()
-	fn := workbenchSearch(root, search.NewEngine())
+	fn := workbench.Search(root, search.NewEngine())
 	spans := func(rs []search.Result) string {
 		var b strings.Builder
 		for _, r := range rs {
@@ -109,7 +110,7 @@ func TestWorkbenchSearchGraphFiltersOutsideLaravel(t *testing.T) {
 	if _, stderr, code := runCLI(t, "index", "--root", root); code != exitOK {
 		t.Fatalf("index: %d %s", code, stderr)
 	}
-	fn := workbenchSearch(root, search.NewEngine())
+	fn := workbench.Search(root, search.NewEngine())
 	for _, g := range []search.Graph{{Routes: []string{"home"}}, {Tables: []string{"songs"}}, {Controllers: []string{"SongController"}}} {
 		_, err := fn(context.Background(), search.Query{}, g)
 		if err == nil || !strings.Contains(err.Error(), "holds no application dossier can read") {

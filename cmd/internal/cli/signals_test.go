@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ func TestSignalEndsABlockedCommand(t *testing.T) {
 	var mu sync.Mutex
 	var stderr bytes.Buffer
 	exited := make(chan int, 1)
-	ctx, stop := interruptible(lockedWriter{&mu, &stderr}, func(code int) { exited <- code })
+	ctx, stop := Interruptible(lockedWriter{&mu, &stderr}, func(code int) { exited <- code })
 	defer stop()
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func TestSignalEndsABlockedCommand(t *testing.T) {
 // A command that returns on its own is never ended by the backstop.
 func TestSignalLetsACommandFinish(t *testing.T) {
 	exited := make(chan int, 1)
-	ctx, stop := interruptible(&bytes.Buffer{}, func(code int) { exited <- code })
+	ctx, stop := Interruptible(&bytes.Buffer{}, func(code int) { exited <- code })
 	syscall.Kill(syscall.Getpid(), syscall.SIGINT)
 	<-ctx.Done()
 	stop() // the command returned

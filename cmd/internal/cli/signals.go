@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,13 +14,13 @@ import (
 // its context, to wind down before the process ends anyway.
 const stopGrace = 900 * time.Millisecond
 
-// interruptible returns a context cancelled by SIGINT or SIGTERM. Every
+// Interruptible returns a context cancelled by SIGINT or SIGTERM. Every
 // command winds down on it; one blocked where a context cannot reach (a
 // read of a terminal or a pipe that never ends, a library call) is ended
 // by exit within stopGrace of the signal, or at once on a second signal.
 // Nothing is lost that way: the index commits atomically and every file
 // dossier writes is renamed into place whole.
-func interruptible(stderr io.Writer, exit func(int)) (context.Context, func()) {
+func Interruptible(stderr io.Writer, exit func(int)) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -61,5 +61,5 @@ func exitCode(sig os.Signal) int {
 	if s, ok := sig.(syscall.Signal); ok {
 		return 128 + int(s)
 	}
-	return exitInterrupted
+	return ExitInterrupted
 }

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// workbenchOnly are the packages that only the workbench needs ("/..."
+// for a package and those under it): their package init costs every
+// process that links them tens of milliseconds, so they live in
+// dossier-workbench only.
+var workbenchOnly = []string{
+	"github.com/dossierhq/dossier/ui", // not ui/termsafe, which escapes CLI output
+	"github.com/dossierhq/dossier/themes",
+	"github.com/dossierhq/dossier/cmd/internal/workbench",
+	"github.com/charmbracelet/bubbletea/...",
+	"github.com/charmbracelet/glamour/...",
+	"github.com/alecthomas/chroma/...",
+	"github.com/yuin/goldmark/...",
+	"github.com/yuin/goldmark-emoji/...",
+	"github.com/microcosm-cc/bluemonday/...",
+}
+
+// TestDossierDoesNotLinkTheWorkbench: the dossier binary, which serves
+// the one-shot commands, links none of the workbench's packages.
+func TestDossierDoesNotLinkTheWorkbench(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 50 || !strings.Contains(string(out), "github.com/spf13/cobra\n") {
+		t.Fatalf("go list -deps listed no dependencies of cmd/dossier:\n%s", out)
+	}
+	for _, dep := range deps {
+		for _, bad := range workbenchOnly {
+			tree, ok := strings.CutSuffix(bad, "/...")
+			if dep == bad || ok && (dep == tree || strings.HasPrefix(dep, tree+"/")) {
+				t.Errorf("cmd/dossier links %s, which only the workbench (cmd/dossier-workbench) needs: `go mod why -m` or `go list -deps` shows the path", dep)
+			}
+		}
+	}
+}
