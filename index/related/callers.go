@@ -3,6 +3,7 @@ package related
 import (
 	"path"
 	"regexp"
+	"sync"
 )
 
 // callerFile is a file that may call the selection, and how calls into
@@ -59,11 +60,11 @@ func (e *expander) callerTier(p string) int {
 	return 2
 }
 
-var goPackageRe = regexp.MustCompile(`(?m)^package[ \t]+([\p{L}_][\p{L}\p{N}_]*)`)
+var goPackageRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^package[ \t]+([\p{L}_][\p{L}\p{N}_]*)`) })
 
 // goPackageClause is the package name a Go file declares, or "".
 func goPackageClause(text []byte) string {
-	if m := goPackageRe.FindSubmatch(text); m != nil {
+	if m := goPackageRe().FindSubmatch(text); m != nil {
 		return string(m[1])
 	}
 	return ""

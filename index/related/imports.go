@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dossierhq/dossier/index/xref"
 )
@@ -175,7 +176,9 @@ func importLine(text []byte, spec string) int {
 
 func isPathByte(c byte) bool { return isIdent(c) || c == '.' || c == '/' || c == '-' }
 
-var goImportAlias = regexp.MustCompile(`(?m)^[ \t]*(?:import[ \t]+)?([\p{L}_][\p{L}\p{N}_]*|\.)[ \t]+"([^"]+)"`)
+var goImportAlias = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(?:import[ \t]+)?([\p{L}_][\p{L}\p{N}_]*|\.)[ \t]+"([^"]+)"`)
+})
 
 // goAliases maps import paths to the names a Go file gives them ("." for
 // a dot import). Imports precede declarations, so the search stops at the
@@ -185,7 +188,7 @@ func goAliases(text []byte) map[string]string {
 		text = text[:i]
 	}
 	out := map[string]string{}
-	for _, m := range goImportAlias.FindAllSubmatch(text, -1) {
+	for _, m := range goImportAlias().FindAllSubmatch(text, -1) {
 		// "import "x"" matches with import as the name: not an alias.
 		if name := string(m[1]); name != "_" && name != "import" {
 			out[string(m[2])] = string(m[1])

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/xref"
@@ -145,7 +146,7 @@ func (w *workspace) phpFiles(from, fq string) []string {
 	})
 }
 
-var phpNamespaceRe = regexp.MustCompile(`(?m)^[ \t]*namespace[ \t]+\\?([\w\\]+)[ \t]*[;{]`)
+var phpNamespaceRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*namespace[ \t]+\\?([\w\\]+)[ \t]*[;{]`) })
 
 // phpNamespace is the namespace a PHP file of the index declares.
 func (w *workspace) phpNamespace(p string) string {
@@ -153,7 +154,7 @@ func (w *workspace) phpNamespace(p string) string {
 	if !ok {
 		return ""
 	}
-	if m := phpNamespaceRe.FindSubmatch(text); m != nil {
+	if m := phpNamespaceRe().FindSubmatch(text); m != nil {
 		return string(m[1])
 	}
 	return ""

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // resolve maps one import spec of from, as the index stores it, to
@@ -110,13 +111,15 @@ func appendNonEmpty(list []string, s string) []string {
 	return append(list, s)
 }
 
-var pyFromImport = regexp.MustCompile(`(?m)^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|(?:[^\n\\]|\\\n)*)`)
+var pyFromImport = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|(?:[^\n\\]|\\\n)*)`)
+})
 
 // pythonNames lists, per module spec, the names "from spec import ..."
 // statements of text bring in.
 func pythonNames(text []byte) map[string][]string {
 	out := map[string][]string{}
-	for _, m := range pyFromImport.FindAllSubmatch(text, -1) {
+	for _, m := range pyFromImport().FindAllSubmatch(text, -1) {
 		list := strings.NewReplacer("(", " ", ")", " ", "\\\n", " ").Replace(string(m[2]))
 		for _, item := range strings.Split(list, ",") {
 			item, _, _ = strings.Cut(item, "#")

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/dossierhq/dossier/index/lang"
 )
@@ -14,7 +15,7 @@ func init() { withScoping(lang.Rust, func(s *scoping) { s.memberFiles = rustCrat
 // crate, and tests, examples and benches name their own crate by its
 // package name (anyhow::Error in anyhow's tests/).
 
-var cargoName = regexp.MustCompile(`(?m)^\s*name\s*=\s*"([^"]+)"`)
+var cargoName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*name\s*=\s*"([^"]+)"`) })
 
 // rustCrateNamed is the src directory of the workspace crate whose
 // package (or [lib]) name is name, seen from from: the nearest Cargo.toml
@@ -24,7 +25,7 @@ func (w *workspace) rustCrateNamed(from, name string) string {
 		toml := path.Join(d, "Cargo.toml")
 		if w.files[toml] {
 			if text, ok := w.tx.Blob(toml); ok {
-				for _, m := range cargoName.FindAllSubmatch(text, -1) {
+				for _, m := range cargoName().FindAllSubmatch(text, -1) {
 					if strings.ReplaceAll(string(m[1]), "-", "_") == name {
 						return path.Join(d, "src")
 					}

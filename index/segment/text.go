@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // markdown splits a document at H1-H3 headings (H4 and deeper stay inside
@@ -129,11 +130,11 @@ func fenceMarker(line string) string {
 	return ""
 }
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+var nonSlug = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 // slug turns a heading or key into a lower-case section key segment.
 func slug(s string) string {
-	s = strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	s = strings.Trim(nonSlug().ReplaceAllString(strings.ToLower(s), "-"), "-")
 	if s == "" {
 		return "untitled"
 	}
@@ -265,8 +266,8 @@ func jsonObjectKeys(src []byte, from, to int) ([]keyed, bool) {
 }
 
 var (
-	yamlTopKey = regexp.MustCompile(`^(?:"[^"]*"|'[^']*'|[^\s#\-"'][^:#]*?)\s*:(?:\s|$)`)
-	tomlKey    = regexp.MustCompile(`^(?:\[\[?[^\]]+\]\]?|[A-Za-z0-9_"'.\-]+\s*=)`)
+	yamlTopKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:"[^"]*"|'[^']*'|[^\s#\-"'][^:#]*?)\s*:(?:\s|$)`) })
+	tomlKey    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:\[\[?[^\]]+\]\]?|[A-Za-z0-9_"'.\-]+\s*=)`) })
 )
 
 // lineKeys finds keys that start lines at indentation indent in src[from:to];
@@ -319,7 +320,7 @@ func lineKeys(src []byte, ls lines, from, to, indent int, isKey func(line string
 }
 
 func yamlKeyName(line string) (string, bool) {
-	m := yamlTopKey.FindString(line)
+	m := yamlTopKey().FindString(line)
 	if m == "" || strings.HasPrefix(line, "---") || strings.HasPrefix(line, "...") {
 		return "", false
 	}
@@ -372,7 +373,7 @@ func tomlKeys(src []byte) []Segment {
 	ls := newLines(src)
 	inTable := false
 	keys := lineKeys(src, ls, 0, len(src), 0, func(line string) (string, bool) {
-		m := tomlKey.FindString(line)
+		m := tomlKey().FindString(line)
 		if m == "" {
 			return "", false
 		}

@@ -3,6 +3,7 @@ package xref
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -72,8 +73,8 @@ func (x *phpX) text(n *sitter.Node) string { return text(n, x.src) }
 // phpDocVar and phpDocParam read the types docblocks declare: @var T
 // [$name] and @param T $name.
 var (
-	phpDocVar   = regexp.MustCompile(`@var\s+([?\\\w|]+)(?:\s+\$(\w+))?`)
-	phpDocParam = regexp.MustCompile(`@param\s+([?\\\w|]+)\s+(?:\.\.\.)?\$(\w+)`)
+	phpDocVar   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`@var\s+([?\\\w|]+)(?:\s+\$(\w+))?`) })
+	phpDocParam = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`@param\s+([?\\\w|]+)\s+(?:\.\.\.)?\$(\w+)`) })
 )
 
 // phpDocType is the class a docblock type names (T, ?T, T|null), "" for
@@ -158,7 +159,7 @@ func (x *phpX) walk(n *sitter.Node) {
 	switch t := n.Type(); t {
 	case "comment":
 		// /** @var Song $song */ types a variable for the code after it.
-		for _, m := range phpDocVar.FindAllStringSubmatch(x.text(n), -1) {
+		for _, m := range phpDocVar().FindAllStringSubmatch(x.text(n), -1) {
 			if t := phpDocType(m[1]); t != "" && m[2] != "" {
 				x.sc.set(m[2], typed(t))
 				if x.typedParams != nil {
@@ -418,7 +419,7 @@ func (x *phpX) funcDecl(n *sitter.Node, kind, container string) {
 		x.walk(c)
 	}
 	x.docParams = map[string]string{}
-	for _, m := range phpDocParam.FindAllStringSubmatch(x.docComment(n), -1) {
+	for _, m := range phpDocParam().FindAllStringSubmatch(x.docComment(n), -1) {
 		if t := phpDocType(m[1]); t != "" {
 			x.docParams[m[2]] = t
 		}
@@ -466,7 +467,7 @@ func (x *phpX) property(n *sitter.Node) {
 	x.walk(typ)
 	declared := x.typeOf(typ)
 	if declared == "" {
-		if m := phpDocVar.FindStringSubmatch(x.docComment(n)); m != nil {
+		if m := phpDocVar().FindStringSubmatch(x.docComment(n)); m != nil {
 			declared = phpDocType(m[1])
 		}
 	}
