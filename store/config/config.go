@@ -149,8 +149,8 @@ type Index struct {
 
 // Defaults of the history settings.
 const (
-	DefaultHistoryDepth   = 5
-	DefaultHistoryCommits = 1000
+	DefaultHistoryDepth   = 3
+	DefaultHistoryCommits = 100
 )
 
 // Default returns the built-in settings.
