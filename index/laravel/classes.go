@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dossierhq/dossier/index/lang"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -97,7 +98,10 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 	// inherit one through it (a model extending the app's BaseModel): the
 	// graph decides (appgraph's inherited roles), so its properties and
 	// methods are read as a model's and a controller's would be.
-	inherits := c.Role == "" && c.Base != "" && name != "" && !strings.HasPrefix(c.Base, `Illuminate\`)
+	// Tests (a TestCase's subclasses) never do, and are most of such
+	// classes: they are left alone.
+	inherits := c.Role == "" && c.Base != "" && name != "" && !strings.HasPrefix(c.Base, `Illuminate\`) &&
+		!strings.HasSuffix(c.Base, "TestCase") && !lang.IsTestPath(e.path)
 	if body != nil {
 		for _, m := range named(body) {
 			switch m.Type() {
@@ -220,12 +224,11 @@ func (e *x) method(c *Class, n *sitter.Node) {
 	defer func() { e.fn = "" }()
 	seen := map[string]bool{}
 	var rel *Relation
-	var walk func(k *sitter.Node)
-	walk = func(k *sitter.Node) {
+	eachNamed(n, func(k *sitter.Node) bool {
 		if t := k.Type(); t == "member_call_expression" || t == "scoped_call_expression" {
 			if head, links := e.chain(k); head == "Schema" {
 				e.schema(k, links)
-				return
+				return false
 			}
 		}
 		switch k.Type() {
@@ -271,13 +274,8 @@ func (e *x) method(c *Class, n *sitter.Node) {
 				}
 			}
 		}
-		for _, ch := range named(k) {
-			walk(ch)
-		}
-	}
-	for _, ch := range named(n) {
-		walk(ch)
-	}
+		return true
+	})
 	if rel != nil {
 		c.Relations = append(c.Relations, *rel)
 	}

@@ -73,6 +73,30 @@ func named(n *sitter.Node) []*sitter.Node {
 	return out
 }
 
+// eachNamed calls f with each named node under n (n left out), parents
+// before their children, with one cursor for the whole walk; f returns
+// whether to go into the node's children. Only named nodes are gone into.
+func eachNamed(n *sitter.Node, f func(k *sitter.Node) bool) {
+	c := sitter.NewTreeCursor(n)
+	defer c.Close()
+	if !c.GoToFirstChild() {
+		return
+	}
+	depth := 1
+	for {
+		k := c.CurrentNode()
+		if k.IsNamed() && f(k) && c.GoToFirstChild() {
+			depth++
+			continue
+		}
+		for !c.GoToNextSibling() {
+			if depth--; depth == 0 || !c.GoToParent() {
+				return
+			}
+		}
+	}
+}
+
 func childOf(n *sitter.Node, typ string) *sitter.Node {
 	for _, c := range named(n) {
 		if c.Type() == typ {
