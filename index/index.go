@@ -168,6 +168,8 @@ type Indexer struct {
 	prevComposer string
 	newComposer  atomic.Bool
 	runCtx       context.Context
+	// noQuick keeps Run from the quick path while that path runs.
+	noQuick bool
 }
 
 // Open takes the writer lock of opts.Root. A second indexer on the same
@@ -221,6 +223,9 @@ func (ix *Indexer) ctx() context.Context {
 // A damaged index (store.ErrDamaged, when it is opened or a record is read)
 // is kept as index.db.damaged and rebuilt from scratch.
 func (ix *Indexer) Run(ctx context.Context) (Summary, error) {
+	if sum, ok, err := ix.quickRun(ctx); ok {
+		return sum, err
+	}
 	sum, err := ix.runOnce(ctx)
 	if err == nil && ix.newComposer.Load() {
 		// A new composer.json (a nested app) may make files walked
@@ -301,10 +306,14 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	}
 
 	skips := discover.NewSkips(ix.opts.Verbose)
-	w := &batchWriter{ix: ix, ctx: ctx, sum: &sum, skips: skips, totals: base}
+	w := &batchWriter{ix: ix, ctx: ctx, sum: &sum, skips: skips, totals: base, tree: discover.NewTree()}
 	seen, err := ix.processAll(ctx, old, w)
 	if err != nil {
 		return sum, err
+	}
+	// The walk is over: the files' states go into its tree.
+	for p, state := range w.states {
+		w.tree.SetState(p, state)
 	}
 	var gone []string
 	for p := range old {
@@ -316,7 +325,11 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	if !ix.newComposer.Load() {
 		sum.ComposerState = state // else the next run derives PHP files again
 	}
-	if err := ix.finish(gone, &sum, skips, base, start); err != nil {
+	tree := w.tree
+	if ix.newComposer.Load() {
+		tree = nil // the run is done again
+	}
+	if err := ix.finish(gone, &sum, skips, base, tree, start); err != nil {
 		return sum, err
 	}
 	return sum, nil
@@ -450,7 +463,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 	go func() {
 		defer close(jobs)
 		found := int64(0)
-		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
+		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude, Tree: w.tree}
 		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, func(c discover.Candidate) error {
 			seen[c.Rel] = true
 			if _, ok := old[c.Rel]; !ok && path.Base(c.Rel) == "composer.json" {
@@ -523,7 +536,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 // transaction, and the index file is closed in between, so readers get in
 // (see store.Open): a whole-tree step in one transaction held every reader
 // out for seconds.
-func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, totals *Totals, start time.Time) error {
+func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, totals *Totals, tree *discover.Tree, start time.Time) error {
 	for len(gone) > 0 {
 		n := min(len(gone), deleteBatch)
 		err := ix.update(func(tx *store.Tx) error {
@@ -578,7 +591,14 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, to
 		}
 		// This transaction's commit moves the generation one on.
 		sum.Generation = tx.Generation() + 1
-		return tx.SetSummary(sum)
+		if err := tx.SetSummary(sum); err != nil {
+			return err
+		}
+		if !tree.Usable() {
+			return tx.SetWalkTree(nil)
+		}
+		tree.Gen = sum.Generation
+		return tx.SetWalkTree(tree.Encode())
 	})
 	if err != nil {
 		return fmt.Errorf("finish index: %w", err)
@@ -661,6 +681,10 @@ type batchWriter struct {
 	pending []outcome
 	size    int
 	skipped map[string]bool
+	// tree is what the walk found; states, the files that did not end
+	// indexed, are set in it once the walk is over.
+	tree   *discover.Tree
+	states map[string]string
 
 	queue chan []outcome
 	errc  chan error
@@ -688,11 +712,16 @@ func (w *batchWriter) start() {
 func (w *batchWriter) add(o outcome) {
 	w.done++
 	w.bytes += int64(o.bytes)
+	if w.states == nil {
+		w.states = map[string]string{}
+	}
 	switch {
 	case o.err != nil:
 		w.sum.Errors = append(w.sum.Errors, o.err.Error())
+		w.states[o.path] = discover.StateFailed
 	case o.skip != "":
 		w.skips.Add(o.path, o.skip, o.detail)
+		w.states[o.path] = o.skip
 		if w.skipped == nil {
 			w.skipped = map[string]bool{}
 		}
