@@ -38,7 +38,10 @@ func Marker(rule string) string { return "[REDACTED:" + rule + "]" }
 // rule is one gitleaks rule with its own detector, so that each rule reads
 // only the lines near its own keywords (see Scan). Its regular expressions
 // are compiled when a text first holds one of its keywords: a process that
-// scans a few files compiles the few rules they need, not all 220.
+// scans a few files compiles the few rules they need, not all 220. Its
+// allowlists, which only ever drop findings, are compiled when it first
+// finds something: the generic rule's list of ~1,500 stop words costs more
+// than its expression, and most texts give it nothing to drop.
 type rule struct {
 	id     string
 	before int // lines read before a keyword's line
@@ -48,32 +51,59 @@ type rule struct {
 	src  config.ViperConfig // the rule alone, as the default config has it
 	kws  map[string]struct{}
 	base []*config.Allowlist // the config's global allowlists
-	det  *detect.Detector
+	// probe is the rule without its own allowlists; det, the rule whole,
+	// is probe itself when it has none.
+	probe *detect.Detector
 	// path, when set, limits the rule to files it matches (YAML, PHP,
 	// nuget.config): checked before any window is built.
 	path interface{ MatchString(string) bool }
 	err  error
+
+	detOnce sync.Once
+	det     *detect.Detector
+	detErr  error
 }
 
-// compiled is the rule with its detector built (once, on first use).
+// compiled is the rule with its probe built (once, on first use).
 func (r *rule) compiled() *rule {
 	r.once.Do(func() {
-		c, err := r.src.Translate()
-		if err != nil {
-			r.err = fmt.Errorf("secret rule %s: %w", r.id, err)
-			return
-		}
-		cr := c.Rules[r.id]
-		cr.Allowlists = withoutPaths(cr.Allowlists)
-		c.Rules = map[string]config.Rule{r.id: cr}
-		c.Keywords, c.Allowlists = r.kws, r.base
-		r.det = detect.NewDetector(c)
+		bare := r.src
+		bare.Rules = append(bare.Rules[:0:0], bare.Rules...)
+		bare.Rules[0].Allowlists, bare.Rules[0].AllowList = nil, nil
+		r.probe, r.path, r.err = r.detector(bare)
 		r.before, r.after = reach(r.src.Rules[0].Regex)
-		if cr.Path != nil {
-			r.path = cr.Path
-		}
 	})
 	return r
+}
+
+// whole is the rule's detector with its allowlists (built once, when first
+// needed).
+func (r *rule) whole() (*detect.Detector, error) {
+	r.detOnce.Do(func() {
+		if len(r.src.Rules[0].Allowlists) == 0 && r.src.Rules[0].AllowList == nil {
+			r.det, r.detErr = r.compiled().probe, r.compiled().err
+			return
+		}
+		r.det, _, r.detErr = r.detector(r.src)
+	})
+	return r.det, r.detErr
+}
+
+// detector translates vc, which holds the rule alone, to its detector with
+// the config's global allowlists, path conditions dropped.
+func (r *rule) detector(vc config.ViperConfig) (*detect.Detector, interface{ MatchString(string) bool }, error) {
+	c, err := vc.Translate()
+	if err != nil {
+		return nil, nil, fmt.Errorf("secret rule %s: %w", r.id, err)
+	}
+	cr := c.Rules[r.id]
+	cr.Allowlists = withoutPaths(cr.Allowlists)
+	c.Rules = map[string]config.Rule{r.id: cr}
+	c.Keywords, c.Allowlists = r.kws, r.base
+	if cr.Path == nil {
+		return detect.NewDetector(c), nil, nil
+	}
+	return detect.NewDetector(c), cr.Path, nil
 }
 
 // scanner is the loaded rule set.
@@ -276,7 +306,7 @@ func Load() error {
 		return s.err
 	}
 	for _, r := range s.rules {
-		if err := r.compiled().err; err != nil {
+		if _, err := r.whole(); err != nil {
 			return err
 		}
 	}
@@ -338,7 +368,17 @@ func Scan(path, text string) []Finding {
 			next = max(next, hi+1)
 		}
 		window := b.String()
-		for _, f := range rl.det.Detect(detect.Fragment{Raw: window, FilePath: path}) {
+		frag := detect.Fragment{Raw: window, FilePath: path}
+		found := rl.probe.Detect(frag)
+		if len(found) > 0 {
+			// The rule's allowlists may drop some.
+			det, err := rl.whole()
+			if err != nil {
+				continue
+			}
+			found = det.Detect(frag)
+		}
+		for _, f := range found {
 			if start, ok := locate(text, lines, window, at, from, f.StartLine, f.Match, f.Secret); ok {
 				out = append(out, Finding{Rule: rl.id, Line: lineAt(lines, start) + 1, Start: start, End: start + len(f.Secret)})
 			}

@@ -65,7 +65,7 @@ func TestWindowsFindWhatTheWholeTextFinds(t *testing.T) {
 	for name, text := range texts {
 		var whole []string
 		for _, r := range s.rules {
-			for _, f := range r.compiled().det.DetectString(text) {
+			for _, f := range wholeDet(t, r).DetectString(text) {
 				whole = append(whole, f.Secret)
 			}
 		}
@@ -193,7 +193,7 @@ func TestFarReachingRules(t *testing.T) {
 	} {
 		var whole []string
 		for _, r := range rules().rules {
-			for _, f := range r.compiled().det.Detect(detect.Fragment{Raw: text, FilePath: path}) {
+			for _, f := range wholeDet(t, r).Detect(detect.Fragment{Raw: text, FilePath: path}) {
 				whole = append(whole, f.Secret)
 			}
 		}
@@ -246,4 +246,13 @@ func TestScanFindsWhatGitleaksFinds(t *testing.T) {
 			t.Errorf("gitleaks finds %q (%s), Scan does not", w.Secret, w.RuleID)
 		}
 	}
+}
+
+func wholeDet(t *testing.T, r *rule) *detect.Detector {
+	t.Helper()
+	d, err := r.whole()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
