@@ -38,9 +38,9 @@ type Tree struct {
 
 	sig     string
 	dirs    []treeDir
-	broken  string // why the tree cannot be trusted (a symlink, ...), or ""
-	started int64  // when the walk (or Check) started, Unix ns
-	pos     map[string][2]int
+	broken  string         // why the tree cannot be trusted (a symlink, ...), or ""
+	started int64          // when the walk (or Check) started, Unix ns
+	dirAt   map[string]int // rel -> index in dirs, built on first use
 }
 
 type treeDir struct {
@@ -127,20 +127,25 @@ func (t *Tree) SetState(rel, state string) {
 // file is rel's entry; for a path the tree does not hold it is nil, and
 // the tree no longer usable.
 func (t *Tree) file(rel string) *treeFile {
-	if t.pos == nil {
-		t.pos = map[string][2]int{}
+	if t.dirAt == nil {
+		t.dirAt = make(map[string]int, len(t.dirs))
 		for i, d := range t.dirs {
-			for j, f := range d.files {
-				t.pos[joinRel(d.rel, f.name)] = [2]int{i, j}
-			}
+			t.dirAt[d.rel] = i
 		}
 	}
-	p, ok := t.pos[rel]
-	if !ok {
-		t.broken = "a file outside the recorded tree changed: " + rel
-		return nil
+	dir, name := "", rel
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		dir, name = rel[:i], rel[i+1:]
 	}
-	return &t.dirs[p[0]].files[p[1]]
+	if i, ok := t.dirAt[dir]; ok {
+		fs := t.dirs[i].files
+		// A walk records a directory's files in the order it reads them.
+		if j := sort.Search(len(fs), func(j int) bool { return fs[j].name >= name }); j < len(fs) && fs[j].name == name {
+			return &fs[j]
+		}
+	}
+	t.broken = "a file outside the recorded tree changed: " + rel
+	return nil
 }
 
 // trust is a directory's mtime, or 0 when it is too close to the walk to
@@ -330,7 +335,14 @@ const treeMagic = "dwt\x01"
 
 // Encode lays the tree out for storage, ending in a CRC-32C.
 func (t *Tree) Encode() []byte {
-	b := []byte(treeMagic)
+	n := 64
+	for _, d := range t.dirs {
+		n += len(d.rel) + 32
+		for _, f := range d.files {
+			n += len(f.name) + len(f.state) + 24
+		}
+	}
+	b := append(make([]byte, 0, n), treeMagic...)
 	b = binary.AppendUvarint(b, t.Gen)
 	b = appendString(b, t.sig)
 	keys := make([]string, 0, len(t.Skips))
