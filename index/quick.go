@@ -38,7 +38,9 @@ func (ix *Indexer) quickRun(ctx context.Context) (sum Summary, ok bool, err erro
 		if err != nil || t.Gen != tx.Generation() {
 			return errStop
 		}
-		if ok, err := tx.Summary(&sum); err != nil || !ok {
+		// The summary's totals are current too (see currentTotals): the
+		// changed files' writes keep them so.
+		if ok, err := tx.Summary(&sum); err != nil || !ok || sum.Generation != t.Gen {
 			return errStop
 		}
 		if model, hasModel, err = tx.VectorModel(); err != nil {
@@ -122,5 +124,6 @@ func (q *quickTree) save(tx *store.Tx, sum *Summary, cands []discover.Candidate,
 	sum.Unchanged = q.tree.Files(discover.StateIndexed) - sum.Indexed - sum.Touched
 	sum.Skipped = q.tree.SkipCounts()
 	q.tree.Gen = tx.Generation() + 1
+	sum.Generation = q.tree.Gen // the totals were current, and kept so
 	return tx.SetWalkTree(q.tree.Encode())
 }

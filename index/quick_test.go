@@ -88,6 +88,18 @@ func TestQuickRunChangedFile(t *testing.T) {
 	if generation(t, root) == gen {
 		t.Fatal("the changed files were not written")
 	}
+	if sum.Generation != generation(t, root) {
+		t.Errorf("the quick run's summary names generation %d, the index is at %d: the next full run decodes every record for its totals", sum.Generation, generation(t, root))
+	}
+	want := newTotals()
+	view(t, root, func(tx *store.Tx) {
+		if err := tx.Files(func(f store.File) error { want.apply(f, 1); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if !reflect.DeepEqual(normalTotals(sum.Totals), normalTotals(want)) {
+		t.Errorf("quick run's totals\n %+v\nthe records'\n %+v", sum.Totals, want)
+	}
 	view(t, root, func(tx *store.Tx) {
 		if got := symbols(tx, "clear"); len(got) != 1 {
 			t.Errorf("the new method is not indexed: %v", got)
