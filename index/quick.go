@@ -23,7 +23,8 @@ const quickLimit = 64
 // run follows.
 func (ix *Indexer) quickRun(ctx context.Context) (sum Summary, ok bool, err error) {
 	start := time.Now()
-	if ix.opts.Verbose || ix.noQuick {
+	if ix.opts.Verbose || ix.noQuick || store.DamageNoted(store.Path(ix.root)) {
+		// A reader found the index damaged: a full run's open repairs it.
 		return sum, false, nil
 	}
 	var tree *discover.Tree
