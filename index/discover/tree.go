@@ -303,11 +303,15 @@ func (t *Tree) checkDir(root string, d *treeDir) ([]Candidate, error) {
 	if err := unix.Fstat(fd, &st); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrTreeChanged, d.rel, err)
 	}
-	if d.mtime == 0 || unix.TimespecToNsec(st.Mtim) != d.mtime {
+	if mtime := unix.TimespecToNsec(st.Mtim); d.mtime == 0 || mtime != d.mtime {
 		entries, err := os.ReadDir(abs)
 		if err != nil || namesHash(entries) != d.names {
 			return nil, fmt.Errorf("%w: the entries of %q", ErrTreeChanged, d.rel)
 		}
+		// The same entries: the mtime seen now stands for them (kept
+		// when the tree is written again), unless it is itself too
+		// recent to trust.
+		d.mtime = t.trust(mtime)
 	}
 	var out []Candidate
 	for _, f := range d.files {

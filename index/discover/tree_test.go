@@ -202,3 +202,29 @@ func FuzzDecodeTree(f *testing.F) {
 		}
 	})
 }
+
+// TestTreeRacyDirectoryRenewed proves a racily recorded directory whose
+// entries a check finds unchanged, and whose mtime is by then old enough,
+// is trusted from then on (when the tree is written again).
+func TestTreeRacyDirectoryRenewed(t *testing.T) {
+	root := tree(t, map[string]string{"sub/a.go": "package a\n"})
+	sub := filepath.Join(root, "sub")
+	now := time.Now()
+	os.Chtimes(sub, now, now)
+	tr := record(t, root, Options{})
+	if tr.dirs[1].rel != "sub" || tr.dirs[1].mtime != 0 {
+		t.Fatalf("sub recorded as %+v, want its mtime untrusted (0)", tr.dirs[1])
+	}
+	old := now.Add(-time.Hour)
+	os.Chtimes(sub, old, old)
+	if got, err := changedRels(t, tr, root, Options{}); err != nil || len(got) != 0 {
+		t.Fatalf("check: %v, %v", got, err)
+	}
+	again, err := DecodeTree(tr.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.dirs[1].mtime != old.UnixNano() {
+		t.Errorf("sub's mtime after a check found its entries unchanged: %d, want %d", again.dirs[1].mtime, old.UnixNano())
+	}
+}
