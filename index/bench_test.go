@@ -106,6 +106,47 @@ func BenchmarkReindexOneFile(b *testing.B) {
 	}
 }
 
+// BenchmarkReindexOneFileRun changes one file and runs a whole re-index,
+// as `dossier index` does: the walk tree's check and the one file.
+func BenchmarkReindexOneFileRun(b *testing.B) {
+	root := benchTree(b)
+	path := filepath.Join(root, filepath.FromSlash(benchTouch))
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("%s is not in the tree: %v", benchTouch, err)
+	}
+	ix := benchOpen(b, root)
+	defer ix.Close()
+	ctx := context.Background()
+	if _, err := ix.Run(ctx); err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		i++
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err == nil {
+			_, err = fmt.Fprintf(f, "// bench iteration %d\n", i)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		sum, err := ix.Run(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if sum.Indexed != 1 {
+			b.Fatalf("iteration %d: indexed %d files, want 1 (summary %+v)", i, sum.Indexed, sum)
+		}
+		b.StartTimer()
+	}
+}
+
 func benchOpen(b *testing.B, root string) *Indexer {
 	b.Helper()
 	ix, err := Open(Options{Root: root})

@@ -2,8 +2,11 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/url"
 	"os"
@@ -34,8 +37,7 @@ var answerFile = regexp.MustCompile(`^[0-9]{3,9}\.answer\.md$`)
 // walk, so the walk indexes them with everything else. Git missing, no
 // commit, a repository git cannot read: a note, never a failed run.
 func (ix *Indexer) syncHistory(ctx context.Context, sum *Summary) {
-	res, err := history.Sync(ctx, history.Options{Root: ix.root, Head: ix.repo.Commit,
-		Depth: ix.opts.HistoryDepth, Window: ix.opts.HistoryCommits})
+	res, err := history.Sync(ctx, ix.historyOptions(ix.repo))
 	ix.history = res
 	sum.HistoryMark = res.Mark
 	if err != nil {
@@ -53,6 +55,39 @@ func (ix *Indexer) syncHistory(ctx context.Context, sum *Summary) {
 			ix.opts.Notice(res.Note)
 		}
 	}
+}
+
+// historyOptions are the history settings of the index at repo's HEAD.
+func (ix *Indexer) historyOptions(repo store.Repo) history.Options {
+	return history.Options{Root: ix.root, Head: repo.Commit, Depth: ix.opts.HistoryDepth, Window: ix.opts.HistoryCommits}
+}
+
+// answersMark names the kept answers of every flow as found now (path,
+// size, modification time), "" when run summaries are off: a run keeps
+// the one it found before its walk, and a quick run that finds another
+// leaves the work to a full run.
+func (ix *Indexer) answersMark() string {
+	if !ix.opts.RunSummaries {
+		return ""
+	}
+	h := sha256.New()
+	flows, _ := os.ReadDir(filepath.Join(ix.root, filepath.FromSlash(flowsDir)))
+	for _, f := range flows {
+		if !f.IsDir() {
+			continue
+		}
+		turns := path.Join(flowsDir, f.Name(), "turns")
+		entries, _ := os.ReadDir(filepath.Join(ix.root, filepath.FromSlash(turns)))
+		for _, e := range entries {
+			if !e.Type().IsRegular() || !answerFile.MatchString(e.Name()) {
+				continue
+			}
+			if st, err := e.Info(); err == nil {
+				fmt.Fprintf(h, "%s/%s\x00%d\x00%d\n", turns, e.Name(), st.Size(), st.ModTime().UnixNano())
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // walkDossier offers the walk's callback the history files of the files

@@ -84,6 +84,9 @@ type Summary struct {
 	// history.Result.Mark): while it is unchanged, the next run takes them
 	// from the index's records instead of walking them.
 	HistoryMark string `json:"history_mark,omitempty"`
+	// AnswersMark names the kept answers the run found before its walk
+	// (see answersMark).
+	AnswersMark string `json:"answers_mark,omitempty"`
 	// RebuiltFrom is the schema of an older index this run replaced, or -1.
 	RebuiltFrom int `json:"rebuilt_from_schema"`
 	// RebuiltDamaged is set when the run found the index damaged, kept it
@@ -183,6 +186,8 @@ type Indexer struct {
 	history         history.Result
 	prevHistoryMark string
 	runCtx          context.Context
+	// noQuick keeps Run from the quick path while that path runs.
+	noQuick bool
 }
 
 // Open takes the writer lock of opts.Root. A second indexer on the same
@@ -236,6 +241,9 @@ func (ix *Indexer) ctx() context.Context {
 // A damaged index (store.ErrDamaged, when it is opened or a record is read)
 // is kept as index.db.damaged and rebuilt from scratch.
 func (ix *Indexer) Run(ctx context.Context) (Summary, error) {
+	if sum, ok, err := ix.quickRun(ctx); ok {
+		return sum, err
+	}
 	sum, err := ix.runOnce(ctx)
 	if err == nil && ix.newManifest.Load() {
 		// A new manifest (a nested app's composer.json) may make files
@@ -289,6 +297,7 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	sum.Repo = ix.repo
 	ix.detectors = newDetectors(ix.root)
 	ix.syncHistory(ctx, &sum)
+	sum.AnswersMark = ix.answersMark() // before the walk: an answer written during it shows next time
 
 	old, rebuilt, current, base, err := ix.loadFiles()
 	if err != nil {
@@ -317,10 +326,14 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	}
 
 	skips := discover.NewSkips(ix.opts.Verbose)
-	w := &batchWriter{ix: ix, ctx: ctx, sum: &sum, skips: skips, totals: base}
+	w := &batchWriter{ix: ix, ctx: ctx, sum: &sum, skips: skips, totals: base, tree: discover.NewTree()}
 	seen, err := ix.processAll(ctx, old, w)
 	if err != nil {
 		return sum, err
+	}
+	// The walk is over: the files' states go into its tree.
+	for p, state := range w.states {
+		w.tree.SetState(p, state)
 	}
 	var gone []string
 	for p := range old {
@@ -335,7 +348,11 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 		// files again).
 		sum.ManifestState = manifestState(ix.root, ix.detectors, seen)
 	}
-	if err := ix.finish(gone, &sum, skips, base, start); err != nil {
+	tree := w.tree
+	if ix.newManifest.Load() {
+		tree = nil // the run is done again
+	}
+	if err := ix.finish(gone, &sum, skips, base, tree, start); err != nil {
 		return sum, err
 	}
 	return sum, nil
@@ -470,7 +487,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 	go func() {
 		defer close(jobs)
 		found := int64(0)
-		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
+		opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude, Tree: w.tree}
 		visit := func(c discover.Candidate) error {
 			seen[c.Rel] = true
 			if _, ok := old[c.Rel]; !ok && len(old) > 0 && isManifest(c.Rel) {
@@ -547,7 +564,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 // transaction, and the index file is closed in between, so readers get in
 // (see store.Open): a whole-tree step in one transaction held every reader
 // out for seconds.
-func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, totals *Totals, start time.Time) error {
+func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, totals *Totals, tree *discover.Tree, start time.Time) error {
 	for len(gone) > 0 {
 		n := min(len(gone), deleteBatch)
 		err := ix.update(func(tx *store.Tx) error {
@@ -602,7 +619,14 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, to
 		}
 		// This transaction's commit moves the generation one on.
 		sum.Generation = tx.Generation() + 1
-		return tx.SetSummary(sum)
+		if err := tx.SetSummary(sum); err != nil {
+			return err
+		}
+		if !tree.Usable() {
+			return tx.SetWalkTree(nil)
+		}
+		tree.Gen = sum.Generation
+		return tx.SetWalkTree(tree.Encode())
 	})
 	if err != nil {
 		return fmt.Errorf("finish index: %w", err)
@@ -685,6 +709,10 @@ type batchWriter struct {
 	pending []outcome
 	size    int
 	skipped map[string]bool
+	// tree is what the walk found; states, the files that did not end
+	// indexed, are set in it once the walk is over.
+	tree   *discover.Tree
+	states map[string]string
 
 	queue chan []outcome
 	errc  chan error
@@ -712,11 +740,16 @@ func (w *batchWriter) start() {
 func (w *batchWriter) add(o outcome) {
 	w.done++
 	w.bytes += int64(o.bytes)
+	if w.states == nil {
+		w.states = map[string]string{}
+	}
 	switch {
 	case o.err != nil:
 		w.sum.Errors = append(w.sum.Errors, o.err.Error())
+		w.states[o.path] = discover.StateFailed
 	case o.skip != "":
 		w.skips.Add(o.path, o.skip, o.detail)
+		w.states[o.path] = o.skip
 		if w.skipped == nil {
 			w.skipped = map[string]bool{}
 		}

@@ -18,7 +18,7 @@ import (
 // exists, or is now ignored, is removed with everything under it. A
 // directory, or a change to an ignore file, falls back to a full Run.
 func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) {
-	sum, err := ix.updatePaths(ctx, paths)
+	sum, err := ix.updatePaths(ctx, paths, nil)
 	if errors.Is(err, store.ErrDamaged) && ctx.Err() == nil {
 		// A full run sets the damaged file aside and rebuilds.
 		return ix.Run(ctx)
@@ -26,7 +26,9 @@ func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) 
 	return sum, err
 }
 
-func (ix *Indexer) updatePaths(ctx context.Context, paths []string) (Summary, error) {
+// updatePaths re-indexes paths; qt, when set, is the walk tree of a quick
+// run (see quickRun), brought up to date and written with the records.
+func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTree) (Summary, error) {
 	start := time.Now()
 	ix.runCtx = ctx
 	if ix.repo.Root == "" {
@@ -37,6 +39,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string) (Summary, er
 	opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
 	var cands []discover.Candidate
 	var gone []string
+	states := map[string]string{} // what each path ended as, for qt
 	skips := discover.NewSkips(ix.opts.Verbose)
 	for _, p := range paths {
 		// A manifest decides which files a framework describer reads.
@@ -52,6 +55,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string) (Summary, er
 		case reason != "":
 			skips.Add(p, reason, "")
 			gone = append(gone, p)
+			states[p] = reason
 		default:
 			cands = append(cands, c)
 		}
@@ -120,9 +124,11 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string) (Summary, er
 		switch {
 		case o.err != nil:
 			sum.Errors = append(sum.Errors, o.err.Error())
+			states[o.path] = discover.StateFailed
 		case o.skip != "":
 			skips.Add(o.path, o.skip, o.detail)
 			gone = append(gone, o.path)
+			states[o.path] = o.skip
 		default:
 			outs = append(outs, o)
 		}
@@ -198,6 +204,11 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string) (Summary, er
 		}
 		sum.Skipped = skips.Counts()
 		sum.SkippedFiles = skips.List()
+		if qt != nil {
+			if err := qt.save(tx, &sum, cands, states); err != nil {
+				return err
+			}
+		}
 		sum.Seconds = time.Since(start).Seconds()
 		sum.Finished = time.Now().UTC()
 		return tx.SetSummary(sum)

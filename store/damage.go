@@ -80,6 +80,14 @@ func (db *DB) noteDamage(err error) {
 	_ = os.WriteFile(notePath(db.path), data, 0o600)
 }
 
+// DamageNoted reports whether a reader noted damage in the index at path
+// for the next writer (see checkNote): a caller that would only read the
+// index, finding nothing to write, leaves the repair to a writer's open.
+func DamageNoted(path string) bool {
+	_, err := os.Lstat(notePath(path))
+	return err == nil
+}
+
 // checkNote returns the damage a reader recorded in this file (a note of
 // the same file: its generation is not older than the note's, by less
 // than a reasonable count of commits), or nil.

@@ -95,6 +95,11 @@ var (
 	// metaSnapSlot is the active search snapshot's slot, "a" or "b";
 	// absent before the first snapshot.
 	metaSnapSlot = []byte("snapslot")
+	// metaWalk is what the last full walk found (index/discover.Tree,
+	// encoded by that package): the directories' mtimes and the files'
+	// sizes and mtimes, valid while the generation it names is the
+	// index's. A re-index checks it with one stat per file and directory.
+	metaWalk = []byte("walktree")
 )
 
 // snapMeta is the key of the search snapshot's header inside a snapshot

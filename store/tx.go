@@ -302,6 +302,23 @@ func (t *Tx) Repo() (Repo, error) {
 	return r, err
 }
 
+// WalkTree returns a copy of the stored walk tree (see metaWalk), or nil.
+func (t *Tx) WalkTree() []byte {
+	v := t.b(bucketMeta).Get(metaWalk)
+	if v == nil {
+		return nil
+	}
+	return append([]byte(nil), v...)
+}
+
+// SetWalkTree replaces the stored walk tree; nil removes it.
+func (t *Tx) SetWalkTree(tree []byte) error {
+	if tree == nil {
+		return t.b(bucketMeta).Delete(metaWalk)
+	}
+	return t.b(bucketMeta).Put(metaWalk, tree)
+}
+
 // SetSummary stores the summary of the last index run (any JSON value).
 func (t *Tx) SetSummary(v any) error { return putJSON(t.b(bucketMeta), metaSummary, v) }
 

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
@@ -77,6 +78,9 @@ type Options struct {
 	// OnDir, when set, is called for every directory the walk enters
 	// (relative slash path, "" for the root).
 	OnDir func(rel string)
+	// Tree, when set, records what the walk found (see Tree); it starts
+	// empty (NewTree).
+	Tree *Tree
 }
 
 // Candidate is a regular file inside the root that passed the ignore rules.
@@ -143,6 +147,7 @@ type walker struct {
 	fn       func(Candidate) error
 	visited  map[[2]uint64]bool
 	extra    []gitignore.Pattern
+	rec      recorder
 }
 
 // Walk calls fn for every candidate under root in lexical order. Skips go to
@@ -169,7 +174,10 @@ func Walk(ctx context.Context, root string, opts Options, skips *Skips, fn func(
 	if err != nil {
 		return fmt.Errorf("root %s: %w", abs, err)
 	}
-	w := &walker{root: abs, realRoot: real, opts: opts, skips: skips, fn: fn, visited: map[[2]uint64]bool{}}
+	w := &walker{root: abs, realRoot: real, opts: opts, skips: skips, fn: fn, visited: map[[2]uint64]bool{}, rec: recorder{opts.Tree}}
+	if t := opts.Tree; t != nil {
+		t.sig, t.started = signature(abs, opts), time.Now().UnixNano()
+	}
 	base := builtins()
 	defaults := len(base)
 	base = append(base, readPatterns(filepath.Join(abs, ".git", "info", "exclude"), nil)...)
@@ -186,6 +194,7 @@ func (w *walker) dir(ctx context.Context, abs string, rel []string, patterns []g
 	if id, ok := fileID(st); ok {
 		if w.visited[id] {
 			w.skips.Add(strings.Join(rel, "/"), ReasonLoop, "directory already visited")
+			w.rec.breaks("a directory loop")
 			return nil
 		}
 		w.visited[id] = true
@@ -196,8 +205,10 @@ func (w *walker) dir(ctx context.Context, abs string, rel []string, patterns []g
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		w.skips.Add(strings.Join(rel, "/"), ReasonUnreadable, err.Error())
+		w.rec.breaks("an unreadable directory")
 		return nil
 	}
+	di := w.rec.dir(rel, st, entries)
 	own := append(readPatterns(filepath.Join(abs, ".gitignore"), rel), readPatterns(filepath.Join(abs, IgnoreFile), rel)...)
 	if len(own) > 0 {
 		patterns = append(append([]gitignore.Pattern(nil), patterns...), own...)
@@ -214,10 +225,12 @@ func (w *walker) dir(ctx context.Context, abs string, rel []string, patterns []g
 		typ := e.Type()
 		isDir := typ.IsDir()
 		var info os.FileInfo
-		if typ&fs.ModeSymlink != 0 {
+		link := typ&fs.ModeSymlink != 0
+		if link {
 			target, reason, detail := w.resolveLink(childAbs)
 			if reason != "" {
 				w.skips.Add(relPath, reason, detail)
+				w.rec.breaks("a symlink")
 				continue
 			}
 			info = target
@@ -230,7 +243,20 @@ func (w *walker) dir(ctx context.Context, abs string, rel []string, patterns []g
 				detail = "a credential file: add !" + name + " to " + IgnoreFile + " to index it"
 			}
 			w.skips.Add(relPath, reason, detail)
+			w.rec.skip(reason)
+			if (name == ".gitignore" || name == IgnoreFile) && !isDir {
+				if info, err := e.Info(); err == nil {
+					w.rec.file(di, name, info, stateIgnoreFile)
+				} else {
+					w.rec.breaks("an unreadable ignore file")
+				}
+			}
 			continue
+		}
+		if link {
+			// A symlink's target can change with no trace in its
+			// directory: a tree through one is not trusted.
+			w.rec.breaks("a symlink")
 		}
 		if info == nil {
 			if info, err = e.Info(); err != nil {
@@ -239,6 +265,7 @@ func (w *walker) dir(ctx context.Context, abs string, rel []string, patterns []g
 					reason = ReasonVanished
 				}
 				w.skips.Add(relPath, reason, err.Error())
+				w.rec.breaks("an entry that could not be read")
 				continue
 			}
 		}
@@ -250,12 +277,15 @@ func (w *walker) dir(ctx context.Context, abs string, rel []string, patterns []g
 		}
 		if !info.Mode().IsRegular() {
 			w.skips.Add(relPath, ReasonSpecial, info.Mode().Type().String())
+			w.rec.file(di, name, info, ReasonSpecial)
 			continue
 		}
 		if info.Size() > w.opts.MaxFileSize {
 			w.skips.Add(relPath, ReasonTooLarge, fmt.Sprintf("%d bytes > %d", info.Size(), w.opts.MaxFileSize))
+			w.rec.file(di, name, info, ReasonTooLarge)
 			continue
 		}
+		w.rec.file(di, name, info, StateIndexed)
 		if err := w.fn(Candidate{Rel: relPath, Abs: childAbs, Size: info.Size(), ModTime: info.ModTime().UnixNano()}); err != nil {
 			return err
 		}

@@ -152,6 +152,21 @@ func Sync(ctx context.Context, opts Options) (Result, error) {
 	return res, writeAtomic(filepath.Join(dir, markFile), []byte(res.Mark))
 }
 
+// Current reports whether Sync would find nothing to do: the history
+// files stand for opts' HEAD and settings, or there are none and none are
+// wanted. It reads one small file.
+func Current(opts Options) bool {
+	dir := filepath.Join(opts.Root, filepath.FromSlash(Dir))
+	if opts.Depth <= 0 || opts.Head == "" {
+		_, err := os.Stat(dir)
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	if opts.Window <= 0 {
+		opts.Window = DefaultWindow
+	}
+	return readMark(dir) == mark(opts)
+}
+
 // markFile holds the HEAD and settings the state was read with, so an
 // unchanged HEAD costs one small read (state.json runs to megabytes).
 const markFile = "head"

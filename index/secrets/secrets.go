@@ -3,19 +3,22 @@
 // and previews mask them, and every exit (assembled prompts, copies, exports,
 // embedder requests) replaces them with [REDACTED:<rule-id>].
 //
-// The rules (some 220 regular expressions) are compiled on the first scan,
-// not at start-up, so commands that never read text pay nothing for them.
+// The rules (some 220 regular expressions) are read on the first scan, not
+// at start-up, so commands that never read text pay nothing for them, and
+// each rule is compiled when a text first holds one of its keywords.
 package secrets
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"regexp/syntax"
 	"sort"
 	"strings"
 	"sync"
 
 	ahocorasick "github.com/BobuSumisu/aho-corasick"
+	"github.com/pelletier/go-toml/v2"
 	"github.com/rs/zerolog"
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
@@ -33,22 +36,81 @@ type Finding = store.Secret
 func Marker(rule string) string { return "[REDACTED:" + rule + "]" }
 
 // rule is one gitleaks rule with its own detector, so that each rule reads
-// only the lines near its own keywords (see Scan).
+// only the lines near its own keywords (see Scan). Its regular expressions
+// are compiled when a text first holds one of its keywords: a process that
+// scans a few files compiles the few rules they need, not all 220. Its
+// allowlists, which only ever drop findings, are compiled when it first
+// finds something: the generic rule's list of ~1,500 stop words costs more
+// than its expression, and most texts give it nothing to drop.
 type rule struct {
 	id     string
-	det    *detect.Detector
 	before int // lines read before a keyword's line
 	after  int // and after it
+
+	once sync.Once
+	src  config.ViperConfig // the rule alone, as the default config has it
+	kws  map[string]struct{}
+	base []*config.Allowlist // the config's global allowlists
+	// probe is the rule without its own allowlists; det, the rule whole,
+	// is probe itself when it has none.
+	probe *detect.Detector
 	// path, when set, limits the rule to files it matches (YAML, PHP,
 	// nuget.config): checked before any window is built.
 	path interface{ MatchString(string) bool }
+	err  error
+
+	detOnce sync.Once
+	det     *detect.Detector
+	detErr  error
+}
+
+// compiled is the rule with its probe built (once, on first use).
+func (r *rule) compiled() *rule {
+	r.once.Do(func() {
+		bare := r.src
+		bare.Rules = append(bare.Rules[:0:0], bare.Rules...)
+		bare.Rules[0].Allowlists, bare.Rules[0].AllowList = nil, nil
+		r.probe, r.path, r.err = r.detector(bare)
+		r.before, r.after = reach(r.src.Rules[0].Regex)
+	})
+	return r
+}
+
+// whole is the rule's detector with its allowlists (built once, when first
+// needed).
+func (r *rule) whole() (*detect.Detector, error) {
+	r.detOnce.Do(func() {
+		if len(r.src.Rules[0].Allowlists) == 0 && r.src.Rules[0].AllowList == nil {
+			r.det, r.detErr = r.compiled().probe, r.compiled().err
+			return
+		}
+		r.det, _, r.detErr = r.detector(r.src)
+	})
+	return r.det, r.detErr
+}
+
+// detector translates vc, which holds the rule alone, to its detector with
+// the config's global allowlists, path conditions dropped.
+func (r *rule) detector(vc config.ViperConfig) (*detect.Detector, interface{ MatchString(string) bool }, error) {
+	c, err := vc.Translate()
+	if err != nil {
+		return nil, nil, fmt.Errorf("secret rule %s: %w", r.id, err)
+	}
+	cr := c.Rules[r.id]
+	cr.Allowlists = withoutPaths(cr.Allowlists)
+	c.Rules = map[string]config.Rule{r.id: cr}
+	c.Keywords, c.Allowlists = r.kws, r.base
+	if cr.Path == nil {
+		return detect.NewDetector(c), nil, nil
+	}
+	return detect.NewDetector(c), cr.Path, nil
 }
 
 // scanner is the loaded rule set.
 type scanner struct {
 	trie  *ahocorasick.Trie
 	byKW  map[string][]int // lower-case keyword -> rules
-	rules []rule
+	rules []*rule
 	err   error
 }
 
@@ -63,10 +125,28 @@ func rules() *scanner {
 	return loaded
 }
 
+// load reads gitleaks' default config and its global allowlists; each
+// rule's own expressions wait for a text that needs them (rule.compiled).
 func load() *scanner {
 	// The library logs to stderr; dossier reports findings itself.
 	logging.Logger = zerolog.Nop()
-	base, err := detect.NewDetectorDefaultConfig()
+	// go-toml reads the config as viper does (field names matched without
+	// regard to case; TestConfigReadAsGitleaksReadsIt) in a fifth of the
+	// time.
+	var vc config.ViperConfig
+	if err := toml.Unmarshal([]byte(config.DefaultConfig), &vc); err != nil {
+		return &scanner{err: fmt.Errorf("gitleaks' default config: %w", err)}
+	}
+	for _, a := range vc.Allowlists {
+		if len(a.TargetRules) > 0 {
+			// Not in the default config: an allowlist of some rules
+			// would have to be compiled with each of them.
+			return &scanner{err: fmt.Errorf("gitleaks' default config has an allowlist for rules %v, which this version of dossier cannot apply", a.TargetRules)}
+		}
+	}
+	global := vc
+	global.Rules = nil
+	base, err := global.Translate()
 	if err != nil {
 		return &scanner{err: err}
 	}
@@ -74,34 +154,26 @@ func load() *scanner {
 	// Where a file is must never hide what is in it: the redaction of a
 	// prompt cannot skip vendor/ or jquery*.js as a scan of a repository's
 	// history may.
-	base.Config.Allowlists = withoutPaths(base.Config.Allowlists)
-	ids := make([]string, 0, len(base.Config.Rules))
-	for id := range base.Config.Rules {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	allow := withoutPaths(base.Allowlists)
+	sort.Slice(vc.Rules, func(i, j int) bool { return vc.Rules[i].ID < vc.Rules[j].ID })
 	var kws []string
-	for _, id := range ids {
-		r := base.Config.Rules[id]
+	for i := range vc.Rules {
+		vr := vc.Rules[i]
 		// Rules without keywords only match file paths (keystores), which
 		// discovery skips as secret files.
-		if len(r.Keywords) == 0 || r.Regex == nil {
+		if len(vr.Keywords) == 0 || vr.Regex == "" {
 			continue
 		}
-		r.Allowlists = withoutPaths(r.Allowlists)
-		cfg := base.Config
-		cfg.Rules = map[string]config.Rule{id: r}
-		cfg.Keywords = map[string]struct{}{}
-		for _, k := range r.Keywords {
-			cfg.Keywords[strings.ToLower(k)] = struct{}{}
+		if len(vr.Required) > 0 {
+			return &scanner{err: fmt.Errorf("gitleaks' rule %s needs other rules, which this version of dossier cannot apply", vr.ID)}
 		}
-		before, after := reach(r.Regex.String())
-		rl := rule{id: id, det: detect.NewDetector(cfg), before: before, after: after}
-		if r.Path != nil {
-			rl.path = r.Path
+		rl := &rule{id: vr.ID, base: allow, kws: map[string]struct{}{}}
+		rl.src.Rules = vc.Rules[i : i+1 : i+1]
+		for _, k := range vr.Keywords {
+			rl.kws[strings.ToLower(k)] = struct{}{}
 		}
 		s.rules = append(s.rules, rl)
-		for k := range cfg.Keywords {
+		for k := range rl.kws {
 			if _, ok := s.byKW[k]; !ok {
 				kws = append(kws, k)
 			}
@@ -226,9 +298,20 @@ func Ruleset() string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// Load compiles the rules now (they are otherwise compiled by the first
-// scan) and reports whether they could be.
-func Load() error { return rules().err }
+// Load reads the rules and compiles every one of them now (a scan compiles
+// only those it needs), and reports whether they could be.
+func Load() error {
+	s := rules()
+	if s.err != nil {
+		return s.err
+	}
+	for _, r := range s.rules {
+		if _, err := r.whole(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Scan returns the secrets in text, in order, overlapping findings merged
 // into the most specific rule's. path (slash separated, relative) lets the
@@ -261,7 +344,10 @@ func Scan(path, text string) []Finding {
 	var out []Finding
 	var b strings.Builder
 	for r, kwLines := range hits {
-		rl := s.rules[r]
+		rl := s.rules[r].compiled()
+		if rl.err != nil {
+			continue // not in the default config, which compiles (TestEveryRuleCompiles)
+		}
 		if rl.path != nil && !rl.path.MatchString(path) {
 			continue
 		}
@@ -282,7 +368,17 @@ func Scan(path, text string) []Finding {
 			next = max(next, hi+1)
 		}
 		window := b.String()
-		for _, f := range rl.det.Detect(detect.Fragment{Raw: window, FilePath: path}) {
+		frag := detect.Fragment{Raw: window, FilePath: path}
+		found := rl.probe.Detect(frag)
+		if len(found) > 0 {
+			// The rule's allowlists may drop some.
+			det, err := rl.whole()
+			if err != nil {
+				continue
+			}
+			found = det.Detect(frag)
+		}
+		for _, f := range found {
 			if start, ok := locate(text, lines, window, at, from, f.StartLine, f.Match, f.Secret); ok {
 				out = append(out, Finding{Rule: rl.id, Line: lineAt(lines, start) + 1, Start: start, End: start + len(f.Secret)})
 			}

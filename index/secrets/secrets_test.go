@@ -65,7 +65,7 @@ func TestWindowsFindWhatTheWholeTextFinds(t *testing.T) {
 	for name, text := range texts {
 		var whole []string
 		for _, r := range s.rules {
-			for _, f := range r.det.DetectString(text) {
+			for _, f := range wholeDet(t, r).DetectString(text) {
 				whole = append(whole, f.Secret)
 			}
 		}
@@ -193,7 +193,7 @@ func TestFarReachingRules(t *testing.T) {
 	} {
 		var whole []string
 		for _, r := range rules().rules {
-			for _, f := range r.det.Detect(detect.Fragment{Raw: text, FilePath: path}) {
+			for _, f := range wholeDet(t, r).Detect(detect.Fragment{Raw: text, FilePath: path}) {
 				whole = append(whole, f.Secret)
 			}
 		}
@@ -211,4 +211,48 @@ func TestFarReachingRules(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEveryRuleCompiles compiles each rule of the default config, as a scan
+// does when a text holds one of its keywords.
+func TestEveryRuleCompiles(t *testing.T) {
+	if err := Load(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rules().rules); n < 150 {
+		t.Fatalf("%d rules loaded, want gitleaks' default set (~220)", n)
+	}
+}
+
+// TestScanFindsWhatGitleaksFinds proves the rules, compiled one by one as
+// texts need them, find every secret gitleaks' own default detector finds.
+func TestScanFindsWhatGitleaksFinds(t *testing.T) {
+	text, secrets := Fixture()
+	d, err := detect.NewDetectorDefaultConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := d.DetectString(text)
+	if len(want) < len(secrets)/2 {
+		t.Fatalf("gitleaks finds %d secrets in the fixture of %d: the test tests little", len(want), len(secrets))
+	}
+	got := Scan("fixture.go", text)
+	for _, w := range want {
+		found := false
+		for _, f := range got {
+			found = found || strings.Contains(text[f.Start:f.End], w.Secret) || strings.Contains(w.Secret, text[f.Start:f.End])
+		}
+		if !found {
+			t.Errorf("gitleaks finds %q (%s), Scan does not", w.Secret, w.RuleID)
+		}
+	}
+}
+
+func wholeDet(t *testing.T, r *rule) *detect.Detector {
+	t.Helper()
+	d, err := r.whole()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -1,0 +1,136 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/dossierhq/dossier/index/discover"
+	"github.com/dossierhq/dossier/index/history"
+	"github.com/dossierhq/dossier/store"
+)
+
+// quickLimit is how many changed files a run takes through the quick path;
+// more are processed by a full run, on every core.
+const quickLimit = 64
+
+// quickRun brings the index up to date from the last walk's tree instead of
+// a walk (see discover.Tree): with one stat per directory and file, no
+// directory read, no file record decoded and no write when nothing changed,
+// and the changed files alone re-indexed (updatePaths) when a few did. ok is
+// false when the tree cannot stand for a walk (none, stale, a directory's
+// entries or an ignore rule changed, another model, a new commit): a full
+// run follows.
+func (ix *Indexer) quickRun(ctx context.Context) (sum Summary, ok bool, err error) {
+	start := time.Now()
+	if ix.opts.Verbose || ix.noQuick || store.DamageNoted(store.Path(ix.root)) {
+		// A reader found the index damaged: a full run's open repairs it.
+		return sum, false, nil
+	}
+	var tree *discover.Tree
+	var model store.VectorModel
+	var hasModel bool
+	err = ix.view(func(tx *store.Tx) error {
+		b := tx.WalkTree()
+		if b == nil {
+			return errStop
+		}
+		t, err := discover.DecodeTree(b)
+		if err != nil || t.Gen != tx.Generation() {
+			return errStop
+		}
+		// The summary's totals are current too (see currentTotals): the
+		// changed files' writes keep them so.
+		if ok, err := tx.Summary(&sum); err != nil || !ok || sum.Generation != t.Gen {
+			return errStop
+		}
+		if model, hasModel, err = tx.VectorModel(); err != nil {
+			return err
+		}
+		tree = t
+		return nil
+	})
+	if err != nil || !hasModel {
+		return sum, false, nil // a full run opens the index and says what is wrong
+	}
+	if current := ix.adoptModel(&model); ix.model.Dims == 0 || !current.Same(ix.model) {
+		return sum, false, nil
+	}
+	repo := repoInfo(ix.root)
+	if repo != sum.Repo {
+		return sum, false, nil
+	}
+	// The files under .dossier the index reads are no part of the tree:
+	// history that its HEAD or settings no longer stand for, or kept
+	// answers added, edited or removed, take a full run.
+	if !history.Current(ix.historyOptions(repo)) || ix.answersMark() != sum.AnswersMark {
+		return sum, false, nil
+	}
+	opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}
+	changed, err := tree.Check(ctx, ix.root, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return sum, true, ctx.Err()
+		}
+		return sum, false, nil
+	}
+	if len(changed) > quickLimit {
+		return sum, false, nil
+	}
+	paths := make([]string, len(changed))
+	for i, c := range changed {
+		if isManifest(c.Rel) {
+			return sum, false, nil // decides how a framework's files are derived: a full run
+		}
+		paths[i] = c.Rel
+	}
+	if len(paths) == 0 {
+		// Nothing changed: the last summary stands, and nothing is written.
+		sum.Indexed, sum.Touched, sum.Removed = 0, 0, 0
+		sum.Unchanged = tree.Files(discover.StateIndexed)
+		sum.Skipped, sum.SkippedFiles = tree.SkipCounts(), nil
+		sum.Notes, sum.Errors = map[string]int{}, nil
+		sum.Root, sum.RebuiltFrom, sum.RebuiltDamaged, sum.Damage, sum.DamagedFile = ix.root, -1, false, "", ""
+		sum.Seconds = time.Since(start).Seconds()
+		return sum, true, nil
+	}
+	ix.noQuick = true
+	defer func() { ix.noQuick = false }()
+	sum, err = ix.updatePaths(ctx, paths, &quickTree{tree: tree, seen: changed})
+	if errors.Is(err, store.ErrDamaged) && ctx.Err() == nil {
+		return sum, false, nil // a full run sets the damaged file aside
+	}
+	return sum, true, err
+}
+
+// quickTree is the tree a quick run updates with what it changed, written
+// with the run's records.
+type quickTree struct {
+	tree *discover.Tree
+	seen []discover.Candidate // the changed files as the check found them
+}
+
+// save brings the tree up to date with what updatePaths did (cands as it
+// read them, states of the paths not indexed), completes sum with the
+// figures of the whole tree, and writes the tree for the generation tx
+// commits.
+func (q *quickTree) save(tx *store.Tx, sum *Summary, cands []discover.Candidate, states map[string]string) error {
+	read := make(map[string]discover.Candidate, len(cands))
+	for _, c := range cands {
+		read[c.Rel] = c
+	}
+	for _, c := range q.seen {
+		if r, ok := read[c.Rel]; ok {
+			c = r
+		}
+		q.tree.Set(c.Rel, c.Size, c.ModTime, states[c.Rel])
+	}
+	if !q.tree.Usable() {
+		return tx.SetWalkTree(nil)
+	}
+	sum.Unchanged = q.tree.Files(discover.StateIndexed) - sum.Indexed - sum.Touched
+	sum.Skipped = q.tree.SkipCounts()
+	q.tree.Gen = tx.Generation() + 1
+	sum.Generation = q.tree.Gen // the totals were current, and kept so
+	return tx.SetWalkTree(q.tree.Encode())
+}
