@@ -1,11 +1,9 @@
 package django
 
 import (
-	"os"
-	"path"
-	"path/filepath"
 	"strings"
-	"sync"
+
+	"github.com/dossierhq/dossier/index/appgraph"
 )
 
 // Manifests are the files whose contents tell a Django project: manage.py
@@ -13,50 +11,20 @@ import (
 // Django (requirements.txt, pyproject.toml, setup.cfg, setup.py, Pipfile).
 var Manifests = []string{"manage.py", "requirements.txt", "pyproject.toml", "setup.cfg", "setup.py", "Pipfile"}
 
-// Detector tells which files belong to a Django project: those under a
-// folder (up to the workspace root) one of whose manifests names Django.
-// A folder whose manifests do not name Django defers to the folders above
-// it, so a project's own packaged apps (an app with its own setup.cfg)
-// stay in it. It reads each manifest once and is safe for concurrent use;
-// make a new one per index run so a changed manifest is seen.
-type Detector struct {
-	root string
-	mu   sync.Mutex
-	dirs map[string]bool
-}
-
-// NewDetector returns a detector for the workspace at root.
-func NewDetector(root string) *Detector { return &Detector{root: root, dirs: map[string]bool{}} }
-
-// In reports whether the file at rel (slash path) is part of a Django project.
-func (d *Detector) In(rel string) bool {
-	if d == nil {
-		return false
-	}
-	return d.dir(path.Dir(rel))
-}
-
-func (d *Detector) dir(dir string) bool {
-	d.mu.Lock()
-	v, ok := d.dirs[dir]
-	d.mu.Unlock()
-	if ok {
-		return v
-	}
-	for _, m := range Manifests {
-		data, err := os.ReadFile(filepath.Join(d.root, filepath.FromSlash(dir), m))
-		if err == nil && NamesDjango(m, data) {
-			v = true
-			break
+// NewDetector returns a detector of the files of Django projects in the
+// workspace at root: those under a folder (up to the root) one of whose
+// manifests names Django. A folder whose manifests do not name Django
+// defers to the folders above it, so a project's own packaged apps (an
+// app with its own setup.cfg) stay in it.
+func NewDetector(root string) *appgraph.Detector {
+	return appgraph.NewDetector(root, func(root, dir string) (bool, bool) {
+		for _, m := range Manifests {
+			if data, err := appgraph.ReadManifest(root, dir, m); err == nil && NamesDjango(m, data) {
+				return true, true
+			}
 		}
-	}
-	if !v && dir != "." && dir != "/" && dir != "" {
-		v = d.dir(path.Dir(dir))
-	}
-	d.mu.Lock()
-	d.dirs[dir] = v
-	d.mu.Unlock()
-	return v
+		return false, false
+	})
 }
 
 // NamesDjango reports whether the manifest named base (manage.py,
