@@ -107,6 +107,20 @@ func (ix *Indexer) walkDossier(ctx context.Context, old map[string]store.File, s
 				}
 			}
 		}
+		// A file the index did not hold (back after a while, or no longer
+		// ignored) has its history file on disk but no record: read it.
+		for src := range seen {
+			if _, held := old[src]; held || strings.HasPrefix(src, ".dossier/") {
+				continue
+			}
+			rel := history.File(src)
+			if _, indexed := old[rel]; indexed {
+				continue
+			}
+			if err := offer(filepath.Join(ix.root, filepath.FromSlash(rel)), rel, visit); err != nil {
+				return err
+			}
+		}
 	} else if ix.opts.HistoryDepth > 0 {
 		dir := filepath.Join(ix.root, filepath.FromSlash(history.Dir))
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -63,7 +63,10 @@ func (ix *Indexer) quickRun(ctx context.Context) (sum Summary, ok bool, err erro
 	// The files under .dossier the index reads are no part of the tree:
 	// history that its HEAD or settings no longer stand for, or kept
 	// answers added, edited or removed, take a full run.
-	if !history.Current(ix.historyOptions(repo)) || ix.answersMark() != sum.AnswersMark {
+	// The history on disk must be what the last finished run indexed too:
+	// a run cut short after its sync leaves files newer than the index.
+	hopts := ix.historyOptions(repo)
+	if !history.Current(hopts) || history.MarkOf(hopts) != sum.HistoryMark || ix.answersMark() != sum.AnswersMark {
 		return sum, false, nil
 	}
 	opts := discover.Options{MaxFileSize: ix.opts.MaxFileSize, Exclude: ix.opts.Exclude}

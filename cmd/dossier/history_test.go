@@ -286,3 +286,29 @@ func TestMCPSearchFileChangeAndWatch(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestFileChangeOfAReturningFile: a file removed, indexed without, and
+// back with HEAD unmoved has its history found again.
+func TestFileChangeOfAReturningFile(t *testing.T) {
+	g := newGitRepo(t)
+	g.commit(map[string]string{"frob.go": "package frob\n\nfunc Frob() {}\n"}, "Add frob", false)
+	g.commit(map[string]string{"frob.go": "package frob\n\nfunc Frob() int { return 1 }\n"}, "Tune frobnicate zorblax", false)
+	must(t, "index", "--root", g.root)
+	if !hitsSay(t, g.root, "zorblax", "zorblax") {
+		t.Fatal("no history for frob.go")
+	}
+	src, aside := filepath.Join(g.root, "frob.go"), filepath.Join(t.TempDir(), "frob.go")
+	if err := os.Rename(src, aside); err != nil {
+		t.Fatal(err)
+	}
+	must(t, "index", "--root", g.root)
+	if err := os.Rename(aside, src); err != nil {
+		t.Fatal(err)
+	}
+	for run := 1; run <= 2; run++ {
+		must(t, "index", "--root", g.root)
+		if !hitsSay(t, g.root, "zorblax", "zorblax") {
+			t.Errorf("run %d after frob.go came back: its history is not found", run)
+		}
+	}
+}

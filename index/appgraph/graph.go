@@ -201,9 +201,11 @@ func sameURI(typed, uri string) bool {
 	return true
 }
 
+// isParam reports whether a URI segment is a parameter: Express's :id,
+// Laravel's {id}, Next's [id], Django's <int:pk> or <pk>.
 func isParam(seg string) bool {
 	return strings.HasPrefix(seg, ":") || strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") ||
-		strings.HasPrefix(seg, "[") && strings.HasSuffix(seg, "]")
+		strings.HasPrefix(seg, "[") && strings.HasSuffix(seg, "]") || strings.HasPrefix(seg, "<") && strings.HasSuffix(seg, ">")
 }
 
 func (g *Graph) findRoutes(arg string) []located[Route] {

@@ -167,6 +167,18 @@ func Current(opts Options) bool {
 	return readMark(dir) == mark(opts)
 }
 
+// MarkOf is the Mark a sync with opts leaves ("" when it keeps no
+// history), to compare with the mark a finished run indexed.
+func MarkOf(opts Options) string {
+	if opts.Depth <= 0 || opts.Head == "" {
+		return ""
+	}
+	if opts.Window <= 0 {
+		opts.Window = DefaultWindow
+	}
+	return mark(opts)
+}
+
 // markFile holds the HEAD and settings the state was read with, so an
 // unchanged HEAD costs one small read (state.json runs to megabytes).
 const markFile = "head"
