@@ -312,3 +312,23 @@ func TestFileChangeOfAReturningFile(t *testing.T) {
 		}
 	}
 }
+
+// TestFileChangeSubjectSecret: a secret in a commit's subject (the history
+// section's heading, its symbol) is redacted in search results too.
+func TestFileChangeSubjectSecret(t *testing.T) {
+	g := newGitRepo(t)
+	g.commit(map[string]string{"deploy.go": "package deploy\n\nfunc Deploy() {}\n"}, "Add deploy", false)
+	g.commit(map[string]string{"deploy.go": "package deploy\n\nfunc Deploy() int { return 1 }\n"},
+		"Use deploy key "+secrettest.AWSKey+" for now", false)
+	must(t, "index", "--root", g.root)
+	out := must(t, "search", "--root", g.root, "--json", "--type", "file_change", "deploy key")
+	if !strings.Contains(out, "deploy key") {
+		t.Fatalf("the commit is not found:\n%s", out)
+	}
+	if strings.Contains(out, secrettest.AWSKey) {
+		t.Errorf("the key is shown:\n%s", out)
+	}
+	if out := must(t, "search", "--root", g.root, "--type", "file_change", "deploy key"); strings.Contains(out, secrettest.AWSKey) {
+		t.Errorf("the key is shown:\n%s", out)
+	}
+}

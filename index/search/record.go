@@ -68,11 +68,15 @@ func (m *Meta) IsTest() bool { return m.SrcType == "test" || m.Flavor == "test" 
 
 // MetaOf derives a chunk's Meta; text is its artifact.
 func MetaOf(c *store.Chunk, text string) Meta {
+	symbol := qualifiedSymbol(c)
 	if len(c.Secrets) > 0 {
 		text = secrets.Mask(text, secrets.OfChunk(c))
+		// A heading is a section's symbol (a commit's subject in a
+		// history file): a secret in it is shown redacted too.
+		symbol, _ = secrets.RedactString("", symbol)
 	}
 	return Meta{ID: c.ID, Kind: c.Kind, SrcType: c.SourceType, Language: c.Language, Flavor: c.Flavor,
-		Symbol: qualifiedSymbol(c), StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte,
+		Symbol: symbol, StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte,
 		EndByte: c.EndByte, Outline: c.Outline != "", Secrets: len(c.Secrets) > 0, Line: firstLine(text),
 		Hash: contentHash(c.Hash), Sig: signature(text)}
 }
