@@ -32,26 +32,34 @@ type appFramework struct {
 	// detector tells the files of its applications in the workspace at
 	// root; a new one each run, so a changed manifest is read again.
 	detector func(root string) detector
-	extract  func(root *sitter.Node, src []byte, rel string) *appgraph.Facts
+	// extract reads the facts of the file at rel, part of the
+	// application whose folder is home.
+	extract func(root *sitter.Node, src []byte, rel, home string) *appgraph.Facts
 }
 
 // detector tells whether a file (slash path relative to the root) is part
 // of an application; a manifest's own path gives the verdict of its folder.
 type detector interface {
 	In(rel string) bool
+	Home(rel string) (string, bool)
+}
+
+// anyHome adapts an extractor that needs no application folder.
+func anyHome(f func(*sitter.Node, []byte, string) *appgraph.Facts) func(*sitter.Node, []byte, string, string) *appgraph.Facts {
+	return func(root *sitter.Node, src []byte, rel, _ string) *appgraph.Facts { return f(root, src, rel) }
 }
 
 // appFrameworks are the frameworks the index knows, in the order they are
 // asked: the first whose language and detector take a file reads it.
 var appFrameworks = []appFramework{
 	{name: "laravel", languages: []string{lang.PHP}, manifests: []string{"composer.json"},
-		detector: func(root string) detector { return laravel.NewDetector(root) }, extract: laravel.Extract},
+		detector: func(root string) detector { return laravel.NewDetector(root) }, extract: anyHome(laravel.Extract)},
 	{name: "next", languages: []string{lang.JavaScript, lang.TypeScript, lang.TSX}, manifests: []string{"package.json"},
 		detector: func(root string) detector { return jsapp.NewNextDetector(root) }, extract: jsapp.ExtractNext},
 	{name: "express", languages: []string{lang.JavaScript, lang.TypeScript, lang.TSX}, manifests: []string{"package.json"},
-		detector: func(root string) detector { return jsapp.NewExpressDetector(root) }, extract: jsapp.ExtractExpress},
+		detector: func(root string) detector { return jsapp.NewExpressDetector(root) }, extract: anyHome(jsapp.ExtractExpress)},
 	{name: "django", languages: []string{lang.Python}, manifests: django.Manifests,
-		detector: func(root string) detector { return django.NewDetector(root) }, extract: django.Extract},
+		detector: func(root string) detector { return django.NewDetector(root) }, extract: anyHome(django.Extract)},
 }
 
 // detectors are one run's detectors, in appFrameworks' order.
@@ -65,26 +73,29 @@ func newDetectors(root string) detectors {
 	return ds
 }
 
-// frameworkOf returns the framework that reads the file, if any.
-func (ds detectors) frameworkOf(language, rel string) (appFramework, bool) {
+// frameworkOf returns the framework that reads the file, if any, and the
+// folder of its application.
+func (ds detectors) frameworkOf(language, rel string) (appFramework, string, bool) {
 	for i, f := range appFrameworks {
-		if i < len(ds) && contains(f.languages, language) && ds[i].In(rel) {
-			return f, true
+		if i < len(ds) && contains(f.languages, language) {
+			if home, ok := ds[i].Home(rel); ok {
+				return f, home, true
+			}
 		}
 	}
-	return appFramework{}, false
+	return appFramework{}, "", false
 }
 
 // frameworkHook arranges for the facts of a file that belongs to an
 // application to be read from the chunker's own parse; the returned func
 // undoes it.
 func (w *worker) frameworkHook(fc *describe.FileContext) func() {
-	f, ok := w.detectors.frameworkOf(fc.Language, fc.Path)
+	f, home, ok := w.detectors.frameworkOf(fc.Language, fc.Path)
 	if !ok {
 		return func() {}
 	}
 	w.parsers.OnTree = func(language string, root *sitter.Node, src []byte) {
-		fc.App = f.extract(root, src, fc.Path)
+		fc.App = f.extract(root, src, fc.Path, home)
 		if fc.App != nil {
 			fc.App.Framework = f.name
 		}

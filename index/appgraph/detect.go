@@ -21,12 +21,18 @@ type Detector struct {
 	root    string
 	verdict Verdict
 	mu      sync.Mutex
-	dirs    map[string]bool // dir -> the verdict that holds for it
+	dirs    map[string]home // dir -> the verdict that holds for it
+}
+
+// home is a folder's verdict and the folder that gave it.
+type home struct {
+	app bool
+	dir string
 }
 
 // NewDetector returns a detector for the workspace at root.
 func NewDetector(root string, v Verdict) *Detector {
-	return &Detector{root: root, verdict: v, dirs: map[string]bool{}}
+	return &Detector{root: root, verdict: v, dirs: map[string]home{}}
 }
 
 // In reports whether the file at rel (slash path) is part of an application.
@@ -34,24 +40,36 @@ func (d *Detector) In(rel string) bool {
 	if d == nil {
 		return false
 	}
-	return d.dir(path.Dir(rel))
+	return d.dir(path.Dir(rel)).app
 }
 
-func (d *Detector) dir(dir string) bool {
+// Home is the folder of the application the file at rel belongs to (the
+// one whose manifest decided, "." for the workspace root); ok is false
+// when it belongs to none.
+func (d *Detector) Home(rel string) (dir string, ok bool) {
+	if d == nil {
+		return "", false
+	}
+	h := d.dir(path.Dir(rel))
+	return h.dir, h.app
+}
+
+func (d *Detector) dir(dir string) home {
 	d.mu.Lock()
-	v, ok := d.dirs[dir]
+	h, ok := d.dirs[dir]
 	d.mu.Unlock()
 	if ok {
-		return v
+		return h
 	}
 	v, decided := d.verdict(d.root, dir)
+	h = home{v, dir}
 	if !decided && dir != "." && dir != "/" && dir != "" {
-		v = d.dir(path.Dir(dir))
+		h = d.dir(path.Dir(dir))
 	}
 	d.mu.Lock()
-	d.dirs[dir] = v
+	d.dirs[dir] = h
 	d.mu.Unlock()
-	return v
+	return h
 }
 
 // ReadManifest reads the file named base in the folder dir of the

@@ -30,7 +30,7 @@ func FuzzExtract(f *testing.F) {
 		}
 		defer tree.Close()
 		for _, rel := range []string{"src/routes/x.ts", "app/api/[id]/route.ts", "app/(g)/page.tsx", "pages/api/x.ts"} {
-			for _, fs := range []*jsappFacts{{jsapp.ExtractExpress(tree.RootNode(), []byte(src), rel)}, {jsapp.ExtractNext(tree.RootNode(), []byte(src), rel)}} {
+			for _, fs := range []*jsappFacts{{jsapp.ExtractExpress(tree.RootNode(), []byte(src), rel)}, {jsapp.ExtractNext(tree.RootNode(), []byte(src), rel, ".")}} {
 				fs.check(t, len(src))
 			}
 		}

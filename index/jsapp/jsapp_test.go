@@ -225,3 +225,26 @@ func TestChunkTypes(t *testing.T) {
 		t.Errorf("legacy.js: chunks %q, code %q", types["apps/api/src/routes/legacy.js"], legacyCode)
 	}
 }
+
+// TestNextRouterFolders: only the app/ and pages/ folders at the top of the
+// Next.js package (or under its src/) route; a folder of that name deeper
+// down is no router, and a package that is itself named app routes from
+// its own app/ and pages/.
+func TestNextRouterFolders(t *testing.T) {
+	root := t.TempDir()
+	page := "export default function Page() { return null }\n"
+	write(t, root, "package.json", `{"dependencies": {"next": "14.2.0"}}`)
+	write(t, root, "src/components/pages/Home.tsx", page)
+	write(t, root, "lib/app/route.ts", "export async function GET() { return new Response('x') }\n")
+	write(t, root, "src/app/dashboard/page.tsx", page)
+	write(t, root, "app/package.json", `{"dependencies": {"next": "14.2.0"}}`)
+	write(t, root, "app/pages/blog/index.tsx", page)
+	write(t, root, "app/app/about/page.tsx", page)
+	run(t, root)
+	noRoute(t, root, "route:/Home")
+	noRoute(t, root, "route:GET /")
+	noRoute(t, root, "route:/app/about")
+	has(t, walk(t, root, "route:/dashboard"), "route GET /dashboard")
+	has(t, walk(t, root, "route:/blog"), "route GET /blog")
+	has(t, walk(t, root, "route:/about"), "route GET /about")
+}

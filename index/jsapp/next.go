@@ -17,13 +17,14 @@ var httpMethods = map[string]bool{"GET": true, "POST": true, "PUT": true, "PATCH
 // tree-sitter root. Routes come from the file's place: app/**/page.tsx is
 // a GET page, app/**/route.ts one route per exported HTTP method,
 // pages/**/x.tsx a GET page and pages/api/** an API route of any method
-// (its default export). The app or pages folder is the path's first
-// element of that name (src/app works too). Route groups (group) and
+// (its default export). The app or pages folder is the one at the top of
+// the Next.js package's folder home (its package.json's), or under its
+// src/; a folder of that name deeper down is no router. Route groups (group) and
 // parallel-route slots @slot leave the URI; a dynamic segment [id] is
 // {id}, a catch-all [...slug] {...slug}, an optional one [[...slug]]
 // {...slug?}. The module is the routes' controller, its action the
 // exported function. It never fails: other files have no facts.
-func ExtractNext(root *sitter.Node, src []byte, rel string) *appgraph.Facts {
+func ExtractNext(root *sitter.Node, src []byte, rel, home string) *appgraph.Facts {
 	if root == nil {
 		return &appgraph.Facts{}
 	}
@@ -31,14 +32,14 @@ func ExtractNext(root *sitter.Node, src []byte, rel string) *appgraph.Facts {
 	if path.Base(ModuleID(rel)) != path.Base(strings.TrimSuffix(rel, path.Ext(rel))) {
 		segs = append(segs, "index") // pages/blog/index.tsx
 	}
-	at := -1
-	for i, s := range segs[:len(segs)-1] {
-		if s == "app" || s == "pages" {
-			at = i
-			break
-		}
+	at := 0 // the first segment under home
+	if home != "." && home != "" {
+		at = len(strings.Split(home, "/"))
 	}
-	if at < 0 {
+	if at < len(segs)-1 && segs[at] == "src" {
+		at++
+	}
+	if at >= len(segs)-1 || segs[at] != "app" && segs[at] != "pages" {
 		return &appgraph.Facts{}
 	}
 	rest := segs[at+1:]
