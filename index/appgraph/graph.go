@@ -571,41 +571,62 @@ func (g *Graph) prepare() {
 	g.inheritRoles()
 	g.mountIncludes()
 	g.migrationTables()
-	for i := range g.routes {
-		r := &g.routes[i]
-		rf, ok := g.loaderOf(r.path, 0)
-		if !ok {
-			continue
-		}
-		r.v.URI = "/" + JoinURI(rf.Prefix, r.v.URI)
-		r.v.Middleware = append(append([]string(nil), rf.Middleware...), r.v.Middleware...)
-		if r.v.Name != "" { // Laravel prefixes named routes only
-			r.v.Name = rf.Name + r.v.Name
+	// A route file mounted more than once (an Express router under /v1
+	// and /v2) has its routes once per mount.
+	for i, n := 0, len(g.routes); i < n; i++ {
+		base := g.routes[i]
+		for j, rf := range g.loadersOf(base.path, 0) {
+			r := base
+			r.v.URI = "/" + JoinURI(rf.Prefix, base.v.URI)
+			r.v.Middleware = append(append([]string(nil), rf.Middleware...), base.v.Middleware...)
+			if base.v.Name != "" { // Laravel prefixes named routes only
+				r.v.Name = rf.Name + base.v.Name
+			}
+			if j == 0 {
+				g.routes[i] = r
+			} else {
+				g.routes = append(g.routes, r)
+			}
 		}
 	}
 }
 
-// loaderOf is what the loaders of the route file at p give its routes: the
-// first loader's prefix, middleware and name prefix, after what that
-// loader's own loaders give it (an Express app mounts a router module
-// that mounts others).
-func (g *Graph) loaderOf(p string, depth int) (RouteFile, bool) {
+// loadersOf is what the loaders of the route file at p give its routes,
+// one RouteFile per way the file is loaded: a loader's prefix, middleware
+// and name prefix after what that loader's own loaders give it (an
+// Express app mounts a router module that mounts others). The same
+// attributes twice count once.
+func (g *Graph) loadersOf(p string, depth int) []RouteFile {
 	if depth > 16 {
-		return RouteFile{}, false
+		return nil
+	}
+	var out []RouteFile
+	seen := map[string]bool{}
+	add := func(rf RouteFile) {
+		k := rf.Prefix + "\x00" + strings.Join(rf.Middleware, "\x01") + "\x00" + rf.Name
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, rf)
+		}
 	}
 	for _, rf := range g.routeFiles {
 		if rf.path == p || rf.v.Include || !loads(rf.path, rf.v.File, p) {
 			continue
 		}
-		out := rf.v
-		if up, ok := g.loaderOf(rf.path, depth+1); ok {
-			out.Prefix = JoinURI(up.Prefix, out.Prefix)
-			out.Middleware = append(append([]string(nil), up.Middleware...), out.Middleware...)
-			out.Name = up.Name + out.Name
+		ups := g.loadersOf(rf.path, depth+1)
+		if len(ups) == 0 {
+			add(rf.v)
+			continue
 		}
-		return out, true
+		for _, up := range ups {
+			v := rf.v
+			v.Prefix = JoinURI(up.Prefix, v.Prefix)
+			v.Middleware = append(append([]string(nil), up.Middleware...), v.Middleware...)
+			v.Name = up.Name + v.Name
+			add(v)
+		}
 	}
-	return RouteFile{}, false
+	return out
 }
 
 // loads reports whether the loader at loaderPath, naming file relative to

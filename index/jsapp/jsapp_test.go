@@ -248,3 +248,18 @@ func TestNextRouterFolders(t *testing.T) {
 	has(t, walk(t, root, "route:/blog"), "route GET /blog")
 	has(t, walk(t, root, "route:/about"), "route GET /about")
 }
+
+// TestRouterMountedTwice: a router mounted under two prefixes has its
+// routes under both.
+func TestRouterMountedTwice(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "package.json", `{"dependencies": {"express": "^4.19.0"}}`)
+	write(t, root, "app.js", "const express = require('express');\nconst users = require('./routes/users');\n"+
+		"const auth = (req, res, next) => next();\nconst app = express();\n"+
+		"app.use('/api', auth, users);\napp.use('/v2/users', users);\nmodule.exports = app;\n")
+	write(t, root, "routes/users.js", "const router = require('express').Router();\n"+
+		"router.post('/:id/ban', (req, res) => res.sendStatus(204));\nmodule.exports = router;\n")
+	run(t, root)
+	has(t, walk(t, root, "route:POST /api/:id/ban"), "route POST /api/:id/ban")
+	has(t, walk(t, root, "route:POST /v2/users/:id/ban"), "route POST /v2/users/:id/ban")
+}
