@@ -73,15 +73,6 @@ func (d djangoDescriber) Describe(fc *FileContext, seg segment.Segment) (Descrip
 	return replacing(out), true
 }
 
-func (d djangoDescriber) section(fc *FileContext, seg segment.Segment, kind segment.Kind, src, symbol, key string, sp appgraph.Span, fnd string) Section {
-	s := base("django", fc, seg, key, fnd)
-	s.Kind, s.SourceType, s.Flavor, s.Symbol, s.Parents, s.Signature = string(kind), src, "django", symbol, nil, ""
-	end := min(sp.EndByte, len(fc.Contents))
-	s.Artifact, s.Outline = string(fc.Contents[sp.StartByte:end]), false
-	s.StartByte, s.EndByte, s.StartLine, s.EndLine, s.Part, s.Parts = sp.StartByte, end, sp.StartLine, sp.EndLine, 1, 1
-	return s
-}
-
 // units are the routes and migration operations inside seg.
 func (d djangoDescriber) units(fc *FileContext, seg segment.Segment) []Section {
 	f := fc.App
@@ -104,7 +95,7 @@ func (d djangoDescriber) units(fc *FileContext, seg segment.Segment) []Section {
 		}
 		fnd := finder("path", fc.Path, "framework", "django", "route", route, "name", r.Name, "view", action)
 		// A router's list and detail routes share a name and a statement.
-		s := d.section(fc, seg, KindRoute, SrcRoute, sym, "route-"+strings.ToLower(strings.Join(r.Methods, "-")), r.Span, fnd)
+		s := unitSection("django", fc, seg, KindRoute, SrcRoute, sym, "route-"+strings.ToLower(strings.Join(r.Methods, "-")), r.Span, fnd)
 		// A router's registration stands for six routes and an include's
 		// prefix is elsewhere: the chunk starts with the route as served.
 		head := "# " + route
@@ -136,7 +127,7 @@ func (d djangoDescriber) units(fc *FileContext, seg segment.Segment) []Section {
 		fnd := finder("path", fc.Path, "framework", "django", "migration", op, "table", m.Table, "model", m.Model,
 			"columns", strings.Join(cols, "; "), "indexes", strings.Join(m.Indexes, ", "),
 			"foreign keys", strings.Join(fks, ", "), "dropped columns", strings.Join(m.Dropped, ", "))
-		out = append(out, d.section(fc, seg, KindMigration, SrcMigration, m.Table, m.Call, m.Span, fnd))
+		out = append(out, unitSection("django", fc, seg, KindMigration, SrcMigration, m.Table, m.Call, m.Span, fnd))
 	}
 	return out
 }

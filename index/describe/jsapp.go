@@ -129,14 +129,9 @@ func (d jsAppDescriber) topMethods(fc *FileContext, seg segment.Segment, routes 
 			for _, r := range c.Relations {
 				rels = append(rels, r.Method+": "+r.Type+" "+r.Target)
 			}
-			end := min(c.EndByte, len(fc.Contents))
 			fnd := finder("path", fc.Path, "framework", d.fw, "type", SrcModel, "model", c.FQN, "table", c.Table,
 				"relations", strings.Join(rels, "; "))
-			s := base(d.fw, fc, seg, "decl", fnd)
-			s.Kind, s.SourceType, s.Flavor, s.Symbol, s.Parents, s.Signature = string(segment.Class), SrcModel, d.fw, c.Name, nil, ""
-			s.Artifact, s.Outline = string(fc.Contents[c.StartByte:end]), false
-			s.StartByte, s.EndByte, s.StartLine, s.EndLine, s.Part, s.Parts = c.StartByte, end, c.StartLine, c.EndLine, 1, 1
-			out = append(out, s)
+			out = append(out, unitSection(d.fw, fc, seg, segment.Class, SrcModel, c.Name, "decl", c.Span, fnd))
 		}
 		if c.Role != appgraph.RoleController {
 			continue
@@ -151,14 +146,9 @@ func (d jsAppDescriber) topMethods(fc *FileContext, seg segment.Segment, routes 
 					continue methods // an inline handler: its route's chunk holds it
 				}
 			}
-			end := min(m.EndByte, len(fc.Contents))
 			fnd := finder("path", fc.Path, "framework", d.fw, "type", SrcControllerMethod, "action", c.FQN+"@"+m.Name,
 				"uses", strings.Join(m.Uses, ", "))
-			s := base(d.fw, fc, seg, "body", fnd)
-			s.Kind, s.SourceType, s.Flavor, s.Symbol, s.Parents, s.Signature = string(segment.Function), SrcControllerMethod, d.fw, m.Name, nil, ""
-			s.Artifact, s.Outline = string(fc.Contents[m.StartByte:end]), false
-			s.StartByte, s.EndByte, s.StartLine, s.EndLine, s.Part, s.Parts = m.StartByte, end, m.StartLine, m.EndLine, 1, 1
-			out = append(out, s)
+			out = append(out, unitSection(d.fw, fc, seg, segment.Function, SrcControllerMethod, m.Name, "body", m.Span, fnd))
 		}
 	}
 	return out
@@ -176,11 +166,7 @@ func jsResidue(fc *FileContext, seg segment.Segment, units []Section) []Section 
 		if run == nil {
 			return
 		}
-		s := base("code", fc, seg, "top", finder("path", fc.Path, "language", fc.Language, "kind", string(segment.TopLevel)))
-		end := min(run.EndByte, len(fc.Contents))
-		s.Artifact, s.Outline, s.Symbol = string(fc.Contents[run.StartByte:end]), false, ""
-		s.StartByte, s.EndByte, s.StartLine, s.EndLine, s.Part, s.Parts = run.StartByte, end, run.StartLine, run.EndLine, 1, 1
-		out = append(out, s)
+		out = append(out, codeRun(fc, seg, *run))
 		run = nil
 	}
 	for _, st := range fc.App.Stmts {

@@ -109,13 +109,30 @@ func within(s appgraph.Span, seg segment.Segment) bool {
 	return s.StartByte >= seg.StartByte && s.EndByte <= seg.EndByte+1 && s.StartByte < seg.EndByte
 }
 
-func (d laravelDescriber) section(fc *FileContext, seg segment.Segment, kind segment.Kind, src, symbol, key string, sp appgraph.Span, fnd string) Section {
-	s := base("laravel", fc, seg, key, fnd)
-	s.Kind, s.SourceType, s.Flavor, s.Symbol, s.Parents, s.Signature = string(kind), src, "laravel", symbol, nil, ""
+// unitSection is the section of one framework unit (a route, a migration
+// operation, a model, a handler) of the framework flavor: the bytes of sp
+// alone, outside the segment's structure (no parents, no signature).
+func unitSection(flavor string, fc *FileContext, seg segment.Segment, kind segment.Kind, src, symbol, key string, sp appgraph.Span, fnd string) Section {
+	s := base(flavor, fc, seg, key, fnd)
+	s.Kind, s.SourceType, s.Flavor, s.Symbol, s.Parents, s.Signature = string(kind), src, flavor, symbol, nil, ""
+	atSpan(&s, fc, sp)
+	return s
+}
+
+// codeRun is the plain code of a run of top-level statements no unit
+// stands for.
+func codeRun(fc *FileContext, seg segment.Segment, sp appgraph.Span) Section {
+	s := base("code", fc, seg, "top", finder("path", fc.Path, "language", fc.Language, "kind", string(segment.TopLevel)))
+	atSpan(&s, fc, sp)
+	s.Symbol = ""
+	return s
+}
+
+// atSpan makes s stand for the bytes of sp, as one part.
+func atSpan(s *Section, fc *FileContext, sp appgraph.Span) {
 	end := min(sp.EndByte, len(fc.Contents))
 	s.Artifact, s.Outline = string(fc.Contents[sp.StartByte:end]), false
 	s.StartByte, s.EndByte, s.StartLine, s.EndLine, s.Part, s.Parts = sp.StartByte, end, sp.StartLine, sp.EndLine, 1, 1
-	return s
 }
 
 // units are the routes, Schema:: operations and config keys inside seg.
@@ -136,7 +153,7 @@ func (d laravelDescriber) units(fc *FileContext, seg segment.Segment) []Section 
 		}
 		fnd := finder("path", fc.Path, "framework", "laravel", "route", strings.Join(r.Methods, "|")+" "+r.URI,
 			"name", r.Name, "action", action, "middleware", strings.Join(r.Middleware, ", "))
-		s := d.section(fc, seg, KindRoute, SrcRoute, sym, "route", r.Span, fnd)
+		s := unitSection("laravel", fc, seg, KindRoute, SrcRoute, sym, "route", r.Span, fnd)
 		// The statement alone hides the group's prefix, name and
 		// middleware, and a resource's seven routes share it (identical
 		// text would fold them into one result): the chunk's text starts
@@ -158,14 +175,14 @@ func (d laravelDescriber) units(fc *FileContext, seg segment.Segment) []Section 
 		if !within(m.Span, seg) {
 			continue
 		}
-		out = append(out, d.section(fc, seg, KindMigration, SrcMigration, m.Table, m.Op, m.Span, migrationFinder(fc.Path, m)))
+		out = append(out, unitSection("laravel", fc, seg, KindMigration, SrcMigration, m.Table, m.Op, m.Span, migrationFinder(fc.Path, m)))
 	}
 	for _, k := range f.Config {
 		if !within(k.Span, seg) {
 			continue
 		}
 		fnd := finder("path", fc.Path, "framework", "laravel", "type", "config", "key", k.File+"."+k.Key)
-		s := d.section(fc, seg, segment.ConfigKey, "config", k.Key, k.Key, k.Span, fnd)
+		s := unitSection("laravel", fc, seg, segment.ConfigKey, "config", k.Key, k.Key, k.Span, fnd)
 		s.Parents = []string{k.File}
 		out = append(out, s)
 	}
@@ -210,11 +227,7 @@ func residue(fc *FileContext, seg segment.Segment, units []Section) []Section {
 		if run == nil {
 			return
 		}
-		s := base("code", fc, seg, "top", finder("path", fc.Path, "language", fc.Language, "kind", string(segment.TopLevel)))
-		end := min(run.EndByte, len(fc.Contents))
-		s.Artifact, s.Outline, s.Symbol = string(fc.Contents[run.StartByte:end]), false, ""
-		s.StartByte, s.EndByte, s.StartLine, s.EndLine, s.Part, s.Parts = run.StartByte, end, run.StartLine, run.EndLine, 1, 1
-		out = append(out, s)
+		out = append(out, codeRun(fc, seg, *run))
 		run = nil
 	}
 	for _, st := range fc.App.Stmts {
