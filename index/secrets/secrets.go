@@ -1,5 +1,5 @@
-// Package secrets finds credentials in text with gitleaks' detector and its
-// default rules, and masks them. The index marks chunks with findings, search
+// Package secrets finds credentials in text with gitleaks' default rules,
+// matched as gitleaks' detector matches them (match.go), and masks them. The index marks chunks with findings, search
 // and previews mask them, and every exit (assembled prompts, copies, exports,
 // embedder requests) replaces them with [REDACTED:<rule-id>].
 //
@@ -21,7 +21,6 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/rs/zerolog"
 	"github.com/zricethezav/gitleaks/v8/config"
-	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/logging"
 
 	"github.com/dossierhq/dossier/store"
@@ -35,75 +34,69 @@ type Finding = store.Secret
 // Marker is what replaces a secret on every exit.
 func Marker(rule string) string { return "[REDACTED:" + rule + "]" }
 
-// rule is one gitleaks rule with its own detector, so that each rule reads
-// only the lines near its own keywords (see Scan). Its regular expressions
-// are compiled when a text first holds one of its keywords: a process that
-// scans a few files compiles the few rules they need, not all 220. Its
-// allowlists, which only ever drop findings, are compiled when it first
-// finds something: the generic rule's list of ~1,500 stop words costs more
-// than its expression, and most texts give it nothing to drop.
+// rule is one gitleaks rule, run only over the lines near its own keywords
+// (see Scan). Its regular expressions are compiled when a text first holds
+// one of its keywords: a process that scans a few files compiles the few
+// rules they need, not all 220. Its allowlists, which only ever drop
+// findings, are compiled when it first finds something: the generic rule's
+// list of ~1,500 stop words costs more than its expression, and most texts
+// give it nothing to drop.
 type rule struct {
 	id     string
 	before int // lines read before a keyword's line
 	after  int // and after it
 
 	once sync.Once
-	src  config.ViperConfig // the rule alone, as the default config has it
-	kws  map[string]struct{}
+	src  config.ViperConfig  // the rule alone, as the default config has it
 	base []*config.Allowlist // the config's global allowlists
-	// probe is the rule without its own allowlists; det, the rule whole,
-	// is probe itself when it has none.
-	probe *detect.Detector
+	// bare is the rule without its own allowlists.
+	bare config.Rule
 	// path, when set, limits the rule to files it matches (YAML, PHP,
 	// nuget.config): checked before any window is built.
 	path interface{ MatchString(string) bool }
 	err  error
 
-	detOnce sync.Once
-	det     *detect.Detector
-	detErr  error
+	allowOnce sync.Once
+	own       []*config.Allowlist
+	ownErr    error
 }
 
-// compiled is the rule with its probe built (once, on first use).
+// compiled is the rule with its expressions compiled (once, on first use).
 func (r *rule) compiled() *rule {
 	r.once.Do(func() {
 		bare := r.src
 		bare.Rules = append(bare.Rules[:0:0], bare.Rules...)
 		bare.Rules[0].Allowlists, bare.Rules[0].AllowList = nil, nil
-		r.probe, r.path, r.err = r.detector(bare)
+		r.bare, r.err = r.translate(bare)
+		if r.bare.Path != nil {
+			r.path = r.bare.Path
+		}
 		r.before, r.after = reach(r.src.Rules[0].Regex)
 	})
 	return r
 }
 
-// whole is the rule's detector with its allowlists (built once, when first
-// needed).
-func (r *rule) whole() (*detect.Detector, error) {
-	r.detOnce.Do(func() {
+// allowlists are the rule's own allowlists, path conditions dropped
+// (compiled once, when first needed).
+func (r *rule) allowlists() ([]*config.Allowlist, error) {
+	r.allowOnce.Do(func() {
 		if len(r.src.Rules[0].Allowlists) == 0 && r.src.Rules[0].AllowList == nil {
-			r.det, r.detErr = r.compiled().probe, r.compiled().err
 			return
 		}
-		r.det, _, r.detErr = r.detector(r.src)
+		var whole config.Rule
+		whole, r.ownErr = r.translate(r.src)
+		r.own = withoutPaths(whole.Allowlists)
 	})
-	return r.det, r.detErr
+	return r.own, r.ownErr
 }
 
-// detector translates vc, which holds the rule alone, to its detector with
-// the config's global allowlists, path conditions dropped.
-func (r *rule) detector(vc config.ViperConfig) (*detect.Detector, interface{ MatchString(string) bool }, error) {
+// translate compiles vc, which holds the rule alone.
+func (r *rule) translate(vc config.ViperConfig) (config.Rule, error) {
 	c, err := vc.Translate()
 	if err != nil {
-		return nil, nil, fmt.Errorf("secret rule %s: %w", r.id, err)
+		return config.Rule{}, fmt.Errorf("secret rule %s: %w", r.id, err)
 	}
-	cr := c.Rules[r.id]
-	cr.Allowlists = withoutPaths(cr.Allowlists)
-	c.Rules = map[string]config.Rule{r.id: cr}
-	c.Keywords, c.Allowlists = r.kws, r.base
-	if cr.Path == nil {
-		return detect.NewDetector(c), nil, nil
-	}
-	return detect.NewDetector(c), cr.Path, nil
+	return c.Rules[r.id], nil
 }
 
 // scanner is the loaded rule set.
@@ -167,13 +160,16 @@ func load() *scanner {
 		if len(vr.Required) > 0 {
 			return &scanner{err: fmt.Errorf("gitleaks' rule %s needs other rules, which this version of dossier cannot apply", vr.ID)}
 		}
-		rl := &rule{id: vr.ID, base: allow, kws: map[string]struct{}{}}
+		rl := &rule{id: vr.ID, base: allow}
 		rl.src.Rules = vc.Rules[i : i+1 : i+1]
-		for _, k := range vr.Keywords {
-			rl.kws[strings.ToLower(k)] = struct{}{}
-		}
 		s.rules = append(s.rules, rl)
-		for k := range rl.kws {
+		seen := map[string]bool{}
+		for _, k := range vr.Keywords {
+			k = strings.ToLower(k)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
 			if _, ok := s.byKW[k]; !ok {
 				kws = append(kws, k)
 			}
@@ -306,7 +302,10 @@ func Load() error {
 		return s.err
 	}
 	for _, r := range s.rules {
-		if _, err := r.whole(); err != nil {
+		if err := r.compiled().err; err != nil {
+			return err
+		}
+		if _, err := r.allowlists(); err != nil {
 			return err
 		}
 	}
@@ -368,19 +367,9 @@ func Scan(path, text string) []Finding {
 			next = max(next, hi+1)
 		}
 		window := b.String()
-		frag := detect.Fragment{Raw: window, FilePath: path}
-		found := rl.probe.Detect(frag)
-		if len(found) > 0 {
-			// The rule's allowlists may drop some.
-			det, err := rl.whole()
-			if err != nil {
-				continue
-			}
-			found = det.Detect(frag)
-		}
-		for _, f := range found {
-			if start, ok := locate(text, lines, window, at, from, f.StartLine, f.Match, f.Secret); ok {
-				out = append(out, Finding{Rule: rl.id, Line: lineAt(lines, start) + 1, Start: start, End: start + len(f.Secret)})
+		for _, f := range rl.find(window, path) {
+			if start, ok := locate(text, lines, window, at, from, f.line, f.match, f.secret); ok {
+				out = append(out, Finding{Rule: rl.id, Line: lineAt(lines, start) + 1, Start: start, End: start + len(f.secret)})
 			}
 		}
 	}

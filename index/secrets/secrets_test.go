@@ -248,11 +248,4 @@ func TestScanFindsWhatGitleaksFinds(t *testing.T) {
 	}
 }
 
-func wholeDet(t *testing.T, r *rule) *detect.Detector {
-	t.Helper()
-	d, err := r.whole()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
+func wholeDet(t *testing.T, r *rule) *detect.Detector { return gitleaksDetector(t, r) }
