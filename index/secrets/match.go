@@ -3,17 +3,17 @@ package secrets
 import (
 	"math"
 	"strings"
-
-	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 // This file runs one gitleaks rule over a text the way gitleaks' detector
 // (detect.Detector.Detect, v8.30) runs it over a fragment with a file path
 // and no commit, with no decoding passes (MaxDecodeDepth 0, the library's
-// default) and one rule per detector, so that its cross-rule filter never
-// applies. Importing detect itself would link its file, archive, git and
-// report sources (h2non/filetype, sprig, semver, decimal, xz, bzip2, gob...),
-// whose package init every dossier process paid at start-up, ~4 ms.
+// default), one rule per detector, so that its cross-rule filter never
+// applies, and allowlists without path conditions (see allowlist), so that
+// only the findings' own checks remain. Importing detect itself would link
+// its file, archive, git and report sources (h2non/filetype, sprig, semver,
+// decimal, xz, bzip2...), whose package init every dossier process paid at
+// start-up, ~4 ms.
 // TestMatchIsGitleaksDetect compares the two on real texts.
 
 // hit is one finding of a rule: the 0-based line of the window its match
@@ -27,12 +27,12 @@ type hit struct {
 const allowSignature = "gitleaks:allow"
 
 // find returns the rule's findings in raw (detect's detectRule). The rule
-// must be compiled; path is the file's, for path allowlists.
-func (r *rule) find(raw, path string) []hit {
-	if r.bare.SkipReport || r.bare.Regex == nil {
+// must be compiled.
+func (r *rule) find(raw string) []hit {
+	if r.bare.skipReport || r.bare.regex == nil {
 		return nil // a rule that only reports for another (none in the default config)
 	}
-	matches := r.bare.Regex.FindAllStringIndex(raw, -1)
+	matches := r.bare.regex.FindAllStringIndex(raw, -1)
 	if len(matches) == 0 {
 		return nil
 	}
@@ -53,12 +53,12 @@ func (r *rule) find(raw, path string) []hit {
 			continue
 		}
 		h := hit{line: startLine, match: secret, secret: secret}
-		if groups := r.bare.Regex.FindStringSubmatch(secret); len(groups) >= 2 {
-			if r.bare.SecretGroup > 0 {
-				if len(groups) <= r.bare.SecretGroup {
+		if groups := r.bare.regex.FindStringSubmatch(secret); len(groups) >= 2 {
+			if r.bare.secretGroup > 0 {
+				if len(groups) <= r.bare.secretGroup {
 					continue
 				}
-				h.secret = groups[r.bare.SecretGroup]
+				h.secret = groups[r.bare.secretGroup]
 			} else {
 				for _, g := range groups[1:] {
 					if g != "" {
@@ -68,14 +68,14 @@ func (r *rule) find(raw, path string) []hit {
 				}
 			}
 		}
-		if r.bare.Entropy != 0 && shannonEntropy(h.secret) <= r.bare.Entropy {
+		if r.bare.entropy != 0 && shannonEntropy(h.secret) <= r.bare.entropy {
 			continue
 		}
-		if allowed(r.base, h, line, path) {
+		if allowed(r.base, h, line) {
 			continue
 		}
 		own, err := r.allowlists()
-		if err != nil || allowed(own, h, line, path) {
+		if err != nil || allowed(own, h, line) {
 			continue
 		}
 		out = append(out, h)
@@ -115,38 +115,25 @@ func location(newlines []int, raw string, start, end int) (line, from, to int) {
 }
 
 // allowed reports whether one of the allowlists lets the finding go
-// (detect's checkFindingAllowed, without a commit).
-func allowed(lists []*config.Allowlist, h hit, line, path string) bool {
+// (detect's checkFindingAllowed, without a commit or path conditions).
+func allowed(lists []*allowlist, h hit, line string) bool {
 	for _, a := range lists {
 		target := h.secret
-		switch a.RegexTarget {
+		switch a.target {
 		case "match":
 			target = h.match
 		case "line":
 			target = line
 		}
-		regex := a.RegexAllowed(target)
-		stop, _ := a.ContainsStopWord(h.secret)
-		if a.MatchCondition != config.AllowlistMatchAnd {
+		regex, stop := a.regexAllowed(target), a.stopWord(h.secret)
+		if !a.and {
 			if regex || stop {
 				return true
 			}
 			continue
 		}
-		ok := true
-		if len(a.Commits) > 0 {
-			ok = false // no commit: a commit condition never holds
-		}
-		if len(a.Paths) > 0 {
-			ok = ok && a.PathAllowed(path)
-		}
-		if len(a.Regexes) > 0 {
-			ok = ok && regex
-		}
-		if len(a.StopWords) > 0 {
-			ok = ok && stop
-		}
-		if ok {
+		// Every condition the list has must hold; a commit never does.
+		if !a.commits && (a.regex == nil || regex) && (a.stop == nil || stop) {
 			return true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/zricethezav/gitleaks/v8/config"
@@ -19,24 +20,56 @@ import (
 	"github.com/dossierhq/dossier/index/secrets/secrettest"
 )
 
+// gitleaksConfig is gitleaks' default config as gitleaks reads it.
+var gitleaksConfig = sync.OnceValues(func() (config.Config, error) {
+	d, err := detect.NewDetectorDefaultConfig()
+	if err != nil {
+		return config.Config{}, err
+	}
+	return d.Config, nil
+})
+
 // gitleaksDetector is the detector Scan ran each rule with before match.go:
 // the rule whole, its allowlists without path conditions, the config's
-// global allowlists.
-func gitleaksDetector(t testing.TB, r *rule) *detect.Detector {
+// global allowlists likewise.
+func gitleaksDetector(t testing.TB, id string) *detect.Detector {
 	t.Helper()
-	c, err := r.src.Translate()
+	c, err := gitleaksConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cr := c.Rules[r.id]
-	cr.Allowlists = withoutPaths(cr.Allowlists)
-	c.Rules = map[string]config.Rule{r.id: cr}
-	c.Keywords = map[string]struct{}{}
-	for _, k := range cr.Keywords {
-		c.Keywords[strings.ToLower(k)] = struct{}{}
+	cr, ok := c.Rules[id]
+	if !ok {
+		t.Fatalf("gitleaks has no rule %s", id)
 	}
-	c.Allowlists = r.base
-	return detect.NewDetector(c)
+	cr.Allowlists = withoutPaths(cr.Allowlists)
+	one := config.Config{Rules: map[string]config.Rule{id: cr}, Keywords: map[string]struct{}{}, Allowlists: withoutPaths(c.Allowlists)}
+	for _, k := range cr.Keywords {
+		one.Keywords[strings.ToLower(k)] = struct{}{}
+	}
+	return detect.NewDetector(one)
+}
+
+// withoutPaths drops the path conditions of gitleaks' allowlists as
+// compileAllowlists drops them from ours.
+func withoutPaths(als []*config.Allowlist) []*config.Allowlist {
+	var out []*config.Allowlist
+	for _, a := range als {
+		if len(a.Paths) == 0 {
+			out = append(out, a)
+			continue
+		}
+		if a.MatchCondition == config.AllowlistMatchAnd {
+			continue
+		}
+		b := &config.Allowlist{Description: a.Description, MatchCondition: a.MatchCondition, Commits: a.Commits,
+			RegexTarget: a.RegexTarget, Regexes: a.Regexes, StopWords: a.StopWords}
+		if len(b.Commits)+len(b.Regexes)+len(b.StopWords) == 0 || b.Validate() != nil {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // differ runs every rule with a keyword in text through match.go and
@@ -49,7 +82,7 @@ func differ(t testing.TB, dets map[string]*detect.Detector, name, path, text str
 	agreed := 0
 	for _, r := range s.rules {
 		kw := false
-		for _, k := range r.src.Rules[0].Keywords {
+		for _, k := range r.src.Keywords {
 			kw = kw || strings.Contains(lower, strings.ToLower(k))
 		}
 		if !kw {
@@ -61,11 +94,11 @@ func differ(t testing.TB, dets map[string]*detect.Detector, name, path, text str
 		}
 		var got []hit
 		if r.path == nil || r.path.MatchString(path) {
-			got = r.find(text, path)
+			got = r.find(text)
 		}
 		d := dets[r.id]
 		if d == nil {
-			d = gitleaksDetector(t, r)
+			d = gitleaksDetector(t, r.id)
 			dets[r.id] = d
 		}
 		var want []hit
@@ -208,6 +241,10 @@ func TestMatchEdges(t *testing.T) {
 		"api_key = \"abcdefghijklmnopqrst\"\n", "api_key = \"aaaaaaaaaaaaaaaaaaaa\"\n",
 		"api_key = \"example-key-123456789\"\n", "password = \"${SECRET_VALUE_HERE}\"\n",
 		"token:\n\n\n  \"Zq8xW3rT9vLm2NpQ7sKd4Fh\"\n", secrettest.GoFile() + "\n\n",
+		// Allowlists that read the match and the line.
+		"api_version = \"v1x9Qz3Lm8Kp2Rt7\"\n", "key_size: 8s9DkLz01XmQpW4r\n", "csrf_token = \"Zq8xW3rT9vLm2NpQ7sKd4Fh\"\n",
+		"RUN --mount=type=secret,id=api_key=Zq8xW3rT9vLm2NpQ7sKd4Fh make\n",
+		"import { token, api_key } from 'Zq8xW3rT9vLm2NpQ7sKd4Fh'\n",
 		"-----BEGIN PRIVATE KEY-----\n" + strings.Repeat("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n", 8) + "-----END PRIVATE KEY-----",
 	} {
 		for _, path := range []string{"", "a.go", "k8s/secret.yaml", "nuget.config"} {

@@ -1,7 +1,11 @@
-// Package secrets finds credentials in text with gitleaks' default rules,
-// matched as gitleaks' detector matches them (match.go), and masks them. The index marks chunks with findings, search
-// and previews mask them, and every exit (assembled prompts, copies, exports,
-// embedder requests) replaces them with [REDACTED:<rule-id>].
+// Package secrets finds credentials in text with gitleaks' default rules
+// (config.go), matched as gitleaks' detector matches them (match.go), and
+// masks them. The index marks chunks with findings, search and previews
+// mask them, and every exit (assembled prompts, copies, exports, embedder
+// requests) replaces them with [REDACTED:<rule-id>].
+//
+// Only tests import gitleaks itself: its packages' init, linked into every
+// dossier process, cost ~5 ms of start-up.
 //
 // The rules (some 220 regular expressions) are read on the first scan, not
 // at start-up, so commands that never read text pay nothing for them, and
@@ -12,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"regexp/syntax"
 	"sort"
 	"strings"
@@ -19,9 +24,6 @@ import (
 
 	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"github.com/pelletier/go-toml/v2"
-	"github.com/rs/zerolog"
-	"github.com/zricethezav/gitleaks/v8/config"
-	"github.com/zricethezav/gitleaks/v8/logging"
 
 	"github.com/dossierhq/dossier/store"
 )
@@ -47,56 +49,35 @@ type rule struct {
 	after  int // and after it
 
 	once sync.Once
-	src  config.ViperConfig  // the rule alone, as the default config has it
-	base []*config.Allowlist // the config's global allowlists
+	src  *tomlRule    // the rule as the default config has it
+	base []*allowlist // the config's global allowlists
 	// bare is the rule without its own allowlists.
-	bare config.Rule
+	bare compiledRule
 	// path, when set, limits the rule to files it matches (YAML, PHP,
 	// nuget.config): checked before any window is built.
-	path interface{ MatchString(string) bool }
+	path *regexp.Regexp
 	err  error
 
 	allowOnce sync.Once
-	own       []*config.Allowlist
+	own       []*allowlist
 	ownErr    error
 }
 
 // compiled is the rule with its expressions compiled (once, on first use).
 func (r *rule) compiled() *rule {
 	r.once.Do(func() {
-		bare := r.src
-		bare.Rules = append(bare.Rules[:0:0], bare.Rules...)
-		bare.Rules[0].Allowlists, bare.Rules[0].AllowList = nil, nil
-		r.bare, r.err = r.translate(bare)
-		if r.bare.Path != nil {
-			r.path = r.bare.Path
-		}
-		r.before, r.after = reach(r.src.Rules[0].Regex)
+		r.bare, r.err = r.src.compile()
+		r.path = r.bare.path
+		r.before, r.after = reach(r.src.Regex)
 	})
 	return r
 }
 
-// allowlists are the rule's own allowlists, path conditions dropped
-// (compiled once, when first needed).
-func (r *rule) allowlists() ([]*config.Allowlist, error) {
-	r.allowOnce.Do(func() {
-		if len(r.src.Rules[0].Allowlists) == 0 && r.src.Rules[0].AllowList == nil {
-			return
-		}
-		var whole config.Rule
-		whole, r.ownErr = r.translate(r.src)
-		r.own = withoutPaths(whole.Allowlists)
-	})
+// allowlists are the rule's own allowlists (compiled once, when first
+// needed).
+func (r *rule) allowlists() ([]*allowlist, error) {
+	r.allowOnce.Do(func() { r.own, r.ownErr = r.src.allowlists() })
 	return r.own, r.ownErr
-}
-
-// translate compiles vc, which holds the rule alone.
-func (r *rule) translate(vc config.ViperConfig) (config.Rule, error) {
-	c, err := vc.Translate()
-	if err != nil {
-		return config.Rule{}, fmt.Errorf("secret rule %s: %w", r.id, err)
-	}
-	return c.Rules[r.id], nil
 }
 
 // scanner is the loaded rule set.
@@ -121,50 +102,46 @@ func rules() *scanner {
 // load reads gitleaks' default config and its global allowlists; each
 // rule's own expressions wait for a text that needs them (rule.compiled).
 func load() *scanner {
-	// The library logs to stderr; dossier reports findings itself.
-	logging.Logger = zerolog.Nop()
-	// go-toml reads the config as viper does (field names matched without
-	// regard to case; TestConfigReadAsGitleaksReadsIt) in a fifth of the
-	// time.
-	var vc config.ViperConfig
-	if err := toml.Unmarshal([]byte(config.DefaultConfig), &vc); err != nil {
+	// go-toml reads the config as viper does in gitleaks (field names
+	// matched without regard to case; TestConfigReadAsGitleaksReadsIt).
+	var tc tomlConfig
+	if err := toml.Unmarshal([]byte(defaultConfig), &tc); err != nil {
 		return &scanner{err: fmt.Errorf("gitleaks' default config: %w", err)}
 	}
-	for _, a := range vc.Allowlists {
+	global := tc.Allowlists
+	if tc.AllowList != nil {
+		if len(global) > 0 {
+			return &scanner{err: fmt.Errorf("gitleaks' default config has both [allowlist] and [[allowlists]]")}
+		}
+		global = []*tomlAllowlist{tc.AllowList}
+	}
+	for _, a := range global {
 		if len(a.TargetRules) > 0 {
 			// Not in the default config: an allowlist of some rules
 			// would have to be compiled with each of them.
 			return &scanner{err: fmt.Errorf("gitleaks' default config has an allowlist for rules %v, which this version of dossier cannot apply", a.TargetRules)}
 		}
 	}
-	global := vc
-	global.Rules = nil
-	base, err := global.Translate()
+	allow, err := compileAllowlists(global)
 	if err != nil {
-		return &scanner{err: err}
+		return &scanner{err: fmt.Errorf("gitleaks' default config: %w", err)}
 	}
 	s := &scanner{byKW: map[string][]int{}}
-	// Where a file is must never hide what is in it: the redaction of a
-	// prompt cannot skip vendor/ or jquery*.js as a scan of a repository's
-	// history may.
-	allow := withoutPaths(base.Allowlists)
-	sort.Slice(vc.Rules, func(i, j int) bool { return vc.Rules[i].ID < vc.Rules[j].ID })
+	sort.Slice(tc.Rules, func(i, j int) bool { return tc.Rules[i].ID < tc.Rules[j].ID })
 	var kws []string
-	for i := range vc.Rules {
-		vr := vc.Rules[i]
+	for i := range tc.Rules {
+		tr := &tc.Rules[i]
 		// Rules without keywords only match file paths (keystores), which
 		// discovery skips as secret files.
-		if len(vr.Keywords) == 0 || vr.Regex == "" {
+		if len(tr.Keywords) == 0 || tr.Regex == "" {
 			continue
 		}
-		if len(vr.Required) > 0 {
-			return &scanner{err: fmt.Errorf("gitleaks' rule %s needs other rules, which this version of dossier cannot apply", vr.ID)}
+		if len(tr.Required) > 0 {
+			return &scanner{err: fmt.Errorf("gitleaks' rule %s needs other rules, which this version of dossier cannot apply", tr.ID)}
 		}
-		rl := &rule{id: vr.ID, base: allow}
-		rl.src.Rules = vc.Rules[i : i+1 : i+1]
-		s.rules = append(s.rules, rl)
+		s.rules = append(s.rules, &rule{id: tr.ID, src: tr, base: allow})
 		seen := map[string]bool{}
-		for _, k := range vr.Keywords {
+		for _, k := range tr.Keywords {
 			k = strings.ToLower(k)
 			if seen[k] {
 				continue
@@ -179,29 +156,6 @@ func load() *scanner {
 	sort.Strings(kws)
 	s.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
 	return s
-}
-
-// withoutPaths drops the path conditions of allowlists: an allowlist that
-// needs a path (AND) goes, one that takes a path or a pattern (OR) keeps
-// its patterns.
-func withoutPaths(als []*config.Allowlist) []*config.Allowlist {
-	var out []*config.Allowlist
-	for _, a := range als {
-		if len(a.Paths) == 0 {
-			out = append(out, a)
-			continue
-		}
-		if a.MatchCondition == config.AllowlistMatchAnd {
-			continue
-		}
-		b := &config.Allowlist{Description: a.Description, MatchCondition: a.MatchCondition, Commits: a.Commits,
-			RegexTarget: a.RegexTarget, Regexes: a.Regexes, StopWords: a.StopWords}
-		if len(b.Commits)+len(b.Regexes)+len(b.StopWords) == 0 || b.Validate() != nil {
-			continue
-		}
-		out = append(out, b)
-	}
-	return out
 }
 
 // reach is how many lines around a keyword a rule's match can span, from
@@ -290,7 +244,7 @@ func newlines(re *syntax.Regexp) int {
 // remembered "no secrets here" is forgotten when the rules change. It
 // compiles nothing.
 func Ruleset() string {
-	sum := sha256.Sum256([]byte(config.DefaultConfig))
+	sum := sha256.Sum256([]byte(defaultConfig))
 	return hex.EncodeToString(sum[:8])
 }
 
@@ -367,7 +321,7 @@ func Scan(path, text string) []Finding {
 			next = max(next, hi+1)
 		}
 		window := b.String()
-		for _, f := range rl.find(window, path) {
+		for _, f := range rl.find(window) {
 			if start, ok := locate(text, lines, window, at, from, f.line, f.match, f.secret); ok {
 				out = append(out, Finding{Rule: rl.id, Line: lineAt(lines, start) + 1, Start: start, End: start + len(f.secret)})
 			}

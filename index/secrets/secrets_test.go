@@ -248,4 +248,4 @@ func TestScanFindsWhatGitleaksFinds(t *testing.T) {
 	}
 }
 
-func wholeDet(t *testing.T, r *rule) *detect.Detector { return gitleaksDetector(t, r) }
+func wholeDet(t *testing.T, r *rule) *detect.Detector { return gitleaksDetector(t, r.id) }
