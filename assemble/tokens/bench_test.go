@@ -77,12 +77,12 @@ func BenchmarkTiktokenGo(b *testing.B) {
 func BenchmarkLoad(b *testing.B) {
 	for _, name := range []string{O200kBase, Cl100kBase} {
 		b.Run(name, func(b *testing.B) {
-			newCodec := codec.NewO200kBase
+			vocab := &o200kVocab
 			if name == Cl100kBase {
-				newCodec = codec.NewCl100kBase
+				vocab = &cl100kVocab
 			}
 			for b.Loop() {
-				c := &bpeCounter{name: name, next: nextO200k, newCodec: newCodec}
+				c := &bpeCounter{name: name, next: nextO200k, vocab: vocab}
 				c.load()
 			}
 		})

@@ -1,8 +1,9 @@
 // Package tokens counts LLM tokens exactly, offline, and knows the
 // context windows of common models.
 //
-// The o200k_base and cl100k_base vocabularies come embedded in
-// github.com/tiktoken-go/tokenizer; nothing is downloaded at run time. The
+// The o200k_base and cl100k_base vocabularies are embedded (vocab.go,
+// written from github.com/tiktoken-go/tokenizer's); nothing is downloaded
+// at run time. The
 // pre-tokenizer (tiktoken splits text with a regular expression before
 // byte-pair encoding each piece) is our own, though: tiktoken-go's
 // generated matcher mis-splits white space runs in which other white space
@@ -22,8 +23,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-
-	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 // Encoding names accepted by ForEncoding.
@@ -52,8 +51,8 @@ type Counter interface {
 // Counters are shared: each holds a vocabulary that costs ~100 ms and tens
 // of MB to build, so it is built at most once per process, on first use.
 var (
-	o200k  = &bpeCounter{name: O200kBase, next: nextO200k, newCodec: codec.NewO200kBase}
-	cl100k = &bpeCounter{name: Cl100kBase, next: nextCl100k, newCodec: codec.NewCl100kBase}
+	o200k  = &bpeCounter{name: O200kBase, next: nextO200k, vocab: &o200kVocab}
+	cl100k = &bpeCounter{name: Cl100kBase, next: nextCl100k, vocab: &cl100kVocab}
 )
 
 // ForEncoding returns the Counter for an encoding name ("o200k_base",
@@ -84,31 +83,23 @@ func (estimate) Exact() bool           { return false }
 // bpeCounter is tiktoken's algorithm: split text into pieces with the
 // encoding's pre-tokenizer, then byte-pair encode each piece on its own.
 type bpeCounter struct {
-	name     string
-	next     func(s string, i int) int // end of the piece starting at i
-	newCodec func() *codec.Codec
-	once     sync.Once
-	ranks    map[string]uint32 // token bytes -> rank (= token id)
+	name  string
+	next  func(s string, i int) int // end of the piece starting at i
+	vocab *string                   // the embedded vocabulary file
+	once  sync.Once
+	ranks map[string]uint32 // token bytes -> rank (= token id)
 }
 
 func (b *bpeCounter) Encoding() string { return b.name }
 func (b *bpeCounter) Exact() bool      { return true }
 
-// load builds the rank map from the codec. The codec keeps its map private
-// but decodes single ids, and mergeable ranks are dense from 0, so decoding
-// ids until the first failure recovers the whole vocabulary.
+// load builds the rank map from the embedded vocabulary. A damaged file
+// cannot be: TestVocabularyFiles reads both.
 func (b *bpeCounter) load() {
 	b.once.Do(func() {
-		c := b.newCodec()
-		ranks := make(map[string]uint32, 200_000)
-		id := make([]uint, 1)
-		for i := uint(0); ; i++ {
-			id[0] = i
-			s, err := c.Decode(id)
-			if err != nil || s == "" {
-				break
-			}
-			ranks[s] = uint32(i)
+		ranks, err := ranksOf(*b.vocab)
+		if err != nil {
+			panic(fmt.Sprintf("%s: %v", b.name, err))
 		}
 		b.ranks = ranks
 	})
