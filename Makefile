@@ -3,12 +3,22 @@ BIN     := bin/dossier
 WB_BIN  := bin/dossier-workbench
 PKGS    := ./...
 
+# Release link flags: no symbol table or DWARF (-s -w), and on Linux, when
+# the C library has a static archive, a static binary with Go's own DNS
+# resolver and user lookup (netgo, osusergo): no dynamic loader at start-up.
+# Together ~3 ms less CPU per process (`dossier stats` on the Go tree).
+# `make build LDFLAGS= TAGS=` builds as `go build` does, for a debugger.
+STATIC  := $(shell [ "$$($(GO) env GOOS)" = linux ] && [ -f "$$($$($(GO) env CC) -print-file-name=libc.a 2>/dev/null)" ] && echo yes)
+LDFLAGS ?= -s -w$(if $(STATIC), -extldflags=-static)
+TAGS    ?= $(if $(STATIC),netgo osusergo)
+BUILD   := $(GO) build -ldflags '$(LDFLAGS)' -tags '$(TAGS)'
+
 .PHONY: run build test mcp-client bench bench-cold bench-mcp xref-eval crash fmt lint test-update clean
 
 ## build: compile dossier and the workbench it opens, dossier-workbench, into bin/
 build:
-	$(GO) build -o $(BIN) ./cmd/dossier
-	$(GO) build -o $(WB_BIN) ./cmd/dossier-workbench
+	$(BUILD) -o $(BIN) ./cmd/dossier
+	$(BUILD) -o $(WB_BIN) ./cmd/dossier-workbench
 
 ## run: build and open the workbench on the current directory
 run: build
