@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
@@ -126,12 +126,12 @@ func (o *indexOptions) report(w io.Writer, sum index.Summary) error {
 // seconds otherwise.
 type progress struct {
 	w       io.Writer
-	bar     *progressbar.ProgressBar
 	tty     bool
 	start   time.Time
 	last    time.Time
 	lastP   index.Progress
 	started bool
+	drawn   bool // a bar line is on the terminal
 }
 
 func newProgress(w io.Writer) *progress {
@@ -140,25 +140,16 @@ func newProgress(w io.Writer) *progress {
 	return p
 }
 
+// barRedraw is how often the bar may redraw.
+const barRedraw = 100 * time.Millisecond
+
 func (p *progress) update(ev index.Progress) {
 	p.lastP = ev
 	if p.tty {
-		if p.bar == nil {
-			p.bar = progressbar.NewOptions(-1,
-				progressbar.OptionSetWriter(p.w),
-				progressbar.OptionSetDescription("indexing"),
-				progressbar.OptionShowCount(),
-				progressbar.OptionShowIts(),
-				progressbar.OptionSetItsString("files"),
-				progressbar.OptionSetPredictTime(true),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-			)
+		if now := time.Now(); !p.drawn || now.Sub(p.last) >= barRedraw || (ev.Total > 0 && ev.Done >= ev.Total) {
+			p.last, p.drawn = now, true
+			fmt.Fprint(p.w, "\r"+barLine(ev, now.Sub(p.start))+"\x1b[K")
 		}
-		if ev.Total >= 0 && p.bar.GetMax() != ev.Total {
-			p.bar.ChangeMax(ev.Total)
-		}
-		_ = p.bar.Set(ev.Done)
 		return
 	}
 	if time.Since(p.last) < 2*time.Second {
@@ -181,8 +172,32 @@ func (p *progress) update(ev index.Progress) {
 		ev.Done, ev.Total, ev.Done*100/ev.Total, rate, eta)
 }
 
+// barLine is the terminal's progress line after elapsed: a bar with the
+// share done, the count, the rate and the time left once the total is
+// known; a count and a rate while the walk is still finding files.
+func barLine(ev index.Progress, elapsed time.Duration) string {
+	rate := 0.0
+	if s := elapsed.Seconds(); s > 0 {
+		rate = float64(ev.Done) / s
+	}
+	if ev.Total <= 0 {
+		return fmt.Sprintf("indexing  %d files (%.0f files/s) [%s]", ev.Done, rate, elapsed.Round(time.Second))
+	}
+	done := min(ev.Done, ev.Total)
+	const width = 30
+	fill := done * width / ev.Total
+	left := "?"
+	if rate > 0 {
+		left = (time.Duration(float64(ev.Total-done)/rate) * time.Second).Round(time.Second).String()
+	}
+	return fmt.Sprintf("indexing %3d%% |%s%s| (%d/%d files, %.0f files/s) [%s:%s]", done*100/ev.Total,
+		strings.Repeat("█", fill), strings.Repeat(" ", width-fill), done, ev.Total, rate, elapsed.Round(time.Second), left)
+}
+
+// finish clears the bar, so that the summary starts on a clean line.
 func (p *progress) finish() {
-	if p.bar != nil {
-		_ = p.bar.Finish()
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.drawn = false
 	}
 }
