@@ -24,8 +24,20 @@ var workbenchOnly = []string{
 	"github.com/microcosm-cc/bluemonday/...",
 }
 
+// testOnly are packages whose init is slow and whose work dossier does
+// itself: tests import them to check that work (index/secrets against
+// gitleaks, assemble/tokens against tiktoken-go), the binaries never.
+var testOnly = []string{
+	"github.com/zricethezav/gitleaks/v8/...", // ~5 ms: viper, filetype, sprig, semver, go-version...
+	"github.com/tiktoken-go/tokenizer/...",   // regexp2's tables and the vocabularies' map literals
+	"github.com/dlclark/regexp2/...",
+	"github.com/spf13/viper/...",
+	"github.com/schollz/progressbar/...",
+}
+
 // TestDossierDoesNotLinkTheWorkbench: the dossier binary, which serves
-// the one-shot commands, links none of the workbench's packages.
+// the one-shot commands, links none of the workbench's packages, nor any
+// package only tests need.
 func TestDossierDoesNotLinkTheWorkbench(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -44,6 +56,12 @@ func TestDossierDoesNotLinkTheWorkbench(t *testing.T) {
 			tree, ok := strings.CutSuffix(bad, "/...")
 			if dep == bad || ok && (dep == tree || strings.HasPrefix(dep, tree+"/")) {
 				t.Errorf("cmd/dossier links %s, which only the workbench (cmd/dossier-workbench) needs: `go mod why -m` or `go list -deps` shows the path", dep)
+			}
+		}
+		for _, bad := range testOnly {
+			tree, _ := strings.CutSuffix(bad, "/...")
+			if dep == tree || strings.HasPrefix(dep, tree+"/") {
+				t.Errorf("cmd/dossier links %s, whose package init every process pays; only tests may import it: `go list -deps` shows the path", dep)
 			}
 		}
 	}
