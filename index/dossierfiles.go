@@ -12,7 +12,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/dossierhq/dossier/index/describe"
@@ -30,8 +29,25 @@ import (
 // flowsDir holds the flows, relative to the root.
 const flowsDir = store.DirName + "/flows"
 
-// answerFile matches a kept answer's name, as evidence writes it.
-var answerFile = regexp.MustCompile(`^[0-9]{3,9}\.answer\.md$`)
+// answerFile matches a kept answer's name, as evidence writes it
+// (`^[0-9]{3,9}\.answer\.md$`, without a regexp compiled at every
+// process's start).
+var answerFile = answerName{}
+
+type answerName struct{}
+
+func (answerName) MatchString(name string) bool {
+	digits, ok := strings.CutSuffix(name, ".answer.md")
+	if !ok || len(digits) < 3 || len(digits) > 9 {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // syncHistory brings the history files up to date with HEAD before the
 // walk, so the walk indexes them with everything else. Git missing, no

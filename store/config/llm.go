@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -56,9 +55,22 @@ const (
 // Configured reports whether an endpoint is set at all.
 func (l LLM) Configured() bool { return strings.TrimSpace(l.BaseURL) != "" }
 
-// envName is what a variable name looks like; anything else in
-// api_key_env is most likely the key itself.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// envName is what a variable name looks like (`^[A-Za-z_][A-Za-z0-9_]*$`,
+// checked without a regexp compiled at every process's start); anything
+// else in api_key_env is most likely the key itself.
+var envName = envNameMatcher{}
+
+type envNameMatcher struct{}
+
+func (envNameMatcher) MatchString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && (c < 'A' || c > 'Z') && (c < 'a' || c > 'z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // Check reports the first setting of l that cannot work. A section that
 // sets no base_url is not an error here (commands that never send must
