@@ -329,8 +329,9 @@ func builtins() []gitignore.Pattern {
 // secretNames is what a file name must look like for a secretFiles pattern
 // to match it: exact names, prefixes and suffixes, derived from the
 // patterns. Matching 30 gitignore patterns against every path is a fifth of
-// a no-op re-index; this check is a few string comparisons.
-var secretNames = func() (n struct {
+// a no-op re-index; this check is a few string comparisons. Built on first
+// use, not in every process's init.
+var secretNames = sync.OnceValue(func() (n struct {
 	exact          map[string]bool
 	prefix, suffix []string
 }) {
@@ -347,10 +348,11 @@ var secretNames = func() (n struct {
 		}
 	}
 	return n
-}()
+})
 
 // secretLike reports whether name looks like a secretFiles pattern.
 func secretLike(name string) bool {
+	secretNames := secretNames()
 	if secretNames.exact[name] {
 		return true
 	}
@@ -372,8 +374,8 @@ func secretLike(name string) bool {
 // ("x", "x/", "/x/") or "*" and a suffix, and a gitignore pattern without
 // an inner slash matches a path only through one of its elements. The
 // other half of matching every path against 70 patterns, done with
-// filepath.Match, was a fifth of a no-op re-index.
-var defaultNames = func() (n struct {
+// filepath.Match, was a fifth of a no-op re-index. Built on first use.
+var defaultNames = sync.OnceValue(func() (n struct {
 	exact  map[string]bool
 	suffix []string
 }) {
@@ -387,11 +389,12 @@ var defaultNames = func() (n struct {
 		}
 	}
 	return n
-}()
+})
 
 // defaultLike reports whether an element of path looks like a
 // defaultIgnores pattern.
 func defaultLike(path []string) bool {
+	defaultNames := defaultNames()
 	for _, e := range path {
 		if defaultNames.exact[e] {
 			return true
