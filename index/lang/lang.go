@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"path"
 	"strings"
+	"sync"
 )
 
 // Language names. They double as the fence tags of assembled prompts.
@@ -30,51 +31,60 @@ const (
 	Text       = "text"
 )
 
-var byExt = map[string]string{
-	".go": Go, ".py": Python, ".pyi": Python, ".pyw": Python,
-	".js": JavaScript, ".mjs": JavaScript, ".cjs": JavaScript, ".jsx": JavaScript,
-	".ts": TypeScript, ".mts": TypeScript, ".cts": TypeScript, ".tsx": TSX,
-	".rs": Rust, ".java": Java,
-	".c": C, ".h": C,
-	".cc": CPP, ".cpp": CPP, ".cxx": CPP, ".c++": CPP, ".hpp": CPP, ".hh": CPP, ".hxx": CPP, ".ipp": CPP,
-	".cs": CSharp, ".php": PHP, ".phtml": PHP,
-	".rb": Ruby, ".rake": Ruby, ".gemspec": Ruby,
-	".sh": Bash, ".bash": Bash, ".zsh": Bash, ".ksh": Bash,
-	".md": Markdown, ".markdown": Markdown, ".mdx": Markdown, ".mdc": Markdown,
-	".json": JSON, ".jsonc": JSON, ".json5": JSON,
-	".yaml": YAML, ".yml": YAML, ".toml": TOML,
-	// Languages without a chunker are indexed as text under their own
-	// name, so prompts still get the right fence tag.
-	".kt": "kotlin", ".kts": "kotlin", ".swift": "swift", ".scala": "scala", ".lua": "lua",
-	".sql": "sql", ".proto": "protobuf", ".css": "css", ".scss": "scss", ".less": "less",
-	".html": "html", ".htm": "html", ".xml": "xml", ".svg": "xml", ".vue": "vue", ".svelte": "svelte",
-	".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".hs": "haskell", ".ml": "ocaml",
-	".dart": "dart", ".r": "r", ".pl": "perl", ".pm": "perl", ".ps1": "powershell",
-	".s": "asm", ".asm": "asm", ".tf": "hcl", ".hcl": "hcl", ".ini": "ini", ".cfg": "ini",
-	".txt": Text, ".rst": "rst", ".adoc": "asciidoc", ".csv": "csv", ".env": "dotenv",
-}
+// byExt is built on first use, not in every process's init.
+var byExt = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		".go": Go, ".py": Python, ".pyi": Python, ".pyw": Python,
+		".js": JavaScript, ".mjs": JavaScript, ".cjs": JavaScript, ".jsx": JavaScript,
+		".ts": TypeScript, ".mts": TypeScript, ".cts": TypeScript, ".tsx": TSX,
+		".rs": Rust, ".java": Java,
+		".c": C, ".h": C,
+		".cc": CPP, ".cpp": CPP, ".cxx": CPP, ".c++": CPP, ".hpp": CPP, ".hh": CPP, ".hxx": CPP, ".ipp": CPP,
+		".cs": CSharp, ".php": PHP, ".phtml": PHP,
+		".rb": Ruby, ".rake": Ruby, ".gemspec": Ruby,
+		".sh": Bash, ".bash": Bash, ".zsh": Bash, ".ksh": Bash,
+		".md": Markdown, ".markdown": Markdown, ".mdx": Markdown, ".mdc": Markdown,
+		".json": JSON, ".jsonc": JSON, ".json5": JSON,
+		".yaml": YAML, ".yml": YAML, ".toml": TOML,
+		// Languages without a chunker are indexed as text under their own
+		// name, so prompts still get the right fence tag.
+		".kt": "kotlin", ".kts": "kotlin", ".swift": "swift", ".scala": "scala", ".lua": "lua",
+		".sql": "sql", ".proto": "protobuf", ".css": "css", ".scss": "scss", ".less": "less",
+		".html": "html", ".htm": "html", ".xml": "xml", ".svg": "xml", ".vue": "vue", ".svelte": "svelte",
+		".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".hs": "haskell", ".ml": "ocaml",
+		".dart": "dart", ".r": "r", ".pl": "perl", ".pm": "perl", ".ps1": "powershell",
+		".s": "asm", ".asm": "asm", ".tf": "hcl", ".hcl": "hcl", ".ini": "ini", ".cfg": "ini",
+		".txt": Text, ".rst": "rst", ".adoc": "asciidoc", ".csv": "csv", ".env": "dotenv",
+	}
+})
 
-var byName = map[string]string{
-	"Makefile": "make", "GNUmakefile": "make", "makefile": "make", "Dockerfile": "dockerfile",
-	"Rakefile": Ruby, "Gemfile": Ruby, "Podfile": Ruby, "Vagrantfile": Ruby, "Brewfile": Ruby,
-	"go.mod": "gomod", "go.work": "gomod", "CMakeLists.txt": "cmake", "Jenkinsfile": "groovy",
-	".bashrc": Bash, ".zshrc": Bash, ".profile": Bash, "Cargo.lock": TOML, "Pipfile": TOML,
-	"Package.swift": "swift", ".env": "dotenv",
-}
+// byName is built on first use, not in every process's init.
+var byName = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"Makefile": "make", "GNUmakefile": "make", "makefile": "make", "Dockerfile": "dockerfile",
+		"Rakefile": Ruby, "Gemfile": Ruby, "Podfile": Ruby, "Vagrantfile": Ruby, "Brewfile": Ruby,
+		"go.mod": "gomod", "go.work": "gomod", "CMakeLists.txt": "cmake", "Jenkinsfile": "groovy",
+		".bashrc": Bash, ".zshrc": Bash, ".profile": Bash, "Cargo.lock": TOML, "Pipfile": TOML,
+		"Package.swift": "swift", ".env": "dotenv",
+	}
+})
 
-var byInterpreter = map[string]string{
-	"python": Python, "python3": Python, "python2": Python, "node": JavaScript, "deno": TypeScript,
-	"bash": Bash, "sh": Bash, "zsh": Bash, "dash": Bash, "ksh": Bash, "ruby": Ruby, "php": PHP,
-	"perl": "perl", "ts-node": TypeScript,
-}
+// byInterpreter is built on first use, not in every process's init.
+var byInterpreter = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"python": Python, "python3": Python, "python2": Python, "node": JavaScript, "deno": TypeScript,
+		"bash": Bash, "sh": Bash, "zsh": Bash, "dash": Bash, "ksh": Bash, "ruby": Ruby, "php": PHP,
+		"perl": "perl", "ts-node": TypeScript,
+	}
+})
 
 // Detect names the language of rel (a slash path) given the start of its contents.
 func Detect(rel string, head []byte) string {
 	base := path.Base(rel)
-	if l, ok := byName[base]; ok {
+	if l, ok := byName()[base]; ok {
 		return l
 	}
-	if l, ok := byExt[strings.ToLower(path.Ext(base))]; ok {
+	if l, ok := byExt()[strings.ToLower(path.Ext(base))]; ok {
 		return l
 	}
 	if strings.HasPrefix(base, "Dockerfile") {
@@ -114,7 +124,7 @@ func shebang(head []byte) string {
 			}
 		}
 	}
-	for name, l := range byInterpreter {
+	for name, l := range byInterpreter() {
 		if interp == name || strings.HasPrefix(interp, name) && strings.Trim(interp[len(name):], "0123456789.") == "" {
 			return l
 		}
@@ -156,12 +166,15 @@ func IsGenerated(head []byte) bool {
 		bytes.Contains(h, []byte("@generated")) || bytes.Contains(h, []byte("<auto-generated"))
 }
 
-var packageFiles = map[string]bool{
-	"go.mod": true, "package.json": true, "composer.json": true, "Cargo.toml": true,
-	"Podfile": true, "Package.swift": true, "pyproject.toml": true, "Gemfile": true,
-	"requirements.txt": true, "setup.py": true, "setup.cfg": true, "pom.xml": true,
-	"build.gradle": true, "build.gradle.kts": true, "go.work": true,
-}
+// packageFiles is built on first use, not in every process's init.
+var packageFiles = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"go.mod": true, "package.json": true, "composer.json": true, "Cargo.toml": true,
+		"Podfile": true, "Package.swift": true, "pyproject.toml": true, "Gemfile": true,
+		"requirements.txt": true, "setup.py": true, "setup.cfg": true, "pom.xml": true,
+		"build.gradle": true, "build.gradle.kts": true, "go.work": true,
+	}
+})
 
 // IsCode reports whether a language has a tree-sitter chunker.
 func IsCode(l string) bool {
@@ -180,7 +193,7 @@ func SourceType(rel, language string, head []byte) string {
 	lbase := strings.ToLower(base)
 	dir := path.Dir(lower)
 	switch {
-	case packageFiles[base]:
+	case packageFiles()[base]:
 		return SrcPackage
 	case lbase == "known_bugs.md" || lbase == "known-bugs.md":
 		return SrcKnownBug
