@@ -3,25 +3,28 @@ package laravel
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dossierhq/dossier/index/lang"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // roleByBase names the role of well-known Laravel base classes and interfaces.
-var roleByBase = map[string]string{
-	`Illuminate\Database\Eloquent\Model`:                RoleModel,
-	`Illuminate\Foundation\Auth\User`:                   RoleModel,
-	`Illuminate\Database\Eloquent\Relations\Pivot`:      RoleModel,
-	`Illuminate\Database\Eloquent\Relations\MorphPivot`: RoleModel,
-	`Illuminate\Routing\Controller`:                     RoleController,
-	`Illuminate\Foundation\Http\FormRequest`:            RoleRequest,
-	`Illuminate\Http\Resources\Json\JsonResource`:       RoleResource,
-	`Illuminate\Http\Resources\Json\ResourceCollection`: RoleResource,
-	`Illuminate\Contracts\Queue\ShouldQueue`:            RoleJob,
-	`Illuminate\Database\Migrations\Migration`:          RoleMigration,
-	`Illuminate\Foundation\Events\Dispatchable`:         RoleEvent,
-}
+var roleByBase = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		`Illuminate\Database\Eloquent\Model`:                RoleModel,
+		`Illuminate\Foundation\Auth\User`:                   RoleModel,
+		`Illuminate\Database\Eloquent\Relations\Pivot`:      RoleModel,
+		`Illuminate\Database\Eloquent\Relations\MorphPivot`: RoleModel,
+		`Illuminate\Routing\Controller`:                     RoleController,
+		`Illuminate\Foundation\Http\FormRequest`:            RoleRequest,
+		`Illuminate\Http\Resources\Json\JsonResource`:       RoleResource,
+		`Illuminate\Http\Resources\Json\ResourceCollection`: RoleResource,
+		`Illuminate\Contracts\Queue\ShouldQueue`:            RoleJob,
+		`Illuminate\Database\Migrations\Migration`:          RoleMigration,
+		`Illuminate\Foundation\Events\Dispatchable`:         RoleEvent,
+	}
+})
 
 // roleByDir names the role of classes by the folder Laravel generates them in.
 var roleByDir = []struct{ dir, role string }{
@@ -34,11 +37,11 @@ var roleByDir = []struct{ dir, role string }{
 // role decides a class's role: its base class or interfaces first, then
 // its base's name, then the folder it lives in.
 func (e *x) role(name, base string, ifaces []string) string {
-	if r, ok := roleByBase[base]; ok && r != "" {
+	if r, ok := roleByBase()[base]; ok && r != "" {
 		return r
 	}
 	for _, i := range ifaces {
-		if r := roleByBase[i]; r != "" {
+		if r := roleByBase()[i]; r != "" {
 			if r == RoleJob && strings.Contains(e.path, "/Listeners/") {
 				return RoleListener
 			}
@@ -210,11 +213,13 @@ func (e *x) entries(arr *sitter.Node, f func(k string, v *sitter.Node)) {
 }
 
 // relationTypes are Eloquent's relation builders.
-var relationTypes = map[string]bool{
-	"hasOne": true, "hasMany": true, "belongsTo": true, "belongsToMany": true, "hasOneThrough": true,
-	"hasManyThrough": true, "morphTo": true, "morphOne": true, "morphMany": true, "morphToMany": true,
-	"morphedByMany": true,
-}
+var relationTypes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"hasOne": true, "hasMany": true, "belongsTo": true, "belongsToMany": true, "hasOneThrough": true,
+		"hasManyThrough": true, "morphTo": true, "morphOne": true, "morphMany": true, "morphToMany": true,
+		"morphedByMany": true,
+	}
+})
 
 // method reads a method: the classes it names, an Eloquent relation it
 // returns, and the Schema:: operations it runs (a migration's up()).
@@ -260,7 +265,7 @@ func (e *x) method(c *Class, n *sitter.Node) {
 			}
 		case "member_call_expression":
 			if rel == nil && (c.Role == RoleModel || c.Role == "") && e.text(k.ChildByFieldName("object")) == "$this" {
-				if t := e.text(k.ChildByFieldName("name")); relationTypes[t] {
+				if t := e.text(k.ChildByFieldName("name")); relationTypes()[t] {
 					r := Relation{Method: m.Name, Type: t, Span: m.Span}
 					if as := args(k); len(as) > 0 {
 						r.Target = e.classRef(as[0])

@@ -2,6 +2,7 @@ package laravel
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -28,29 +29,33 @@ func TableOf(class string) string {
 	return s[:i+1] + Plural(s[i+1:])
 }
 
-var irregular = map[string]string{
-	"person": "people", "man": "men", "woman": "women", "child": "children", "tooth": "teeth", "foot": "feet",
-	"mouse": "mice", "goose": "geese", "ox": "oxen", "criterion": "criteria", "datum": "data", "medium": "media",
-	"analysis": "analyses", "index": "indices", "matrix": "matrices", "vertex": "vertices", "leaf": "leaves",
-	"life": "lives", "knife": "knives", "wife": "wives", "half": "halves", "cactus": "cacti", "alumnus": "alumni",
-	"quiz": "quizzes", "status": "statuses", "alias": "aliases", "bus": "buses", "move": "moves", "cookie": "cookies", "movie": "movies", "zombie": "zombies",
-}
+var irregular = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"person": "people", "man": "men", "woman": "women", "child": "children", "tooth": "teeth", "foot": "feet",
+		"mouse": "mice", "goose": "geese", "ox": "oxen", "criterion": "criteria", "datum": "data", "medium": "media",
+		"analysis": "analyses", "index": "indices", "matrix": "matrices", "vertex": "vertices", "leaf": "leaves",
+		"life": "lives", "knife": "knives", "wife": "wives", "half": "halves", "cactus": "cacti", "alumnus": "alumni",
+		"quiz": "quizzes", "status": "statuses", "alias": "aliases", "bus": "buses", "move": "moves", "cookie": "cookies", "movie": "movies", "zombie": "zombies",
+	}
+})
 
-var uncountable = map[string]bool{
-	"audio": true, "equipment": true, "information": true, "rice": true, "money": true, "species": true,
-	"series": true, "fish": true, "sheep": true, "deer": true, "news": true, "feedback": true, "metadata": true,
-	"data": true, "media": true, "music": true, "software": true, "hardware": true, "traffic": true,
-	"knowledge": true, "evidence": true, "advice": true, "furniture": true, "luggage": true, "police": true,
-	"staff": true, "content": true, "cash": true, "education": true, "gold": true, "pokemon": true,
-}
+var uncountable = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"audio": true, "equipment": true, "information": true, "rice": true, "money": true, "species": true,
+		"series": true, "fish": true, "sheep": true, "deer": true, "news": true, "feedback": true, "metadata": true,
+		"data": true, "media": true, "music": true, "software": true, "hardware": true, "traffic": true,
+		"knowledge": true, "evidence": true, "advice": true, "furniture": true, "luggage": true, "police": true,
+		"staff": true, "content": true, "cash": true, "education": true, "gold": true, "pokemon": true,
+	}
+})
 
 // Plural is an English plural of a lower-case word, as Laravel's inflector
 // gives it for the common cases.
 func Plural(w string) string {
-	if w == "" || uncountable[w] {
+	if w == "" || uncountable()[w] {
 		return w
 	}
-	if p, ok := irregular[w]; ok {
+	if p, ok := irregular()[w]; ok {
 		return p
 	}
 	n := len(w)

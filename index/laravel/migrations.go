@@ -2,6 +2,7 @@ package laravel
 
 import (
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -73,13 +74,15 @@ func (e *x) blueprint(m *Migration, fn *sitter.Node) {
 }
 
 // columnless are Blueprint calls that add no column of that name.
-var columnless = map[string]bool{
-	"index": true, "unique": true, "primary": true, "fullText": true, "spatialIndex": true, "foreign": true,
-	"dropColumn": true, "dropColumns": true, "renameColumn": true, "dropForeign": true, "dropIndex": true,
-	"dropUnique": true, "dropPrimary": true, "dropTimestamps": true, "dropSoftDeletes": true, "engine": true,
-	"charset": true, "collation": true, "comment": true, "temporary": true, "dropConstrainedForeignId": true,
-	"dropForeignIdFor": true, "dropMorphs": true, "renameIndex": true, "dropRememberToken": true,
-}
+var columnless = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"index": true, "unique": true, "primary": true, "fullText": true, "spatialIndex": true, "foreign": true,
+		"dropColumn": true, "dropColumns": true, "renameColumn": true, "dropForeign": true, "dropIndex": true,
+		"dropUnique": true, "dropPrimary": true, "dropTimestamps": true, "dropSoftDeletes": true, "engine": true,
+		"charset": true, "collation": true, "comment": true, "temporary": true, "dropConstrainedForeignId": true,
+		"dropForeignIdFor": true, "dropMorphs": true, "renameIndex": true, "dropRememberToken": true,
+	}
+})
 
 // column reads one `$table->type('name', ...)->modifier()...` chain.
 func (e *x) column(m *Migration, links []link) {
@@ -146,7 +149,7 @@ func (e *x) column(m *Migration, links []link) {
 			add(to, "renamed from "+from)
 		}
 	default:
-		if columnless[first.name] || name == "" {
+		if columnless()[first.name] || name == "" {
 			return
 		}
 		add(name, first.name)

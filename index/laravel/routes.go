@@ -3,6 +3,7 @@ package laravel
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/dossierhq/dossier/index/appgraph"
 	sitter "github.com/smacker/go-tree-sitter"
@@ -17,11 +18,13 @@ type group struct {
 	namespace  string // 'namespace' => 'Admin' (older apps)
 }
 
-var verbs = map[string][]string{
-	"get": {"GET", "HEAD"}, "post": {"POST"}, "put": {"PUT"}, "patch": {"PATCH"}, "delete": {"DELETE"},
-	"options": {"OPTIONS"}, "any": {"ANY"}, "view": {"GET", "HEAD"}, "redirect": {"ANY"},
-	"permanentRedirect": {"ANY"},
-}
+var verbs = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"get": {"GET", "HEAD"}, "post": {"POST"}, "put": {"PUT"}, "patch": {"PATCH"}, "delete": {"DELETE"},
+		"options": {"OPTIONS"}, "any": {"ANY"}, "view": {"GET", "HEAD"}, "redirect": {"ANY"},
+		"permanentRedirect": {"ANY"},
+	}
+})
 
 // resourceActions are Route::resource's actions in order; apiResource
 // leaves out create and edit.
@@ -106,7 +109,7 @@ func (e *x) routeStmt(stmt *sitter.Node, g *group) {
 				}
 			}
 		default:
-			if routeLink < 0 && (verbs[l.name] != nil || l.name == "match" || l.name == "resource" ||
+			if routeLink < 0 && (verbs()[l.name] != nil || l.name == "match" || l.name == "resource" ||
 				l.name == "apiResource" || l.name == "singleton" || l.name == "apiSingleton" || l.name == "resources" || l.name == "apiResources") {
 				routeLink = i
 			}
@@ -273,7 +276,7 @@ func (e *x) routes(stmt *sitter.Node, links []link, at int, g *group) {
 		r.Methods = upper(e.strs(argOrNil(as, 0)))
 		as = as[min(1, len(as)):]
 	default:
-		r.Methods = verbs[l.name]
+		r.Methods = verbs()[l.name]
 		if r.Methods == nil {
 			return // not a route verb
 		}
@@ -483,13 +486,13 @@ func contains(ss []string, s string) bool {
 
 // singular undoes Plural for resource parameters ("photos" -> "photo").
 func singular(w string) string {
-	for s, p := range irregular {
+	for s, p := range irregular() {
 		if p == w {
 			return s
 		}
 	}
 	switch {
-	case uncountable[w]:
+	case uncountable()[w]:
 		return w
 	case strings.HasSuffix(w, "ies") && len(w) > 3:
 		return w[:len(w)-3] + "y"
