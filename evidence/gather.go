@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -32,12 +33,14 @@ type gatherPlan struct {
 	imports, importers, tests, callers, callees string // band names, "" to leave out
 }
 
-var recipes = map[string]gatherPlan{
-	"fix":      {imports: "peripheral", tests: "supporting", callees: "peripheral"},
-	"test":     {tests: "supporting", callees: "peripheral"},
-	"refactor": {imports: "peripheral", importers: "supporting", callers: "supporting", tests: "optional"},
-	"explain":  {callees: "supporting", imports: "optional"},
-}
+var recipes = sync.OnceValue(func() map[string]gatherPlan {
+	return map[string]gatherPlan{
+		"fix":      {imports: "peripheral", tests: "supporting", callees: "peripheral"},
+		"test":     {tests: "supporting", callees: "peripheral"},
+		"refactor": {imports: "peripheral", importers: "supporting", callers: "supporting", tests: "optional"},
+		"explain":  {callees: "supporting", imports: "optional"},
+	}
+})
 
 // gatherItem is one selector gather adds.
 type gatherItem struct {
@@ -49,7 +52,7 @@ func (e *Engine) gather(c *call) error {
 		return err
 	}
 	task, spec := c.args[0], c.args[1]
-	plan, ok := recipes[task]
+	plan, ok := recipes()[task]
 	if !ok {
 		return usagef("unknown task %q: fix, test, refactor or explain", task)
 	}

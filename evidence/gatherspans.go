@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dossierhq/dossier/index/related"
 	"github.com/dossierhq/dossier/store"
@@ -252,7 +253,7 @@ func (g *gatherer) importNames(imp related.Import) map[string]bool {
 		}
 	} else {
 		for n := range identSet(line) {
-			if importKeywords[n] {
+			if importKeywords()[n] {
 				continue
 			}
 			if g.idents[n] {
@@ -272,9 +273,11 @@ func (g *gatherer) importNames(imp related.Import) map[string]bool {
 }
 
 // importKeywords are words of import statements, never imported names.
-var importKeywords = map[string]bool{"import": true, "from": true, "use": true, "as": true, "require": true,
-	"include": true, "using": true, "static": true, "function": true, "const": true, "type": true, "package": true,
-	"mod": true, "crate": true, "self": true, "super": true, "require_relative": true, "load": true}
+var importKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"import": true, "from": true, "use": true, "as": true, "require": true,
+		"include": true, "using": true, "static": true, "function": true, "const": true, "type": true, "package": true,
+		"mod": true, "crate": true, "self": true, "super": true, "require_relative": true, "load": true}
+})
 
 // goPackageName guesses a Go package's name from its import path: the
 // last element, without a major version ("/v2") or a ".vN" suffix

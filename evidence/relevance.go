@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/index/search"
@@ -123,14 +124,16 @@ func covers(p *Part, path string, start, end int) bool {
 }
 
 // metaWords are the words of a question about the flow, not its topic.
-var metaWords = map[string]bool{
-	"what": true, "whats": true, "what's": true, "which": true, "is": true, "are": true, "the": true, "for": true,
-	"evidence": true, "cover": true, "covers": true, "covering": true, "covered": true, "missing": true,
-	"gap": true, "gaps": true, "redundant": true, "duplicate": true, "duplicated": true, "overlap": true,
-	"overlapping": true, "about": true, "context": true, "flow": true, "there": true, "need": true,
-	"needed": true, "else": true, "do": true, "i": true, "we": true, "have": true, "in": true, "of": true,
-	"to": true, "any": true, "parts": true, "part": true, "not": true, "yet": true, "lacking": true,
-}
+var metaWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"what": true, "whats": true, "what's": true, "which": true, "is": true, "are": true, "the": true, "for": true,
+		"evidence": true, "cover": true, "covers": true, "covering": true, "covered": true, "missing": true,
+		"gap": true, "gaps": true, "redundant": true, "duplicate": true, "duplicated": true, "overlap": true,
+		"overlapping": true, "about": true, "context": true, "flow": true, "there": true, "need": true,
+		"needed": true, "else": true, "do": true, "i": true, "we": true, "have": true, "in": true, "of": true,
+		"to": true, "any": true, "parts": true, "part": true, "not": true, "yet": true, "lacking": true,
+	}
+})
 
 // topic strips a question down to its subject: "What's missing for
 // authentication?" -> "authentication".
@@ -138,7 +141,7 @@ func topic(q string) string {
 	var keep []string
 	for _, w := range strings.Fields(q) {
 		bare := strings.ToLower(strings.Trim(w, "?!.,:;\"'`"))
-		if bare == "" || metaWords[bare] {
+		if bare == "" || metaWords()[bare] {
 			continue
 		}
 		keep = append(keep, strings.Trim(w, "?!.,;\"'`"))

@@ -3,6 +3,7 @@ package embed
 import (
 	"context"
 	"math"
+	"sync"
 
 	"github.com/dossierhq/dossier/index/terms"
 )
@@ -123,7 +124,7 @@ func scale(v []float32, f float32) {
 // TermWeight is the weight of a term seen n (weighted) times in a chunk.
 func TermWeight(term string, n float32) float32 {
 	w := 1 + float32(math.Log(float64(max(n, 1))))
-	if common[term] {
+	if common()[term] {
 		w *= 0.2
 	}
 	return w
@@ -190,8 +191,9 @@ func fnvBytes(b []byte, seed uint64) uint64 {
 	return h
 }
 
-// common are terms nearly every chunk of code has, in some language.
-var common = func() map[string]bool {
+// common are terms nearly every chunk of code has, in some language (built
+// on first use, not in every process's init).
+var common = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range []string{"func", "return", "if", "else", "err", "nil", "var", "const", "def", "self",
 		"int", "string", "bool", "true", "fals", "null", "none", "new", "let", "public", "privat", "static",
@@ -200,4 +202,4 @@ var common = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
