@@ -75,6 +75,16 @@ func (s SealedValue) ReadAt(p []byte, off int) error {
 	return s.t.readAt(s.v, p, off)
 }
 
+// Unchecked returns the value without its checksum (nil if missing), the
+// checksum unchecked: for a caller whose values carry checksums of their
+// own parts, each checked as it is read. Valid until the transaction ends.
+func (s SealedValue) Unchecked() []byte {
+	if len(s.v) < sumSize {
+		return nil
+	}
+	return s.v[: len(s.v)-sumSize : len(s.v)-sumSize]
+}
+
 // Damaged is the error for damage its caller found inside the value (a
 // checksum of its own parts), which problem describes.
 func (s SealedValue) Damaged(problem string) error {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -20,7 +21,9 @@ import (
 // 4: the path table is NUL-separated (a file name may hold a newline).
 // 5: chunk metadata holds the content hash and near-duplicate signature.
 // 6: the vector table (vectable.go).
-const snapVersion = 6
+// 7: each chunk metadata entry ends with its own CRC-32C, so a query checks
+// the entries it reads, not the whole segments they lie in.
+const snapVersion = 7
 
 // pathSep separates the path table's entries: the one byte a Unix path
 // cannot hold.
@@ -49,8 +52,9 @@ var (
 // metaKey is the key of metadata segment n.
 func metaKey(n int) []byte { return binary.BigEndian.AppendUint32([]byte("m"), uint32(n)) }
 
-// segDocs is how many documents' metadata one segment holds: a query
-// decodes only the few segments its results fall in.
+// segDocs is how many documents' metadata one segment holds. A query reads
+// only the entries of its results, each checked against its own CRC-32C
+// (the entry's last four bytes), not the segments they lie in.
 const segDocs = 512
 
 // docSize is the size of one document entry: path number, ordinal and
@@ -124,7 +128,8 @@ func (s *segment) encode() []byte {
 	return append(b, s.data...)
 }
 
-// segEntry returns entry i of an encoded segment.
+// segEntry returns entry i of an encoded segment, checked against its
+// CRC-32C and without it.
 func segEntry(seg []byte, i int) ([]byte, bool) {
 	if len(seg) < 4 {
 		return nil, false
@@ -139,10 +144,14 @@ func segEntry(seg []byte, i int) ([]byte, bool) {
 	if i+1 < n {
 		end = binary.LittleEndian.Uint32(seg[4+4*(i+1):])
 	}
-	if start > end || int(end) > len(data) {
+	if start > end || int(end) > len(data) || end-start < 4 {
 		return nil, false
 	}
-	return data[start:end], true
+	e := data[start : end-4]
+	if crc32.Checksum(e, castagnoli) != binary.LittleEndian.Uint32(data[end-4:]) {
+		return nil, false
+	}
+	return e, true
 }
 
 // plist is one term's postings being built: room for the document
@@ -202,8 +211,10 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 			kind: b.kinds.code(m.Kind), src: b.srcs.code(m.SrcType), flags: flags})
 		b.docs = append(b.docs, e[:]...)
 		b.totalLen += int64(length)
-		b.seg.offs = append(b.seg.offs, uint32(len(b.seg.data)))
+		start := len(b.seg.data)
+		b.seg.offs = append(b.seg.offs, uint32(start))
 		b.seg.data = appendMeta(b.seg.data, m)
+		b.seg.data = binary.LittleEndian.AppendUint32(b.seg.data, crc32.Checksum(b.seg.data[start:], castagnoli))
 		if len(b.seg.offs) == segDocs {
 			b.segs = append(b.segs, b.seg.encode())
 			b.seg = segment{}

@@ -21,7 +21,7 @@ type view struct {
 	dirtyNum map[uint32]bool
 	recs     map[string]*FileRecord // decoded records of dirty files
 	metas    map[int]*Meta          // decoded snapshot metadata, by document
-	segs     map[int][]byte         // metadata segments read (and checked) so far
+	segs     map[int][]byte         // metadata segments looked up so far (unchecked: see docMeta)
 	notes    []string               // for the response's debug notes
 	// recordScans counts the files whose vector records the vector scan
 	// read, not their entries in the snapshot's table.
@@ -178,19 +178,17 @@ func (v *view) docMeta(d int) (*Meta, error) {
 	if m, ok := v.metas[d]; ok {
 		return m, nil
 	}
-	// A segment is checked whole when read: once per query, not per
-	// document of it the query looks at.
+	// Only the entry is read and checked (against its own checksum), not
+	// the segment of 512 it lies in: a query's results are spread over
+	// as many segments as they are many.
 	seg, ok := v.segs[d/segDocs]
 	if !ok {
-		var err error
-		if seg, err = v.tx.SnapshotValue(metaKey(d / segDocs)); err != nil {
-			return nil, err
-		}
+		seg = v.tx.SnapshotSealed(metaKey(d / segDocs)).Unchecked()
 		v.segs[d/segDocs] = seg
 	}
 	entry, ok := segEntry(seg, d%segDocs)
 	if !ok {
-		return nil, fmt.Errorf("search snapshot: chunk metadata damaged (run `dossier index` to rebuild it)")
+		return nil, v.tx.SnapshotSealed(metaKey(d / segDocs)).Damaged(fmt.Sprintf("the metadata of chunk %d fails its checksum", d))
 	}
 	r := reader{b: entry}
 	m := &Meta{}
