@@ -23,7 +23,10 @@ import (
 // 6: the vector table (vectable.go).
 // 7: each chunk metadata entry ends with its own CRC-32C, so a query checks
 // the entries it reads, not the whole segments they lie in.
-const snapVersion = 7
+// 8: the document table has a CRC-32C per block of docBlock entries, and
+// each posting holds its document's length: a query checks and reads what
+// it uses, not every table whole.
+const snapVersion = 8
 
 // pathSep separates the path table's entries: the one byte a Unix path
 // cannot hold.
@@ -47,7 +50,21 @@ var (
 	keyDocs     = []byte("docs")
 	keyPaths    = []byte("paths")
 	keyPathInfo = []byte("pathinfo")
+	keyDocSums  = []byte("docsums")
 )
+
+// docBlock is how many document entries one checksum of the document
+// table covers (4 KB, a page): a query checks the blocks it reads.
+const docBlock = 256
+
+// docSums returns the CRC-32C of each block of the document table.
+func docSums(docs []byte) []byte {
+	sums := []byte{}
+	for at := 0; at < len(docs); at += docBlock * docSize {
+		sums = binary.LittleEndian.AppendUint32(sums, crc32.Checksum(docs[at:min(at+docBlock*docSize, len(docs))], castagnoli))
+	}
+	return sums
+}
 
 // metaKey is the key of metadata segment n.
 func metaKey(n int) []byte { return binary.BigEndian.AppendUint32([]byte("m"), uint32(n)) }
@@ -100,6 +117,7 @@ func getPathInfo(b []byte, i int) pathInfo {
 type Builder struct {
 	postings map[string]*plist
 	docs     []byte
+	sums     []byte   // the document table's block checksums; Write computes them when nil
 	segs     [][]byte // finished metadata segments
 	seg      segment  // the one being filled
 	paths    []string
@@ -155,7 +173,9 @@ func segEntry(seg []byte, i int) ([]byte, bool) {
 }
 
 // plist is one term's postings being built: room for the document
-// frequency's uvarint, then (doc delta, tf) uvarint pairs.
+// frequency's uvarint, then (doc delta, tf, document length) uvarint
+// triples: BM25 needs the length of every document it scores, and a
+// length read from the document table would touch all of it.
 type plist struct {
 	buf  []byte
 	last uint32
@@ -201,7 +221,9 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 	if n, err := s2.DecodedLen(rec); err == nil && n > cap(b.raw) {
 		b.raw = make([]byte, n+n/2)
 	}
+	var docLen uint64 // of the chunk whose terms come next
 	mtime, err := decodeTerms(b.raw, rec, func(ord, length int, m *Meta) {
+		docLen = uint64(length)
 		flags := uint8(0)
 		if m.IsTest() {
 			flags |= docTest
@@ -228,6 +250,7 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 		}
 		p.buf = binary.AppendUvarint(p.buf, uint64(d-p.last))
 		p.buf = binary.AppendUvarint(p.buf, uint64(tf))
+		p.buf = binary.AppendUvarint(p.buf, docLen)
 		p.last = d
 		p.df++
 	})
@@ -267,11 +290,14 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 	}
 	meta, err := json.Marshal(snapMeta{Version: snapVersion, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
 		Kinds: b.kinds.names, SrcTypes: b.srcs.names, Built: time.Now().UTC(), Vectors: b.vecTable})
+	if b.sums == nil {
+		b.sums = docSums(b.docs)
+	}
 	if err != nil {
 		return err
 	}
 	tables := []struct{ k, v []byte }{
-		{keyMeta, meta}, {keyDocs, nonNil(b.docs)},
+		{keyMeta, meta}, {keyDocs, nonNil(b.docs)}, {keyDocSums, b.sums},
 		{keyPaths, []byte(strings.Join(b.paths, pathSep))}, {keyPathInfo, nonNil(b.pathInfo)},
 	}
 	for i, s := range b.segs {

@@ -86,6 +86,19 @@ func TestDamagedChunkMetadata(t *testing.T) {
 	}
 }
 
+// TestDamagedDocumentTable proves a query checks the blocks of the
+// document table it reads against their checksums.
+func TestDamagedDocumentTable(t *testing.T) {
+	db := snapshotOf(t, func(b *Builder) {
+		b.sums = docSums(b.docs)
+		b.docs[docSize+4]++ // the second document's ordinal
+	})
+	_, err := searchText(db, "parse config")
+	if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "dossier index") {
+		t.Errorf("damaged document table: %v", err)
+	}
+}
+
 // TestUnsortedPathTable proves a snapshot whose path table is not in path
 // order (a Builder fed files in another order) still finds its files.
 func TestUnsortedPathTable(t *testing.T) {

@@ -54,11 +54,14 @@ func (v *view) stats(qt map[string]int) (stats, error) {
 		for n := range v.dirtyNum {
 			pi := getPathInfo(v.pathInfo, int(n))
 			docs -= int(pi.n)
+			if err := v.docsIn(int(pi.first), int(pi.n)); err != nil {
+				return s, err
+			}
 			for d := pi.first; d < pi.first+pi.n; d++ {
 				total -= int64(getDoc(v.docs, int(d)).length)
 			}
 		}
-		dirtyPath := v.dirtyPaths()
+		dirty := v.dirtyDocs()
 		for t := range qt {
 			pl, err := v.tx.Postings(t)
 			if err != nil {
@@ -72,7 +75,7 @@ func (v *view) stats(qt map[string]int) (stats, error) {
 				return s, errRecord
 			}
 			s.plist[t] = pl[n:]
-			gone, err := v.postingsIn(pl[n:], dirtyPath)
+			gone, err := v.postingsIn(pl[n:], dirty)
 			if err != nil {
 				return s, err
 			}
@@ -124,62 +127,103 @@ func (v *view) stats(qt map[string]int) (stats, error) {
 	return s, nil
 }
 
-// dirtyPaths marks the snapshot's paths of dirty files; nil when none is.
-func (v *view) dirtyPaths() []bool {
+// docRange is a run of snapshot documents, [from, to).
+type docRange struct{ from, to int }
+
+// docRanges walks sorted, disjoint runs of documents along with documents
+// visited in increasing order.
+type docRanges struct {
+	rs []docRange
+	i  int
+}
+
+// has reports whether d is in a run; d must not be below the last asked.
+func (r *docRanges) has(d int) bool {
+	for r.i < len(r.rs) && r.rs[r.i].to <= d {
+		r.i++
+	}
+	return r.i < len(r.rs) && r.rs[r.i].from <= d
+}
+
+// pathRuns returns the runs of documents of the snapshot's paths that
+// drop reports true for, in document order (a path's documents are a run,
+// and paths' runs are in path number order: see consistent).
+func (v *view) pathRuns(drop func(n int) bool) []docRange {
+	var out []docRange
+	for n := range v.e.snap.meta.Paths {
+		if !drop(n) {
+			continue
+		}
+		pi := getPathInfo(v.pathInfo, n)
+		from, to := int(pi.first), int(pi.first+pi.n)
+		if k := len(out) - 1; k >= 0 && out[k].to == from {
+			out[k].to = to
+		} else if to > from {
+			out = append(out, docRange{from, to})
+		}
+	}
+	return out
+}
+
+// dirtyDocs returns the runs of the snapshot's documents of dirty files;
+// nil when none is.
+func (v *view) dirtyDocs() []docRange {
 	if len(v.dirtyNum) == 0 {
 		return nil
 	}
-	dirty := make([]bool, len(v.e.snap.paths))
-	for n := range v.dirtyNum {
-		dirty[n] = true
-	}
-	return dirty
+	return v.pathRuns(func(n int) bool { return v.dirtyNum[uint32(n)] })
 }
 
 // postingsIn counts the documents of a postings list (after its document
-// frequency) whose path is marked in paths.
-func (v *view) postingsIn(pl []byte, paths []bool) (int, error) {
-	if paths == nil {
+// frequency) that lie in runs.
+func (v *view) postingsIn(pl []byte, runs []docRange) (int, error) {
+	if runs == nil {
 		return 0, nil
 	}
 	in := 0
 	r := postingReader{pl: pl, nd: v.e.snap.meta.Docs, d: -1}
+	rs := docRanges{rs: runs}
 	for {
-		d, _, ok := r.next()
+		d, _, _, ok := r.next()
 		if !ok {
 			return in, r.err
 		}
-		if paths[binary.LittleEndian.Uint32(v.docs[d*docSize:])] {
+		if rs.has(d) {
 			in++
 		}
 	}
 }
 
 // postingReader walks a postings list (after its document frequency):
-// delta-coded document numbers, each with its term frequency.
+// delta-coded document numbers, each with its term frequency and length.
 type postingReader struct {
 	pl    []byte
 	nd, d int // documents in the snapshot; the last document read (-1 before)
 	err   error
 }
 
-// next returns the next document and its term frequency; false at the end
-// of the list or on damage (err set).
-func (r *postingReader) next() (int, uint64, bool) {
+// next returns the next document, its term frequency and its length;
+// false at the end of the list or on damage (err set).
+func (r *postingReader) next() (d int, tf, dl uint64, ok bool) {
 	if len(r.pl) == 0 {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	delta, n := binary.Uvarint(r.pl)
 	if n <= 0 {
 		r.err = errRecord
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	tf, m := binary.Uvarint(r.pl[n:])
 	if m <= 0 {
 		r.err = errRecord
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
-	r.pl = r.pl[n+m:]
+	dl, k := binary.Uvarint(r.pl[n+m:])
+	if k <= 0 {
+		r.err = errRecord
+		return 0, 0, 0, false
+	}
+	r.pl = r.pl[n+m+k:]
 	if r.d < 0 {
 		r.d = int(delta)
 	} else {
@@ -187,9 +231,9 @@ func (r *postingReader) next() (int, uint64, bool) {
 	}
 	if r.d >= r.nd {
 		r.err = errRecord
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
-	return r.d, tf, true
+	return r.d, tf, dl, true
 }
 
 // idf is BM25's inverse document frequency (never negative).
@@ -203,85 +247,164 @@ func (s stats) bm25(tf, dl, idf float64) float64 {
 }
 
 // scoreSnapshot ranks the snapshot's documents of clean files by BM25 and
-// returns the best limit. Scores accumulate in a dense array the Engine
-// reuses, so a query costs a few nanoseconds per posting.
+// returns the best limit. It walks the query terms' postings together,
+// document by document (they are in document order), so each document's
+// score is complete when the walk leaves it: no accumulator per document
+// of the snapshot to allocate and clear, only the heap of the best. A
+// document's contributions are added in term order, as the records of
+// dirty files add theirs, so the same query gives the same bits.
 func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) ([]hit, error) {
 	if !v.hasSnap {
 		return nil, nil
 	}
 	nd := v.e.snap.meta.Docs
-	blocked := v.blockedPaths(f)
+	blocked := docRanges{rs: v.blockedDocs(f)}
 	okKind, okSrc := v.kindTables(f)
-	if cap(v.e.scores) < nd {
-		v.e.scores = make([]float64, nd)
-	}
-	if cap(v.e.covers) < nd {
-		v.e.covers = make([]float64, nd)
-	}
-	scores, covers := v.e.scores[:nd], v.e.covers[:nd]
-	touched := v.e.touched[:0]
-	defer func() {
-		for _, d := range touched {
-			scores[d], covers[d] = 0, 0
-		}
-		v.e.touched = touched[:0]
-	}()
-	// In term order: the same query adds up the same scores every time,
-	// and the records of dirty files add theirs up in the same order.
+	var ps postingsWalk
 	for _, t := range slices.Sorted(maps.Keys(qt)) {
-		qtf := qt[t]
-		pl, ok := st.plist[t]
-		if !ok {
-			continue
+		if pl, ok := st.plist[t]; ok {
+			ps.add(postingReader{pl: pl, nd: nd, d: -1}, st.idf(t)*float64(qt[t]))
 		}
-		idf := st.idf(t) * float64(qtf)
-		r := postingReader{pl: pl, nd: nd, d: -1}
-		for {
-			d, tf, ok := r.next()
-			if !ok {
-				if r.err != nil {
-					return nil, r.err
-				}
-				break
-			}
-			e := v.docs[d*docSize : (d+1)*docSize]
-			if blocked != nil && blocked[binary.LittleEndian.Uint32(e)] {
-				continue
-			}
-			if okKind != nil && !okKind[e[12]] && !okSrc[e[13]] {
-				continue
-			}
-			if scores[d] == 0 {
-				touched = append(touched, uint32(d))
-			}
-			scores[d] += st.bm25(float64(tf), float64(binary.LittleEndian.Uint32(e[8:])), idf)
-			covers[d] += idf
-		}
+	}
+	if ps.err != nil {
+		return nil, ps.err
 	}
 	h := make(hitHeap, 0, limit)
-	for _, d := range touched {
-		s := scores[d]
-		if len(h) == limit && s < h[0].score {
+	for len(ps.heap) > 0 {
+		d := ps.doc()
+		skip := blocked.has(d)
+		if !skip && okKind != nil {
+			e, err := v.doc(d)
+			if err != nil {
+				return nil, err
+			}
+			skip = !okKind[e.kind] && !okSrc[e.src]
+		}
+		score, cover := 0.0, 0.0
+		for len(ps.heap) > 0 && ps.doc() == d {
+			tf, dl, idf := ps.take()
+			if !skip {
+				score += st.bm25(tf, dl, idf)
+				cover += idf
+			}
+		}
+		if ps.err != nil {
+			return nil, ps.err
+		}
+		if skip || len(h) == limit && score < h[0].score {
 			continue
 		}
-		doc := getDoc(v.docs, int(d))
-		h.offer(hit{key: key{v.e.snap.paths[doc.path], int(doc.ordinal)}, score: s, raw: s, cover: covers[d]}, limit)
+		e, err := v.doc(d)
+		if err != nil {
+			return nil, err
+		}
+		h.offer(hit{key: key{v.e.snap.paths[e.path], int(e.ordinal)}, score: score, raw: score, cover: cover}, limit)
 	}
 	return h, nil
 }
 
-// blockedPaths marks the snapshot's paths a query must not read from it:
-// files changed since (read from their records instead) and paths the
-// filter drops. nil when none is.
-func (v *view) blockedPaths(f filter) []bool {
+// postingsWalk walks several postings lists in document order: a min-heap
+// of the lists by their current document, ties by the order they were
+// added in (term order), so one document's postings come in term order.
+type postingsWalk struct {
+	lists []postingList
+	heap  []int // indices into lists
+	err   error
+}
+
+type postingList struct {
+	r      postingReader
+	d      int     // current document
+	tf, dl float64 // its term frequency and length
+	idf    float64 // the term's weight
+}
+
+// add adds a list (empty ones are dropped).
+func (w *postingsWalk) add(r postingReader, idf float64) {
+	l := postingList{r: r, idf: idf}
+	if !l.next() {
+		if r := l.r.err; r != nil && w.err == nil {
+			w.err = r
+		}
+		return
+	}
+	w.lists = append(w.lists, l)
+	w.heap = append(w.heap, len(w.lists)-1)
+	w.up(len(w.heap) - 1)
+}
+
+func (l *postingList) next() bool {
+	d, tf, dl, ok := l.r.next()
+	l.d, l.tf, l.dl = d, float64(tf), float64(dl)
+	return ok
+}
+
+// doc is the smallest current document.
+func (w *postingsWalk) doc() int { return w.lists[w.heap[0]].d }
+
+// take returns the term frequency, document length and weight of the
+// first list of the smallest document and moves that list on; err is set
+// on damage.
+func (w *postingsWalk) take() (tf, dl, idf float64) {
+	l := &w.lists[w.heap[0]]
+	tf, dl, idf = l.tf, l.dl, l.idf
+	if !l.next() {
+		if l.r.err != nil && w.err == nil {
+			w.err = l.r.err
+		}
+		last := len(w.heap) - 1
+		w.heap[0] = w.heap[last]
+		w.heap = w.heap[:last]
+	}
+	w.down(0)
+	return tf, dl, idf
+}
+
+func (w *postingsWalk) less(i, j int) bool {
+	a, b := w.heap[i], w.heap[j]
+	if da, db := w.lists[a].d, w.lists[b].d; da != db {
+		return da < db
+	}
+	return a < b
+}
+
+func (w *postingsWalk) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !w.less(i, p) {
+			return
+		}
+		w.heap[i], w.heap[p] = w.heap[p], w.heap[i]
+		i = p
+	}
+}
+
+func (w *postingsWalk) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(w.heap) {
+			return
+		}
+		if c+1 < len(w.heap) && w.less(c+1, c) {
+			c++
+		}
+		if !w.less(c, i) {
+			return
+		}
+		w.heap[i], w.heap[c] = w.heap[c], w.heap[i]
+		i = c
+	}
+}
+
+// blockedDocs returns the runs of snapshot documents a query must not
+// read from it: those of files changed since (read from their records
+// instead) and of paths the filter drops. nil when none is.
+func (v *view) blockedDocs(f filter) []docRange {
 	if len(v.dirtyNum) == 0 && f.prefix == "" {
 		return nil
 	}
-	blocked := make([]bool, len(v.e.snap.paths))
-	for i, p := range v.e.snap.paths {
-		blocked[i] = v.dirtyNum[uint32(i)] || !f.path(p)
-	}
-	return blocked
+	paths := v.e.snap.paths
+	return v.pathRuns(func(n int) bool { return v.dirtyNum[uint32(n)] || !f.path(paths[n]) })
 }
 
 // kindTables maps the snapshot's kind and source-type codes to whether the

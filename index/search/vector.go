@@ -77,6 +77,10 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 			if skip, err = v.skipPaths(f); err != nil {
 				return nil, nil, err
 			}
+			// The scan reads every document's entry (see docsIn).
+			if err := v.docsIn(0, v.e.snap.meta.Docs); err != nil {
+				return nil, nil, err
+			}
 		}
 		files = append(files, file{vf, keep})
 	}

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"slices"
 	"strings"
 
@@ -12,9 +14,13 @@ import (
 // view is one query's view of the index: the snapshot for files unchanged
 // since it was built, and the per-file records of the rest (dirty files).
 type view struct {
-	tx       *store.Tx
-	e        *Engine
+	tx *store.Tx
+	e  *Engine
+	// docs is the document table, unchecked: each block of docBlock
+	// entries is checked against docSums when first read (see docsIn).
 	docs     []byte
+	docSums  []byte
+	docsOK   []bool // per block: checked
 	pathInfo []byte
 	hasSnap  bool
 	dirty    map[string]bool
@@ -55,22 +61,50 @@ func (s *snapshotState) num(p string) (uint32, bool) {
 	return uint32(i), ok
 }
 
-// consistent checks, once per snapshot, that every number the tables hold
-// points inside them, so a damaged index gives an error, not a panic.
+// consistent checks, once per snapshot, that the path table's runs of
+// documents tile the document table in order, so a damaged index gives an
+// error, not a panic, and a path's documents are a run (see blockedDocs).
 func (v *view) consistent() bool {
-	docs, paths := v.e.snap.meta.Docs, v.e.snap.meta.Paths
-	for d := range docs {
-		if int(getDoc(v.docs, d).path) >= paths {
-			return false
-		}
-	}
-	for p := range paths {
+	next := uint32(0)
+	for p := range v.e.snap.meta.Paths {
 		pi := getPathInfo(v.pathInfo, p)
-		if int64(pi.first)+int64(pi.n) > int64(docs) {
+		if pi.first != next || int64(pi.first)+int64(pi.n) > int64(v.e.snap.meta.Docs) {
 			return false
 		}
+		next += pi.n
 	}
-	return true
+	return int(next) == v.e.snap.meta.Docs
+}
+
+// docsIn checks the blocks of the document table that hold documents
+// [from, from+n): each against its checksum, once per query, and that
+// every entry's path is in the path table.
+func (v *view) docsIn(from, n int) error {
+	for b := from / docBlock; b < len(v.docsOK) && b*docBlock < from+n; b++ {
+		if v.docsOK[b] {
+			continue
+		}
+		block := v.docs[b*docBlock*docSize : min((b+1)*docBlock, v.e.snap.meta.Docs)*docSize]
+		ok := crc32.Checksum(block, castagnoli) == binary.LittleEndian.Uint32(v.docSums[4*b:])
+		for i := 0; ok && i < len(block)/docSize; i++ {
+			ok = int(getDoc(block, i).path) < v.e.snap.meta.Paths
+		}
+		if !ok {
+			return v.tx.SnapshotSealed(keyDocs).Damaged(fmt.Sprintf("block %d of the document table fails its checksum", b))
+		}
+		v.docsOK[b] = true
+	}
+	return nil
+}
+
+// doc returns snapshot document d, checked (see docsIn).
+func (v *view) doc(d int) (doc, error) {
+	if b := d / docBlock; !v.docsOK[b] {
+		if err := v.docsIn(d, 1); err != nil {
+			return doc{}, err
+		}
+	}
+	return getDoc(v.docs, d), nil
 }
 
 func (e *Engine) open(tx *store.Tx) (*view, error) {
@@ -122,13 +156,17 @@ func (e *Engine) open(tx *store.Tx) (*view, error) {
 			}
 		}
 	}
-	if v.docs, err = tx.SnapshotValue(keyDocs); err != nil {
+	v.docs = tx.SnapshotSealed(keyDocs).Unchecked()
+	if v.docSums, err = tx.SnapshotValue(keyDocSums); err != nil {
 		return nil, err
 	}
 	if v.pathInfo, err = tx.SnapshotValue(keyPathInfo); err != nil {
 		return nil, err
 	}
-	if len(v.docs) != e.snap.meta.Docs*docSize || len(v.pathInfo) != e.snap.meta.Paths*pathInfoSize || !e.snap.checked && !v.consistent() {
+	blocks := (e.snap.meta.Docs + docBlock - 1) / docBlock
+	v.docsOK = make([]bool, blocks)
+	if len(v.docs) != e.snap.meta.Docs*docSize || len(v.docSums) != 4*blocks || len(v.pathInfo) != e.snap.meta.Paths*pathInfoSize ||
+		!e.snap.checked && !v.consistent() {
 		e.snap = snapshotState{}
 		return nil, fmt.Errorf("search snapshot: document table damaged (run `dossier index` to rebuild it)")
 	}
@@ -267,6 +305,9 @@ func (v *view) kindFilter(p string, f filter) (func(ord int) bool, error) {
 		return func(int) bool { return false }, nil
 	}
 	pi := getPathInfo(v.pathInfo, int(n))
+	if err := v.docsIn(int(pi.first), int(pi.n)); err != nil {
+		return nil, err
+	}
 	kinds, srcs := v.e.snap.meta.Kinds, v.e.snap.meta.SrcTypes
 	return func(ord int) bool {
 		if ord >= int(pi.n) {
