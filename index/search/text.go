@@ -298,7 +298,7 @@ func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) (
 		if err != nil {
 			return nil, err
 		}
-		h.offer(hit{key: key{v.e.snap.paths[e.path], int(e.ordinal)}, score: score, raw: score, cover: cover}, limit)
+		h.offer(hit{key: key{v.e.snap.paths.path(int(e.path)), int(e.ordinal)}, score: score, raw: score, cover: cover}, limit)
 	}
 	return h, nil
 }
@@ -403,8 +403,8 @@ func (v *view) blockedDocs(f filter) []docRange {
 	if len(v.dirtyNum) == 0 && f.prefix == "" {
 		return nil
 	}
-	paths := v.e.snap.paths
-	return v.pathRuns(func(n int) bool { return v.dirtyNum[uint32(n)] || !f.path(paths[n]) })
+	paths := &v.e.snap.paths
+	return v.pathRuns(func(n int) bool { return v.dirtyNum[uint32(n)] || !paths.hasPrefix(n, f.prefix) })
 }
 
 // kindTables maps the snapshot's kind and source-type codes to whether the

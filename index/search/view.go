@@ -1,12 +1,11 @@
 package search
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
-	"slices"
-	"strings"
 
 	"github.com/dossierhq/dossier/store"
 )
@@ -42,24 +41,14 @@ type view struct {
 
 // snapshotState is what an Engine keeps of one snapshot between queries.
 type snapshotState struct {
-	key      string // the snapshot's header bytes: new with every rebuild
-	meta     snapMeta
-	paths    []string
-	pathNums map[string]uint32 // nil when paths are sorted (see num)
-	checked  bool              // its tables were found consistent (see consistent)
+	key     string // the snapshot's header bytes: new with every rebuild
+	meta    snapMeta
+	paths   pathTable
+	checked bool // its tables were found consistent (see consistent)
 }
 
-// num is the number of path p in the snapshot's path table: found by
-// binary search, as the table is in path order (a map of 10k paths was a
-// tenth of a one-shot query's time), or in pathNums when it is not.
-func (s *snapshotState) num(p string) (uint32, bool) {
-	if s.pathNums != nil {
-		n, ok := s.pathNums[p]
-		return n, ok
-	}
-	i, ok := slices.BinarySearch(s.paths, p)
-	return uint32(i), ok
-}
+// num is the number of path p in the snapshot's path table.
+func (s *snapshotState) num(p string) (uint32, bool) { return s.paths.num(p) }
 
 // consistent checks, once per snapshot, that the path table's runs of
 // documents tile the document table in order, so a damaged index gives an
@@ -140,21 +129,15 @@ func (e *Engine) open(tx *store.Tx) (*view, error) {
 		if err != nil {
 			return nil, err
 		}
-		paths := strings.Split(string(table), pathSep)
-		if m.Paths == 0 {
-			paths = nil
+		if !e.oneShot {
+			// Kept for the next query, past this transaction.
+			table = bytes.Clone(table)
 		}
-		if len(paths) != m.Paths {
+		paths, ok := newPathTable(table, m.Paths)
+		if !ok {
 			return nil, fmt.Errorf("search snapshot: path table damaged (run `dossier index` to rebuild it)")
 		}
 		e.snap = snapshotState{key: string(raw), meta: m, paths: paths}
-		if !slices.IsSorted(paths) {
-			// A snapshot Rebuild wrote is in path order; another gets a map.
-			e.snap.pathNums = make(map[string]uint32, len(paths))
-			for i, p := range paths {
-				e.snap.pathNums[p] = uint32(i)
-			}
-		}
 	}
 	v.docs = tx.SnapshotSealed(keyDocs).Unchecked()
 	if v.docSums, err = tx.SnapshotValue(keyDocSums); err != nil {
