@@ -146,32 +146,6 @@ func (s *segment) encode() []byte {
 	return append(b, s.data...)
 }
 
-// segEntry returns entry i of an encoded segment, checked against its
-// CRC-32C and without it.
-func segEntry(seg []byte, i int) ([]byte, bool) {
-	if len(seg) < 4 {
-		return nil, false
-	}
-	n := int(binary.LittleEndian.Uint32(seg))
-	if i >= n || len(seg) < 4+4*n {
-		return nil, false
-	}
-	data := seg[4+4*n:]
-	start := binary.LittleEndian.Uint32(seg[4+4*i:])
-	end := uint32(len(data))
-	if i+1 < n {
-		end = binary.LittleEndian.Uint32(seg[4+4*(i+1):])
-	}
-	if start > end || int(end) > len(data) || end-start < 4 {
-		return nil, false
-	}
-	e := data[start : end-4]
-	if crc32.Checksum(e, castagnoli) != binary.LittleEndian.Uint32(data[end-4:]) {
-		return nil, false
-	}
-	return e, true
-}
-
 // plist is one term's postings being built: room for the document
 // frequency's uvarint, then (doc delta, tf, document length) uvarint
 // triples: BM25 needs the length of every document it scores, and a
