@@ -26,7 +26,9 @@ import (
 // 8: the document table has a CRC-32C per block of docBlock entries, and
 // each posting holds its document's length: a query checks and reads what
 // it uses, not every table whole.
-const snapVersion = 8
+// 9: the chunk metadata is one value (metas), not segments of 512: a query
+// looks one value up, not one per segment its candidates lie in.
+const snapVersion = 9
 
 // pathSep separates the path table's entries: the one byte a Unix path
 // cannot hold.
@@ -51,6 +53,7 @@ var (
 	keyPaths    = []byte("paths")
 	keyPathInfo = []byte("pathinfo")
 	keyDocSums  = []byte("docsums")
+	keyMetas    = []byte("metas")
 )
 
 // docBlock is how many document entries one checksum of the document
@@ -65,14 +68,6 @@ func docSums(docs []byte) []byte {
 	}
 	return sums
 }
-
-// metaKey is the key of metadata segment n.
-func metaKey(n int) []byte { return binary.BigEndian.AppendUint32([]byte("m"), uint32(n)) }
-
-// segDocs is how many documents' metadata one segment holds. A query reads
-// only the entries of its results, each checked against its own CRC-32C
-// (the entry's last four bytes), not the segments they lie in.
-const segDocs = 512
 
 // docSize is the size of one document entry: path number, ordinal and
 // length (uint32 each), kind and source type codes (uint8 each), flags,
@@ -117,34 +112,25 @@ func getPathInfo(b []byte, i int) pathInfo {
 type Builder struct {
 	postings map[string]*plist
 	docs     []byte
-	sums     []byte   // the document table's block checksums; Write computes them when nil
-	segs     [][]byte // finished metadata segments
-	seg      segment  // the one being filled
-	paths    []string
-	pathInfo []byte
-	totalLen int64
-	kinds    codes
-	srcs     codes
-	raw      []byte // decompression buffer, reused from record to record
+	sums     []byte // the document table's block checksums; Write computes them when nil
+	// The chunk metadata table: each document's entry (appendMeta, then
+	// its CRC-32C) in metaData, where it starts in metaOffs (uint32s).
+	metaOffs, metaData []byte
+	paths              []string
+	pathInfo           []byte
+	totalLen           int64
+	kinds              codes
+	srcs               codes
+	raw                []byte // decompression buffer, reused from record to record
 	// The vector table (see addVectors); vecTable is nil without one.
 	vecs, resid []byte
 	vecPaths    []byte
 	vecTable    *vecTable
 }
 
-// segment is a metadata segment being built: entry offsets, then entries.
-type segment struct {
-	offs []uint32
-	data []byte
-}
-
-func (s *segment) encode() []byte {
-	b := binary.LittleEndian.AppendUint32(nil, uint32(len(s.offs)))
-	for _, o := range s.offs {
-		b = binary.LittleEndian.AppendUint32(b, o)
-	}
-	return append(b, s.data...)
-}
+// The chunk metadata table (keyMetas) is a uint32 offset per document and
+// one past the last, then the entries: a query reads the two offsets and
+// the entry of each document it looks at, by copy (see docMeta).
 
 // plist is one term's postings being built: room for the document
 // frequency's uvarint, then (doc delta, tf, document length) uvarint
@@ -207,14 +193,10 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 			kind: b.kinds.code(m.Kind), src: b.srcs.code(m.SrcType), flags: flags})
 		b.docs = append(b.docs, e[:]...)
 		b.totalLen += int64(length)
-		start := len(b.seg.data)
-		b.seg.offs = append(b.seg.offs, uint32(start))
-		b.seg.data = appendMeta(b.seg.data, m)
-		b.seg.data = binary.LittleEndian.AppendUint32(b.seg.data, crc32.Checksum(b.seg.data[start:], castagnoli))
-		if len(b.seg.offs) == segDocs {
-			b.segs = append(b.segs, b.seg.encode())
-			b.seg = segment{}
-		}
+		start := len(b.metaData)
+		b.metaOffs = binary.LittleEndian.AppendUint32(b.metaOffs, uint32(start))
+		b.metaData = appendMeta(b.metaData, m)
+		b.metaData = binary.LittleEndian.AppendUint32(b.metaData, crc32.Checksum(b.metaData[start:], castagnoli))
 	}, func(ord int, term []byte, tf int) {
 		d := first + uint32(ord)
 		p := b.postings[string(term)]
@@ -258,10 +240,6 @@ const txTerms = 50_000
 // caller holds the workspace's writer lock throughout, so no file changes
 // between the read b was built from and the switch. b is spent afterwards.
 func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
-	if len(b.seg.offs) > 0 {
-		b.segs = append(b.segs, b.seg.encode())
-		b.seg = segment{}
-	}
 	meta, err := json.Marshal(snapMeta{Version: snapVersion, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
 		Kinds: b.kinds.names, SrcTypes: b.srcs.names, Built: time.Now().UTC(), Vectors: b.vecTable})
 	if b.sums == nil {
@@ -274,9 +252,7 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 		{keyMeta, meta}, {keyDocs, nonNil(b.docs)}, {keyDocSums, b.sums},
 		{keyPaths, []byte(strings.Join(b.paths, pathSep))}, {keyPathInfo, nonNil(b.pathInfo)},
 	}
-	for i, s := range b.segs {
-		tables = append(tables, struct{ k, v []byte }{metaKey(i), s})
-	}
+	tables = append(tables, struct{ k, v []byte }{keyMetas, b.metaTable()})
 	tables = append(tables, b.vecTables()...)
 	first := true
 	for len(tables) > 0 {
@@ -307,7 +283,7 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 		}
 		first, tables = false, tables[n:]
 	}
-	b.docs, b.segs, b.pathInfo, b.vecs, b.resid, b.vecPaths = nil, nil, nil, nil, nil, nil
+	b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.resid, b.vecPaths = nil, nil, nil, nil, nil, nil, nil
 
 	keys := make([]string, 0, len(b.postings))
 	for k := range b.postings {
@@ -352,6 +328,14 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 	}
 	// The old snapshot, now in the staging slot, is freed on its own.
 	return update(func(tx *store.Tx) error { return tx.ClearStaging() })
+}
+
+// metaTable returns the chunk metadata table, with room for its checksum.
+func (b *Builder) metaTable() []byte {
+	t := make([]byte, 0, len(b.metaOffs)+4+len(b.metaData)+4)
+	t = append(t, b.metaOffs...)
+	t = binary.LittleEndian.AppendUint32(t, uint32(len(b.metaData)))
+	return append(t, b.metaData...)
 }
 
 func nonNil(b []byte) []byte {

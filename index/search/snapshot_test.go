@@ -76,9 +76,9 @@ func TestDamagedSnapshot(t *testing.T) {
 // next index run repairs, never wrong results.
 func TestDamagedChunkMetadata(t *testing.T) {
 	db := snapshotOf(t, func(b *Builder) {
-		// The second chunk's symbol; its segment is sealed whole after.
-		i := bytes.LastIndex(b.seg.data, []byte("F"))
-		b.seg.data[i] = 'G'
+		// The second chunk's symbol; the table is sealed whole after.
+		i := bytes.LastIndex(b.metaData, []byte("F"))
+		b.metaData[i] = 'G'
 	})
 	_, err := searchText(db, "parse config")
 	if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "dossier index") {

@@ -17,18 +17,18 @@ type view struct {
 	e  *Engine
 	// docs is the document table, unchecked: each block of docBlock
 	// entries is checked against docSums when first read (see docsIn).
-	docs     []byte
-	docSums  []byte
-	docsOK   []bool // per block: checked
-	pathInfo []byte
-	hasSnap  bool
-	dirty    map[string]bool
-	dirtyNum map[uint32]bool
-	recs     map[string]*FileRecord    // decoded records of dirty files
-	metas    map[int]*Meta             // decoded snapshot metadata, by document
-	segs     map[int]store.SealedValue // metadata segments looked up so far (see docMeta)
-	entry    []byte                    // a metadata entry read by copy, reused
-	notes    []string                  // for the response's debug notes
+	docs      []byte
+	docSums   []byte
+	docsOK    []bool // per block: checked
+	pathInfo  []byte
+	hasSnap   bool
+	dirty     map[string]bool
+	dirtyNum  map[uint32]bool
+	recs      map[string]*FileRecord // decoded records of dirty files
+	metas     map[int]*Meta          // decoded snapshot metadata, by document
+	metaTable *store.SealedValue     // the chunk metadata table, once looked up (see docMeta)
+	entry     []byte                 // a metadata entry read by copy, reused
+	notes     []string               // for the response's debug notes
 	// recordScans counts the files whose vector records the vector scan
 	// read, not their entries in the snapshot's table.
 	recordScans int
@@ -99,7 +99,7 @@ func (v *view) doc(d int) (doc, error) {
 
 func (e *Engine) open(tx *store.Tx) (*view, error) {
 	v := &view{tx: tx, e: e, dirty: map[string]bool{}, dirtyNum: map[uint32]bool{},
-		recs: map[string]*FileRecord{}, metas: map[int]*Meta{}, segs: map[int]store.SealedValue{}}
+		recs: map[string]*FileRecord{}, metas: map[int]*Meta{}}
 	raw, err := tx.SnapshotValue(keyMeta)
 	if err != nil {
 		return nil, err
@@ -201,20 +201,18 @@ func (v *view) docMeta(d int) (*Meta, error) {
 		return m, nil
 	}
 	// Only the entry is read, by copy, and checked against its own
-	// checksum, not the segment of 512 it lies in: a query's results are
-	// spread over as many segments as they are many, and each page of the
-	// index's memory map a query touches costs a page fault.
-	seg, ok := v.segs[d/segDocs]
-	if !ok {
-		seg = v.tx.SnapshotSealed(metaKey(d / segDocs))
-		v.segs[d/segDocs] = seg
+	// checksum: each page of the index's memory map a query touches costs
+	// a page fault, and a query's candidates are spread all over.
+	if v.metaTable == nil {
+		t := v.tx.SnapshotSealed(keyMetas)
+		v.metaTable = &t
 	}
-	entry, err := v.segEntry(seg, d%segDocs)
+	entry, err := v.metaEntry(d)
 	if err != nil {
 		return nil, err
 	}
 	if entry == nil {
-		return nil, seg.Damaged(fmt.Sprintf("the metadata of chunk %d fails its checksum", d))
+		return nil, v.metaTable.Damaged(fmt.Sprintf("the metadata of chunk %d fails its checksum", d))
 	}
 	r := reader{b: entry}
 	m := &Meta{}
@@ -226,41 +224,29 @@ func (v *view) docMeta(d int) (*Meta, error) {
 	return m, nil
 }
 
-// segEntry reads entry i of an encoded segment by copy (see segment)
-// and returns it checked against its CRC-32C and without it; nil when it is
-// damaged. The bytes are valid until the next call.
-func (v *view) segEntry(seg store.SealedValue, i int) ([]byte, error) {
-	var head [8]byte
-	if seg.Len() < 4 {
+// metaEntry reads the metadata entry of document d by copy (see
+// Builder.metaTable) and returns it checked against its CRC-32C and
+// without it; nil when it is damaged. The bytes are valid until the next
+// call.
+func (v *view) metaEntry(d int) ([]byte, error) {
+	t := v.metaTable
+	base := 4 * (v.e.snap.meta.Docs + 1)
+	if t.Len() < base {
 		return nil, nil
 	}
-	if err := seg.ReadAt(head[:4], 0); err != nil {
+	var offs [8]byte
+	if err := t.ReadAt(offs[:], 4*d); err != nil {
 		return nil, err
 	}
-	n := int(binary.LittleEndian.Uint32(head[:]))
-	if i >= n || seg.Len() < 4+4*n {
-		return nil, nil
-	}
-	offs := head[:8]
-	if i+1 == n {
-		offs = head[:4]
-	}
-	if err := seg.ReadAt(offs, 4+4*i); err != nil {
-		return nil, err
-	}
-	data := 4 + 4*n
-	start, end := binary.LittleEndian.Uint32(offs), uint32(seg.Len()-data)
-	if i+1 < n {
-		end = binary.LittleEndian.Uint32(offs[4:])
-	}
-	if start > end || int(end) > seg.Len()-data || end-start < 4 {
+	start, end := binary.LittleEndian.Uint32(offs[:]), binary.LittleEndian.Uint32(offs[4:])
+	if start > end || end-start < 4 || int64(end) > int64(t.Len()-base) {
 		return nil, nil
 	}
 	if int(end-start) > cap(v.entry) {
 		v.entry = make([]byte, end-start, max(end-start, 4096))
 	}
 	e := v.entry[:end-start]
-	if err := seg.ReadAt(e, data+int(start)); err != nil {
+	if err := t.ReadAt(e, base+int(start)); err != nil {
 		return nil, err
 	}
 	body := e[:len(e)-4]
