@@ -7,6 +7,7 @@ import (
 
 	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/history"
+	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -42,6 +43,11 @@ func (ix *Indexer) quickRun(ctx context.Context) (sum Summary, ok bool, err erro
 		// The summary's totals are current too (see currentTotals): the
 		// changed files' writes keep them so.
 		if ok, err := tx.Summary(&sum); err != nil || !ok || sum.Generation != t.Gen {
+			return errStop
+		}
+		// A snapshot of another layout (a newer dossier) is rebuilt by a
+		// full run, though no file changed.
+		if !search.SnapshotCurrent(tx) {
 			return errStop
 		}
 		if model, hasModel, err = tx.VectorModel(); err != nil {

@@ -3,7 +3,6 @@ package store
 import (
 	"fmt"
 	"os"
-	"sync"
 	"unsafe"
 )
 
@@ -12,34 +11,19 @@ import (
 // resident memory until the file is closed. A query that reads tens of
 // megabytes once (the search snapshot's vector table) or a few bytes from
 // many places (the residuals of its candidates) reads them with pread
-// instead, into a buffer it reuses: the same bytes from the page cache,
+// instead (from the file the database holds open), into a buffer it reuses: the same bytes from the page cache,
 // but the process holds one buffer of them at a time, not every page it
 // ever touched (and the kernel's fault-around, which maps up to 64 KB
 // around each page touched, never multiplies a small random read).
 
-// valueFile is the index file opened for reading values by copy, once per
-// transaction that asks, closed when the transaction ends.
-type valueFile struct {
-	once sync.Once
-	f    *os.File
-	err  error
-}
-
+// file is the index file the transaction's database maps, for reading
+// values by copy: the very file bbolt opened, not the file at its path,
+// which a writer may have renamed away (SetAside) and replaced since.
 func (t *Tx) file() (*os.File, error) {
-	t.vf.once.Do(func() {
-		t.vf.f, t.vf.err = os.Open(t.tx.DB().Path())
-		if t.vf.err != nil {
-			t.vf.err = fmt.Errorf("open %s for reading: %w", t.tx.DB().Path(), t.vf.err)
-		}
-	})
-	return t.vf.f, t.vf.err
-}
-
-// closeFile closes what file opened; the transaction is over.
-func (t *Tx) closeFile() {
-	if t.vf.f != nil {
-		t.vf.f.Close()
+	if t.f == nil {
+		return nil, fmt.Errorf("read %s: the index file is not open", t.tx.DB().Path())
 	}
+	return t.f, nil
 }
 
 // offset is where v, a value of t, lies in the index file; false when it
@@ -89,6 +73,16 @@ func (s SealedValue) ReadAt(p []byte, off int) error {
 		return damaged(s.db, "search snapshot value %q is %d bytes, too short to hold bytes %d-%d", s.key, s.Len(), off, off+len(p))
 	}
 	return s.t.readAt(s.v, p, off)
+}
+
+// Unchecked returns the value without its checksum (nil if missing), the
+// checksum unchecked: for a caller whose values carry checksums of their
+// own parts, each checked as it is read. Valid until the transaction ends.
+func (s SealedValue) Unchecked() []byte {
+	if len(s.v) < sumSize {
+		return nil
+	}
+	return s.v[: len(s.v)-sumSize : len(s.v)-sumSize]
 }
 
 // Damaged is the error for damage its caller found inside the value (a

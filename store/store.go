@@ -61,6 +61,9 @@ type Options struct {
 type DB struct {
 	bolt *bolt.DB
 	path string
+	// file is the file bbolt opened and maps, for reading values by copy
+	// (see readat.go); bbolt closes it.
+	file *os.File
 	// Rebuilt is set when a writer found an index of an older schema
 	// (OldSchema) and emptied it; the caller re-indexes everything and
 	// should say so.
@@ -98,7 +101,7 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	w := &waiter{ctx: ctx, path: path, start: time.Now(), deadline: time.Now().Add(timeout), notice: waitNotice(ctx)}
 	turn := flock.New(filepath.Join(filepath.Dir(path), "index.turn"))
-	b, err := w.open(turn, opts.ReadOnly)
+	b, file, err := w.open(turn, opts.ReadOnly)
 	if turn.Locked() {
 		turn.Unlock()
 	}
@@ -117,7 +120,7 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
-	db := &DB{bolt: b, path: path}
+	db := &DB{bolt: b, path: path, file: file}
 	err = guard(path, func() error { return db.checkSchema(opts.ReadOnly) })
 	if err == nil && !opts.ReadOnly {
 		err = db.checkNote()
@@ -146,16 +149,17 @@ type waiter struct {
 const poll = 5 * time.Millisecond
 
 // open takes the turnstile, then opens the file with bbolt, trying both
-// again until the deadline. A turnstile that cannot be created (a
-// read-only directory) is skipped: no writer can be working there either.
-func (w *waiter) open(turn *flock.Flock, readOnly bool) (*bolt.DB, error) {
+// again until the deadline, and returns the database and the file bbolt
+// opened. A turnstile that cannot be created (a read-only directory) is
+// skipped: no writer can be working there either.
+func (w *waiter) open(turn *flock.Flock, readOnly bool) (*bolt.DB, *os.File, error) {
 	for {
 		ok, err := turn.TryLock()
 		if err != nil || ok {
 			break
 		}
 		if err := w.wait(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for {
@@ -163,10 +167,16 @@ func (w *waiter) open(turn *flock.Flock, readOnly bool) (*bolt.DB, error) {
 		// first page past its end, so the layout is checked first.
 		err := checkFile(w.path, readOnly)
 		var b *bolt.DB
+		var file *os.File
 		if err == nil {
 			err = guard(w.path, func() error {
 				var err error
 				b, err = bolt.Open(w.path, 0o600, &bolt.Options{
+					OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+						f, err := os.OpenFile(name, flag, perm)
+						file = f
+						return f, err
+					},
 					// One try: the loop here sleeps, notices and watches ctx.
 					Timeout:      time.Nanosecond,
 					ReadOnly:     readOnly,
@@ -179,10 +189,13 @@ func (w *waiter) open(turn *flock.Flock, readOnly bool) (*bolt.DB, error) {
 			})
 		}
 		if !errors.Is(err, berrors.ErrTimeout) && !errors.Is(err, errLocked) {
-			return b, err
+			if err != nil {
+				return nil, nil, err
+			}
+			return b, file, nil
 		}
 		if err := w.wait(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 }
@@ -307,9 +320,7 @@ func (db *DB) checkSchema(readOnly bool) error {
 func (db *DB) View(fn func(*Tx) error) error {
 	err := guard(db.path, func() error {
 		return db.bolt.View(func(tx *bolt.Tx) error {
-			t := &Tx{tx: tx}
-			defer t.closeFile()
-			return fn(t)
+			return fn(&Tx{tx: tx, f: db.file})
 		})
 	})
 	db.noteDamage(err)
@@ -322,7 +333,7 @@ func (db *DB) View(fn func(*Tx) error) error {
 func (db *DB) Update(fn func(*Tx) error) error {
 	err := guard(db.path, func() error {
 		return db.bolt.Update(func(tx *bolt.Tx) error {
-			t := &Tx{tx: tx}
+			t := &Tx{tx: tx, f: db.file}
 			if err := fn(t); err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
@@ -17,7 +18,7 @@ import (
 // transaction ends: callers copy what they keep.
 type Tx struct {
 	tx *bolt.Tx
-	vf valueFile // see readat.go
+	f  *os.File // the file bbolt maps (see readat.go)
 }
 
 func (t *Tx) b(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }

@@ -29,6 +29,13 @@ var benchQueries = []string{
 	"xyzzyplugh",
 }
 
+// benchNames are names a symbol search looks for, as an editor or agent
+// asks: exact names of functions and types, one that many define.
+var benchNames = []string{
+	"ParseDuration", "FileInfoHeader", "Getenv", "NewReader", "Children",
+	"ExpandEnv", "Marshal", "Flush",
+}
+
 func benchQuery(b *testing.B, mode Mode) {
 	root := os.Getenv("DOSSIER_BENCH_INDEX")
 	if root == "" {
@@ -76,6 +83,16 @@ func BenchmarkQuerySymbol(b *testing.B) { benchQuery(b, Symbol) }
 // index file; without, they are first copied for later queries, which a
 // process that answers one never makes.
 func BenchmarkQueryHybridFresh(b *testing.B) {
+	benchFresh(b, Hybrid)
+}
+
+// BenchmarkQueryTextFresh and BenchmarkQuerySymbolFresh answer each query
+// of their mode with a new one-shot Engine, as `dossier search --mode text`
+// and `--mode symbol` processes do.
+func BenchmarkQueryTextFresh(b *testing.B)   { benchFresh(b, Text) }
+func BenchmarkQuerySymbolFresh(b *testing.B) { benchFresh(b, Symbol) }
+
+func benchFresh(b *testing.B, mode Mode) {
 	for _, oneShot := range []bool{false, true} {
 		name := "copy"
 		if oneShot {
@@ -94,7 +111,11 @@ func BenchmarkQueryHybridFresh(b *testing.B) {
 				if oneShot {
 					e.OneShot()
 				}
-				q := Query{Text: benchQueries[i%len(benchQueries)], MinScore: DefaultMinScore}
+				qs := benchQueries
+				if mode == Symbol {
+					qs = benchNames
+				}
+				q := Query{Text: qs[i%len(qs)], Mode: mode, MinScore: DefaultMinScore}
 				i++
 				if _, err := e.SearchRoot(ctx, root, q); err != nil {
 					b.Fatal(err)

@@ -15,9 +15,6 @@ func WriteOldSnapshot(tx *store.Tx) error {
 	if err := tx.SearchRecords(b.AddFile); err != nil {
 		return err
 	}
-	if len(b.seg.offs) > 0 {
-		b.segs = append(b.segs, b.seg.encode())
-	}
 	meta, err := json.Marshal(snapMeta{Version: 3, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
 		Kinds: b.kinds.names, SrcTypes: b.srcs.names})
 	if err != nil {
@@ -32,11 +29,6 @@ func WriteOldSnapshot(tx *store.Tx) error {
 			{keyPaths, []byte(strings.Join(b.paths, "\n"))}, {keyPathInfo, nonNil(b.pathInfo)},
 		} {
 			if err := put(kv.k, kv.v); err != nil {
-				return err
-			}
-		}
-		for i, s := range b.segs {
-			if err := put(metaKey(i), s); err != nil {
 				return err
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/store"
 )
@@ -54,6 +56,40 @@ func TestOldSnapshotLayout(t *testing.T) {
 	if got := query(t, root, search.Query{Text: "total price cart", Mode: search.Text}); len(got.Debug.Notes) != 0 {
 		t.Errorf("notes after the rebuild: %q", got.Debug.Notes)
 	}
+}
+
+// TestOldSnapshotLayoutNoChange proves an index run that finds no file
+// changed still rebuilds a snapshot of another layout: what a newer dossier
+// finds in an index the older one left, its walk and summary current.
+func TestOldSnapshotLayoutNoChange(t *testing.T) {
+	root := workspace(t)
+	update(t, root, func(tx *store.Tx) error {
+		if err := search.WriteOldSnapshot(tx); err != nil {
+			return err
+		}
+		// The run that wrote the tree and summary wrote this snapshot too:
+		// both describe the generation this commit makes.
+		tree, err := discover.DecodeTree(tx.WalkTree())
+		if err != nil {
+			return err
+		}
+		tree.Gen = tx.Generation() + 1
+		var sum index.Summary
+		if _, err := tx.Summary(&sum); err != nil {
+			return err
+		}
+		sum.Generation = tree.Gen
+		if err := tx.SetWalkTree(tree.Encode()); err != nil {
+			return err
+		}
+		return tx.SetSummary(sum)
+	})
+	reindex(t, root)
+	view(t, root, func(tx *store.Tx) {
+		if !search.SnapshotCurrent(tx) {
+			t.Errorf("the index run kept the snapshot of another layout")
+		}
+	})
 }
 
 func update(t *testing.T, root string, fn func(*store.Tx) error) {

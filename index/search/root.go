@@ -70,6 +70,10 @@ func (e *Engine) read(ctx context.Context, root string, fn func(tx *store.Tx) er
 		return err
 	}
 	err = db.View(fn)
+	if e.oneShot {
+		// Its path table is the transaction's memory (see open).
+		e.snap = snapshotState{}
+	}
 	if cerr := db.Close(); err == nil {
 		err = cerr
 	}

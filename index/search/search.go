@@ -110,13 +110,10 @@ type Debug struct {
 // Engine answers queries against one index. It keeps what it derived from
 // the snapshot between queries and notices when the snapshot changes.
 type Engine struct {
-	tok     *terms.Tokenizer
-	emb     *embed.Builtin
-	snap    snapshotState
-	scores  []float64 // BM25 accumulators, one per snapshot document
-	covers  []float64 // the query IDF mass each document holds
-	touched []uint32  // documents with a score this query
-	vecs    vectorCache
+	tok  *terms.Tokenizer
+	emb  *embed.Builtin
+	snap snapshotState
+	vecs vectorCache
 	// oneShot: the Engine answers one query, so it reads what the query
 	// scans in place instead of keeping copies for the next (see OneShot).
 	oneShot bool

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -20,7 +21,14 @@ import (
 // 4: the path table is NUL-separated (a file name may hold a newline).
 // 5: chunk metadata holds the content hash and near-duplicate signature.
 // 6: the vector table (vectable.go).
-const snapVersion = 6
+// 7: each chunk metadata entry ends with its own CRC-32C, so a query checks
+// the entries it reads, not the whole segments they lie in.
+// 8: the document table has a CRC-32C per block of docBlock entries, and
+// each posting holds its document's length: a query checks and reads what
+// it uses, not every table whole.
+// 9: the chunk metadata is one value (metas), not segments of 512: a query
+// looks one value up, not one per segment its candidates lie in.
+const snapVersion = 9
 
 // pathSep separates the path table's entries: the one byte a Unix path
 // cannot hold.
@@ -44,14 +52,22 @@ var (
 	keyDocs     = []byte("docs")
 	keyPaths    = []byte("paths")
 	keyPathInfo = []byte("pathinfo")
+	keyDocSums  = []byte("docsums")
+	keyMetas    = []byte("metas")
 )
 
-// metaKey is the key of metadata segment n.
-func metaKey(n int) []byte { return binary.BigEndian.AppendUint32([]byte("m"), uint32(n)) }
+// docBlock is how many document entries one checksum of the document
+// table covers (4 KB, a page): a query checks the blocks it reads.
+const docBlock = 256
 
-// segDocs is how many documents' metadata one segment holds: a query
-// decodes only the few segments its results fall in.
-const segDocs = 512
+// docSums returns the CRC-32C of each block of the document table.
+func docSums(docs []byte) []byte {
+	sums := []byte{}
+	for at := 0; at < len(docs); at += docBlock * docSize {
+		sums = binary.LittleEndian.AppendUint32(sums, crc32.Checksum(docs[at:min(at+docBlock*docSize, len(docs))], castagnoli))
+	}
+	return sums
+}
 
 // docSize is the size of one document entry: path number, ordinal and
 // length (uint32 each), kind and source type codes (uint8 each), flags,
@@ -96,57 +112,30 @@ func getPathInfo(b []byte, i int) pathInfo {
 type Builder struct {
 	postings map[string]*plist
 	docs     []byte
-	segs     [][]byte // finished metadata segments
-	seg      segment  // the one being filled
-	paths    []string
-	pathInfo []byte
-	totalLen int64
-	kinds    codes
-	srcs     codes
-	raw      []byte // decompression buffer, reused from record to record
+	sums     []byte // the document table's block checksums; Write computes them when nil
+	// The chunk metadata table: each document's entry (appendMeta, then
+	// its CRC-32C) in metaData, where it starts in metaOffs (uint32s).
+	metaOffs, metaData []byte
+	paths              []string
+	pathInfo           []byte
+	totalLen           int64
+	kinds              codes
+	srcs               codes
+	raw                []byte // decompression buffer, reused from record to record
 	// The vector table (see addVectors); vecTable is nil without one.
 	vecs, resid []byte
 	vecPaths    []byte
 	vecTable    *vecTable
 }
 
-// segment is a metadata segment being built: entry offsets, then entries.
-type segment struct {
-	offs []uint32
-	data []byte
-}
-
-func (s *segment) encode() []byte {
-	b := binary.LittleEndian.AppendUint32(nil, uint32(len(s.offs)))
-	for _, o := range s.offs {
-		b = binary.LittleEndian.AppendUint32(b, o)
-	}
-	return append(b, s.data...)
-}
-
-// segEntry returns entry i of an encoded segment.
-func segEntry(seg []byte, i int) ([]byte, bool) {
-	if len(seg) < 4 {
-		return nil, false
-	}
-	n := int(binary.LittleEndian.Uint32(seg))
-	if i >= n || len(seg) < 4+4*n {
-		return nil, false
-	}
-	data := seg[4+4*n:]
-	start := binary.LittleEndian.Uint32(seg[4+4*i:])
-	end := uint32(len(data))
-	if i+1 < n {
-		end = binary.LittleEndian.Uint32(seg[4+4*(i+1):])
-	}
-	if start > end || int(end) > len(data) {
-		return nil, false
-	}
-	return data[start:end], true
-}
+// The chunk metadata table (keyMetas) is a uint32 offset per document and
+// one past the last, then the entries: a query reads the two offsets and
+// the entry of each document it looks at, by copy (see docMeta).
 
 // plist is one term's postings being built: room for the document
-// frequency's uvarint, then (doc delta, tf) uvarint pairs.
+// frequency's uvarint, then (doc delta, tf, document length) uvarint
+// triples: BM25 needs the length of every document it scores, and a
+// length read from the document table would touch all of it.
 type plist struct {
 	buf  []byte
 	last uint32
@@ -192,7 +181,9 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 	if n, err := s2.DecodedLen(rec); err == nil && n > cap(b.raw) {
 		b.raw = make([]byte, n+n/2)
 	}
+	var docLen uint64 // of the chunk whose terms come next
 	mtime, err := decodeTerms(b.raw, rec, func(ord, length int, m *Meta) {
+		docLen = uint64(length)
 		flags := uint8(0)
 		if m.IsTest() {
 			flags |= docTest
@@ -202,12 +193,10 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 			kind: b.kinds.code(m.Kind), src: b.srcs.code(m.SrcType), flags: flags})
 		b.docs = append(b.docs, e[:]...)
 		b.totalLen += int64(length)
-		b.seg.offs = append(b.seg.offs, uint32(len(b.seg.data)))
-		b.seg.data = appendMeta(b.seg.data, m)
-		if len(b.seg.offs) == segDocs {
-			b.segs = append(b.segs, b.seg.encode())
-			b.seg = segment{}
-		}
+		start := len(b.metaData)
+		b.metaOffs = binary.LittleEndian.AppendUint32(b.metaOffs, uint32(start))
+		b.metaData = appendMeta(b.metaData, m)
+		b.metaData = binary.LittleEndian.AppendUint32(b.metaData, crc32.Checksum(b.metaData[start:], castagnoli))
 	}, func(ord int, term []byte, tf int) {
 		d := first + uint32(ord)
 		p := b.postings[string(term)]
@@ -217,6 +206,7 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 		}
 		p.buf = binary.AppendUvarint(p.buf, uint64(d-p.last))
 		p.buf = binary.AppendUvarint(p.buf, uint64(tf))
+		p.buf = binary.AppendUvarint(p.buf, docLen)
 		p.last = d
 		p.df++
 	})
@@ -250,22 +240,19 @@ const txTerms = 50_000
 // caller holds the workspace's writer lock throughout, so no file changes
 // between the read b was built from and the switch. b is spent afterwards.
 func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
-	if len(b.seg.offs) > 0 {
-		b.segs = append(b.segs, b.seg.encode())
-		b.seg = segment{}
-	}
 	meta, err := json.Marshal(snapMeta{Version: snapVersion, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
 		Kinds: b.kinds.names, SrcTypes: b.srcs.names, Built: time.Now().UTC(), Vectors: b.vecTable})
+	if b.sums == nil {
+		b.sums = docSums(b.docs)
+	}
 	if err != nil {
 		return err
 	}
 	tables := []struct{ k, v []byte }{
-		{keyMeta, meta}, {keyDocs, nonNil(b.docs)},
+		{keyMeta, meta}, {keyDocs, nonNil(b.docs)}, {keyDocSums, b.sums},
 		{keyPaths, []byte(strings.Join(b.paths, pathSep))}, {keyPathInfo, nonNil(b.pathInfo)},
 	}
-	for i, s := range b.segs {
-		tables = append(tables, struct{ k, v []byte }{metaKey(i), s})
-	}
+	tables = append(tables, struct{ k, v []byte }{keyMetas, b.metaTable()})
 	tables = append(tables, b.vecTables()...)
 	first := true
 	for len(tables) > 0 {
@@ -296,7 +283,7 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 		}
 		first, tables = false, tables[n:]
 	}
-	b.docs, b.segs, b.pathInfo, b.vecs, b.resid, b.vecPaths = nil, nil, nil, nil, nil, nil
+	b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.resid, b.vecPaths = nil, nil, nil, nil, nil, nil, nil
 
 	keys := make([]string, 0, len(b.postings))
 	for k := range b.postings {
@@ -341,6 +328,14 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 	}
 	// The old snapshot, now in the staging slot, is freed on its own.
 	return update(func(tx *store.Tx) error { return tx.ClearStaging() })
+}
+
+// metaTable returns the chunk metadata table, with room for its checksum.
+func (b *Builder) metaTable() []byte {
+	t := make([]byte, 0, len(b.metaOffs)+4+len(b.metaData)+4)
+	t = append(t, b.metaOffs...)
+	t = binary.LittleEndian.AppendUint32(t, uint32(len(b.metaData)))
+	return append(t, b.metaData...)
 }
 
 func nonNil(b []byte) []byte {

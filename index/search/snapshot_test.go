@@ -1,6 +1,8 @@
 package search
 
 import (
+	"bytes"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,6 +68,34 @@ func TestDamagedSnapshot(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "dossier index") {
 			t.Errorf("%s damaged: %v", name, err)
 		}
+	}
+}
+
+// TestDamagedChunkMetadata proves a query checks each chunk's metadata it
+// reads against the entry's own checksum: a damaged entry is damage the
+// next index run repairs, never wrong results.
+func TestDamagedChunkMetadata(t *testing.T) {
+	db := snapshotOf(t, func(b *Builder) {
+		// The second chunk's symbol; the table is sealed whole after.
+		i := bytes.LastIndex(b.metaData, []byte("F"))
+		b.metaData[i] = 'G'
+	})
+	_, err := searchText(db, "parse config")
+	if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "dossier index") {
+		t.Errorf("damaged metadata entry: %v", err)
+	}
+}
+
+// TestDamagedDocumentTable proves a query checks the blocks of the
+// document table it reads against their checksums.
+func TestDamagedDocumentTable(t *testing.T) {
+	db := snapshotOf(t, func(b *Builder) {
+		b.sums = docSums(b.docs)
+		b.docs[docSize+4]++ // the second document's ordinal
+	})
+	_, err := searchText(db, "parse config")
+	if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "dossier index") {
+		t.Errorf("damaged document table: %v", err)
 	}
 }
 

@@ -54,11 +54,14 @@ func (v *view) stats(qt map[string]int) (stats, error) {
 		for n := range v.dirtyNum {
 			pi := getPathInfo(v.pathInfo, int(n))
 			docs -= int(pi.n)
+			if err := v.docsIn(int(pi.first), int(pi.n)); err != nil {
+				return s, err
+			}
 			for d := pi.first; d < pi.first+pi.n; d++ {
 				total -= int64(getDoc(v.docs, int(d)).length)
 			}
 		}
-		dirtyPath := v.dirtyPaths()
+		dirty := v.dirtyDocs()
 		for t := range qt {
 			pl, err := v.tx.Postings(t)
 			if err != nil {
@@ -72,7 +75,7 @@ func (v *view) stats(qt map[string]int) (stats, error) {
 				return s, errRecord
 			}
 			s.plist[t] = pl[n:]
-			gone, err := v.postingsIn(pl[n:], dirtyPath)
+			gone, err := v.postingsIn(pl[n:], dirty)
 			if err != nil {
 				return s, err
 			}
@@ -124,72 +127,24 @@ func (v *view) stats(qt map[string]int) (stats, error) {
 	return s, nil
 }
 
-// dirtyPaths marks the snapshot's paths of dirty files; nil when none is.
-func (v *view) dirtyPaths() []bool {
-	if len(v.dirtyNum) == 0 {
-		return nil
-	}
-	dirty := make([]bool, len(v.e.snap.paths))
-	for n := range v.dirtyNum {
-		dirty[n] = true
-	}
-	return dirty
-}
-
 // postingsIn counts the documents of a postings list (after its document
-// frequency) whose path is marked in paths.
-func (v *view) postingsIn(pl []byte, paths []bool) (int, error) {
-	if paths == nil {
+// frequency) that lie in runs.
+func (v *view) postingsIn(pl []byte, runs []docRange) (int, error) {
+	if runs == nil {
 		return 0, nil
 	}
 	in := 0
 	r := postingReader{pl: pl, nd: v.e.snap.meta.Docs, d: -1}
+	rs := docRanges{rs: runs}
 	for {
-		d, _, ok := r.next()
+		d, _, _, ok := r.next()
 		if !ok {
 			return in, r.err
 		}
-		if paths[binary.LittleEndian.Uint32(v.docs[d*docSize:])] {
+		if rs.has(d) {
 			in++
 		}
 	}
-}
-
-// postingReader walks a postings list (after its document frequency):
-// delta-coded document numbers, each with its term frequency.
-type postingReader struct {
-	pl    []byte
-	nd, d int // documents in the snapshot; the last document read (-1 before)
-	err   error
-}
-
-// next returns the next document and its term frequency; false at the end
-// of the list or on damage (err set).
-func (r *postingReader) next() (int, uint64, bool) {
-	if len(r.pl) == 0 {
-		return 0, 0, false
-	}
-	delta, n := binary.Uvarint(r.pl)
-	if n <= 0 {
-		r.err = errRecord
-		return 0, 0, false
-	}
-	tf, m := binary.Uvarint(r.pl[n:])
-	if m <= 0 {
-		r.err = errRecord
-		return 0, 0, false
-	}
-	r.pl = r.pl[n+m:]
-	if r.d < 0 {
-		r.d = int(delta)
-	} else {
-		r.d += int(delta)
-	}
-	if r.d >= r.nd {
-		r.err = errRecord
-		return 0, 0, false
-	}
-	return r.d, tf, true
 }
 
 // idf is BM25's inverse document frequency (never negative).
@@ -203,85 +158,71 @@ func (s stats) bm25(tf, dl, idf float64) float64 {
 }
 
 // scoreSnapshot ranks the snapshot's documents of clean files by BM25 and
-// returns the best limit. Scores accumulate in a dense array the Engine
-// reuses, so a query costs a few nanoseconds per posting.
+// returns the best limit. It walks the query terms' postings together,
+// document by document (they are in document order), so each document's
+// score is complete when the walk leaves it: no accumulator per document
+// of the snapshot to allocate and clear, only the heap of the best. A
+// document's contributions are added in term order, as the records of
+// dirty files add theirs, so the same query gives the same bits.
 func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) ([]hit, error) {
 	if !v.hasSnap {
 		return nil, nil
 	}
 	nd := v.e.snap.meta.Docs
-	blocked := v.blockedPaths(f)
+	blocked := docRanges{rs: v.blockedDocs(f)}
 	okKind, okSrc := v.kindTables(f)
-	if cap(v.e.scores) < nd {
-		v.e.scores = make([]float64, nd)
-	}
-	if cap(v.e.covers) < nd {
-		v.e.covers = make([]float64, nd)
-	}
-	scores, covers := v.e.scores[:nd], v.e.covers[:nd]
-	touched := v.e.touched[:0]
-	defer func() {
-		for _, d := range touched {
-			scores[d], covers[d] = 0, 0
-		}
-		v.e.touched = touched[:0]
-	}()
-	// In term order: the same query adds up the same scores every time,
-	// and the records of dirty files add theirs up in the same order.
+	var ps postingsWalk
 	for _, t := range slices.Sorted(maps.Keys(qt)) {
-		qtf := qt[t]
-		pl, ok := st.plist[t]
-		if !ok {
-			continue
+		if pl, ok := st.plist[t]; ok {
+			ps.add(postingReader{pl: pl, nd: nd, d: -1}, st.idf(t)*float64(qt[t]))
 		}
-		idf := st.idf(t) * float64(qtf)
-		r := postingReader{pl: pl, nd: nd, d: -1}
-		for {
-			d, tf, ok := r.next()
-			if !ok {
-				if r.err != nil {
-					return nil, r.err
-				}
-				break
-			}
-			e := v.docs[d*docSize : (d+1)*docSize]
-			if blocked != nil && blocked[binary.LittleEndian.Uint32(e)] {
-				continue
-			}
-			if okKind != nil && !okKind[e[12]] && !okSrc[e[13]] {
-				continue
-			}
-			if scores[d] == 0 {
-				touched = append(touched, uint32(d))
-			}
-			scores[d] += st.bm25(float64(tf), float64(binary.LittleEndian.Uint32(e[8:])), idf)
-			covers[d] += idf
-		}
+	}
+	if ps.err != nil {
+		return nil, ps.err
 	}
 	h := make(hitHeap, 0, limit)
-	for _, d := range touched {
-		s := scores[d]
-		if len(h) == limit && s < h[0].score {
+	for len(ps.heap) > 0 {
+		d := ps.doc()
+		skip := blocked.has(d)
+		if !skip && okKind != nil {
+			e, err := v.doc(d)
+			if err != nil {
+				return nil, err
+			}
+			skip = !okKind[e.kind] && !okSrc[e.src]
+		}
+		score, cover := 0.0, 0.0
+		for len(ps.heap) > 0 && ps.doc() == d {
+			tf, dl, idf := ps.take()
+			if !skip {
+				score += st.bm25(tf, dl, idf)
+				cover += idf
+			}
+		}
+		if ps.err != nil {
+			return nil, ps.err
+		}
+		if skip || len(h) == limit && score < h[0].score {
 			continue
 		}
-		doc := getDoc(v.docs, int(d))
-		h.offer(hit{key: key{v.e.snap.paths[doc.path], int(doc.ordinal)}, score: s, raw: s, cover: covers[d]}, limit)
+		e, err := v.doc(d)
+		if err != nil {
+			return nil, err
+		}
+		h.offer(hit{key: key{v.e.snap.paths.path(int(e.path)), int(e.ordinal)}, score: score, raw: score, cover: cover}, limit)
 	}
 	return h, nil
 }
 
-// blockedPaths marks the snapshot's paths a query must not read from it:
-// files changed since (read from their records instead) and paths the
-// filter drops. nil when none is.
-func (v *view) blockedPaths(f filter) []bool {
+// blockedDocs returns the runs of snapshot documents a query must not
+// read from it: those of files changed since (read from their records
+// instead) and of paths the filter drops. nil when none is.
+func (v *view) blockedDocs(f filter) []docRange {
 	if len(v.dirtyNum) == 0 && f.prefix == "" {
 		return nil
 	}
-	blocked := make([]bool, len(v.e.snap.paths))
-	for i, p := range v.e.snap.paths {
-		blocked[i] = v.dirtyNum[uint32(i)] || !f.path(p)
-	}
-	return blocked
+	paths := &v.e.snap.paths
+	return v.pathRuns(func(n int) bool { return v.dirtyNum[uint32(n)] || !paths.hasPrefix(n, f.prefix) })
 }
 
 // kindTables maps the snapshot's kind and source-type codes to whether the

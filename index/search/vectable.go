@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"strings"
 
 	"github.com/dossierhq/dossier/index/vecindex"
 	"github.com/dossierhq/dossier/store"
@@ -262,9 +261,9 @@ func (v *view) vectorSources() ([]vectorFile, error) {
 	for p := range v.dirty {
 		read = append(read, p)
 	}
-	for n, p := range v.e.snap.paths {
+	for n := range v.e.snap.paths.len() {
 		if in[n] == 0 && !v.dirtyNum[uint32(n)] {
-			read = append(read, p)
+			read = append(read, v.e.snap.paths.path(n))
 		}
 	}
 	for _, p := range t.Extra {
@@ -305,7 +304,7 @@ func (v *view) vecTable() (*vecTable, []byte, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if len(in) != len(v.e.snap.paths) || t.Dims <= 0 {
+		if len(in) != v.e.snap.paths.len() || t.Dims <= 0 {
 			return nil, nil, fmt.Errorf("search snapshot: vector table damaged (run `dossier index` to rebuild it)")
 		}
 		v.vecIn = nonNil(in)
@@ -321,9 +320,9 @@ func (v *view) skipPaths(f filter) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	skip := make([]bool, len(v.e.snap.paths))
-	for n, p := range v.e.snap.paths {
-		skip[n] = in[n] == 0 || v.dirtyNum[uint32(n)] || !strings.HasPrefix(p, f.prefix)
+	skip := make([]bool, v.e.snap.paths.len())
+	for n := range skip {
+		skip[n] = in[n] == 0 || v.dirtyNum[uint32(n)] || !v.e.snap.paths.hasPrefix(n, f.prefix)
 	}
 	return skip, nil
 }

@@ -77,6 +77,10 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 			if skip, err = v.skipPaths(f); err != nil {
 				return nil, nil, err
 			}
+			// The scan reads every document's entry (see docsIn).
+			if err := v.docsIn(0, v.e.snap.meta.Docs); err != nil {
+				return nil, nil, err
+			}
 		}
 		files = append(files, file{vf, keep})
 	}
@@ -90,7 +94,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	q := vecindex.NewQuery(qv)
 	size := vecindex.EntrySize(len(qv))
 	ncand := vecindex.Candidates(limit)
-	paths, kinds, srcs := v.e.snap.paths, v.e.snap.meta.Kinds, v.e.snap.meta.SrcTypes
+	paths, kinds, srcs := &v.e.snap.paths, v.e.snap.meta.Kinds, v.e.snap.meta.SrcTypes
 	// A file of its own counts for little; a segment of the table holds
 	// thousands of documents.
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)/64))
@@ -104,11 +108,16 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	for w := range workers {
 		wg.Go(func() {
 			h, null := &heaps[w], &nulls[w]
-			offer := func(k key, entry []byte) {
+			// p is the entry's path, or "" for path number pn of the
+			// snapshot, made a string only for an entry the heap may keep.
+			offer := func(p string, pn, ord int, entry []byte) {
 				s := float64(q.Estimate(entry))
 				null.add(s)
 				if h.Len() < ncand || s >= (*h)[0].score {
-					h.offer(hit{key: k, score: s}, ncand)
+					if p == "" {
+						p = paths.path(pn)
+					}
+					h.offer(hit{key: key{p, ord}, score: s}, ncand)
 				}
 			}
 			var buf []byte // a segment read by copy, reused
@@ -122,7 +131,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 				if fl.path != "" {
 					for j := range fl.n {
 						if fl.keep == nil || fl.keep(j) {
-							offer(key{fl.path, j}, entries[j*size:(j+1)*size])
+							offer(fl.path, 0, j, entries[j*size:(j+1)*size])
 						}
 					}
 					continue
@@ -135,7 +144,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 					if skip[d.path] || f.types != nil && !f.kind(name(kinds, d.kind), name(srcs, d.src)) {
 						continue
 					}
-					offer(key{paths[d.path], int(d.ordinal)}, entries[j*size:(j+1)*size])
+					offer("", int(d.path), int(d.ordinal), entries[j*size:(j+1)*size])
 				}
 			}
 		})

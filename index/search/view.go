@@ -1,10 +1,11 @@
 package search
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
+	"hash/crc32"
 
 	"github.com/dossierhq/dossier/store"
 )
@@ -12,17 +13,22 @@ import (
 // view is one query's view of the index: the snapshot for files unchanged
 // since it was built, and the per-file records of the rest (dirty files).
 type view struct {
-	tx       *store.Tx
-	e        *Engine
-	docs     []byte
-	pathInfo []byte
-	hasSnap  bool
-	dirty    map[string]bool
-	dirtyNum map[uint32]bool
-	recs     map[string]*FileRecord // decoded records of dirty files
-	metas    map[int]*Meta          // decoded snapshot metadata, by document
-	segs     map[int][]byte         // metadata segments read (and checked) so far
-	notes    []string               // for the response's debug notes
+	tx *store.Tx
+	e  *Engine
+	// docs is the document table, unchecked: each block of docBlock
+	// entries is checked against docSums when first read (see docsIn).
+	docs      []byte
+	docSums   []byte
+	docsOK    []bool // per block: checked
+	pathInfo  []byte
+	hasSnap   bool
+	dirty     map[string]bool
+	dirtyNum  map[uint32]bool
+	recs      map[string]*FileRecord // decoded records of dirty files
+	metas     map[int]*Meta          // decoded snapshot metadata, by document
+	metaTable *store.SealedValue     // the chunk metadata table, once looked up (see docMeta)
+	entry     []byte                 // a metadata entry read by copy, reused
+	notes     []string               // for the response's debug notes
 	// recordScans counts the files whose vector records the vector scan
 	// read, not their entries in the snapshot's table.
 	recordScans int
@@ -36,46 +42,64 @@ type view struct {
 
 // snapshotState is what an Engine keeps of one snapshot between queries.
 type snapshotState struct {
-	key      string // the snapshot's header bytes: new with every rebuild
-	meta     snapMeta
-	paths    []string
-	pathNums map[string]uint32 // nil when paths are sorted (see num)
-	checked  bool              // its tables were found consistent (see consistent)
+	key     string // the snapshot's header bytes: new with every rebuild
+	meta    snapMeta
+	paths   pathTable
+	checked bool // its tables were found consistent (see consistent)
 }
 
-// num is the number of path p in the snapshot's path table: found by
-// binary search, as the table is in path order (a map of 10k paths was a
-// tenth of a one-shot query's time), or in pathNums when it is not.
-func (s *snapshotState) num(p string) (uint32, bool) {
-	if s.pathNums != nil {
-		n, ok := s.pathNums[p]
-		return n, ok
-	}
-	i, ok := slices.BinarySearch(s.paths, p)
-	return uint32(i), ok
-}
+// num is the number of path p in the snapshot's path table.
+func (s *snapshotState) num(p string) (uint32, bool) { return s.paths.num(p) }
 
-// consistent checks, once per snapshot, that every number the tables hold
-// points inside them, so a damaged index gives an error, not a panic.
+// consistent checks, once per snapshot, that the path table's runs of
+// documents tile the document table in order, so a damaged index gives an
+// error, not a panic, and a path's documents are a run (see blockedDocs).
 func (v *view) consistent() bool {
-	docs, paths := v.e.snap.meta.Docs, v.e.snap.meta.Paths
-	for d := range docs {
-		if int(getDoc(v.docs, d).path) >= paths {
-			return false
-		}
-	}
-	for p := range paths {
+	next := uint32(0)
+	for p := range v.e.snap.meta.Paths {
 		pi := getPathInfo(v.pathInfo, p)
-		if int64(pi.first)+int64(pi.n) > int64(docs) {
+		if pi.first != next || int64(pi.first)+int64(pi.n) > int64(v.e.snap.meta.Docs) {
 			return false
 		}
+		next += pi.n
 	}
-	return true
+	return int(next) == v.e.snap.meta.Docs
+}
+
+// docsIn checks the blocks of the document table that hold documents
+// [from, from+n): each against its checksum, once per query, and that
+// every entry's path is in the path table.
+func (v *view) docsIn(from, n int) error {
+	for b := from / docBlock; b < len(v.docsOK) && b*docBlock < from+n; b++ {
+		if v.docsOK[b] {
+			continue
+		}
+		block := v.docs[b*docBlock*docSize : min((b+1)*docBlock, v.e.snap.meta.Docs)*docSize]
+		ok := crc32.Checksum(block, castagnoli) == binary.LittleEndian.Uint32(v.docSums[4*b:])
+		for i := 0; ok && i < len(block)/docSize; i++ {
+			ok = int(getDoc(block, i).path) < v.e.snap.meta.Paths
+		}
+		if !ok {
+			return v.tx.SnapshotSealed(keyDocs).Damaged(fmt.Sprintf("block %d of the document table fails its checksum", b))
+		}
+		v.docsOK[b] = true
+	}
+	return nil
+}
+
+// doc returns snapshot document d, checked (see docsIn).
+func (v *view) doc(d int) (doc, error) {
+	if b := d / docBlock; !v.docsOK[b] {
+		if err := v.docsIn(d, 1); err != nil {
+			return doc{}, err
+		}
+	}
+	return getDoc(v.docs, d), nil
 }
 
 func (e *Engine) open(tx *store.Tx) (*view, error) {
 	v := &view{tx: tx, e: e, dirty: map[string]bool{}, dirtyNum: map[uint32]bool{},
-		recs: map[string]*FileRecord{}, metas: map[int]*Meta{}, segs: map[int][]byte{}}
+		recs: map[string]*FileRecord{}, metas: map[int]*Meta{}}
 	raw, err := tx.SnapshotValue(keyMeta)
 	if err != nil {
 		return nil, err
@@ -106,29 +130,27 @@ func (e *Engine) open(tx *store.Tx) (*view, error) {
 		if err != nil {
 			return nil, err
 		}
-		paths := strings.Split(string(table), pathSep)
-		if m.Paths == 0 {
-			paths = nil
+		if !e.oneShot {
+			// Kept for the next query, past this transaction.
+			table = bytes.Clone(table)
 		}
-		if len(paths) != m.Paths {
+		paths, ok := newPathTable(table, m.Paths)
+		if !ok {
 			return nil, fmt.Errorf("search snapshot: path table damaged (run `dossier index` to rebuild it)")
 		}
 		e.snap = snapshotState{key: string(raw), meta: m, paths: paths}
-		if !slices.IsSorted(paths) {
-			// A snapshot Rebuild wrote is in path order; another gets a map.
-			e.snap.pathNums = make(map[string]uint32, len(paths))
-			for i, p := range paths {
-				e.snap.pathNums[p] = uint32(i)
-			}
-		}
 	}
-	if v.docs, err = tx.SnapshotValue(keyDocs); err != nil {
+	v.docs = tx.SnapshotSealed(keyDocs).Unchecked()
+	if v.docSums, err = tx.SnapshotValue(keyDocSums); err != nil {
 		return nil, err
 	}
 	if v.pathInfo, err = tx.SnapshotValue(keyPathInfo); err != nil {
 		return nil, err
 	}
-	if len(v.docs) != e.snap.meta.Docs*docSize || len(v.pathInfo) != e.snap.meta.Paths*pathInfoSize || !e.snap.checked && !v.consistent() {
+	blocks := (e.snap.meta.Docs + docBlock - 1) / docBlock
+	v.docsOK = make([]bool, blocks)
+	if len(v.docs) != e.snap.meta.Docs*docSize || len(v.docSums) != 4*blocks || len(v.pathInfo) != e.snap.meta.Paths*pathInfoSize ||
+		!e.snap.checked && !v.consistent() {
 		e.snap = snapshotState{}
 		return nil, fmt.Errorf("search snapshot: document table damaged (run `dossier index` to rebuild it)")
 	}
@@ -178,19 +200,19 @@ func (v *view) docMeta(d int) (*Meta, error) {
 	if m, ok := v.metas[d]; ok {
 		return m, nil
 	}
-	// A segment is checked whole when read: once per query, not per
-	// document of it the query looks at.
-	seg, ok := v.segs[d/segDocs]
-	if !ok {
-		var err error
-		if seg, err = v.tx.SnapshotValue(metaKey(d / segDocs)); err != nil {
-			return nil, err
-		}
-		v.segs[d/segDocs] = seg
+	// Only the entry is read, by copy, and checked against its own
+	// checksum: each page of the index's memory map a query touches costs
+	// a page fault, and a query's candidates are spread all over.
+	if v.metaTable == nil {
+		t := v.tx.SnapshotSealed(keyMetas)
+		v.metaTable = &t
 	}
-	entry, ok := segEntry(seg, d%segDocs)
-	if !ok {
-		return nil, fmt.Errorf("search snapshot: chunk metadata damaged (run `dossier index` to rebuild it)")
+	entry, err := v.metaEntry(d)
+	if err != nil {
+		return nil, err
+	}
+	if entry == nil {
+		return nil, v.metaTable.Damaged(fmt.Sprintf("the metadata of chunk %d fails its checksum", d))
 	}
 	r := reader{b: entry}
 	m := &Meta{}
@@ -200,6 +222,38 @@ func (v *view) docMeta(d int) (*Meta, error) {
 	}
 	v.metas[d] = m
 	return m, nil
+}
+
+// metaEntry reads the metadata entry of document d by copy (see
+// Builder.metaTable) and returns it checked against its CRC-32C and
+// without it; nil when it is damaged. The bytes are valid until the next
+// call.
+func (v *view) metaEntry(d int) ([]byte, error) {
+	t := v.metaTable
+	base := 4 * (v.e.snap.meta.Docs + 1)
+	if t.Len() < base {
+		return nil, nil
+	}
+	var offs [8]byte
+	if err := t.ReadAt(offs[:], 4*d); err != nil {
+		return nil, err
+	}
+	start, end := binary.LittleEndian.Uint32(offs[:]), binary.LittleEndian.Uint32(offs[4:])
+	if start > end || end-start < 4 || int64(end) > int64(t.Len()-base) {
+		return nil, nil
+	}
+	if int(end-start) > cap(v.entry) {
+		v.entry = make([]byte, end-start, max(end-start, 4096))
+	}
+	e := v.entry[:end-start]
+	if err := t.ReadAt(e, base+int(start)); err != nil {
+		return nil, err
+	}
+	body := e[:len(e)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(e[len(body):]) {
+		return nil, nil
+	}
+	return body, nil
 }
 
 // meta returns chunk k's metadata and its file's modification time; false
@@ -269,6 +323,9 @@ func (v *view) kindFilter(p string, f filter) (func(ord int) bool, error) {
 		return func(int) bool { return false }, nil
 	}
 	pi := getPathInfo(v.pathInfo, int(n))
+	if err := v.docsIn(int(pi.first), int(pi.n)); err != nil {
+		return nil, err
+	}
 	kinds, srcs := v.e.snap.meta.Kinds, v.e.snap.meta.SrcTypes
 	return func(ord int) bool {
 		if ord >= int(pi.n) {

@@ -22,9 +22,12 @@ type Tokenizer struct {
 
 type span struct{ start, end int }
 
-// New returns a Tokenizer.
+// New returns a Tokenizer. Its stem cache starts with room for the stop
+// words and grows with use: a query stems a handful of words, and a cache
+// sized for an indexer's thousands was a tenth of a one-shot search's
+// fresh memory.
 func New() *Tokenizer {
-	t := &Tokenizer{stems: make(map[string]string, 4096)}
+	t := &Tokenizer{stems: make(map[string]string, len(stop)+64)}
 	t.seed()
 	return t
 }
