@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -684,6 +685,9 @@ func (ix *Indexer) refreshSearch(files int) error {
 	if err != nil || fresh {
 		return err
 	}
+	// The files are written: what the run allocated for them is garbage,
+	// which the heap would otherwise keep on top of the rebuild's peak.
+	debug.FreeOSMemory()
 	if err := search.Rebuild(ix.view, ix.update); err != nil {
 		return fmt.Errorf("search snapshot: %w", err)
 	}

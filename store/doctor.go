@@ -236,13 +236,6 @@ func (d *doctor) records(tx *Tx, checks DoctorChecks) {
 			d.add("symbols", fmt.Sprintf("symbol %q of %s is missing from the file's symbol names", parts[0], parts[1]), FixRebuild)
 		}
 	}
-	c = tx.b(bucketLocations).Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		hash, id, _ := bytes.Cut(k, []byte{0})
-		if ch, ok := ids[string(id)]; !ok || ch.Hash != string(hash) {
-			d.add("locations", fmt.Sprintf("location of content %.12s points to chunk %s, which does not exist or has other content", hash, id), FixRebuild)
-		}
-	}
 	for _, p := range tx.Dirty() {
 		if p == "" || path.IsAbs(p) || path.Clean(p) != p || strings.HasPrefix(p, "../") {
 			d.add("dirty", fmt.Sprintf("the dirty set names %q, which is no workspace path", p), FixRebuild)

@@ -26,7 +26,6 @@ type Encoded struct {
 	// symNames lists the names of the symbols with spans of their own
 	// (bucketSymNames); nil when there are none.
 	symNames []byte
-	locs     [][]byte
 	syms     [][2][]byte
 	search   []byte
 	vectors  []byte
@@ -64,10 +63,6 @@ func Encode(u FileUpdate) (*Encoded, error) {
 		e.vectors = seal(u.Vectors)
 	}
 	e.framework = u.Framework
-	e.locs = make([][]byte, len(u.Chunks))
-	for i, c := range u.Chunks {
-		e.locs[i] = key(c.Hash, c.ID)
-	}
 	var names []string
 	for _, s := range u.Symbols {
 		v, err := json.Marshal(symbolValue{Name: s.Name, Kind: s.Kind, Signature: s.Signature, Parent: s.Parent, Line: s.Line,
@@ -159,12 +154,7 @@ func (t *Tx) Put(e *Encoded) error {
 	if err := t.addPathID(e.path); err != nil {
 		return err
 	}
-	locs, syms := t.b(bucketLocations), t.b(bucketSymbols)
-	for _, l := range e.locs {
-		if err := locs.Put(l, nil); err != nil {
-			return err
-		}
-	}
+	syms := t.b(bucketSymbols)
 	for _, kv := range e.syms {
 		if err := syms.Put(kv[0], kv[1]); err != nil {
 			return err

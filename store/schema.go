@@ -3,7 +3,9 @@ package store
 // SchemaVersion is the layout version of index.db. Bump it whenever a bucket,
 // key layout or record encoding changes incompatibly; an older index is then
 // rebuilt by the next writer and a newer one is refused.
-const SchemaVersion = 10
+// 11: no locations bucket (content hash -> chunk ids): nothing read it, and
+// its random keys made every batch of a full index rewrite pages all over it.
+const SchemaVersion = 11
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact. The values of chunks,
@@ -27,9 +29,6 @@ var (
 	// blobs: relative path -> the text the chunks were cut from (UTF-8);
 	// a chunk's artifact is blob[StartByte:EndByte] unless it is an outline.
 	bucketBlobs = []byte("blobs")
-	// locations: content hash \x00 chunk id -> empty. Every place a piece
-	// of content occurs; the hash is the unit that gets embedded, once.
-	bucketLocations = []byte("locations")
 	// symbols: lower(name) \x00 path \x00 chunk id -> Symbol (JSON), and
 	// for a symbol with a span of its own inside its chunk (a constant, a
 	// field, a property function): lower(name) \x00 path \x00 chunk id
@@ -75,11 +74,15 @@ var (
 )
 
 var allBuckets = [][]byte{
-	bucketMeta, bucketFiles, bucketFileStat, bucketChunks, bucketPathIDs, bucketBlobs, bucketLocations,
+	bucketMeta, bucketFiles, bucketFileStat, bucketChunks, bucketPathIDs, bucketBlobs,
 	bucketSymbols, bucketSymNames, bucketImports, bucketTestLinks, bucketSearch, bucketVectors,
 	bucketPostingsA, bucketSnapshotA, bucketPostingsB, bucketSnapshotB,
 	bucketDirty, bucketEmbCache, bucketFramework,
 }
+
+// retiredBuckets are buckets of older schemas: rebuilding an older index
+// deletes them with the rest.
+var retiredBuckets = [][]byte{[]byte("locations")}
 
 // Keys inside bucketMeta.
 var (

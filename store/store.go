@@ -19,6 +19,7 @@ import (
 	"github.com/dossierhq/dossier/store/fsafe"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -286,7 +287,7 @@ func (db *DB) checkSchema(readOnly bool) error {
 		if found >= 0 {
 			// Older layouts are rebuilt rather than migrated: everything in
 			// the index is derived from the workspace and can be recomputed.
-			for _, name := range allBuckets {
+			for _, name := range slices.Concat(allBuckets, retiredBuckets) {
 				if tx.Bucket(name) != nil {
 					if err := tx.DeleteBucket(name); err != nil {
 						return err

@@ -69,9 +69,6 @@ func TestPutReadDelete(t *testing.T) {
 		if err != nil || art != "func Bar() {}" {
 			t.Errorf("Artifact = %q, %v", art, err)
 		}
-		if locs := tx.Locations("h1"); len(locs) != 2 {
-			t.Errorf("Locations(h1) = %v, want both files", locs)
-		}
 		var names []string
 		if err := tx.SymbolsWithPrefix("fo", func(s Symbol) bool { names = append(names, s.Path); return true }); err != nil {
 			t.Fatal(err)
@@ -95,11 +92,8 @@ func TestPutReadDelete(t *testing.T) {
 		if _, ok, _ := tx.Chunk(a.Chunks[0].ID); ok {
 			t.Error("chunk of a deleted file still found")
 		}
-		if locs := tx.Locations("h1"); len(locs) != 1 || locs[0] != b.Chunks[0].ID {
-			t.Errorf("Locations(h1) after delete = %v", locs)
-		}
-		if locs := tx.Locations("h2"); len(locs) != 0 {
-			t.Errorf("Locations(h2) after delete = %v", locs)
+		if c, ok, err := tx.Chunk(b.Chunks[0].ID); err != nil || !ok || c.Hash != "h1" {
+			t.Errorf("the chunk b.go shares with a.go: %+v, %v, %v", c, ok, err)
 		}
 		n := 0
 		tx.SymbolsWithPrefix("bar", func(Symbol) bool { n++; return true })
@@ -107,7 +101,7 @@ func TestPutReadDelete(t *testing.T) {
 			t.Errorf("symbol Bar survived its file")
 		}
 		got := tx.Counts()
-		want := map[string]int{"files": 1, "chunks": 1, "blobs": 1, "pathids": 1, "locations": 1, "symbols": 1, "imports": 1}
+		want := map[string]int{"files": 1, "chunks": 1, "blobs": 1, "pathids": 1, "symbols": 1, "imports": 1}
 		for k, v := range want {
 			if got[k] != v {
 				t.Errorf("bucket %s has %d records, want %d", k, got[k], v)
@@ -203,6 +197,49 @@ func TestOlderSchemaIsRebuilt(t *testing.T) {
 	db.View(func(tx *Tx) error {
 		if n := len(tx.Paths()); n != 0 {
 			t.Errorf("older index kept %d files", n)
+		}
+		return nil
+	})
+}
+
+// An index of schema 10 kept every chunk's content hash in a locations
+// bucket that nothing read; rebuilding it leaves no such bucket behind.
+func TestRebuildDropsRetiredBuckets(t *testing.T) {
+	path := closedIndex(t)
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Update(func(tx *bolt.Tx) error {
+		loc, err := tx.CreateBucketIfNotExists([]byte("locations"))
+		if err != nil {
+			return err
+		}
+		if err := loc.Put([]byte("h\x00c1"), nil); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(metaSchema, []byte("10"))
+	})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !db.Rebuilt || db.OldSchema != 10 {
+		t.Errorf("Rebuilt = %v from %d, want true from 10", db.Rebuilt, db.OldSchema)
+	}
+	db.Close()
+	b, err = bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.View(func(tx *bolt.Tx) error {
+		if tx.Bucket([]byte("locations")) != nil {
+			t.Error("the rebuilt index still has the locations bucket of schema 10")
 		}
 		return nil
 	})

@@ -127,17 +127,6 @@ func (t *Tx) Artifact(c Chunk) (string, error) {
 	return string(v[c.StartByte:c.EndByte]), nil
 }
 
-// Locations lists the chunk ids that share a content hash.
-func (t *Tx) Locations(hash string) []string {
-	var ids []string
-	prefix := key(hash, "")
-	c := t.b(bucketLocations).Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		ids = append(ids, string(k[len(prefix):]))
-	}
-	return ids
-}
-
 // SymbolsWithPrefix calls fn for every symbol whose lower-cased name starts
 // with prefix (lower-cased here), in name order. fn returns false to stop.
 func (t *Tx) SymbolsWithPrefix(prefix string, fn func(Symbol) bool) error {
@@ -254,7 +243,7 @@ func (t *Tx) TouchFile(path string, size, mtime int64, search func(rec []byte) (
 }
 
 // DeleteFile removes path and every record derived from it: chunks, their
-// ids, symbols and locations, its text, imports, search and vector records.
+// ids and symbols, its text, imports, search and vector records.
 func (t *Tx) DeleteFile(path string) error {
 	p := []byte(path)
 	if t.b(bucketFiles).Get(p) == nil {
@@ -267,11 +256,8 @@ func (t *Tx) DeleteFile(path string) error {
 	if err := t.removePathID(path); err != nil {
 		return err
 	}
-	locs, syms := t.b(bucketLocations), t.b(bucketSymbols)
+	syms := t.b(bucketSymbols)
 	for _, c := range chunks {
-		if err := locs.Delete(key(c.Hash, c.ID)); err != nil {
-			return err
-		}
 		if c.Symbol != "" {
 			if err := syms.Delete(symbolKey(c.Symbol, c.Path, c.ID)); err != nil {
 				return err
