@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
-	"github.com/dossierhq/dossier/index/vecindex"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -29,9 +28,10 @@ type vectorCache struct {
 
 // vectors returns the vector entries a query scans (see vectorSources),
 // copied and checked when the index changed since the last query. A
-// one-shot Engine reads them in place instead, and the segments of the
-// snapshot's table are checked by the goroutines that scan them: a process
-// that answers one query pays for a copy and gets nothing back.
+// one-shot Engine reads them in place instead, and the blocks of the
+// snapshot's table are read and checked by the goroutines that scan them,
+// only the columns the query needs: a process that answers one query pays
+// for a copy and gets nothing back.
 func (e *Engine) vectors(v *view) ([]vectorFile, error) {
 	gen := v.tx.Generation()
 	if e.vecs.loaded && e.vecs.gen == gen {
@@ -42,24 +42,31 @@ func (e *Engine) vectors(v *view) ([]vectorFile, error) {
 		return files, err
 	}
 	c := vectorCache{gen: gen, loaded: true}
-	// One arena for all entries, so the copy costs the size of the data
-	// and no more.
+	// One arena for all the records' entries, so the copy costs the size
+	// of the data and no more.
 	total := 0
 	for i := range files {
-		total += files[i].n * vecindex.EntrySize(files[i].dims)
+		total += len(files[i].entries)
 	}
-	// A run of the table is read by copy straight into the arena.
 	arena := make([]byte, 0, total)
+	var kept *colTable
 	for i := range files {
-		b, err := files[i].read(arena[len(arena):cap(arena)])
-		if err != nil {
-			return nil, err
+		if ct := files[i].table; ct != nil {
+			if kept != ct {
+				if err := ct.keep(); err != nil {
+					return nil, err
+				}
+				kept = ct
+				c.bytes += len(ct.mem)
+			}
+			continue
 		}
 		start := len(arena)
-		arena = append(arena, b...)
-		files[i].entries, files[i].table = arena[start:len(arena):len(arena)], nil
+		arena = append(arena, files[i].entries...)
+		files[i].entries = arena[start:len(arena):len(arena)]
 	}
-	c.files, c.bytes = files, len(arena)
+	c.files = files
+	c.bytes += len(arena)
 	e.vecs = c
 	return c.files, nil
 }

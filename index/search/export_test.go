@@ -76,11 +76,28 @@ func VectorScans(tx *store.Tx, q Query) (int, error) {
 
 // RebuildDamaged rebuilds the snapshot as Rebuild does, with damage done
 // to its vector and residual tables before it is written.
-func RebuildDamaged(view, update func(func(*store.Tx) error) error, damage func(vecs, resid []byte)) error {
+func RebuildDamaged(view, update func(func(*store.Tx) error) error, damage func(VecTables)) error {
 	b, err := build(view)
 	if err != nil {
 		return err
 	}
-	damage(b.vecs, b.resid)
+	damage(VecTables{Resid: b.resid, vecs: b.vecs, l: colLayout{docs: b.Docs(), dims: b.vecTable.Dims}})
 	return b.Write(update)
 }
+
+// VecTables are a snapshot's vector tables as RebuildDamaged hands them
+// out to be damaged.
+type VecTables struct {
+	Resid []byte
+	vecs  []byte
+	l     colLayout
+}
+
+// Scales are the scales of the first block's documents.
+func (t VecTables) Scales() []byte { off, n := t.l.piece(0, 0); return t.vecs[off : off+n] }
+
+// Column is component j of the first block's documents.
+func (t VecTables) Column(j int) []byte { off, n := t.l.piece(0, 1+j); return t.vecs[off : off+n] }
+
+// Dims is the vectors' length.
+func (t VecTables) Dims() int { return t.l.dims }

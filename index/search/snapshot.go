@@ -20,7 +20,8 @@ import (
 // 4: the path table is NUL-separated (a file name may hold a newline).
 // 5: chunk metadata holds the content hash and near-duplicate signature.
 // 6: the vector table (vectable.go).
-const snapVersion = 6
+// 7: the vector table by column, so a query reads its components only.
+const snapVersion = 7
 
 // pathSep separates the path table's entries: the one byte a Unix path
 // cannot hold.

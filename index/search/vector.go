@@ -2,6 +2,7 @@ package search
 
 import (
 	"container/heap"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"runtime"
@@ -91,7 +92,41 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	size := vecindex.EntrySize(len(qv))
 	ncand := vecindex.Candidates(limit)
 	paths, kinds, srcs := v.e.snap.paths, v.e.snap.meta.Kinds, v.e.snap.meta.SrcTypes
-	// A file of its own counts for little; a segment of the table holds
+	// The table's blocks are scanned by column (see vectable.go); the
+	// scan keeps the components of every document it may rescore: its
+	// best estimates, and the documents of want.
+	var table *colTable // the snapshot's, when scanned
+	for _, fl := range files {
+		if fl.table != nil {
+			table = fl.table
+		}
+	}
+	var (
+		cq       *vecindex.ColumnQuery
+		wantDocs []uint64 // a bit per document of the table
+		allow    []bool   // per kind and source type code: see allowed
+	)
+	if t := v.e.snap.meta.Vectors; v.hasSnap && t != nil && t.Model == model && t.Dims == len(qv) {
+		cq = q.Columns()
+		wantDocs = make([]uint64, (v.e.snap.meta.Docs+63)/64)
+		for _, h := range want {
+			if d, ok, err := v.tableDoc(h.key); err != nil {
+				return nil, nil, err
+			} else if ok {
+				wantDocs[d/64] |= 1 << (d % 64)
+			}
+		}
+		allow = make([]bool, (len(kinds)+1)*(len(srcs)+1))
+		for k := range len(kinds) + 1 {
+			for s := range len(srcs) + 1 {
+				allow[k*(len(srcs)+1)+s] = f.kind(name(kinds, uint8(k)), name(srcs, uint8(s)))
+			}
+		}
+	}
+	allowed := func(d doc) bool {
+		return allow[int(min(d.kind, uint8(len(kinds))))*(len(srcs)+1)+int(min(d.src, uint8(len(srcs))))]
+	}
+	// A file of its own counts for little; a block of the table holds
 	// thousands of documents.
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)/64))
 	if skip != nil {
@@ -99,43 +134,57 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	}
 	heaps := make([]hitHeap, workers)
 	nulls := make([]cosineNull, workers)
+	kept := make([]keptComps, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			h, null := &heaps[w], &nulls[w]
-			offer := func(k key, entry []byte) {
-				s := float64(q.Estimate(entry))
+			offer := func(k key, s float64) bool {
 				null.add(s)
-				if h.Len() < ncand || s >= (*h)[0].score {
-					h.offer(hit{key: k, score: s}, ncand)
-				}
+				return (h.Len() < ncand || s >= (*h)[0].score) && h.offer(hit{key: k, score: s}, ncand)
 			}
-			var buf []byte // a segment read by copy, reused
+			var (
+				buf  []byte // a block read by copy, reused
+				cols [][]byte
+				acc  []uint64
+			)
 			for i := w; i < len(files); i += workers {
 				fl := &files[i]
-				entries, err := fl.read(buf)
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				if fl.path != "" {
+				if fl.table == nil {
 					for j := range fl.n {
 						if fl.keep == nil || fl.keep(j) {
-							offer(key{fl.path, j}, entries[j*size:(j+1)*size])
+							offer(key{fl.path, j}, float64(q.Estimate(fl.entries[j*size:(j+1)*size])))
 						}
 					}
 					continue
 				}
-				if fl.table != nil {
-					buf = entries // reused for the next run
+				var scales []byte
+				var err error
+				if scales, cols, buf, err = fl.table.read(fl.block, cq.Dims, buf, cols); err != nil {
+					errs[w] = err
+					return
 				}
+				if na := vecindex.AccSize(fl.n); cap(acc) < na {
+					acc = make([]uint64, na)
+				} else {
+					acc = acc[:na]
+					clear(acc)
+				}
+				cq.Accumulate(acc, cols)
 				for j := range fl.n {
-					d := getDoc(v.docs, fl.first+j)
-					if skip[d.path] || f.types != nil && !f.kind(name(kinds, d.kind), name(srcs, d.src)) {
+					dn := fl.first + j
+					d := getDoc(v.docs, dn)
+					scale := math.Float32frombits(binary.LittleEndian.Uint32(scales[4*j:]))
+					if wantDocs[dn/64]&(1<<(dn%64)) != 0 {
+						kept[w].add(dn, scale, cols, j)
+					}
+					if skip[d.path] || !allowed(d) {
 						continue
 					}
-					offer(key{paths[d.path], int(d.ordinal)}, entries[j*size:(j+1)*size])
+					if offer(key{paths[d.path], int(d.ordinal)}, float64(cq.Estimate(acc, j, scale))) {
+						kept[w].add(dn, scale, cols, j)
+					}
 				}
 			}
 		})
@@ -154,18 +203,29 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	}
 	// Rescore the best estimates, and the other retrievers' candidates,
 	// from their residuals: in the snapshot's table, read by copy, for a
-	// file it holds, else in the file's own record.
+	// file it holds (with the components the scan kept), else in the
+	// file's own record.
 	sets := map[string]VectorSet{}
 	refine := func(k key) (float64, bool, error) {
-		entry, resid, ok, err := v.tableVector(k)
-		if err != nil {
-			return 0, false, err
-		}
-		if ok {
-			if t := v.e.snap.meta.Vectors; t.Model != model || t.Dims != len(qv) {
-				return 0, false, nil
+		if cq != nil {
+			d, ok, err := v.tableDoc(k)
+			if err != nil {
+				return 0, false, err
 			}
-			return float64(q.Refine(entry, resid)), true, nil
+			if ok {
+				scale, comps, err := keptOrRead(kept, d, table, cq)
+				if err != nil {
+					return 0, false, err
+				}
+				resid, err := v.tableResid(d, k, len(qv))
+				if err != nil {
+					return 0, false, err
+				}
+				return float64(cq.Refine(comps, resid, scale)), true, nil
+			}
+		} else if _, ok, err := v.tableDoc(k); err != nil || ok {
+			// In a table of another model.
+			return 0, false, err
 		}
 		set, ok := sets[k.path]
 		if !ok {
@@ -245,15 +305,18 @@ func worse(a, b hit) bool {
 }
 
 // offer adds x when the heap holds fewer than limit hits or x ranks above
-// the worst of them, which it then replaces.
-func (h *hitHeap) offer(x hit, limit int) {
+// the worst of them, which it then replaces; true when it did.
+func (h *hitHeap) offer(x hit, limit int) bool {
 	switch {
 	case len(*h) < limit:
 		heap.Push(h, x)
 	case worse((*h)[0], x):
 		(*h)[0] = x
 		heap.Fix(h, 0)
+	default:
+		return false
 	}
+	return true
 }
 
 func (h hitHeap) Len() int           { return len(h) }
@@ -265,4 +328,48 @@ func (h *hitHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// keptComps are the components a worker's scan kept of the documents of
+// the vector table it may rescore, at the query's column dims.
+type keptComps struct {
+	at     map[int]int // document → its index in scales
+	scales []float32
+	comps  []byte // len(dims) per document
+}
+
+func (k *keptComps) add(d int, scale float32, cols [][]byte, j int) {
+	if _, ok := k.at[d]; ok {
+		return
+	}
+	if k.at == nil {
+		k.at = map[int]int{}
+	}
+	k.at[d] = len(k.scales)
+	k.scales = append(k.scales, scale)
+	for _, c := range cols {
+		k.comps = append(k.comps, c[j])
+	}
+}
+
+// keptOrRead returns the scale and components of table document d that
+// some worker's scan kept, or else reads them from d's block of ct.
+func keptOrRead(kept []keptComps, d int, ct *colTable, cq *vecindex.ColumnQuery) (float32, []byte, error) {
+	n := len(cq.Dims)
+	for _, k := range kept {
+		if i, ok := k.at[d]; ok {
+			return k.scales[i], k.comps[i*n : (i+1)*n], nil
+		}
+	}
+	if ct == nil || d >= ct.docs {
+		return 0, nil, fmt.Errorf("search snapshot: document %d is not in the vector table (run `dossier index` to rebuild it)", d)
+	}
+	first, _ := ct.block(d / colBlock)
+	scales, cols, _, err := ct.read(d/colBlock, cq.Dims, nil, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	var k keptComps
+	k.add(d, math.Float32frombits(binary.LittleEndian.Uint32(scales[4*(d-first):])), cols, d-first)
+	return k.scales[0], k.comps, nil
 }
