@@ -26,16 +26,18 @@ type vectorCache struct {
 	bytes  int
 }
 
-// vectors returns the vector entries a query scans (see vectorSources),
-// copied and checked when the index changed since the last query. A
-// one-shot Engine reads them in place instead, and the blocks of the
-// snapshot's table are read and checked by the goroutines that scan them,
-// only the columns the query needs: a process that answers one query pays
-// for a copy and gets nothing back.
+// vectors returns the vector entries a query scans (see vectorSources):
+// the files' records copied and checked when the index changed since the
+// last query, and the blocks of the snapshot's table, which each query
+// reads anew, only the pieces it needs (see vectable.go): a copy of the
+// whole table would hold twice the memory to save a query a few
+// milliseconds. A one-shot Engine reads the records in place too: a
+// process that answers one query pays for a copy and gets nothing back.
 func (e *Engine) vectors(v *view) ([]vectorFile, error) {
 	gen := v.tx.Generation()
 	if e.vecs.loaded && e.vecs.gen == gen {
-		return e.vecs.files, nil
+		blocks, err := v.tableBlocks()
+		return append(blocks, e.vecs.files...), err
 	}
 	files, err := v.vectorSources()
 	if err != nil || e.oneShot {
@@ -49,26 +51,18 @@ func (e *Engine) vectors(v *view) ([]vectorFile, error) {
 		total += len(files[i].entries)
 	}
 	arena := make([]byte, 0, total)
-	var kept *colTable
 	for i := range files {
-		if ct := files[i].table; ct != nil {
-			if kept != ct {
-				if err := ct.keep(); err != nil {
-					return nil, err
-				}
-				kept = ct
-				c.bytes += len(ct.mem)
-			}
+		if files[i].table != nil {
 			continue
 		}
 		start := len(arena)
 		arena = append(arena, files[i].entries...)
 		files[i].entries = arena[start:len(arena):len(arena)]
+		c.files = append(c.files, files[i])
 	}
-	c.files = files
-	c.bytes += len(arena)
+	c.bytes = len(arena)
 	e.vecs = c
-	return c.files, nil
+	return files, nil
 }
 
 // symbolNames returns every distinct lower-cased symbol name, for fuzzy

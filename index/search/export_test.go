@@ -81,23 +81,29 @@ func RebuildDamaged(view, update func(func(*store.Tx) error) error, damage func(
 	if err != nil {
 		return err
 	}
-	damage(VecTables{Resid: b.resid, vecs: b.vecs, l: colLayout{docs: b.Docs(), dims: b.vecTable.Dims}})
+	damage(VecTables{vecs: b.vecs, l: colLayout{docs: b.Docs(), dims: b.vecTable.Dims}})
 	return b.Write(update)
 }
 
-// VecTables are a snapshot's vector tables as RebuildDamaged hands them
-// out to be damaged.
+// VecTables are a snapshot's vector table as RebuildDamaged hands it out
+// to be damaged.
 type VecTables struct {
-	Resid []byte
-	vecs  []byte
-	l     colLayout
+	vecs []byte
+	l    colLayout
 }
 
 // Scales are the scales of the first block's documents.
 func (t VecTables) Scales() []byte { off, n := t.l.piece(0, 0); return t.vecs[off : off+n] }
 
 // Column is component j of the first block's documents.
-func (t VecTables) Column(j int) []byte { off, n := t.l.piece(0, 1+j); return t.vecs[off : off+n] }
+func (t VecTables) Column(j int) []byte { off, n := t.l.piece(0, 1+j); return t.vecs[off : off+n/2] }
+
+// Residuals are the residuals of component j of the first block's
+// documents.
+func (t VecTables) Residuals(j int) []byte {
+	off, n := t.l.piece(0, 1+j)
+	return t.vecs[off+n/2 : off+n]
+}
 
 // Dims is the vectors' length.
 func (t VecTables) Dims() int { return t.l.dims }

@@ -106,9 +106,9 @@ type Builder struct {
 	srcs     codes
 	raw      []byte // decompression buffer, reused from record to record
 	// The vector table (see addVectors); vecTable is nil without one.
-	vecs, resid []byte
-	vecPaths    []byte
-	vecTable    *vecTable
+	vecs     []byte
+	vecPaths []byte
+	vecTable *vecTable
 }
 
 // segment is a metadata segment being built: entry offsets, then entries.
@@ -297,7 +297,7 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 		}
 		first, tables = false, tables[n:]
 	}
-	b.docs, b.segs, b.pathInfo, b.vecs, b.resid, b.vecPaths = nil, nil, nil, nil, nil, nil
+	b.docs, b.segs, b.pathInfo, b.vecs, b.vecPaths = nil, nil, nil, nil, nil
 
 	keys := make([]string, 0, len(b.postings))
 	for k := range b.postings {

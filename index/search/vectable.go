@@ -11,25 +11,25 @@ import (
 	"github.com/dossierhq/dossier/store"
 )
 
-// The snapshot's vector table holds every document's int8 entry (the
-// stored form of vecindex, without the residuals) in document order, laid
-// out by column in blocks of colBlock documents: a block holds its
-// documents' scales, then component 0 of each, then component 1 of each,
-// and so on, and the table starts with a checksum of each of those pieces.
-// A query reads, by copy (see store/readat.go), the scales and only the
-// columns of its own non-zero components (vecindex.ColumnQuery), a block
-// at a time into a buffer it reuses, checking each piece as it goes: the
-// builtin embedder puts a query's few words in a fifth of the components
-// or fewer, so a query reads a fifth of the table and scores exactly as a
-// scan of every entry would. (The per-file vector records are each a
-// separate run of pages, with a header and the residuals between one
-// file's entries and the next, and mapping them put all of them in the
-// process's memory: on Go's source tree that was most of a one-shot hybrid
-// query's time and memory.) The residuals are a second value, in document
-// order, each document's followed by a checksum of them, so the few
-// hundred candidates a query rescores are read and checked alone; their
-// components were kept from the scan. One value each, as every value
-// looked up maps the pages around its start.
+// The snapshot's vector table holds every document's stored vector (the
+// int8 entry and residuals of vecindex) in document order, laid out by
+// column in blocks of colBlock documents: a block holds its documents'
+// scales, then component 0 of each and its residual of each, then
+// component 1 of each and its residual of each, and so on; the table
+// starts with a checksum of each of those pieces. A query reads, by copy
+// (see store/readat.go), the scales and only the pieces of its own
+// non-zero components (vecindex.ColumnQuery), a block at a time into a
+// buffer it reuses, checking each piece as it goes: the builtin embedder
+// puts a query's few words in a fifth of the components or fewer, so a
+// query reads a fifth of the table and scores exactly as a scan of every
+// entry would. The scan keeps the components and residuals of the few
+// hundred documents it may rescore, so rescoring reads nothing more (one
+// read per candidate was a third of the vector leg's time). (The per-file
+// vector records are each a separate run of pages, with a header and the
+// residuals between one file's entries and the next, and mapping them put
+// all of them in the process's memory: on Go's source tree that was most
+// of a one-shot hybrid query's time and memory.) One value, as every
+// value looked up maps the pages around its start.
 //
 // A file whose vector record is missing, holds another model or another
 // number of vectors than it has documents is left out of the table
@@ -37,9 +37,13 @@ import (
 // dirty file is.
 
 // colBlock is how many documents one block of the table holds (about
-// 2 MB at 256 dimensions): the unit a query reads, checks and scans at a
-// time, and the most documents a column piece, and one pread, covers.
+// 4 MB at 256 dimensions): the unit a query reads, checks and scans at a
+// time.
 const colBlock = 8192
+
+// mergeGap is the most pieces a read of a block skips over rather than
+// split into two reads: a read costs as much as copying a few pieces.
+const mergeGap = 2
 
 // vecTable is the vector table's header, in the snapshot's.
 type vecTable struct {
@@ -54,14 +58,8 @@ type vecTable struct {
 // per path of the path table, 1 when it holds the path's entries.
 var keyVecPaths = []byte("vpaths")
 
-// Keys of the vector table's values.
-var (
-	keyVecs  = []byte("vecs")
-	keyResid = []byte("resid")
-)
-
-// residSize is the size of one document's residuals and their checksum.
-func residSize(dims int) int { return dims + 4 }
+// keyVecs is the vector table's value.
+var keyVecs = []byte("vecs")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -76,7 +74,7 @@ func (l colLayout) blocks() int { return (l.docs + colBlock - 1) / colBlock }
 // piece, the scales and dims columns of each block.
 func (l colLayout) head() int { return 4 * l.blocks() * (l.dims + 1) }
 
-func (l colLayout) size() int { return l.head() + l.docs*(4+l.dims) }
+func (l colLayout) size() int { return l.head() + l.docs*(4+2*l.dims) }
 
 // block returns the first document of block b and how many it holds.
 func (l colLayout) block(b int) (first, n int) {
@@ -85,14 +83,14 @@ func (l colLayout) block(b int) (first, n int) {
 }
 
 // piece returns the offset and length in the table of piece p of block b:
-// p 0 is the scales, p 1+j column j.
+// p 0 is the scales, p 1+j component j then its residuals.
 func (l colLayout) piece(b, p int) (off, n int) {
 	first, m := l.block(b)
-	off = l.head() + first*(4+l.dims)
+	off = l.head() + first*(4+2*l.dims)
 	if p == 0 {
 		return off, 4 * m
 	}
-	return off + 4*m + (p-1)*m, m
+	return off + 4*m + (p-1)*2*m, 2 * m
 }
 
 // sum is the index of the checksum of piece p of block b.
@@ -135,11 +133,9 @@ func (b *Builder) addVectors(m store.VectorModel, records func(fn func(path stri
 	}
 	t := &vecTable{Model: m.Model, Dims: m.Dims}
 	l := colLayout{docs: b.Docs(), dims: m.Dims}
-	rsize := residSize(m.Dims)
-	// Each value is a slice of its own, with room for the checksum the
+	// The value is a slice of its own, with room for the checksum the
 	// store appends in place.
 	vecs := make([]byte, l.size(), l.size()+4)
-	resid := make([]byte, b.Docs()*rsize, b.Docs()*rsize+4)
 	in := make([]byte, len(b.paths))
 	err := records(func(p string, rec []byte) error {
 		n, ok := nums[p]
@@ -159,15 +155,13 @@ func (b *Builder) addVectors(m store.VectorModel, records func(fn func(path stri
 			d := int(pi.first) + j
 			blk, i := d/colBlock, d%colBlock
 			scale, comps := vecindex.ColumnEntry(set.Entry(j))
+			resid := set.Resid(j)
 			off, _ := l.piece(blk, 0)
 			binary.LittleEndian.PutUint32(vecs[off+4*i:], math.Float32bits(scale))
 			for c, x := range comps {
-				off, _ := l.piece(blk, 1+c)
-				vecs[off+i] = x
+				off, n := l.piece(blk, 1+c)
+				vecs[off+i], vecs[off+n/2+i] = x, resid[c]
 			}
-			r := resid[d*rsize:][:rsize]
-			copy(r, set.Resid(j))
-			binary.LittleEndian.PutUint32(r[m.Dims:], crc32.Checksum(r[:m.Dims], castagnoli))
 		}
 		in[n] = 1
 		return nil
@@ -181,7 +175,7 @@ func (b *Builder) addVectors(m store.VectorModel, records func(fn func(path stri
 			binary.LittleEndian.PutUint32(vecs[4*l.sum(blk, p):], crc32.Checksum(vecs[off:off+n], castagnoli))
 		}
 	}
-	b.vecs, b.resid, b.vecPaths, b.vecTable = vecs, resid, in, t
+	b.vecs, b.vecPaths, b.vecTable = vecs, in, t
 	return nil
 }
 
@@ -190,7 +184,7 @@ func (b *Builder) vecTables() []struct{ k, v []byte } {
 	if b.vecTable == nil {
 		return nil
 	}
-	return []struct{ k, v []byte }{{keyVecPaths, nonNil(b.vecPaths)}, {keyVecs, b.vecs}, {keyResid, b.resid}}
+	return []struct{ k, v []byte }{{keyVecPaths, nonNil(b.vecPaths)}, {keyVecs, b.vecs}}
 }
 
 // vectorFile is a run of vector entries a query scans: one file's, from
@@ -207,13 +201,12 @@ type vectorFile struct {
 	block   int
 }
 
-// colTable is the snapshot's vector table as a query reads it: by copy
-// from the index file, or from a checked copy an Engine keeps (mem).
+// colTable is the snapshot's vector table as a query reads it, by copy
+// from the index file.
 type colTable struct {
 	colLayout
 	val  store.SealedValue
 	sums []byte // the checksum of every piece
-	mem  []byte // the whole table, checked, when kept
 }
 
 // openColTable reads the vector table's checksums, for a query to read
@@ -231,25 +224,6 @@ func (v *view) openColTable(t *vecTable) (*colTable, error) {
 	return ct, nil
 }
 
-// keep reads the whole table into memory and checks every piece, for an
-// Engine to scan it query after query.
-func (ct *colTable) keep() error {
-	mem := make([]byte, ct.size())
-	if err := ct.val.ReadAt(mem, 0); err != nil {
-		return err
-	}
-	for b := range ct.blocks() {
-		for p := range ct.dims + 1 {
-			off, n := ct.piece(b, p)
-			if err := ct.check(b, p, mem[off:off+n]); err != nil {
-				return err
-			}
-		}
-	}
-	ct.mem = mem
-	return nil
-}
-
 func (ct *colTable) check(b, p int, piece []byte) error {
 	if crc32.Checksum(piece, castagnoli) == binary.LittleEndian.Uint32(ct.sums[4*ct.sum(b, p):]) {
 		return nil
@@ -262,80 +236,64 @@ func (ct *colTable) check(b, p int, piece []byte) error {
 	return ct.val.Damaged(fmt.Sprintf("the %s of documents %d-%d fail their checksum", what, first, first+n-1))
 }
 
-// read returns the scales of block b's documents and the columns of
-// their components dims (ascending), checked; read by copy into buf
-// (reused when large enough, and returned for the next block), adjacent
-// pieces in one read, or sliced from the kept copy. cols is reused too.
-func (ct *colTable) read(b int, dims []int, buf []byte, cols [][]byte) (scales []byte, _ [][]byte, _ []byte, err error) {
-	cols = cols[:0]
-	if ct.mem != nil {
-		off, n := ct.piece(b, 0)
-		scales = ct.mem[off : off+n]
-		for _, j := range dims {
-			off, n := ct.piece(b, 1+j)
-			cols = append(cols, ct.mem[off:off+n])
-		}
-		return scales, cols, buf, nil
-	}
-	_, m := ct.block(b)
-	total := 4*m + len(dims)*m
-	if cap(buf) < total {
-		buf = make([]byte, total)
-	}
-	buf = buf[:total]
-	// Pieces 0 (scales) and 1+dims[i], read in runs of adjacent ones.
+// read returns the scales of block b's documents and the pieces of their
+// components dims (ascending: each its column then its residuals),
+// checked; read by copy into buf (reused when large enough, and returned
+// for the next block), in runs of pieces mergeGap apart at most. pieces
+// is reused too.
+func (ct *colTable) read(b int, dims []int, buf []byte, pieces [][]byte) (scales []byte, _ [][]byte, _ []byte, err error) {
+	pieces = pieces[:0]
+	// Pieces 0 (scales) and 1+dims[i].
 	piece := func(i int) int {
 		if i == 0 {
 			return 0
 		}
 		return 1 + dims[i-1]
 	}
-	at := 0
-	for i := 0; i <= len(dims); {
-		j := i + 1
-		for j <= len(dims) && piece(j) == piece(j-1)+1 {
-			j++
+	// runs calls fn with each run of pieces i..j-1 read at once.
+	runs := func(fn func(i, j, off, end int) error) error {
+		for i := 0; i <= len(dims); {
+			j := i + 1
+			for j <= len(dims) && piece(j) <= piece(j-1)+1+mergeGap {
+				j++
+			}
+			off, _ := ct.piece(b, piece(i))
+			last, n := ct.piece(b, piece(j-1))
+			if err := fn(i, j, off, last+n); err != nil {
+				return err
+			}
+			i = j
 		}
-		off, _ := ct.piece(b, piece(i))
-		end, n := ct.piece(b, piece(j-1))
-		run := buf[at : at+end+n-off]
+		return nil
+	}
+	total := 0
+	runs(func(_, _, off, end int) error { total += end - off; return nil })
+	if cap(buf) < total {
+		buf = make([]byte, total)
+	}
+	buf = buf[:total]
+	at := 0
+	err = runs(func(i, j, off, end int) error {
+		run := buf[at : at+end-off]
+		at += len(run)
 		if err := ct.val.ReadAt(run, off); err != nil {
-			return nil, nil, buf, err
+			return err
 		}
 		for k := i; k < j; k++ {
 			o, n := ct.piece(b, piece(k))
 			p := run[o-off : o-off+n]
 			if err := ct.check(b, piece(k), p); err != nil {
-				return nil, nil, buf, err
+				return err
 			}
 			if k == 0 {
 				scales = p
 			} else {
-				cols = append(cols, p)
+				pieces = append(pieces, p)
 			}
 		}
-		at += len(run)
-		i = j
-	}
-	return scales, cols, buf, nil
-}
-
-// tableResid reads snapshot document d's residuals from the residual
-// table, by copy, and checks them.
-func (v *view) tableResid(d int, k key, dims int) ([]byte, error) {
-	if v.resid == nil {
-		rs := v.tx.SnapshotSealed(keyResid)
-		v.resid = &rs
-	}
-	rsize := residSize(dims)
-	buf := make([]byte, rsize)
-	if err := v.resid.ReadAt(buf, d*rsize); err != nil {
-		return nil, err
-	}
-	if crc32.Checksum(buf[:dims], castagnoli) != binary.LittleEndian.Uint32(buf[dims:]) {
-		return nil, v.resid.Damaged(fmt.Sprintf("the vector of %s chunk %d fails its checksum", k.path, k.ord))
-	}
-	return buf[:dims], nil
+		return nil
+	})
+	return scales, pieces, buf, err
 }
 
 // tableDoc returns the document number of k in the snapshot's vector
@@ -350,6 +308,25 @@ func (v *view) tableDoc(k key) (int, bool, error) {
 		return 0, false, nil
 	}
 	return d, true, nil
+}
+
+// tableBlocks returns the blocks of the snapshot's vector table; none
+// without a table.
+func (v *view) tableBlocks() ([]vectorFile, error) {
+	t, _, err := v.vecTable()
+	if t == nil || err != nil {
+		return nil, err
+	}
+	ct, err := v.openColTable(t)
+	if err != nil {
+		return nil, err
+	}
+	var files []vectorFile
+	for b := range ct.blocks() {
+		first, n := ct.block(b)
+		files = append(files, vectorFile{first: first, model: t.Model, dims: t.Dims, n: n, table: ct, block: b})
+	}
+	return files, nil
 }
 
 // vectorSources returns what the vector leg scans: the blocks of the
@@ -372,14 +349,9 @@ func (v *view) vectorSources() ([]vectorFile, error) {
 		v.recordScans += len(files)
 		return files, err
 	}
-	ct, err := v.openColTable(t)
+	files, err := v.tableBlocks()
 	if err != nil {
 		return nil, err
-	}
-	var files []vectorFile
-	for b := range ct.blocks() {
-		first, n := ct.block(b)
-		files = append(files, vectorFile{first: first, model: t.Model, dims: t.Dims, n: n, table: ct, block: b})
 	}
 	var read []string
 	for p := range v.dirty {

@@ -195,7 +195,11 @@ func TestDamagedVectorTable(t *testing.T) {
 				t.Column(j)[0] ^= 0x40
 			}
 		},
-		"residual": func(t search.VecTables) { t.Resid[0] ^= 0x40 },
+		"residual": func(t search.VecTables) {
+			for j := range t.Dims() {
+				t.Residuals(j)[0] ^= 0x40
+			}
+		},
 	} {
 		root := workspace(t)
 		withDB(t, root, func(db *store.DB) error { return search.RebuildDamaged(db.View, db.Update, damage) })

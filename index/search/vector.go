@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/dossierhq/dossier/index/embed"
@@ -145,9 +146,9 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 				return (h.Len() < ncand || s >= (*h)[0].score) && h.offer(hit{key: k, score: s}, ncand)
 			}
 			var (
-				buf  []byte // a block read by copy, reused
-				cols [][]byte
-				acc  []uint64
+				buf          []byte // a block read by copy, reused
+				pieces, cols [][]byte
+				acc          []uint64
 			)
 			for i := w; i < len(files); i += workers {
 				fl := &files[i]
@@ -161,9 +162,13 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 				}
 				var scales []byte
 				var err error
-				if scales, cols, buf, err = fl.table.read(fl.block, cq.Dims, buf, cols); err != nil {
+				if scales, pieces, buf, err = fl.table.read(fl.block, cq.Dims, buf, pieces); err != nil {
 					errs[w] = err
 					return
+				}
+				cols = cols[:0]
+				for _, p := range pieces {
+					cols = append(cols, p[:fl.n])
 				}
 				if na := vecindex.AccSize(fl.n); cap(acc) < na {
 					acc = make([]uint64, na)
@@ -177,13 +182,13 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 					d := getDoc(v.docs, dn)
 					scale := math.Float32frombits(binary.LittleEndian.Uint32(scales[4*j:]))
 					if wantDocs[dn/64]&(1<<(dn%64)) != 0 {
-						kept[w].add(dn, scale, cols, j)
+						kept[w].add(dn, scale, pieces, j)
 					}
 					if skip[d.path] || !allowed(d) {
 						continue
 					}
 					if offer(key{paths[d.path], int(d.ordinal)}, float64(cq.Estimate(acc, j, scale))) {
-						kept[w].add(dn, scale, cols, j)
+						kept[w].add(dn, scale, pieces, j)
 					}
 				}
 			}
@@ -213,11 +218,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 				return 0, false, err
 			}
 			if ok {
-				scale, comps, err := keptOrRead(kept, d, table, cq)
-				if err != nil {
-					return 0, false, err
-				}
-				resid, err := v.tableResid(d, k, len(qv))
+				scale, comps, resid, err := keptOrRead(kept, d, table, cq)
 				if err != nil {
 					return 0, false, err
 				}
@@ -330,46 +331,50 @@ func (h *hitHeap) Pop() any {
 	return x
 }
 
-// keptComps are the components a worker's scan kept of the documents of
-// the vector table it may rescore, at the query's column dims.
+// keptComps are the components and residuals a worker's scan kept of
+// the documents of the vector table it may rescore, at the query's column
+// dims, in document order: each worker scans its blocks in order.
 type keptComps struct {
-	at     map[int]int // document → its index in scales
+	docs   []int
 	scales []float32
-	comps  []byte // len(dims) per document
+	comps  []byte // per document: len(dims) components, then residuals
 }
 
-func (k *keptComps) add(d int, scale float32, cols [][]byte, j int) {
-	if _, ok := k.at[d]; ok {
+// add keeps document d, entry j of a block whose pieces (components then
+// residuals) are pieces.
+func (k *keptComps) add(d int, scale float32, pieces [][]byte, j int) {
+	if n := len(k.docs); n > 0 && k.docs[n-1] == d {
 		return
 	}
-	if k.at == nil {
-		k.at = map[int]int{}
-	}
-	k.at[d] = len(k.scales)
+	k.docs = append(k.docs, d)
 	k.scales = append(k.scales, scale)
-	for _, c := range cols {
-		k.comps = append(k.comps, c[j])
+	for _, p := range pieces {
+		k.comps = append(k.comps, p[j])
+	}
+	for _, p := range pieces {
+		k.comps = append(k.comps, p[len(p)/2+j])
 	}
 }
 
-// keptOrRead returns the scale and components of table document d that
-// some worker's scan kept, or else reads them from d's block of ct.
-func keptOrRead(kept []keptComps, d int, ct *colTable, cq *vecindex.ColumnQuery) (float32, []byte, error) {
+// keptOrRead returns the scale, components and residuals of table
+// document d that some worker's scan kept, or else reads them from d's
+// block of ct.
+func keptOrRead(kept []keptComps, d int, ct *colTable, cq *vecindex.ColumnQuery) (float32, []byte, []byte, error) {
 	n := len(cq.Dims)
 	for _, k := range kept {
-		if i, ok := k.at[d]; ok {
-			return k.scales[i], k.comps[i*n : (i+1)*n], nil
+		if i, ok := slices.BinarySearch(k.docs, d); ok {
+			return k.scales[i], k.comps[2*i*n : (2*i+1)*n], k.comps[(2*i+1)*n : (2*i+2)*n], nil
 		}
 	}
 	if ct == nil || d >= ct.docs {
-		return 0, nil, fmt.Errorf("search snapshot: document %d is not in the vector table (run `dossier index` to rebuild it)", d)
+		return 0, nil, nil, fmt.Errorf("search snapshot: document %d is not in the vector table (run `dossier index` to rebuild it)", d)
 	}
 	first, _ := ct.block(d / colBlock)
-	scales, cols, _, err := ct.read(d/colBlock, cq.Dims, nil, nil)
+	scales, pieces, _, err := ct.read(d/colBlock, cq.Dims, nil, nil)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	var k keptComps
-	k.add(d, math.Float32frombits(binary.LittleEndian.Uint32(scales[4*(d-first):])), cols, d-first)
-	return k.scales[0], k.comps, nil
+	k.add(d, math.Float32frombits(binary.LittleEndian.Uint32(scales[4*(d-first):])), pieces, d-first)
+	return k.scales[0], k.comps[:n], k.comps[n:], nil
 }

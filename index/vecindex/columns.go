@@ -145,16 +145,16 @@ func (c *ColumnQuery) Estimate(acc []uint64, i int, scale float32) float32 {
 	return float32(c.Dot(acc, i)) * c.q.q.scale * scale
 }
 
-// Refine is Query.Refine for a vector whose components at Dims are comps
-// (one byte each, in that order), whose residuals are resid (all of
-// them) and whose scale is scale: the same cosine, bit for bit, as the
-// components it leaves out are those the unit query multiplies by zero.
+// Refine is Query.Refine for a vector whose components and residuals at
+// Dims are comps and resid (one byte each, in that order) and whose scale
+// is scale: the same cosine, bit for bit, as the components it leaves out
+// are those the unit query multiplies by zero.
 func (c *ColumnQuery) Refine(comps, resid []byte, scale float32) float32 {
 	u := c.q.u
-	resid = resid[:len(u)]
+	comps, resid = comps[:len(c.Dims)], resid[:len(c.Dims)]
 	var s [2]float32 // as refine sums them: even components, odd ones
 	for i, j := range c.Dims {
-		s[j%2] += u[j] * float32(residSteps*int32(int8(comps[i]))+int32(int8(resid[j])))
+		s[j%2] += u[j] * float32(residSteps*int32(int8(comps[i]))+int32(int8(resid[i])))
 	}
 	return (s[0] + s[1]) * (scale / residSteps)
 }

@@ -80,12 +80,12 @@ func TestColumnScanIsExact(t *testing.T) {
 						if got, want := cq.Estimate(acc, i, scale), q.Estimate(entry); math.Float32bits(got) != math.Float32bits(want) {
 							t.Fatalf("vector %d: estimate %v, want %v", i, got, want)
 						}
-						mine := make([]byte, len(cq.Dims))
-						for k, j := range cq.Dims {
-							mine[k] = comps[j]
-						}
 						r := resid[i*dims : (i+1)*dims]
-						if got, want := cq.Refine(mine, r, scale), q.Refine(entry, r); math.Float32bits(got) != math.Float32bits(want) {
+						mine, myResid := make([]byte, len(cq.Dims)), make([]byte, len(cq.Dims))
+						for k, j := range cq.Dims {
+							mine[k], myResid[k] = comps[j], r[j]
+						}
+						if got, want := cq.Refine(mine, myResid, scale), q.Refine(entry, r); math.Float32bits(got) != math.Float32bits(want) {
 							t.Fatalf("vector %d: refined %v, want %v", i, got, want)
 						}
 					}
