@@ -145,10 +145,15 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 				null.add(s)
 				return (h.Len() < ncand || s >= (*h)[0].score) && h.offer(hit{key: k, score: s}, ncand)
 			}
+			type toKeep struct {
+				j int
+				s float64 // +Inf for a document of want
+			}
 			var (
 				buf          []byte // a block read by copy, reused
 				pieces, cols [][]byte
 				acc          []uint64
+				keep         []toKeep
 			)
 			for i := w; i < len(files); i += workers {
 				fl := &files[i]
@@ -177,18 +182,36 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 					clear(acc)
 				}
 				cq.Accumulate(acc, cols)
+				// The documents to keep, in order: want's, and those the
+				// heap took, unless a later one of the block pushed them
+				// out (its worst is then above them).
+				keep = keep[:0]
 				for j := range fl.n {
 					dn := fl.first + j
 					d := getDoc(v.docs, dn)
-					scale := math.Float32frombits(binary.LittleEndian.Uint32(scales[4*j:]))
-					if wantDocs[dn/64]&(1<<(dn%64)) != 0 {
-						kept[w].add(dn, scale, pieces, j)
-					}
+					wanted := wantDocs[dn/64]&(1<<(dn%64)) != 0
 					if skip[d.path] || !allowed(d) {
+						if wanted {
+							keep = append(keep, toKeep{j, math.Inf(1)})
+						}
 						continue
 					}
-					if offer(key{paths[d.path], int(d.ordinal)}, float64(cq.Estimate(acc, j, scale))) {
-						kept[w].add(dn, scale, pieces, j)
+					scale := math.Float32frombits(binary.LittleEndian.Uint32(scales[4*j:]))
+					s := float64(cq.Estimate(acc, j, scale))
+					if offer(key{paths[d.path], int(d.ordinal)}, s) || wanted {
+						keep = append(keep, toKeep{j, s})
+						if wanted {
+							keep[len(keep)-1].s = math.Inf(1)
+						}
+					}
+				}
+				worst := math.Inf(-1)
+				if h.Len() >= ncand {
+					worst = (*h)[0].score
+				}
+				for _, k := range keep {
+					if k.s >= worst {
+						kept[w].add(fl.first+k.j, math.Float32frombits(binary.LittleEndian.Uint32(scales[4*k.j:])), pieces, k.j)
 					}
 				}
 			}
@@ -348,11 +371,11 @@ func (k *keptComps) add(d int, scale float32, pieces [][]byte, j int) {
 	}
 	k.docs = append(k.docs, d)
 	k.scales = append(k.scales, scale)
-	for _, p := range pieces {
-		k.comps = append(k.comps, p[j])
-	}
-	for _, p := range pieces {
-		k.comps = append(k.comps, p[len(p)/2+j])
+	n := len(k.comps)
+	k.comps = slices.Grow(k.comps, 2*len(pieces))[:n+2*len(pieces)]
+	comps, resid := k.comps[n:n+len(pieces)], k.comps[n+len(pieces):]
+	for i, p := range pieces {
+		comps[i], resid[i] = p[j], p[len(p)/2+j]
 	}
 }
 
