@@ -136,6 +136,15 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	heaps := make([]hitHeap, workers)
 	nulls := make([]cosineNull, workers)
 	kept := make([]keptComps, workers)
+	if cq != nil {
+		// Room for what a scan keeps, as a rule (each block's candidates
+		// and want's), so it seldom grows: fresh memory is a page fault
+		// per page, and a slice that doubles copies what it held.
+		for w := range kept {
+			n := 2*ncand + len(want)
+			kept[w] = keptComps{docs: make([]int, 0, n), scales: make([]float32, 0, n), comps: make([]byte, 0, n*2*len(cq.Dims))}
+		}
+	}
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
