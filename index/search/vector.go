@@ -31,9 +31,10 @@ func (v *view) builtinQueryVector(q string) ([]float32, bool, error) {
 }
 
 // vector ranks chunks by cosine similarity with the query vector qv of
-// model m: an exact scan over every chunk's int8 entry (the Engine's copy,
-// see cache.go), split across the cores, whose best estimates are then
-// rescored from their residuals, read from the index file (vecindex). The
+// model m: an exact scan over every chunk's int8 entry (the snapshot's
+// table by column, reading the query's components only, see vectable.go;
+// dirty files' records), split across the cores, whose best estimates are
+// then rescored from their residuals (vecindex). The
 // similarity of every chunk in want (other retrievers' candidates) is also
 // returned, so fusion can weigh each candidate by all its evidence. Scores
 // are absolute, calibrated on the scan's own cosines (see cosineNull).
@@ -55,7 +56,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	var files []file
 	var mismatch *vectorFile
 	others := 0
-	var skip []bool // per snapshot path, for the table's segments
+	var skip []bool // per snapshot path, for the table's blocks
 	for i := range sources {
 		vf := &sources[i]
 		if vf.path != "" && !f.path(vf.path) {
@@ -65,7 +66,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 			if vf.path != "" {
 				others++
 			} else if mismatch == nil || mismatch.path != "" {
-				others += v.tableFiles() // once, for the first segment
+				others += v.tableFiles() // once, for the first block
 			}
 			mismatch = vf
 			continue
@@ -117,15 +118,22 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 				wantDocs[d/64] |= 1 << (d % 64)
 			}
 		}
+		// Codes past the names (a damaged table) name nothing.
+		nameOf := func(names []string, code int) string {
+			if code < len(names) {
+				return names[code]
+			}
+			return ""
+		}
 		allow = make([]bool, (len(kinds)+1)*(len(srcs)+1))
 		for k := range len(kinds) + 1 {
 			for s := range len(srcs) + 1 {
-				allow[k*(len(srcs)+1)+s] = f.kind(name(kinds, uint8(k)), name(srcs, uint8(s)))
+				allow[k*(len(srcs)+1)+s] = f.kind(nameOf(kinds, k), nameOf(srcs, s))
 			}
 		}
 	}
 	allowed := func(d doc) bool {
-		return allow[int(min(d.kind, uint8(len(kinds))))*(len(srcs)+1)+int(min(d.src, uint8(len(srcs))))]
+		return allow[min(int(d.kind), len(kinds))*(len(srcs)+1)+min(int(d.src), len(srcs))]
 	}
 	// A file of its own counts for little; a block of the table holds
 	// thousands of documents.
