@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
-	"github.com/dossierhq/dossier/index/vecindex"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -27,41 +26,43 @@ type vectorCache struct {
 	bytes  int
 }
 
-// vectors returns the vector entries a query scans (see vectorSources),
-// copied and checked when the index changed since the last query. A
-// one-shot Engine reads them in place instead, and the segments of the
-// snapshot's table are checked by the goroutines that scan them: a process
-// that answers one query pays for a copy and gets nothing back.
+// vectors returns the vector entries a query scans (see vectorSources):
+// the files' records copied and checked when the index changed since the
+// last query, and the blocks of the snapshot's table, which each query
+// reads anew, only the pieces it needs (see vectable.go): a copy of the
+// whole table would hold twice the memory to save a query a few
+// milliseconds. A one-shot Engine reads the records in place too: a
+// process that answers one query pays for a copy and gets nothing back.
 func (e *Engine) vectors(v *view) ([]vectorFile, error) {
 	gen := v.tx.Generation()
 	if e.vecs.loaded && e.vecs.gen == gen {
-		return e.vecs.files, nil
+		blocks, err := v.tableBlocks()
+		return append(blocks, e.vecs.files...), err
 	}
 	files, err := v.vectorSources()
 	if err != nil || e.oneShot {
 		return files, err
 	}
 	c := vectorCache{gen: gen, loaded: true}
-	// One arena for all entries, so the copy costs the size of the data
-	// and no more.
+	// One arena for all the records' entries, so the copy costs the size
+	// of the data and no more.
 	total := 0
 	for i := range files {
-		total += files[i].n * vecindex.EntrySize(files[i].dims)
+		total += len(files[i].entries)
 	}
-	// A run of the table is read by copy straight into the arena.
 	arena := make([]byte, 0, total)
 	for i := range files {
-		b, err := files[i].read(arena[len(arena):cap(arena)])
-		if err != nil {
-			return nil, err
+		if files[i].table != nil {
+			continue
 		}
 		start := len(arena)
-		arena = append(arena, b...)
-		files[i].entries, files[i].table = arena[start:len(arena):len(arena)], nil
+		arena = append(arena, files[i].entries...)
+		files[i].entries = arena[start:len(arena):len(arena)]
+		c.files = append(c.files, files[i])
 	}
-	c.files, c.bytes = files, len(arena)
+	c.bytes = len(arena)
 	e.vecs = c
-	return c.files, nil
+	return files, nil
 }
 
 // symbolNames returns every distinct lower-cased symbol name, for fuzzy

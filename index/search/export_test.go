@@ -68,11 +68,34 @@ func VectorScans(tx *store.Tx, q Query) (int, error) {
 
 // RebuildDamaged rebuilds the snapshot as Rebuild does, with damage done
 // to its vector and residual tables before it is written.
-func RebuildDamaged(view, update func(func(*store.Tx) error) error, damage func(vecs, resid []byte)) error {
+func RebuildDamaged(view, update func(func(*store.Tx) error) error, damage func(VecTables)) error {
 	b, err := build(view)
 	if err != nil {
 		return err
 	}
-	damage(b.vecs, b.resid)
+	damage(VecTables{vecs: b.vecs, l: colLayout{docs: b.Docs(), dims: b.vecTable.Dims}})
 	return b.Write(update)
 }
+
+// VecTables are a snapshot's vector table as RebuildDamaged hands it out
+// to be damaged.
+type VecTables struct {
+	vecs []byte
+	l    colLayout
+}
+
+// Scales are the scales of the first block's documents.
+func (t VecTables) Scales() []byte { off, n := t.l.piece(0, 0); return t.vecs[off : off+n] }
+
+// Column is component j of the first block's documents.
+func (t VecTables) Column(j int) []byte { off, n := t.l.piece(0, 1+j); return t.vecs[off : off+n/2] }
+
+// Residuals are the residuals of component j of the first block's
+// documents.
+func (t VecTables) Residuals(j int) []byte {
+	off, n := t.l.piece(0, 1+j)
+	return t.vecs[off+n/2 : off+n]
+}
+
+// Dims is the vectors' length.
+func (t VecTables) Dims() int { return t.l.dims }

@@ -28,7 +28,8 @@ import (
 // it uses, not every table whole.
 // 9: the chunk metadata is one value (metas), not segments of 512: a query
 // looks one value up, not one per segment its candidates lie in.
-const snapVersion = 9
+// 10: the vector table by column, so a query reads its components only.
+const snapVersion = 10
 
 // pathSep separates the path table's entries: the one byte a Unix path
 // cannot hold.
@@ -123,9 +124,9 @@ type Builder struct {
 	srcs               codes
 	raw                []byte // decompression buffer, reused from record to record
 	// The vector table (see addVectors); vecTable is nil without one.
-	vecs, resid []byte
-	vecPaths    []byte
-	vecTable    *vecTable
+	vecs     []byte
+	vecPaths []byte
+	vecTable *vecTable
 }
 
 // The chunk metadata table (keyMetas) is a uint32 offset per document and
@@ -283,7 +284,7 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 		}
 		first, tables = false, tables[n:]
 	}
-	b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.resid, b.vecPaths = nil, nil, nil, nil, nil, nil, nil
+	b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.vecPaths = nil, nil, nil, nil, nil, nil
 
 	keys := make([]string, 0, len(b.postings))
 	for k := range b.postings {

@@ -4,23 +4,30 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"math"
 
 	"github.com/dossierhq/dossier/index/vecindex"
 	"github.com/dossierhq/dossier/store"
 )
 
-// The snapshot's vector table holds every document's int8 entry (the
-// stored form of vecindex, without the residuals) in document order,
-// contiguous, in one value: a checksum per run of segVecs entries, then the
-// entries. A query reads it by copy (see store/readat.go), a run at a time
-// into a buffer it reuses, checking each run as it goes, and scans it: the
-// per-file vector records are each a separate run of pages, with a header
-// and the residuals between one file's entries and the next, and mapping
-// them put all of them in the process's memory (on Go's source tree that
-// was most of a one-shot hybrid query's time and memory). The residuals
-// are a second value, in document order, each document's followed by a
-// checksum of its entry and residuals, so the few hundred candidates a
-// query rescores are read and checked alone. One value each, as every
+// The snapshot's vector table holds every document's stored vector (the
+// int8 entry and residuals of vecindex) in document order, laid out by
+// column in blocks of colBlock documents: a block holds its documents'
+// scales, then component 0 of each and its residual of each, then
+// component 1 of each and its residual of each, and so on; the table
+// starts with a checksum of each of those pieces. A query reads, by copy
+// (see store/readat.go), the scales and only the pieces of its own
+// non-zero components (vecindex.ColumnQuery), a block at a time into a
+// buffer it reuses, checking each piece as it goes: the builtin embedder
+// puts a query's few words in a fifth of the components or fewer, so a
+// query reads a fifth of the table and scores exactly as a scan of every
+// entry would. The scan keeps the components and residuals of the few
+// hundred documents it may rescore, so rescoring reads nothing more (one
+// read per candidate was a third of the vector leg's time). (The per-file
+// vector records are each a separate run of pages, with a header and the
+// residuals between one file's entries and the next, and mapping them put
+// all of them in the process's memory: on Go's source tree that was most
+// of a one-shot hybrid query's time and memory.) One value, as every
 // value looked up maps the pages around its start.
 //
 // A file whose vector record is missing, holds another model or another
@@ -28,9 +35,14 @@ import (
 // (keyVecPaths says which files are in) and read from its own record, as a
 // dirty file is.
 
-// segVecs is how many entries one checksum covers (about 1 MB at 256
-// dimensions): the unit a query reads, checks and scans at a time.
-const segVecs = 4096
+// colBlock is how many documents one block of the table holds (about
+// 4 MB at 256 dimensions): the unit a query reads, checks and scans at a
+// time.
+const colBlock = 8192
+
+// mergeGap is the most pieces a read of a block skips over rather than
+// split into two reads: a read costs as much as copying a few pieces.
+const mergeGap = 2
 
 // vecTable is the vector table's header, in the snapshot's.
 type vecTable struct {
@@ -45,21 +57,43 @@ type vecTable struct {
 // per path of the path table, 1 when it holds the path's entries.
 var keyVecPaths = []byte("vpaths")
 
-// Keys of the vector table's values.
-var (
-	keyVecs  = []byte("vecs")
-	keyResid = []byte("resid")
-)
-
-// residSize is the size of one document's residuals and their checksum.
-func residSize(dims int) int { return dims + 4 }
+// keyVecs is the vector table's value.
+var keyVecs = []byte("vecs")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// residSum is the checksum of a document's entry and residuals.
-func residSum(entry, resid []byte) uint32 {
-	return crc32.Update(crc32.Checksum(entry, castagnoli), castagnoli, resid)
+// colLayout is where the pieces of the column table lie.
+type colLayout struct {
+	docs, dims int
 }
+
+func (l colLayout) blocks() int { return (l.docs + colBlock - 1) / colBlock }
+
+// head is the size of the checksums before the first block: one per
+// piece, the scales and dims columns of each block.
+func (l colLayout) head() int { return 4 * l.blocks() * (l.dims + 1) }
+
+func (l colLayout) size() int { return l.head() + l.docs*(4+2*l.dims) }
+
+// block returns the first document of block b and how many it holds.
+func (l colLayout) block(b int) (first, n int) {
+	first = b * colBlock
+	return first, min(colBlock, l.docs-first)
+}
+
+// piece returns the offset and length in the table of piece p of block b:
+// p 0 is the scales, p 1+j component j then its residuals.
+func (l colLayout) piece(b, p int) (off, n int) {
+	first, m := l.block(b)
+	off = l.head() + first*(4+2*l.dims)
+	if p == 0 {
+		return off, 4 * m
+	}
+	return off + 4*m + (p-1)*2*m, 2 * m
+}
+
+// sum is the index of the checksum of piece p of block b.
+func (l colLayout) sum(b, p int) int { return b*(l.dims+1) + p }
 
 // tableModel is the model and length of most of the index's vectors: the
 // ones the vector table holds. The index's own record of its model is no
@@ -96,17 +130,11 @@ func (b *Builder) addVectors(m store.VectorModel, records func(fn func(path stri
 	for i, p := range b.paths {
 		nums[p] = i
 	}
-	size := vecindex.EntrySize(m.Dims)
 	t := &vecTable{Model: m.Model, Dims: m.Dims}
-	// Each segment is a slice of its own, with room for the checksum the
+	l := colLayout{docs: b.Docs(), dims: m.Dims}
+	// The value is a slice of its own, with room for the checksum the
 	// store appends in place.
-	rsize := residSize(m.Dims)
-	nseg := (b.Docs() + segVecs - 1) / segVecs
-	head := 4 * nseg
-	// Each value is a slice of its own, with room for the checksum the
-	// store appends in place.
-	vecs := make([]byte, head+b.Docs()*size, head+b.Docs()*size+4)
-	resid := make([]byte, b.Docs()*rsize, b.Docs()*rsize+4)
+	vecs := make([]byte, l.size(), l.size()+4)
 	in := make([]byte, len(b.paths))
 	err := records(func(p string, rec []byte) error {
 		n, ok := nums[p]
@@ -124,11 +152,15 @@ func (b *Builder) addVectors(m store.VectorModel, records func(fn func(path stri
 		}
 		for j := range set.n {
 			d := int(pi.first) + j
-			e := vecs[head+d*size:][:size]
-			r := resid[d*rsize:][:rsize]
-			copy(e, set.Entry(j))
-			copy(r, set.Resid(j))
-			binary.LittleEndian.PutUint32(r[m.Dims:], residSum(e, r[:m.Dims]))
+			blk, i := d/colBlock, d%colBlock
+			scale, comps := vecindex.ColumnEntry(set.Entry(j))
+			resid := set.Resid(j)
+			off, _ := l.piece(blk, 0)
+			binary.LittleEndian.PutUint32(vecs[off+4*i:], math.Float32bits(scale))
+			for c, x := range comps {
+				off, n := l.piece(blk, 1+c)
+				vecs[off+i], vecs[off+n/2+i] = x, resid[c]
+			}
 		}
 		in[n] = 1
 		return nil
@@ -136,11 +168,13 @@ func (b *Builder) addVectors(m store.VectorModel, records func(fn func(path stri
 	if err != nil {
 		return err
 	}
-	for i := range nseg {
-		run := vecs[head+i*segVecs*size : head+min(b.Docs(), (i+1)*segVecs)*size]
-		binary.LittleEndian.PutUint32(vecs[4*i:], crc32.Checksum(run, castagnoli))
+	for blk := range l.blocks() {
+		for p := range m.Dims + 1 {
+			off, n := l.piece(blk, p)
+			binary.LittleEndian.PutUint32(vecs[4*l.sum(blk, p):], crc32.Checksum(vecs[off:off+n], castagnoli))
+		}
 	}
-	b.vecs, b.resid, b.vecPaths, b.vecTable = vecs, resid, in, t
+	b.vecs, b.vecPaths, b.vecTable = vecs, in, t
 	return nil
 }
 
@@ -149,83 +183,156 @@ func (b *Builder) vecTables() []struct{ k, v []byte } {
 	if b.vecTable == nil {
 		return nil
 	}
-	return []struct{ k, v []byte }{{keyVecPaths, nonNil(b.vecPaths)}, {keyVecs, b.vecs}, {keyResid, b.resid}}
+	return []struct{ k, v []byte }{{keyVecPaths, nonNil(b.vecPaths)}, {keyVecs, b.vecs}}
 }
 
 // vectorFile is a run of vector entries a query scans: one file's, from
-// its record (path set), or a run of segVecs entries of the snapshot's
-// table (path empty), whose entry j is document first+j.
+// its record (path set), or a block of the snapshot's table (table set),
+// whose documents are first to first+n-1.
 type vectorFile struct {
 	path    string
 	first   int
 	model   string
 	dims    int
 	n       int
-	entries []byte // n entries of vecindex.EntrySize(dims) bytes
-	// A run of the table not read yet: where, and its checksum.
-	table *store.SealedValue
-	off   int
-	sum   uint32
+	entries []byte // a file's n entries of vecindex.EntrySize(dims) bytes
+	table   *colTable
+	block   int
 }
 
-// read returns the entries of a run of the table, read by copy into buf
-// (reused when large enough) and checked; a file's or a copied run's, as
-// they are.
-func (vf *vectorFile) read(buf []byte) ([]byte, error) {
-	if vf.table == nil {
-		return vf.entries, nil
+// colTable is the snapshot's vector table as a query reads it, by copy
+// from the index file.
+type colTable struct {
+	colLayout
+	val  store.SealedValue
+	sums []byte // the checksum of every piece
+}
+
+// openColTable reads the vector table's checksums, for a query to read
+// its blocks.
+func (v *view) openColTable(t *vecTable) (*colTable, error) {
+	l := colLayout{docs: v.e.snap.meta.Docs, dims: t.Dims}
+	ct := &colTable{colLayout: l, val: v.tx.SnapshotSealed(keyVecs)}
+	if ct.val.Len() != l.size() {
+		return nil, ct.val.Damaged(fmt.Sprintf("%d bytes, not the %d its %d documents take", ct.val.Len(), l.size(), l.docs))
 	}
-	n := vf.n * vecindex.EntrySize(vf.dims)
-	if cap(buf) < n {
-		buf = make([]byte, n)
-	}
-	buf = buf[:n]
-	if err := vf.table.ReadAt(buf, vf.off); err != nil {
+	ct.sums = make([]byte, l.head())
+	if err := ct.val.ReadAt(ct.sums, 0); err != nil {
 		return nil, err
 	}
-	if crc32.Checksum(buf, castagnoli) != vf.sum {
-		return nil, vf.table.Damaged(fmt.Sprintf("the vectors of documents %d-%d fail their checksum", vf.first, vf.first+vf.n-1))
-	}
-	return buf, nil
+	return ct, nil
 }
 
-// tableVector reads snapshot document d's entry and residuals from the
-// vector table, by copy, and checks them; false when the table does not
-// hold the document's file or the file is dirty.
-func (v *view) tableVector(k key) (entry, resid []byte, ok bool, err error) {
-	t, in, err := v.vecTable()
-	if t == nil || err != nil {
-		return nil, nil, false, err
+func (ct *colTable) check(b, p int, piece []byte) error {
+	if crc32.Checksum(piece, castagnoli) == binary.LittleEndian.Uint32(ct.sums[4*ct.sum(b, p):]) {
+		return nil
+	}
+	first, n := ct.block(b)
+	what := "scales"
+	if p > 0 {
+		what = fmt.Sprintf("component %d", p-1)
+	}
+	return ct.val.Damaged(fmt.Sprintf("the %s of documents %d-%d fail their checksum", what, first, first+n-1))
+}
+
+// read returns the scales of block b's documents and the pieces of their
+// components dims (ascending: each its column then its residuals),
+// checked; read by copy into buf (reused when large enough, and returned
+// for the next block), in runs of pieces mergeGap apart at most. pieces
+// is reused too.
+func (ct *colTable) read(b int, dims []int, buf []byte, pieces [][]byte) (scales []byte, _ [][]byte, _ []byte, err error) {
+	pieces = pieces[:0]
+	// Pieces 0 (scales) and 1+dims[i].
+	piece := func(i int) int {
+		if i == 0 {
+			return 0
+		}
+		return 1 + dims[i-1]
+	}
+	// runs calls fn with each run of pieces i..j-1 read at once.
+	runs := func(fn func(i, j, off, end int) error) error {
+		for i := 0; i <= len(dims); {
+			j := i + 1
+			for j <= len(dims) && piece(j) <= piece(j-1)+1+mergeGap {
+				j++
+			}
+			off, _ := ct.piece(b, piece(i))
+			last, n := ct.piece(b, piece(j-1))
+			if err := fn(i, j, off, last+n); err != nil {
+				return err
+			}
+			i = j
+		}
+		return nil
+	}
+	total := 0
+	runs(func(_, _, off, end int) error { total += end - off; return nil })
+	if cap(buf) < total {
+		buf = make([]byte, total)
+	}
+	buf = buf[:total]
+	at := 0
+	err = runs(func(i, j, off, end int) error {
+		run := buf[at : at+end-off]
+		at += len(run)
+		if err := ct.val.ReadAt(run, off); err != nil {
+			return err
+		}
+		for k := i; k < j; k++ {
+			o, n := ct.piece(b, piece(k))
+			p := run[o-off : o-off+n]
+			if err := ct.check(b, piece(k), p); err != nil {
+				return err
+			}
+			if k == 0 {
+				scales = p
+			} else {
+				pieces = append(pieces, p)
+			}
+		}
+		return nil
+	})
+	return scales, pieces, buf, err
+}
+
+// tableDoc returns the document number of k in the snapshot's vector
+// table; false when the table does not hold k's file or the file is dirty.
+func (v *view) tableDoc(k key) (int, bool, error) {
+	_, in, err := v.vecTable()
+	if in == nil || err != nil {
+		return 0, false, err
 	}
 	d, _, ok := v.snapDoc(k)
 	if n, _ := v.e.snap.num(k.path); !ok || in[n] == 0 {
-		return nil, nil, false, nil
+		return 0, false, nil
 	}
-	size, rsize := vecindex.EntrySize(t.Dims), residSize(t.Dims)
-	buf := make([]byte, size+rsize)
-	entry, resid = buf[:size], buf[size:]
-	if v.vecVals == nil {
-		v.vecVals = &[2]store.SealedValue{v.tx.SnapshotSealed(keyVecs), v.tx.SnapshotSealed(keyResid)}
-	}
-	head := 4 * ((v.e.snap.meta.Docs + segVecs - 1) / segVecs)
-	if err := v.vecVals[0].ReadAt(entry, head+d*size); err != nil {
-		return nil, nil, false, err
-	}
-	rs := v.vecVals[1]
-	if err := rs.ReadAt(resid, d*rsize); err != nil {
-		return nil, nil, false, err
-	}
-	if residSum(entry, resid[:t.Dims]) != binary.LittleEndian.Uint32(resid[t.Dims:]) {
-		return nil, nil, false, rs.Damaged(fmt.Sprintf("the vector of %s chunk %d fails its checksum", k.path, k.ord))
-	}
-	return entry, resid[:t.Dims], true, nil
+	return d, true, nil
 }
 
-// vectorSources returns what the vector leg scans: the snapshot's vector
-// segments (unchecked until opened), and the records of every file they do
-// not hold (dirty ones, ones left out of the table, or every file without
-// a table). Entries are slices of the index file's memory map, valid until
-// tx ends.
+// tableBlocks returns the blocks of the snapshot's vector table; none
+// without a table.
+func (v *view) tableBlocks() ([]vectorFile, error) {
+	t, _, err := v.vecTable()
+	if t == nil || err != nil {
+		return nil, err
+	}
+	ct, err := v.openColTable(t)
+	if err != nil {
+		return nil, err
+	}
+	var files []vectorFile
+	for b := range ct.blocks() {
+		first, n := ct.block(b)
+		files = append(files, vectorFile{first: first, model: t.Model, dims: t.Dims, n: n, table: ct, block: b})
+	}
+	return files, nil
+}
+
+// vectorSources returns what the vector leg scans: the blocks of the
+// snapshot's vector table (unchecked until read), and the records of
+// every file they do not hold (dirty ones, ones left out of the table, or
+// every file without a table). Entries are slices of the index file's
+// memory map, valid until tx ends.
 func (v *view) vectorSources() ([]vectorFile, error) {
 	t, in, err := v.vecTable()
 	if err != nil {
@@ -241,21 +348,9 @@ func (v *view) vectorSources() ([]vectorFile, error) {
 		v.recordScans += len(files)
 		return files, err
 	}
-	docs := v.e.snap.meta.Docs
-	nseg := (docs + segVecs - 1) / segVecs
-	table := v.tx.SnapshotSealed(keyVecs)
-	head := make([]byte, 4*nseg)
-	if table.Len() != len(head)+docs*vecindex.EntrySize(t.Dims) {
-		return nil, table.Damaged(fmt.Sprintf("%d bytes, not the %d its %d documents take", table.Len(), len(head)+docs*vecindex.EntrySize(t.Dims), docs))
-	}
-	if err := table.ReadAt(head, 0); err != nil {
+	files, err := v.tableBlocks()
+	if err != nil {
 		return nil, err
-	}
-	size := vecindex.EntrySize(t.Dims)
-	var files []vectorFile
-	for i := range nseg {
-		files = append(files, vectorFile{first: i * segVecs, model: t.Model, dims: t.Dims, n: min(segVecs, docs-i*segVecs),
-			table: &table, off: len(head) + i*segVecs*size, sum: binary.LittleEndian.Uint32(head[4*i:])})
 	}
 	var read []string
 	for p := range v.dirty {

@@ -183,21 +183,35 @@ func TestVectorTableLeavesOutOtherModels(t *testing.T) {
 	}
 }
 
-// TestDamagedVectorTable proves a damaged entry or residual of the vector
-// table gives an error that wraps ErrDamaged and says what to do, never a
-// panic or a wrong answer.
+// TestDamagedVectorTable proves a damaged scale, component or residual
+// of the vector table that a query reads gives an error that wraps
+// ErrDamaged and says what to do, never a panic or a wrong answer, from a
+// one-shot Engine and from one that keeps a copy.
 func TestDamagedVectorTable(t *testing.T) {
-	for name, damage := range map[string]func(vecs, resid []byte){
-		"entry":    func(vecs, _ []byte) { vecs[len(vecs)-1] ^= 0x40 },
-		"residual": func(_, resid []byte) { resid[0] ^= 0x40 },
+	for name, damage := range map[string]func(search.VecTables){
+		"scale": func(t search.VecTables) { t.Scales()[1] ^= 0x40 },
+		"component": func(t search.VecTables) {
+			for j := range t.Dims() {
+				t.Column(j)[0] ^= 0x40
+			}
+		},
+		"residual": func(t search.VecTables) {
+			for j := range t.Dims() {
+				t.Residuals(j)[0] ^= 0x40
+			}
+		},
 	} {
 		root := workspace(t)
 		withDB(t, root, func(db *store.DB) error { return search.RebuildDamaged(db.View, db.Update, damage) })
-		e := search.NewEngine()
-		e.OneShot()
-		_, err := e.SearchRoot(context.Background(), root, search.Query{Text: "total price of the cart", Mode: search.Vector, MinScore: 0})
-		if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "dossier index") {
-			t.Errorf("%s damaged: %v", name, err)
+		for _, oneShot := range []bool{true, false} {
+			e := search.NewEngine()
+			if oneShot {
+				e.OneShot()
+			}
+			_, err := e.SearchRoot(context.Background(), root, search.Query{Text: "total price of the cart", Mode: search.Vector, MinScore: 0})
+			if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "dossier index") {
+				t.Errorf("%s damaged (one-shot %v): %v", name, oneShot, err)
+			}
 		}
 	}
 }

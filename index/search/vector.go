@@ -2,9 +2,11 @@ package search
 
 import (
 	"container/heap"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/dossierhq/dossier/index/embed"
@@ -29,9 +31,10 @@ func (v *view) builtinQueryVector(q string) ([]float32, bool, error) {
 }
 
 // vector ranks chunks by cosine similarity with the query vector qv of
-// model m: an exact scan over every chunk's int8 entry (the Engine's copy,
-// see cache.go), split across the cores, whose best estimates are then
-// rescored from their residuals, read from the index file (vecindex). The
+// model m: an exact scan over every chunk's int8 entry (the snapshot's
+// table by column, reading the query's components only, see vectable.go;
+// dirty files' records), split across the cores, whose best estimates are
+// then rescored from their residuals (vecindex). The
 // similarity of every chunk in want (other retrievers' candidates) is also
 // returned, so fusion can weigh each candidate by all its evidence. Scores
 // are absolute, calibrated on the scan's own cosines (see cosineNull).
@@ -53,7 +56,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	var files []file
 	var mismatch *vectorFile
 	others := 0
-	var skip []bool // per snapshot path, for the table's segments
+	var skip []bool // per snapshot path, for the table's blocks
 	for i := range sources {
 		vf := &sources[i]
 		if vf.path != "" && !f.path(vf.path) {
@@ -63,7 +66,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 			if vf.path != "" {
 				others++
 			} else if mismatch == nil || mismatch.path != "" {
-				others += v.tableFiles() // once, for the first segment
+				others += v.tableFiles() // once, for the first block
 			}
 			mismatch = vf
 			continue
@@ -95,7 +98,48 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	size := vecindex.EntrySize(len(qv))
 	ncand := vecindex.Candidates(limit)
 	paths, kinds, srcs := &v.e.snap.paths, v.e.snap.meta.Kinds, v.e.snap.meta.SrcTypes
-	// A file of its own counts for little; a segment of the table holds
+	// The table's blocks are scanned by column (see vectable.go); the
+	// scan keeps the components of every document it may rescore: its
+	// best estimates, and the documents of want.
+	var table *colTable // the snapshot's, when scanned
+	for _, fl := range files {
+		if fl.table != nil {
+			table = fl.table
+		}
+	}
+	var (
+		cq       *vecindex.ColumnQuery
+		wantDocs []uint64 // a bit per document of the table
+		allow    []bool   // per kind and source type code: see allowed
+	)
+	if t := v.e.snap.meta.Vectors; v.hasSnap && t != nil && t.Model == model && t.Dims == len(qv) {
+		cq = q.Columns()
+		wantDocs = make([]uint64, (v.e.snap.meta.Docs+63)/64)
+		for _, h := range want {
+			if d, ok, err := v.tableDoc(h.key); err != nil {
+				return nil, nil, err
+			} else if ok {
+				wantDocs[d/64] |= 1 << (d % 64)
+			}
+		}
+		// Codes past the names (a damaged table) name nothing.
+		nameOf := func(names []string, code int) string {
+			if code < len(names) {
+				return names[code]
+			}
+			return ""
+		}
+		allow = make([]bool, (len(kinds)+1)*(len(srcs)+1))
+		for k := range len(kinds) + 1 {
+			for s := range len(srcs) + 1 {
+				allow[k*(len(srcs)+1)+s] = f.kind(nameOf(kinds, k), nameOf(srcs, s))
+			}
+		}
+	}
+	allowed := func(d doc) bool {
+		return allow[min(int(d.kind), len(kinds))*(len(srcs)+1)+min(int(d.src), len(srcs))]
+	}
+	// A file of its own counts for little; a block of the table holds
 	// thousands of documents.
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)/64))
 	if skip != nil {
@@ -103,6 +147,16 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	}
 	heaps := make([]hitHeap, workers)
 	nulls := make([]cosineNull, workers)
+	kept := make([]keptComps, workers)
+	if cq != nil {
+		// Room for what a scan keeps, as a rule (each block's candidates
+		// and want's), so it seldom grows: fresh memory is a page fault
+		// per page, and a slice that doubles copies what it held.
+		for w := range kept {
+			n := 2*ncand + len(want)
+			kept[w] = keptComps{docs: make([]int, 0, n), scales: make([]float32, 0, n), comps: make([]byte, 0, n*2*len(cq.Dims))}
+		}
+	}
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -110,41 +164,84 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 			h, null := &heaps[w], &nulls[w]
 			// p is the entry's path, or "" for path number pn of the
 			// snapshot, made a string only for an entry the heap may keep.
-			offer := func(p string, pn, ord int, entry []byte) {
-				s := float64(q.Estimate(entry))
+			offer := func(p string, pn, ord int, s float64) bool {
 				null.add(s)
 				if h.Len() < ncand || s >= (*h)[0].score {
 					if p == "" {
 						p = paths.path(pn)
 					}
-					h.offer(hit{key: key{p, ord}, score: s}, ncand)
+					return h.offer(hit{key: key{p, ord}, score: s}, ncand)
 				}
+				return false
 			}
-			var buf []byte // a segment read by copy, reused
+			type toKeep struct {
+				j int
+				s float64 // +Inf for a document of want
+			}
+			var (
+				buf          []byte // a block read by copy, reused
+				pieces, cols [][]byte
+				acc          []uint64
+				keep         []toKeep
+			)
 			for i := w; i < len(files); i += workers {
 				fl := &files[i]
-				entries, err := fl.read(buf)
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				if fl.path != "" {
+				if fl.table == nil {
 					for j := range fl.n {
 						if fl.keep == nil || fl.keep(j) {
-							offer(fl.path, 0, j, entries[j*size:(j+1)*size])
+							offer(fl.path, 0, j, float64(q.Estimate(fl.entries[j*size:(j+1)*size])))
 						}
 					}
 					continue
 				}
-				if fl.table != nil {
-					buf = entries // reused for the next run
+				var scales []byte
+				var err error
+				if scales, pieces, buf, err = fl.table.read(fl.block, cq.Dims, buf, pieces); err != nil {
+					errs[w] = err
+					return
 				}
+				cols = cols[:0]
+				for _, p := range pieces {
+					cols = append(cols, p[:fl.n])
+				}
+				if na := vecindex.AccSize(fl.n); cap(acc) < na {
+					acc = make([]uint64, na)
+				} else {
+					acc = acc[:na]
+					clear(acc)
+				}
+				cq.Accumulate(acc, cols)
+				// The documents to keep, in order: want's, and those the
+				// heap took, unless a later one of the block pushed them
+				// out (its worst is then above them).
+				keep = keep[:0]
 				for j := range fl.n {
-					d := getDoc(v.docs, fl.first+j)
-					if skip[d.path] || f.types != nil && !f.kind(name(kinds, d.kind), name(srcs, d.src)) {
+					dn := fl.first + j
+					d := getDoc(v.docs, dn)
+					wanted := wantDocs[dn/64]&(1<<(dn%64)) != 0
+					if skip[d.path] || !allowed(d) {
+						if wanted {
+							keep = append(keep, toKeep{j, math.Inf(1)})
+						}
 						continue
 					}
-					offer("", int(d.path), int(d.ordinal), entries[j*size:(j+1)*size])
+					scale := math.Float32frombits(binary.LittleEndian.Uint32(scales[4*j:]))
+					s := float64(cq.Estimate(acc, j, scale))
+					if offer("", int(d.path), int(d.ordinal), s) || wanted {
+						keep = append(keep, toKeep{j, s})
+						if wanted {
+							keep[len(keep)-1].s = math.Inf(1)
+						}
+					}
+				}
+				worst := math.Inf(-1)
+				if h.Len() >= ncand {
+					worst = (*h)[0].score
+				}
+				for _, k := range keep {
+					if k.s >= worst {
+						kept[w].add(fl.first+k.j, math.Float32frombits(binary.LittleEndian.Uint32(scales[4*k.j:])), pieces, k.j)
+					}
 				}
 			}
 		})
@@ -163,18 +260,25 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	}
 	// Rescore the best estimates, and the other retrievers' candidates,
 	// from their residuals: in the snapshot's table, read by copy, for a
-	// file it holds, else in the file's own record.
+	// file it holds (with the components the scan kept), else in the
+	// file's own record.
 	sets := map[string]VectorSet{}
 	refine := func(k key) (float64, bool, error) {
-		entry, resid, ok, err := v.tableVector(k)
-		if err != nil {
-			return 0, false, err
-		}
-		if ok {
-			if t := v.e.snap.meta.Vectors; t.Model != model || t.Dims != len(qv) {
-				return 0, false, nil
+		if cq != nil {
+			d, ok, err := v.tableDoc(k)
+			if err != nil {
+				return 0, false, err
 			}
-			return float64(q.Refine(entry, resid)), true, nil
+			if ok {
+				scale, comps, resid, err := keptOrRead(kept, d, table, cq)
+				if err != nil {
+					return 0, false, err
+				}
+				return float64(cq.Refine(comps, resid, scale)), true, nil
+			}
+		} else if _, ok, err := v.tableDoc(k); err != nil || ok {
+			// In a table of another model.
+			return 0, false, err
 		}
 		set, ok := sets[k.path]
 		if !ok {
@@ -254,15 +358,18 @@ func worse(a, b hit) bool {
 }
 
 // offer adds x when the heap holds fewer than limit hits or x ranks above
-// the worst of them, which it then replaces.
-func (h *hitHeap) offer(x hit, limit int) {
+// the worst of them, which it then replaces; true when it did.
+func (h *hitHeap) offer(x hit, limit int) bool {
 	switch {
 	case len(*h) < limit:
 		heap.Push(h, x)
 	case worse((*h)[0], x):
 		(*h)[0] = x
 		heap.Fix(h, 0)
+	default:
+		return false
 	}
+	return true
 }
 
 func (h hitHeap) Len() int           { return len(h) }
@@ -274,4 +381,52 @@ func (h *hitHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// keptComps are the components and residuals a worker's scan kept of
+// the documents of the vector table it may rescore, at the query's column
+// dims, in document order: each worker scans its blocks in order.
+type keptComps struct {
+	docs   []int
+	scales []float32
+	comps  []byte // per document: len(dims) components, then residuals
+}
+
+// add keeps document d, entry j of a block whose pieces (components then
+// residuals) are pieces.
+func (k *keptComps) add(d int, scale float32, pieces [][]byte, j int) {
+	if n := len(k.docs); n > 0 && k.docs[n-1] == d {
+		return
+	}
+	k.docs = append(k.docs, d)
+	k.scales = append(k.scales, scale)
+	n := len(k.comps)
+	k.comps = slices.Grow(k.comps, 2*len(pieces))[:n+2*len(pieces)]
+	comps, resid := k.comps[n:n+len(pieces)], k.comps[n+len(pieces):]
+	for i, p := range pieces {
+		comps[i], resid[i] = p[j], p[len(p)/2+j]
+	}
+}
+
+// keptOrRead returns the scale, components and residuals of table
+// document d that some worker's scan kept, or else reads them from d's
+// block of ct.
+func keptOrRead(kept []keptComps, d int, ct *colTable, cq *vecindex.ColumnQuery) (float32, []byte, []byte, error) {
+	n := len(cq.Dims)
+	for _, k := range kept {
+		if i, ok := slices.BinarySearch(k.docs, d); ok {
+			return k.scales[i], k.comps[2*i*n : (2*i+1)*n], k.comps[(2*i+1)*n : (2*i+2)*n], nil
+		}
+	}
+	if ct == nil || d >= ct.docs {
+		return 0, nil, nil, fmt.Errorf("search snapshot: document %d is not in the vector table (run `dossier index` to rebuild it)", d)
+	}
+	first, _ := ct.block(d / colBlock)
+	scales, pieces, _, err := ct.read(d/colBlock, cq.Dims, nil, nil)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	var k keptComps
+	k.add(d, math.Float32frombits(binary.LittleEndian.Uint32(scales[4*(d-first):])), pieces, d-first)
+	return k.scales[0], k.comps[:n], k.comps[n:], nil
 }

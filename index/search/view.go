@@ -32,8 +32,7 @@ type view struct {
 	// recordScans counts the files whose vector records the vector scan
 	// read, not their entries in the snapshot's table.
 	recordScans int
-	vecIn       []byte                // which paths the vector table holds
-	vecVals     *[2]store.SealedValue // the vector and residual tables, once looked up
+	vecIn       []byte // which paths the vector table holds
 	// The query's terms and their figures (see queryTerms).
 	qtext string
 	qt    map[string]int

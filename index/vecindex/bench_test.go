@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand"
+	randv2 "math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
@@ -72,6 +73,62 @@ func BenchmarkDot(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkColumnScan estimates every one of 8192 stored vectors (one
+// block of the search snapshot's table) for a query of nz non-zero
+// components, by column, against the row scan of BenchmarkDot over the
+// same vectors ("rows"). ns/vec is per vector estimated.
+func BenchmarkColumnScan(b *testing.B) {
+	const dims, n = 256, 8192
+	ds := benchData(n, dims, 1)
+	var entries, resid []byte
+	for _, v := range ds.data {
+		entries, resid = Encode(entries, resid, v)
+	}
+	_, cols := columnsOf(entries, dims)
+	r := randv2.New(randv2.NewPCG(1, 2))
+	for _, nz := range []int{16, 32, 64, dims} {
+		qv := sparseQuery(r, dims, nz)
+		if nz == dims {
+			qv = ds.queries[0]
+		}
+		q := NewQuery(qv)
+		cq := q.Columns()
+		read := make([][]byte, len(cq.Dims))
+		for i, j := range cq.Dims {
+			read[i] = cols[j]
+		}
+		acc := make([]uint64, AccSize(n))
+		b.Run(fmt.Sprintf("nz=%d", len(cq.Dims)), func(b *testing.B) {
+			var sink int64
+			for b.Loop() {
+				clear(acc)
+				cq.Accumulate(acc, read)
+				for i := range n {
+					sink += cq.Dot(acc, i)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/vec")
+			if sink == 1 {
+				b.Log(sink)
+			}
+		})
+	}
+	b.Run("rows", func(b *testing.B) {
+		q := NewQuery(ds.queries[0])
+		size := EntrySize(dims)
+		var sink float32
+		for b.Loop() {
+			for i := range n {
+				sink += q.Estimate(entries[i*size : (i+1)*size])
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/vec")
+		if sink == 1 {
+			b.Log(sink)
+		}
+	})
 }
 
 // BenchmarkRefinedSearch is BenchmarkFlatSearch with residual rescoring.

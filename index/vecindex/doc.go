@@ -39,6 +39,8 @@
 // more byte per component, the rounding error in steps of scale/254, and
 // rescores the 2k+32 best int8 candidates with it: recall@10 1.000 at both
 // sizes, for twice the memory and about 20 µs more per query (k=10, 384
-// dims). dossier's store keeps only the int8 bytes today; storing the
-// residuals too (QuantizeRefined) is what would let it meet the spec.
+// dims). dossier's store keeps the residuals too (Encode), and its search
+// snapshot lays the vectors out by column, so a query of a few hashed words
+// reads the columns of its own components only (ColumnQuery, columns.go):
+// the same estimates, bit for bit, for a fraction of the bytes.
 package vecindex

@@ -29,6 +29,7 @@ type query struct {
 	tail   []int8   // components past the last whole 8-byte block
 	bias   int64    // 128·Σq + 128²·m over the whole blocks
 	scale  float32  // the query's quantization scale
+	comps  []int8   // the quantized components, for a column scan
 }
 
 // prepare normalizes and quantizes q for scoring. dims must equal len(q).
@@ -39,6 +40,7 @@ func prepare(q []float32) query {
 		packed: make([]uint64, 0, m/2),
 		tail:   qi[m:],
 		scale:  scale,
+		comps:  qi,
 	}
 	var sum int64
 	for i := 0; i < m; i += 8 {
