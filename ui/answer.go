@@ -27,6 +27,9 @@ type answerPane struct {
 
 	live      *stream
 	preparing bool      // a send's request is being prepared
+	// waiting is a send asked for while changes were queued: it goes
+	// once they are applied (its follow-up; nil when none waits).
+	waiting *string
 	text      *liveText // the answer streaming in, or the one that failed
 	failed    string    // why the last send failed
 	asked     string    // what the live send asks ("" the flow's request)
@@ -83,12 +86,14 @@ func (m Model) send(followUp string) (tea.Model, tea.Cmd) {
 	case m.ans.live != nil:
 		m.status, m.statusErr = "an answer is still streaming: esc cancels it", false
 		return m, nil
-	case m.ans.preparing:
+	case m.ans.preparing || m.ans.waiting != nil:
 		return m, nil // a second S of a burst: one send is on its way
 	case len(m.queue) > 0:
 		// The request must be the flow the screen shows: a toggle still
-		// queued would otherwise go out as it was before.
-		m.status, m.statusErr = fmt.Sprintf("one moment: %d change(s) are still being applied (send again once they are)", len(m.queue)), false
+		// queued would otherwise go out as it was before. The send goes
+		// once the changes are applied (handleExec).
+		m.ans.waiting = &followUp
+		m.status, m.statusErr = fmt.Sprintf("sending once %d change(s) are applied …", len(m.queue)), false
 		return m, nil
 	}
 	m.ans.open, m.ans.failed, m.ans.preparing = true, "", true

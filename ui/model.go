@@ -272,6 +272,11 @@ func (m Model) handleExec(msg execMsg) (tea.Model, tea.Cmd) {
 			m.quitting = false
 			m.status += "; not quitting: q to quit"
 		}
+		if m.ans.waiting != nil {
+			// The flow is not what the screen showed when S was typed.
+			m.ans.waiting = nil
+			m.status += "; not sent: S to send"
+		}
 		m.failed = ""
 		if len(m.queue) > 0 {
 			m.failed = m.status // the changes after it must not hide it
@@ -291,6 +296,11 @@ func (m Model) handleExec(msg execMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.quitting && len(m.queue) == 0 {
 		return m, tea.Quit
+	}
+	if f := m.ans.waiting; f != nil && len(m.queue) == 0 {
+		m.ans.waiting = nil
+		next, send := m.send(*f)
+		return next, tea.Batch(cmd, send)
 	}
 	return m, cmd
 }

@@ -18,25 +18,51 @@ func press(m Model, k string) (Model, tea.Cmd) {
 }
 
 // TestSendWaitsForQueuedChanges: S while a toggle is still queued would
-// send the flow as it was before the toggle the screen already shows; it
-// is refused with a word, and nothing goes out.
+// send the flow as it was before the toggle the screen already shows; the
+// send waits, says so, and goes once the toggle is applied, with the
+// toggled part left out. (It was refused before, and a user who typed S
+// right after a change saw nothing happen.)
 func TestSendWaitsForQueuedChanges(t *testing.T) {
 	srv := sendtest.New(t, sendtest.Script{Chunks: []string{"ok\n"}})
 	m := sendModel(t, srv)
 	m, _ = press(m, "j")
+	r, ok := m.selected()
+	if !ok || !r.Active || r.Source == "" {
+		t.Fatalf("no active source part selected: %+v", r)
+	}
 	m, toggle := press(m, "space")
 	m, cmd := press(m, "S")
-	if !strings.Contains(m.status, "still being applied") {
+	if !strings.Contains(m.status, "sending once 1 change(s) are applied") {
 		t.Errorf("status %q", m.status)
 	}
-	m = drive(t, m, tea.Batch(toggle, cmd))
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d requests sent while a change was queued", n)
 	}
-	m, cmd = press(m, "S")
-	m = drive(t, m, cmd)
-	if n := len(srv.Requests()); n != 1 {
-		t.Errorf("%d requests once the queue was empty", n)
+	m, again := press(m, "S") // a second S while it waits sends nothing more
+	m = drive(t, m, tea.Batch(toggle, cmd, again))
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests once the queue was empty (status %q)", len(reqs), m.status)
+	}
+	if body := string(reqs[0].Body); strings.Contains(body, r.Source) || !strings.Contains(body, "docs/guide.md") {
+		t.Errorf("the send did not wait for the toggle of %s: %s", r.Source, body)
+	}
+}
+
+// TestQueuedSendDroppedOnFailedChange: a change that fails while a send
+// waits for it leaves the flow other than the screen showed when S was
+// typed: nothing is sent, and the status says so.
+func TestQueuedSendDroppedOnFailedChange(t *testing.T) {
+	srv := sendtest.New(t, sendtest.Script{Chunks: []string{"ok\n"}})
+	m := sendModel(t, srv)
+	m, line := typeLine(t, m, "evidence add no/such/file.go")
+	m, cmd := press(m, "S")
+	m = drive(t, m, tea.Batch(line, cmd))
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests after a failed change", n)
+	}
+	if !strings.Contains(m.status, "not sent: S to send") {
+		t.Errorf("status %q", m.status)
 	}
 }
 
