@@ -26,14 +26,14 @@ type answerPane struct {
 	follow bool // stay at the end while the answer streams in
 
 	live      *stream
-	preparing bool      // a send's request is being prepared
+	preparing bool // a send's request is being prepared
 	// waiting is a send asked for while changes were queued: it goes
 	// once they are applied (its follow-up; nil when none waits).
 	waiting *string
-	text      *liveText // the answer streaming in, or the one that failed
-	failed    string    // why the last send failed
-	asked     string    // what the live send asks ("" the flow's request)
-	nextID    int
+	text    *liveText // the answer streaming in, or the one that failed
+	failed  string    // why the last send failed
+	asked   string    // what the live send asks ("" the flow's request)
+	nextID  int
 
 	md      map[mdKey][]string // glamour's rendering of a turn at a width
 	pending map[mdKey]bool
