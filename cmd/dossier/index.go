@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/index"
@@ -132,11 +134,23 @@ type progress struct {
 	lastP   index.Progress
 	started bool
 	drawn   bool // a bar line is on the terminal
+	// cols is the terminal's width now (0: unknown), asked at each redraw
+	// so that a resized window gets a line that fits it.
+	cols func() int
 }
 
 func newProgress(w io.Writer) *progress {
 	p := &progress{w: w, start: time.Now(), last: time.Now()}
 	p.tty = termsafe.IsTerminal(w)
+	if f, ok := w.(*os.File); ok && p.tty {
+		p.cols = func() int {
+			c, _, err := term.GetSize(int(f.Fd()))
+			if err != nil {
+				return 0
+			}
+			return c
+		}
+	}
 	return p
 }
 
@@ -148,7 +162,11 @@ func (p *progress) update(ev index.Progress) {
 	if p.tty {
 		if now := time.Now(); !p.drawn || now.Sub(p.last) >= barRedraw || (ev.Total > 0 && ev.Done >= ev.Total) {
 			p.last, p.drawn = now, true
-			fmt.Fprint(p.w, "\r"+barLine(ev, now.Sub(p.start))+"\x1b[K")
+			cols := 0
+			if p.cols != nil {
+				cols = p.cols()
+			}
+			fmt.Fprint(p.w, "\r"+barLine(ev, now.Sub(p.start), cols)+"\x1b[K")
 		}
 		return
 	}
@@ -174,24 +192,44 @@ func (p *progress) update(ev index.Progress) {
 
 // barLine is the terminal's progress line after elapsed: a bar with the
 // share done, the count, the rate and the time left once the total is
-// known; a count and a rate while the walk is still finding files.
-func barLine(ev index.Progress, elapsed time.Duration) string {
+// known; a count and a rate while the walk is still finding files. It fits
+// in cols columns (80 when unknown), less one, so that the line never
+// wraps: "\r" returns only to the start of the last row of a wrapped line,
+// and every redraw would leave a row behind. The bar narrows first; a
+// line still too long is cut.
+func barLine(ev index.Progress, elapsed time.Duration, cols int) string {
+	if cols <= 0 {
+		cols = 80
+	}
+	room := cols - 1
 	rate := 0.0
 	if s := elapsed.Seconds(); s > 0 {
 		rate = float64(ev.Done) / s
 	}
 	if ev.Total <= 0 {
-		return fmt.Sprintf("indexing  %d files (%.0f files/s) [%s]", ev.Done, rate, elapsed.Round(time.Second))
+		return cut(fmt.Sprintf("indexing  %d files (%.0f files/s) [%s]", ev.Done, rate, elapsed.Round(time.Second)), room)
 	}
 	done := min(ev.Done, ev.Total)
-	const width = 30
-	fill := done * width / ev.Total
 	left := "?"
 	if rate > 0 {
 		left = (time.Duration(float64(ev.Total-done)/rate) * time.Second).Round(time.Second).String()
 	}
-	return fmt.Sprintf("indexing %3d%% |%s%s| (%d/%d files, %.0f files/s) [%s:%s]", done*100/ev.Total,
-		strings.Repeat("█", fill), strings.Repeat(" ", width-fill), done, ev.Total, rate, elapsed.Round(time.Second), left)
+	head := fmt.Sprintf("indexing %3d%% ", done*100/ev.Total)
+	tail := fmt.Sprintf(" (%d/%d files, %.0f files/s) [%s:%s]", done, ev.Total, rate, elapsed.Round(time.Second), left)
+	width := min(30, room-len(head)-len(tail)-2) // the bar's cells, between its two "|"
+	if width < 5 {
+		return cut(head+strings.TrimPrefix(tail, " "), room)
+	}
+	fill := done * width / ev.Total
+	return head + "|" + strings.Repeat("█", fill) + strings.Repeat(" ", width-fill) + "|" + tail
+}
+
+// cut is line cut to n columns (its text is ASCII).
+func cut(line string, n int) string {
+	if len(line) > n {
+		return line[:max(0, n)]
+	}
+	return line
 }
 
 // finish clears the bar, so that the summary starts on a clean line.
