@@ -18,22 +18,7 @@ func TestSealedValueReadAt(t *testing.T) {
 	for i := range big {
 		big[i] = byte(i * 7)
 	}
-	for _, fn := range []func(*Tx) error{
-		func(tx *Tx) error { return tx.ClearStaging() },
-		func(tx *Tx) error {
-			return tx.StageSnapshot(func(put func(k, v []byte) error) error {
-				if err := put(snapMeta, []byte("m")); err != nil {
-					return err
-				}
-				return put([]byte("big"), append([]byte(nil), big...))
-			})
-		},
-		func(tx *Tx) error { return tx.SwitchSnapshot() },
-	} {
-		if err := db.Update(fn); err != nil {
-			t.Fatal(err)
-		}
-	}
+	stageBig(t, db, big)
 	err := db.View(func(tx *Tx) error {
 		s := tx.SnapshotSealed([]byte("big"))
 		if s.Len() != len(big) {
@@ -76,25 +61,7 @@ func TestReadAtAfterSetAside(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, DirName, "index.db")
 	want := bytes.Repeat([]byte("old index "), 100_000)
-	stage := func(db *DB, v []byte) {
-		t.Helper()
-		for _, fn := range []func(*Tx) error{
-			func(tx *Tx) error { return tx.ClearStaging() },
-			func(tx *Tx) error {
-				return tx.StageSnapshot(func(put func(k, v []byte) error) error {
-					if err := put(snapMeta, []byte("m")); err != nil {
-						return err
-					}
-					return put([]byte("big"), append([]byte(nil), v...))
-				})
-			},
-			func(tx *Tx) error { return tx.SwitchSnapshot() },
-		} {
-			if err := db.Update(fn); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	stage := func(db *DB, v []byte) { t.Helper(); stageBig(t, db, v) }
 	db, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -131,5 +98,27 @@ func TestReadAtAfterSetAside(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// stageBig makes v the snapshot's value "big", through staging and the
+// switch, as an index run does.
+func stageBig(t *testing.T, db *DB, v []byte) {
+	t.Helper()
+	for _, fn := range []func(*Tx) error{
+		func(tx *Tx) error { return tx.ClearStaging() },
+		func(tx *Tx) error {
+			return tx.StageSnapshot(func(put func(k, v []byte) error) error {
+				if err := put(snapMeta, []byte("m")); err != nil {
+					return err
+				}
+				return put([]byte("big"), append([]byte(nil), v...))
+			})
+		},
+		func(tx *Tx) error { return tx.SwitchSnapshot() },
+	} {
+		if err := db.Update(fn); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

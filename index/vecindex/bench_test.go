@@ -95,10 +95,7 @@ func BenchmarkColumnScan(b *testing.B) {
 		}
 		q := NewQuery(qv)
 		cq := q.Columns()
-		read := make([][]byte, len(cq.Dims))
-		for i, j := range cq.Dims {
-			read[i] = cols[j]
-		}
+		read := queryColumns(cq, cols)
 		acc := make([]uint64, AccSize(n))
 		b.Run(fmt.Sprintf("nz=%d", len(cq.Dims)), func(b *testing.B) {
 			var sink int64

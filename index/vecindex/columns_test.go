@@ -62,10 +62,7 @@ func TestColumnScanIsExact(t *testing.T) {
 				for _, qv := range [][]float32{sparseQuery(r, dims, 30), sparseQuery(r, dims, 3), newMixture(3, dims, 1).draw(), ds[0]} {
 					q := NewQuery(qv)
 					cq := q.Columns()
-					read := make([][]byte, len(cq.Dims))
-					for i, j := range cq.Dims {
-						read[i] = cols[j]
-					}
+					read := queryColumns(cq, cols)
 					acc := make([]uint64, AccSize(n))
 					cq.Accumulate(acc, read)
 					for i := range n {
@@ -108,4 +105,13 @@ func TestColumnQueryDims(t *testing.T) {
 	if len(NewQuery(make([]float32, 16)).Columns().Dims) != 0 {
 		t.Errorf("a zero query reads columns")
 	}
+}
+
+// queryColumns is the columns of cols a query reads, in its order.
+func queryColumns(cq *ColumnQuery, cols [][]byte) [][]byte {
+	read := make([][]byte, len(cq.Dims))
+	for i, j := range cq.Dims {
+		read[i] = cols[j]
+	}
+	return read
 }
