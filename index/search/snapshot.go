@@ -29,7 +29,9 @@ import (
 // 9: the chunk metadata is one value (metas), not segments of 512: a query
 // looks one value up, not one per segment its candidates lie in.
 // 10: the vector table by column, so a query reads its components only.
-const snapVersion = 10
+// 11: a metadata entry's CRC-32C covers its document's number too, so an
+// intact entry reached through another document's offsets is damage.
+const snapVersion = 11
 
 // pathSep separates the path table's entries: the one byte a Unix path
 // cannot hold.
@@ -133,6 +135,15 @@ type Builder struct {
 // one past the last, then the entries: a query reads the two offsets and
 // the entry of each document it looks at, by copy (see docMeta).
 
+// metaSum is the checksum of document d's metadata entry: the CRC-32C of
+// d (4 bytes, little-endian) then the entry, so that an entry is valid only
+// for its own document.
+func metaSum(d int, entry []byte) uint32 {
+	var n [4]byte
+	binary.LittleEndian.PutUint32(n[:], uint32(d))
+	return crc32.Update(crc32.Checksum(n[:], castagnoli), castagnoli, entry)
+}
+
 // plist is one term's postings being built: room for the document
 // frequency's uvarint, then (doc delta, tf, document length) uvarint
 // triples: BM25 needs the length of every document it scores, and a
@@ -194,10 +205,10 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 			kind: b.kinds.code(m.Kind), src: b.srcs.code(m.SrcType), flags: flags})
 		b.docs = append(b.docs, e[:]...)
 		b.totalLen += int64(length)
-		start := len(b.metaData)
+		start, d := len(b.metaData), len(b.metaOffs)/4
 		b.metaOffs = binary.LittleEndian.AppendUint32(b.metaOffs, uint32(start))
 		b.metaData = appendMeta(b.metaData, m)
-		b.metaData = binary.LittleEndian.AppendUint32(b.metaData, crc32.Checksum(b.metaData[start:], castagnoli))
+		b.metaData = binary.LittleEndian.AppendUint32(b.metaData, metaSum(d, b.metaData[start:]))
 	}, func(ord int, term []byte, tf int) {
 		d := first + uint32(ord)
 		p := b.postings[string(term)]

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -83,6 +84,37 @@ func TestDamagedChunkMetadata(t *testing.T) {
 	_, err := searchText(db, "parse config")
 	if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "dossier index") {
 		t.Errorf("damaged metadata entry: %v", err)
+	}
+}
+
+// TestMetadataEntryOfAnotherDocument: offsets damaged to point at another
+// document's intact entry are damage, not that document's metadata shown
+// for this one (the entry's checksum covers its document's number).
+func TestMetadataEntryOfAnotherDocument(t *testing.T) {
+	db := snapshotOf(t, func(b *Builder) {
+		// Document 0's entry becomes a copy of document 1's, checksum
+		// and all, and the offsets after it move along.
+		n := len(b.metaOffs) / 4
+		if n < 2 {
+			t.Fatalf("%d documents", n)
+		}
+		off := func(i int) int {
+			if i == n {
+				return len(b.metaData)
+			}
+			return int(binary.LittleEndian.Uint32(b.metaOffs[4*i:]))
+		}
+		e1 := append([]byte(nil), b.metaData[off(1):off(2)]...)
+		data := append(append([]byte(nil), e1...), b.metaData[off(1):]...)
+		shift := len(e1) - off(1)
+		for i := 1; i < n; i++ {
+			binary.LittleEndian.PutUint32(b.metaOffs[4*i:], uint32(off(i)+shift))
+		}
+		b.metaData = data
+	})
+	_, err := searchText(db, "parse config")
+	if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "dossier index") {
+		t.Errorf("another document's entry: %v", err)
 	}
 }
 

@@ -249,7 +249,7 @@ func (v *view) metaEntry(d int) ([]byte, error) {
 		return nil, err
 	}
 	body := e[:len(e)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(e[len(body):]) {
+	if metaSum(d, body) != binary.LittleEndian.Uint32(e[len(body):]) {
 		return nil, nil
 	}
 	return body, nil
