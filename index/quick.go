@@ -94,7 +94,13 @@ func (ix *Indexer) quickRun(ctx context.Context) (sum Summary, ok bool, err erro
 		paths[i] = c.Rel
 	}
 	if len(paths) == 0 {
-		// Nothing changed: the last summary stands, and nothing is written.
+		// Nothing changed: the last summary stands, and nothing is
+		// written but, once, what the check learned.
+		if tree.Learned() > 0 {
+			if err := ix.keepLearned(tree); err != nil {
+				return sum, true, err
+			}
+		}
 		sum.Indexed, sum.Touched, sum.Removed = 0, 0, 0
 		sum.Unchanged = tree.Files(discover.StateIndexed)
 		sum.Skipped, sum.SkippedFiles = tree.SkipCounts(), nil
@@ -110,6 +116,28 @@ func (ix *Indexer) quickRun(ctx context.Context) (sum Summary, ok bool, err erro
 		return sum, false, nil // a full run sets the damaged file aside
 	}
 	return sum, true, err
+}
+
+// keepLearned writes tree back when its check came to trust directories
+// whose listings it had to read: a walk right after a clone or a copy
+// records their times as too recent to trust, and without this every
+// later check would read them all again. The stored summary is kept as
+// it is, at the new generation. A writer in between wins: the tree is
+// then left as that writer made it.
+func (ix *Indexer) keepLearned(tree *discover.Tree) error {
+	return ix.update(func(tx *store.Tx) error {
+		var sum Summary
+		ok, err := tx.Summary(&sum)
+		if err != nil || !ok || tx.Generation() != tree.Gen || sum.Generation != tree.Gen {
+			return err
+		}
+		tree.Gen = tx.Generation() + 1
+		sum.Generation = tree.Gen
+		if err := tx.SetWalkTree(tree.Encode()); err != nil {
+			return err
+		}
+		return tx.SetSummary(sum)
+	})
 }
 
 // quickTree is the tree a quick run updates with what it changed, written

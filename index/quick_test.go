@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -163,4 +164,58 @@ func TestQuickRunWalksWhenTheTreeChanged(t *testing.T) {
 	if sum := run(t, root); sum.Indexed != 1 {
 		t.Fatalf("after another writer: indexed %d, want README.md again", sum.Indexed)
 	}
+}
+
+// TestNoopRunKeepsWhatItLearned proves a no-op run that had to read
+// directory listings, because the walk recorded their times as too recent
+// to trust (an index made right after a clone or a copy), writes the tree
+// once with the times it now trusts: the next runs read no listing and
+// write nothing, and the summary stays the last run's.
+func TestNoopRunKeepsWhatItLearned(t *testing.T) {
+	root := fixture(t)
+	first := run(t, root) // the directories were just made: not trusted
+	ageDirs(t, root)      // ... and now old enough, with the same entries
+	gen := generation(t, root)
+	if untrustedDirs(t, root) == 0 {
+		t.Fatal("the fixture's walk trusted every directory: the test needs racy ones")
+	}
+	noop := run(t, root)
+	if noop.Indexed != 0 || !reflect.DeepEqual(figures(noop).Totals, figures(first).Totals) {
+		t.Fatalf("no-op run: indexed %d, totals %+v, want 0 and %+v", noop.Indexed, noop.Totals, first.Totals)
+	}
+	if got := generation(t, root); got != gen+1 {
+		t.Fatalf("the no-op run that learned directory times: generation %d -> %d, want one write", gen, got)
+	}
+	if n := untrustedDirs(t, root); n != 0 {
+		t.Errorf("the stored tree still has %d directories to read", n)
+	}
+	var stored Summary
+	view(t, root, func(tx *store.Tx) {
+		if _, err := tx.Summary(&stored); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if stored.Indexed != first.Indexed || !stored.Finished.Equal(first.Finished) {
+		t.Errorf("stored summary: %d indexed, finished %v; want the last run's %d, %v", stored.Indexed, stored.Finished, first.Indexed, first.Finished)
+	}
+	run(t, root)
+	if got := generation(t, root); got != gen+1 {
+		t.Errorf("a later no-op run wrote: generation %d -> %d", gen+1, got)
+	}
+}
+
+// untrustedDirs is how many directories a check of the stored walk tree
+// has to read (Tree.Learned after a Check).
+func untrustedDirs(t *testing.T, root string) int {
+	t.Helper()
+	var b []byte
+	view(t, root, func(tx *store.Tx) { b = append([]byte(nil), tx.WalkTree()...) })
+	tree, err := discover.DecodeTree(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tree.Check(t.Context(), root, discover.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return tree.Learned()
 }

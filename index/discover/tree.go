@@ -40,6 +40,7 @@ type Tree struct {
 	dirs    []treeDir
 	broken  string         // why the tree cannot be trusted (a symlink, ...), or ""
 	started int64          // when the walk (or Check) started, Unix ns
+	learned atomic.Int64   // directories whose listing Check read and now trusts
 	dirAt   map[string]int // rel -> index in dirs, built on first use
 }
 
@@ -248,6 +249,7 @@ func (t *Tree) Check(ctx context.Context, root string, opts Options) ([]Candidat
 		return nil, fmt.Errorf("%w: options or .git/info/exclude", ErrTreeChanged)
 	}
 	t.started = time.Now().UnixNano()
+	t.learned.Store(0)
 	// Directories are checked in parallel, each worker taking the next;
 	// the stats are system calls that keep a core busy each.
 	changed := make([][]Candidate, len(t.dirs))
@@ -287,6 +289,12 @@ func (t *Tree) Check(ctx context.Context, root string, opts Options) ([]Candidat
 	return out, nil
 }
 
+// Learned is how many directories the last Check read because the tree
+// did not trust their time (recorded too close to the walk, or changed
+// with the same entries) and trusts now: written again, the tree spares
+// the next Check those reads.
+func (t *Tree) Learned() int { return int(t.learned.Load()) }
+
 func (t *Tree) checkDir(root string, d *treeDir) ([]Candidate, error) {
 	abs := root
 	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
@@ -311,7 +319,9 @@ func (t *Tree) checkDir(root string, d *treeDir) ([]Candidate, error) {
 		// The same entries: the mtime seen now stands for them (kept
 		// when the tree is written again), unless it is itself too
 		// recent to trust.
-		d.mtime = t.trust(mtime)
+		if d.mtime = t.trust(mtime); d.mtime != 0 {
+			t.learned.Add(1)
+		}
 	}
 	var out []Candidate
 	for _, f := range d.files {
