@@ -14,9 +14,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/history"
+	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/fsafe"
 )
@@ -193,14 +193,14 @@ func offer(abs, rel string, visit func(discover.Candidate) error) error {
 // file.
 func dossierSource(root, rel string) (string, []string) {
 	if src, ok := history.Source(rel); ok {
-		return describe.SrcFileChange, []string{"file", src}
+		return lang.SrcFileChange, []string{"file", src}
 	}
 	dir, name := path.Split(rel)
 	parts := strings.Split(strings.TrimSuffix(dir, "/"), "/")
 	if len(parts) != 4 || parts[0]+"/"+parts[1] != flowsDir || parts[3] != "turns" || !answerFile.MatchString(name) {
 		return "", nil
 	}
-	return describe.SrcRunSummary, runFacts(root, parts[2], name)
+	return lang.SrcRunSummary, runFacts(root, parts[2], name)
 }
 
 // runFacts are what a run summary's finder says about its turn: the

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/history"
+	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -73,7 +73,7 @@ func TestWatchTakesInKeptAnswers(t *testing.T) {
 	if !ok {
 		t.Fatal("the watcher never indexed the kept answer")
 	}
-	if c.SourceType != describe.SrcRunSummary {
+	if c.SourceType != lang.SrcRunSummary {
 		t.Errorf("source type %q, want run_summary", c.SourceType)
 	}
 	for _, want := range []string{"flow: fix totals (fix-1)", "request: Why are invoice totals off by a cent?", "model: gpt-4o-mini", "date: 2026-03-01T08:00:00Z"} {

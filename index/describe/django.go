@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dossierhq/dossier/index/appgraph"
+	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/segment"
 )
 
@@ -95,7 +96,7 @@ func (d djangoDescriber) units(fc *FileContext, seg segment.Segment) []Section {
 		}
 		fnd := finder("path", fc.Path, "framework", "django", "route", route, "name", r.Name, "view", action)
 		// A router's list and detail routes share a name and a statement.
-		s := unitSection("django", fc, seg, KindRoute, SrcRoute, sym, "route-"+strings.ToLower(strings.Join(r.Methods, "-")), r.Span, fnd)
+		s := unitSection("django", fc, seg, KindRoute, lang.SrcRoute, sym, "route-"+strings.ToLower(strings.Join(r.Methods, "-")), r.Span, fnd)
 		// A router's registration stands for six routes and an include's
 		// prefix is elsewhere: the chunk starts with the route as served.
 		head := "# " + route
@@ -127,7 +128,7 @@ func (d djangoDescriber) units(fc *FileContext, seg segment.Segment) []Section {
 		fnd := finder("path", fc.Path, "framework", "django", "migration", op, "table", m.Table, "model", m.Model,
 			"columns", strings.Join(cols, "; "), "indexes", strings.Join(m.Indexes, ", "),
 			"foreign keys", strings.Join(fks, ", "), "dropped columns", strings.Join(m.Dropped, ", "))
-		out = append(out, unitSection("django", fc, seg, KindMigration, SrcMigration, m.Table, m.Call, m.Span, fnd))
+		out = append(out, unitSection("django", fc, seg, KindMigration, lang.SrcMigration, m.Table, m.Call, m.Span, fnd))
 	}
 	return out
 }
@@ -191,9 +192,9 @@ func (d djangoDescriber) method(fc *FileContext, seg segment.Segment, c *appgrap
 			uses = strings.Join(m.Uses, ", ")
 		}
 	}
-	fnd := finder("path", fc.Path, "framework", "django", "type", SrcControllerMethod, "action", c.FQN+"@"+seg.Name,
+	fnd := finder("path", fc.Path, "framework", "django", "type", lang.SrcControllerMethod, "action", c.FQN+"@"+seg.Name,
 		"signature", seg.Signature, "doc", seg.Doc, "uses", uses)
 	s := base("django", fc, seg, "body", fnd)
-	s.SourceType, s.Flavor = SrcControllerMethod, "django"
+	s.SourceType, s.Flavor = lang.SrcControllerMethod, "django"
 	return s
 }

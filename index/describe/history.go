@@ -3,18 +3,9 @@ package describe
 import (
 	"strings"
 
+	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/segment"
 )
-
-// Source types of what the index keeps about the project's past (seed
-// 002): a file's recent commits, and the answers `dossier send` kept.
-const (
-	SrcFileChange = "file_change"
-	SrcRunSummary = "run_summary"
-)
-
-// HistorySourceTypes lists the source types of history and runs.
-var HistorySourceTypes = []string{SrcFileChange, SrcRunSummary}
 
 // historyDescriber describes the sections of history files (one commit's
 // change to one file each) and of kept answers: their finder carries the
@@ -28,7 +19,7 @@ func (historyDescriber) Description() string {
 }
 
 func (historyDescriber) Describe(fc *FileContext, seg segment.Segment) (Description, bool) {
-	if fc.SourceType != SrcFileChange && fc.SourceType != SrcRunSummary {
+	if fc.SourceType != lang.SrcFileChange && fc.SourceType != lang.SrcRunSummary {
 		return nil, false
 	}
 	pairs := []string{"path", fc.Path, "type", fc.SourceType}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dossierhq/dossier/index/appgraph"
+	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/segment"
 )
 
@@ -73,7 +74,7 @@ func (d jsAppDescriber) routes(fc *FileContext, seg segment.Segment) []Section {
 		fnd := finder("path", fc.Path, "framework", d.fw, "route", route, "action", action,
 			"middleware", strings.Join(r.Middleware, ", "))
 		s := base(d.fw, fc, seg, "route", fnd)
-		s.Kind, s.SourceType, s.Flavor, s.Symbol, s.Parents, s.Signature = string(KindRoute), SrcRoute, d.fw, route, nil, ""
+		s.Kind, s.SourceType, s.Flavor, s.Symbol, s.Parents, s.Signature = string(KindRoute), lang.SrcRoute, d.fw, route, nil, ""
 		end := min(r.EndByte, len(fc.Contents))
 		code := string(fc.Contents[r.StartByte:end])
 		if lines := strings.SplitAfter(code, "\n"); len(lines) > routeLines {
@@ -107,10 +108,10 @@ func (d jsAppDescriber) method(fc *FileContext, seg segment.Segment) (Section, b
 			if m.Name != seg.Name || m.StartByte >= seg.EndByte || m.EndByte <= seg.StartByte {
 				continue
 			}
-			fnd := finder("path", fc.Path, "framework", d.fw, "type", SrcControllerMethod, "action", c.FQN+"@"+m.Name,
+			fnd := finder("path", fc.Path, "framework", d.fw, "type", lang.SrcControllerMethod, "action", c.FQN+"@"+m.Name,
 				"signature", seg.Signature, "doc", seg.Doc, "uses", strings.Join(m.Uses, ", "))
 			s := base(d.fw, fc, seg, "body", fnd)
-			s.SourceType, s.Flavor = SrcControllerMethod, d.fw
+			s.SourceType, s.Flavor = lang.SrcControllerMethod, d.fw
 			return s, true
 		}
 	}
@@ -129,9 +130,9 @@ func (d jsAppDescriber) topMethods(fc *FileContext, seg segment.Segment, routes 
 			for _, r := range c.Relations {
 				rels = append(rels, r.Method+": "+r.Type+" "+r.Target)
 			}
-			fnd := finder("path", fc.Path, "framework", d.fw, "type", SrcModel, "model", c.FQN, "table", c.Table,
+			fnd := finder("path", fc.Path, "framework", d.fw, "type", lang.SrcModel, "model", c.FQN, "table", c.Table,
 				"relations", strings.Join(rels, "; "))
-			out = append(out, unitSection(d.fw, fc, seg, segment.Class, SrcModel, c.Name, "decl", c.Span, fnd))
+			out = append(out, unitSection(d.fw, fc, seg, segment.Class, lang.SrcModel, c.Name, "decl", c.Span, fnd))
 		}
 		if c.Role != appgraph.RoleController {
 			continue
@@ -146,9 +147,9 @@ func (d jsAppDescriber) topMethods(fc *FileContext, seg segment.Segment, routes 
 					continue methods // an inline handler: its route's chunk holds it
 				}
 			}
-			fnd := finder("path", fc.Path, "framework", d.fw, "type", SrcControllerMethod, "action", c.FQN+"@"+m.Name,
+			fnd := finder("path", fc.Path, "framework", d.fw, "type", lang.SrcControllerMethod, "action", c.FQN+"@"+m.Name,
 				"uses", strings.Join(m.Uses, ", "))
-			out = append(out, unitSection(d.fw, fc, seg, segment.Function, SrcControllerMethod, m.Name, "body", m.Span, fnd))
+			out = append(out, unitSection(d.fw, fc, seg, segment.Function, lang.SrcControllerMethod, m.Name, "body", m.Span, fnd))
 		}
 	}
 	return out

@@ -5,32 +5,9 @@ import (
 	"strings"
 
 	"github.com/dossierhq/dossier/index/appgraph"
+	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/segment"
 )
-
-// Source types of Laravel applications (seed 002), set on the chunks the
-// Laravel describer makes.
-const (
-	SrcRoute            = "route"
-	SrcController       = "controller"
-	SrcControllerMethod = "controller_method"
-	SrcModel            = "model"
-	SrcModelRelation    = "model_relation"
-	SrcMigration        = "migration"
-	SrcService          = "service"
-	SrcJob              = "job"
-	SrcEvent            = "event"
-	SrcListener         = "listener"
-	SrcPolicy           = "policy"
-	SrcMiddleware       = "middleware"
-	SrcRequest          = "request"
-	SrcResource         = "resource"
-)
-
-// FrameworkSourceTypes lists the source types framework describers give
-// chunks, for type filters.
-var FrameworkSourceTypes = []string{SrcRoute, SrcController, SrcControllerMethod, SrcModel, SrcModelRelation,
-	SrcMigration, SrcService, SrcJob, SrcEvent, SrcListener, SrcPolicy, SrcMiddleware, SrcRequest, SrcResource}
 
 // Chunk kinds of framework units that are no code symbol.
 const (
@@ -153,7 +130,7 @@ func (d laravelDescriber) units(fc *FileContext, seg segment.Segment) []Section 
 		}
 		fnd := finder("path", fc.Path, "framework", "laravel", "route", strings.Join(r.Methods, "|")+" "+r.URI,
 			"name", r.Name, "action", action, "middleware", strings.Join(r.Middleware, ", "))
-		s := unitSection("laravel", fc, seg, KindRoute, SrcRoute, sym, "route", r.Span, fnd)
+		s := unitSection("laravel", fc, seg, KindRoute, lang.SrcRoute, sym, "route", r.Span, fnd)
 		// The statement alone hides the group's prefix, name and
 		// middleware, and a resource's seven routes share it (identical
 		// text would fold them into one result): the chunk's text starts
@@ -175,7 +152,7 @@ func (d laravelDescriber) units(fc *FileContext, seg segment.Segment) []Section 
 		if !within(m.Span, seg) {
 			continue
 		}
-		out = append(out, unitSection("laravel", fc, seg, KindMigration, SrcMigration, m.Table, m.Op, m.Span, migrationFinder(fc.Path, m)))
+		out = append(out, unitSection("laravel", fc, seg, KindMigration, lang.SrcMigration, m.Table, m.Op, m.Span, migrationFinder(fc.Path, m)))
 	}
 	for _, k := range f.Config {
 		if !within(k.Span, seg) {
@@ -271,7 +248,7 @@ func (d laravelDescriber) method(fc *FileContext, seg segment.Segment, c *appgra
 	var src, extra string
 	switch c.Role {
 	case appgraph.RoleController:
-		src = SrcControllerMethod
+		src = lang.SrcControllerMethod
 		var m *appgraph.Method
 		for i := range c.Methods {
 			if c.Methods[i].Name == seg.Name {
@@ -291,10 +268,10 @@ func (d laravelDescriber) method(fc *FileContext, seg segment.Segment, c *appgra
 			if r.Method != seg.Name {
 				continue
 			}
-			fnd := finder("path", fc.Path, "framework", "laravel", "type", SrcModelRelation, "model", c.FQN,
+			fnd := finder("path", fc.Path, "framework", "laravel", "type", lang.SrcModelRelation, "model", c.FQN,
 				"relation", r.Type+" "+r.Target, "signature", seg.Signature, "doc", seg.Doc)
 			s := base("laravel", fc, seg, "body", fnd)
-			s.SourceType, s.Flavor = SrcModelRelation, "laravel"
+			s.SourceType, s.Flavor = lang.SrcModelRelation, "laravel"
 			return s, true
 		}
 	}

@@ -150,6 +150,40 @@ const (
 	SrcGenerated = "generated"
 )
 
+// Source types of framework applications (seed 002: Laravel, Django,
+// Express, Next.js), set on the chunks their describers make.
+const (
+	SrcRoute            = "route"
+	SrcController       = "controller"
+	SrcControllerMethod = "controller_method"
+	SrcModel            = "model"
+	SrcModelRelation    = "model_relation"
+	SrcMigration        = "migration"
+	SrcService          = "service"
+	SrcJob              = "job"
+	SrcEvent            = "event"
+	SrcListener         = "listener"
+	SrcPolicy           = "policy"
+	SrcMiddleware       = "middleware"
+	SrcRequest          = "request"
+	SrcResource         = "resource"
+)
+
+// FrameworkSourceTypes lists the source types framework describers give
+// chunks, for type filters.
+var FrameworkSourceTypes = []string{SrcRoute, SrcController, SrcControllerMethod, SrcModel, SrcModelRelation,
+	SrcMigration, SrcService, SrcJob, SrcEvent, SrcListener, SrcPolicy, SrcMiddleware, SrcRequest, SrcResource}
+
+// Source types of what the index keeps about the project's past (seed
+// 002): a file's recent commits, and the answers `dossier send` kept.
+const (
+	SrcFileChange = "file_change"
+	SrcRunSummary = "run_summary"
+)
+
+// HistorySourceTypes lists the source types of history and runs.
+var HistorySourceTypes = []string{SrcFileChange, SrcRunSummary}
+
 // GeneratedParseLimit is the size above which a generated file is indexed
 // as text windows instead of being parsed: tables and rewrite rules cost a
 // third of a large tree's parse time and are rarely the context anyone wants.

@@ -8,8 +8,8 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
-	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/embed"
+	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/config"
@@ -189,7 +189,7 @@ func (f filter) path(p string) bool { return strings.HasPrefix(p, f.prefix) }
 // a search for code finds code, not the commits that touched it.
 func (f filter) kind(kind, src string) bool {
 	if f.types == nil {
-		return src != describe.SrcFileChange && src != describe.SrcRunSummary
+		return src != lang.SrcFileChange && src != lang.SrcRunSummary
 	}
 	return f.types[kind] || f.types[src]
 }

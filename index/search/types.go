@@ -6,23 +6,27 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/lang"
 )
+
+// describedKinds are the chunk kinds dossier's describers emit, sorted:
+// describe.Default().Kinds(), which TestDescribedKinds holds this to. They
+// are written out so that searching links no parser (the one-shot binary
+// starts without tree-sitter).
+var describedKinds = []string{"class", "config_key", "enum", "function", "impl", "imports", "interface",
+	"markdown_section", "method", "module", "record", "struct", "text_window", "top_level", "trait", "type"}
 
 // builtinTypes are the chunk kinds dossier's describers emit and the
 // source types it classifies files as: what --type may name even in an
 // index that has none of them.
 var builtinTypes = sync.OnceValues(func() (kinds, sources []string) {
-	for _, k := range describe.Default().Kinds() {
-		kinds = append(kinds, string(k))
-	}
+	kinds = slices.Clone(describedKinds)
 	sources = []string{lang.SrcCode, lang.SrcTest, lang.SrcDoc, lang.SrcReadme, lang.SrcADR, lang.SrcConfig,
 		lang.SrcPackage, lang.SrcText, lang.SrcGenerated, lang.SrcKnownBug, lang.SrcAPIEndpoint,
 		lang.SrcCursorRule, lang.SrcClaudeRule}
-	sources = append(sources, describe.FrameworkSourceTypes...)
+	sources = append(sources, lang.FrameworkSourceTypes...)
 	sources = append(sources, TypeTable) // answered from the graph (tables.go)
-	sources = append(sources, describe.HistorySourceTypes...)
+	sources = append(sources, lang.HistorySourceTypes...)
 	return kinds, sources
 })
 
