@@ -8,6 +8,7 @@ import (
 
 	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/index/embed"
+	"github.com/dossierhq/dossier/index/embed/remote"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/index/vecindex"
@@ -33,7 +34,7 @@ func NewEmbedder(c config.Embed, provider string) (store.VectorModel, embed.Embe
 	}
 	m := store.VectorModel{Provider: c.Provider, Model: c.Model, Dims: c.Dimensions, DimsRequested: c.Dimensions > 0,
 		BaseURL: c.BaseURL, KeyEnv: c.APIKeyEnv}
-	e, err := embed.NewOpenAI(search.OpenAIConfig(m, c))
+	e, err := remote.NewOpenAI(search.OpenAIConfig(m, c))
 	if err != nil {
 		return store.VectorModel{}, nil, fmt.Errorf("embedder: %w", err)
 	}

@@ -55,7 +55,7 @@ func indexModel(tx *store.Tx) (store.VectorModel, error) {
 type queryEmbedding struct {
 	model store.VectorModel
 	vec   []float32
-	err   error // an *EndpointError
+	err   error // an *EndpointError, or embed.ErrNoRemote
 }
 
 // embedsRemotely reports whether q, at the index in tx, needs its query
@@ -91,6 +91,12 @@ func (e *Engine) embedQuery(ctx context.Context, m store.VectorModel, text strin
 	// The client's own errors name the endpoint; these two do not.
 	at := "embeddings endpoint " + bareURL(m.BaseURL)
 	c, err := e.remoteFor(m)
+	if errors.Is(err, embed.ErrNoRemote) {
+		// No fault of the endpoint's: this binary cannot reach one, and
+		// the search fails with it (the one-shot front hands it on).
+		qe.err = err
+		return qe
+	}
 	if err != nil {
 		return fail(fmt.Errorf("%s: %w", at, err))
 	}
@@ -212,7 +218,7 @@ func (e *Engine) remoteFor(m store.VectorModel) (embed.Embedder, error) {
 		return e.remote, nil
 	}
 	c, _ := e.allowedFor(m)
-	client, err := embed.NewOpenAI(OpenAIConfig(m, c))
+	client, err := embed.NewRemote(OpenAIConfig(m, c))
 	if err != nil {
 		return nil, fmt.Errorf("the index's vectors come from %s: %w", m, err)
 	}

@@ -1,9 +1,10 @@
-package embed
+package remote
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -17,6 +18,8 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/dossierhq/dossier/index/embed"
 )
 
 // wireRequest is the JSON body an OpenAI-compatible server receives.
@@ -89,13 +92,15 @@ func (f *fakeEndpoint) serve(w http.ResponseWriter, r *http.Request) {
 	f.reply(w, r, call, req)
 }
 
-func (f *fakeEndpoint) config() OpenAIConfig {
-	return OpenAIConfig{BaseURL: f.srv.URL + "/v1", Model: f.model}
+func (f *fakeEndpoint) config() embed.OpenAIConfig {
+	return embed.OpenAIConfig{BaseURL: f.srv.URL + "/v1", Model: f.model}
 }
 
 // fakeVec is the unnormalized vector the fake returns for text.
 func fakeVec(text string, dims int) []float32 {
-	s := fnv(text, 0)
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	s := h.Sum64()
 	v := make([]float32, dims)
 	for j := range v {
 		v[j] = float32((s>>(j%24))&0xff) + float32(j) + 1
@@ -153,7 +158,7 @@ func (w *waits) list() []time.Duration {
 	return slices.Clone(w.d)
 }
 
-func newTestOpenAI(t *testing.T, cfg OpenAIConfig) (*OpenAI, *waits) {
+func newTestOpenAI(t *testing.T, cfg embed.OpenAIConfig) (*OpenAI, *waits) {
 	t.Helper()
 	o, err := NewOpenAI(cfg)
 	if err != nil {
@@ -180,7 +185,7 @@ func checkVectors(t *testing.T, in []string, got [][]float32, dims int) {
 	}
 	for i, v := range got {
 		want := fakeVec(in[i], dims)
-		Normalize(want)
+		embed.Normalize(want)
 		var norm float64
 		for j := range v {
 			norm += float64(v[j]) * float64(v[j])
@@ -297,7 +302,7 @@ func TestOpenAIBadResponses(t *testing.T) {
 
 // JSON cannot carry NaN, so the check is driven directly.
 func TestOpenAIRejectsNonFiniteValues(t *testing.T) {
-	o, _ := newTestOpenAI(t, OpenAIConfig{BaseURL: "http://localhost:1/v1", Model: "m"})
+	o, _ := newTestOpenAI(t, embed.OpenAIConfig{BaseURL: "http://localhost:1/v1", Model: "m"})
 	nan := float32(math.NaN())
 	err := o.collect([]openai.Embedding{{Embedding: []float32{1, nan}}}, make([][]float32, 1))
 	if err == nil || !strings.Contains(err.Error(), "non-finite value NaN at component 1") {
@@ -385,26 +390,26 @@ func TestOpenAIAPIKeyFromEnv(t *testing.T) {
 func TestNewOpenAIValidation(t *testing.T) {
 	t.Setenv("DOSSIER_TEST_UNSET", "") // restores the variable afterwards
 	os.Unsetenv("DOSSIER_TEST_UNSET")
-	ok := OpenAIConfig{BaseURL: "http://localhost:11434/v1/", Model: "nomic-embed-text"}
-	with := func(edit func(*OpenAIConfig)) OpenAIConfig { c := ok; edit(&c); return c }
+	ok := embed.OpenAIConfig{BaseURL: "http://localhost:11434/v1/", Model: "nomic-embed-text"}
+	with := func(edit func(*embed.OpenAIConfig)) embed.OpenAIConfig { c := ok; edit(&c); return c }
 	for _, tc := range []struct {
-		cfg  OpenAIConfig
+		cfg  embed.OpenAIConfig
 		want string
 	}{
-		{with(func(c *OpenAIConfig) { c.BaseURL = " " }), "base URL is required"},
-		{with(func(c *OpenAIConfig) { c.BaseURL = "localhost:11434/v1" }), "must start with http:// or https://"},
-		{with(func(c *OpenAIConfig) { c.BaseURL = "ftp://user:hunter2@host/v1" }), "ftp://user:xxxxx@host/v1 must start"},
-		{with(func(c *OpenAIConfig) { c.BaseURL = "http:///v1" }), "has no host"},
-		{with(func(c *OpenAIConfig) { c.BaseURL = "http://user:hunter2@h/v1" }), "base URL http://h/v1 has a user name or password"},
-		{with(func(c *OpenAIConfig) { c.BaseURL = "http://user:hunter2/x@h:1/v1" }), "base URL is not a URL"},
-		{with(func(c *OpenAIConfig) { c.BaseURL = "http://h/v1?x=1" }), "must not have a query"},
-		{with(func(c *OpenAIConfig) { c.BaseURL = "http://h/v1/embeddings" }), "ends in /embeddings: give the API root, http://h/v1"},
-		{with(func(c *OpenAIConfig) { c.Model = "" }), "model is required"},
-		{with(func(c *OpenAIConfig) { c.Dimensions = -1 }), "dimensions must not be negative"},
-		{with(func(c *OpenAIConfig) { c.BatchSize = -1 }), "batch size must not be negative"},
-		{with(func(c *OpenAIConfig) { c.Concurrency = -1 }), "concurrency must not be negative"},
-		{with(func(c *OpenAIConfig) { c.Timeout = -time.Second }), "timeout must not be negative"},
-		{with(func(c *OpenAIConfig) { c.APIKeyEnv = "DOSSIER_TEST_UNSET" }), "$DOSSIER_TEST_UNSET is not set"},
+		{with(func(c *embed.OpenAIConfig) { c.BaseURL = " " }), "base URL is required"},
+		{with(func(c *embed.OpenAIConfig) { c.BaseURL = "localhost:11434/v1" }), "must start with http:// or https://"},
+		{with(func(c *embed.OpenAIConfig) { c.BaseURL = "ftp://user:hunter2@host/v1" }), "ftp://user:xxxxx@host/v1 must start"},
+		{with(func(c *embed.OpenAIConfig) { c.BaseURL = "http:///v1" }), "has no host"},
+		{with(func(c *embed.OpenAIConfig) { c.BaseURL = "http://user:hunter2@h/v1" }), "base URL http://h/v1 has a user name or password"},
+		{with(func(c *embed.OpenAIConfig) { c.BaseURL = "http://user:hunter2/x@h:1/v1" }), "base URL is not a URL"},
+		{with(func(c *embed.OpenAIConfig) { c.BaseURL = "http://h/v1?x=1" }), "must not have a query"},
+		{with(func(c *embed.OpenAIConfig) { c.BaseURL = "http://h/v1/embeddings" }), "ends in /embeddings: give the API root, http://h/v1"},
+		{with(func(c *embed.OpenAIConfig) { c.Model = "" }), "model is required"},
+		{with(func(c *embed.OpenAIConfig) { c.Dimensions = -1 }), "dimensions must not be negative"},
+		{with(func(c *embed.OpenAIConfig) { c.BatchSize = -1 }), "batch size must not be negative"},
+		{with(func(c *embed.OpenAIConfig) { c.Concurrency = -1 }), "concurrency must not be negative"},
+		{with(func(c *embed.OpenAIConfig) { c.Timeout = -time.Second }), "timeout must not be negative"},
+		{with(func(c *embed.OpenAIConfig) { c.APIKeyEnv = "DOSSIER_TEST_UNSET" }), "$DOSSIER_TEST_UNSET is not set"},
 	} {
 		_, err := NewOpenAI(tc.cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter2") {
@@ -421,7 +426,7 @@ func TestNewOpenAIValidation(t *testing.T) {
 		o.Model() != "nomic-embed-text" || o.Dims() != 0 || o.url != "http://localhost:11434/v1/embeddings" {
 		t.Errorf("defaults: %+v, model %q, dims %d, url %s", c, o.Model(), o.Dims(), o.url)
 	}
-	o, err = NewOpenAI(with(func(c *OpenAIConfig) { c.Dimensions, c.MaxRetries = 256, -1 }))
+	o, err = NewOpenAI(with(func(c *embed.OpenAIConfig) { c.Dimensions, c.MaxRetries = 256, -1 }))
 	if err != nil || o.Dims() != 256 || o.retry.maxRetries != 0 {
 		t.Errorf("configured: dims %d, retries %d, error %v; want 256, 0, nil", o.Dims(), o.retry.maxRetries, err)
 	}

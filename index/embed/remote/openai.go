@@ -1,4 +1,7 @@
-package embed
+// Package remote embeds through OpenAI-compatible endpoints (OpenAI,
+// Ollama's /v1, vLLM, LM Studio). Linking it registers the client with
+// embed.NewRemote; the one-shot dossier front links none.
+package remote
 
 import (
 	"context"
@@ -14,48 +17,24 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/dossierhq/dossier/index/embed"
 )
 
-// OpenAIConfig configures an OpenAI-compatible embeddings endpoint: OpenAI
-// itself, Ollama's /v1, vLLM and LM Studio all answer POST {BaseURL}/embeddings.
-type OpenAIConfig struct {
-	// BaseURL is the API root, e.g. https://api.openai.com/v1 or
-	// http://localhost:11434/v1 (required).
-	BaseURL string
-	// Model names the embedding model (required).
-	Model string
-	// Dimensions, when positive, is sent as the request's dimensions field
-	// and every vector must have that length. When 0 nothing is sent and the
-	// length of the first vector returned is adopted and enforced afterwards.
-	Dimensions int
-	// APIKeyEnv names the environment variable holding the API key. Empty
-	// means the endpoint needs no key (Ollama); a variable that is set but
-	// empty sends none either; a variable that is not set is an error.
-	APIKeyEnv string
-	// BatchSize is the number of texts per request (default 100).
-	BatchSize int
-	// Concurrency bounds the requests in flight (default 4).
-	Concurrency int
-	// MaxRetries is how many times a request is retried after HTTP 408,
-	// 429 or 5xx, a timeout or a connection error (default 5; negative
-	// means never).
-	MaxRetries int
-	// Timeout bounds one attempt, response body included (default 60s).
-	Timeout time.Duration
+func init() {
+	embed.RegisterRemote(func(cfg embed.OpenAIConfig) (embed.Embedder, error) {
+		o, err := NewOpenAI(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return o, nil
+	})
 }
-
-// Defaults for the zero fields of OpenAIConfig.
-const (
-	defaultBatchSize   = 100
-	defaultConcurrency = 4
-	defaultMaxRetries  = 5
-	defaultTimeout     = 60 * time.Second
-)
 
 // OpenAI embeds texts through an OpenAI-compatible endpoint. It is safe for
 // concurrent use.
 type OpenAI struct {
-	cfg    OpenAIConfig
+	cfg    embed.OpenAIConfig
 	url    string // the embeddings URL, password redacted, for messages
 	key    string // kept only to scrub it from server messages
 	client *openai.Client
@@ -63,11 +42,11 @@ type OpenAI struct {
 	dims   atomic.Int64 // configured, or learned from the first vector
 }
 
-var _ Embedder = (*OpenAI)(nil)
+var _ embed.Embedder = (*OpenAI)(nil)
 
 // NewOpenAI checks cfg, fills in defaults and reads the API key from the
 // environment once, so a missing key fails here rather than mid-index.
-func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
+func NewOpenAI(cfg embed.OpenAIConfig) (*OpenAI, error) {
 	cfg, u, err := checkOpenAIConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("openai embeddings config: %w", err)
@@ -106,7 +85,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	return o, nil
 }
 
-func checkOpenAIConfig(cfg OpenAIConfig) (OpenAIConfig, *url.URL, error) {
+func checkOpenAIConfig(cfg embed.OpenAIConfig) (embed.OpenAIConfig, *url.URL, error) {
 	cfg.BaseURL = strings.TrimRight(strings.TrimSpace(cfg.BaseURL), "/")
 	cfg.Model = strings.TrimSpace(cfg.Model)
 	cfg.APIKeyEnv = strings.TrimSpace(cfg.APIKeyEnv)
@@ -157,16 +136,16 @@ func checkOpenAIConfig(cfg OpenAIConfig) (OpenAIConfig, *url.URL, error) {
 		}
 	}
 	if cfg.BatchSize == 0 {
-		cfg.BatchSize = defaultBatchSize
+		cfg.BatchSize = embed.DefaultBatchSize
 	}
 	if cfg.Concurrency == 0 {
-		cfg.Concurrency = defaultConcurrency
+		cfg.Concurrency = embed.DefaultConcurrency
 	}
 	if cfg.MaxRetries == 0 {
-		cfg.MaxRetries = defaultMaxRetries
+		cfg.MaxRetries = embed.DefaultMaxRetries
 	}
 	if cfg.Timeout == 0 {
-		cfg.Timeout = defaultTimeout
+		cfg.Timeout = embed.DefaultTimeout
 	}
 	return cfg, u, nil
 }
@@ -267,7 +246,7 @@ func (o *OpenAI) collect(data []openai.Embedding, out [][]float32) error {
 		if err := o.checkVector(d.Embedding); err != nil {
 			return fmt.Errorf("embeddings endpoint %s, input %d of a batch: %w", o.url, i, err)
 		}
-		Normalize(d.Embedding)
+		embed.Normalize(d.Embedding)
 		out[i] = d.Embedding
 	}
 	return nil

@@ -1,4 +1,4 @@
-package embed
+package remote
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dossierhq/dossier/index/embed"
 )
 
 // failThenServe answers the first failures calls with status and header, then embeds.
@@ -155,7 +157,7 @@ func TestOpenAITimeoutIsRetried(t *testing.T) {
 func TestOpenAIConnectionRefusedIsRetried(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	srv.Close()
-	o, w := newTestOpenAI(t, OpenAIConfig{BaseURL: srv.URL + "/v1", Model: "m", MaxRetries: 1})
+	o, w := newTestOpenAI(t, embed.OpenAIConfig{BaseURL: srv.URL + "/v1", Model: "m", MaxRetries: 1})
 	_, err := o.Embed(context.Background(), texts(1))
 	if err == nil || !strings.Contains(err.Error(), "unreachable after 2 attempts") || len(w.list()) != 1 {
 		t.Fatalf("error %v after waits %v, want unreachable after 2 attempts", err, w.list())
