@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -61,8 +62,8 @@ func doctorMore(tx *store.Tx, report func(check, detail string)) error {
 		report("summary", "no completed run is recorded")
 		return nil
 	}
-	t := newTotals()
-	if err := tx.Files(func(f store.File) error { t.apply(f, 1); return nil }); err != nil {
+	t := summary.NewTotals()
+	if err := tx.Files(func(f store.File) error { t.Apply(f, 1); return nil }); err != nil {
 		return err
 	}
 	if !reflect.DeepEqual(normalTotals(t), normalTotals(sum.Totals)) {

@@ -24,6 +24,7 @@ import (
 	"github.com/dossierhq/dossier/index/history"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/segment"
+	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store"
 )
@@ -66,98 +67,12 @@ type Progress struct {
 	Path  string
 }
 
-// Summary describes the index after a run and what the run did.
-type Summary struct {
-	Root string `json:"root"`
-	Totals
-	Indexed      int                `json:"indexed"`
-	Unchanged    int                `json:"unchanged"`
-	Touched      int                `json:"touched"`
-	Removed      int                `json:"removed"`
-	Skipped      map[string]int     `json:"skipped"`
-	SkippedFiles []discover.Skipped `json:"skipped_files,omitempty"`
-	Notes        map[string]int     `json:"notes,omitempty"`
-	Errors       []string           `json:"errors,omitempty"`
-	Seconds      float64            `json:"seconds"`
-	// ManifestState is what manifestState found at the end of the run.
-	ManifestState string `json:"manifest_state,omitempty"`
-	// HistoryMark names the history files this run indexed (see
-	// history.Result.Mark): while it is unchanged, the next run takes them
-	// from the index's records instead of walking them.
-	HistoryMark string `json:"history_mark,omitempty"`
-	// AnswersMark names the kept answers the run found before its walk
-	// (see answersMark).
-	AnswersMark string `json:"answers_mark,omitempty"`
-	// RebuiltFrom is the schema of an older index this run replaced, or -1.
-	RebuiltFrom int `json:"rebuilt_from_schema"`
-	// RebuiltDamaged is set when the run found the index damaged, kept it
-	// as DamagedFile and rebuilt it from scratch; Damage says what was wrong.
-	RebuiltDamaged bool       `json:"rebuilt_damaged,omitempty"`
-	Damage         string     `json:"damage,omitempty"`
-	DamagedFile    string     `json:"damaged_file,omitempty"`
-	Finished       time.Time  `json:"finished"`
-	Repo           store.Repo `json:"repo"`
-	// Generation is the index's generation once the summary was written
-	// with totals summed from the file records: while it is unchanged,
-	// nothing was written since and the totals are current (0: unknown).
-	Generation uint64 `json:"generation,omitempty"`
-}
+// Summary describes the index after a run and what the run did (see
+// package summary, which a binary that does not index reads it with).
+type Summary = summary.Summary
 
 // Totals are the figures of the whole index.
-type Totals struct {
-	Files            int            `json:"files"`
-	Chunks           int            `json:"chunks"`
-	ChunksByKind     map[string]int `json:"chunks_by_kind"`
-	ChunksByLanguage map[string]int `json:"chunks_by_language"`
-	FilesByLanguage  map[string]int `json:"files_by_language"`
-	ParseErrors      int            `json:"files_with_parse_errors"`
-	// Secrets counts the credentials found, in SecretFiles files; search
-	// masks them and every exit redacts them.
-	Secrets     int `json:"secrets"`
-	SecretFiles int `json:"files_with_secrets"`
-}
-
-// remove takes path's record, if the index holds one, out of t (nil: no
-// totals are kept).
-func (t *Totals) remove(tx *store.Tx, path string) error {
-	if t == nil {
-		return nil
-	}
-	old, ok, err := tx.File(path)
-	if ok && err == nil {
-		t.apply(old, -1)
-	}
-	return err
-}
-
-func newTotals() Totals {
-	return Totals{ChunksByKind: map[string]int{}, ChunksByLanguage: map[string]int{}, FilesByLanguage: map[string]int{}}
-}
-
-// apply adds (sign 1) or removes (sign -1) one file's figures.
-func (t *Totals) apply(f store.File, sign int) {
-	t.Files += sign
-	t.FilesByLanguage[f.Language] += sign
-	for k, n := range f.Kinds {
-		t.Chunks += sign * n
-		t.ChunksByKind[k] += sign * n
-		t.ChunksByLanguage[f.Language] += sign * n
-	}
-	if f.ParseError {
-		t.ParseErrors += sign
-	}
-	if f.Secrets > 0 {
-		t.Secrets += sign * f.Secrets
-		t.SecretFiles += sign
-	}
-	for _, m := range []map[string]int{t.FilesByLanguage, t.ChunksByKind, t.ChunksByLanguage} {
-		for k, v := range m {
-			if v == 0 {
-				delete(m, k)
-			}
-		}
-	}
-}
+type Totals = summary.Totals
 
 // Indexer keeps one workspace's index. It holds the workspace's writer lock
 // from Open to Close, and the index file only while writing a batch.
@@ -570,7 +485,7 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, to
 		n := min(len(gone), deleteBatch)
 		err := ix.update(func(tx *store.Tx) error {
 			for _, p := range gone[:n] {
-				if err := totals.remove(tx, p); err != nil {
+				if err := totals.Remove(tx, p); err != nil {
 					return fmt.Errorf("remove %s: %w", p, err)
 				}
 				if err := tx.DeleteFile(p); err != nil {
@@ -590,9 +505,9 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, to
 		// decoding every file record would cost most of a small run.
 		sum.Totals = *totals
 	} else {
-		t := newTotals()
+		t := summary.NewTotals()
 		err := ix.view(func(tx *store.Tx) error {
-			return tx.Files(func(f store.File) error { t.apply(f, 1); return nil })
+			return tx.Files(func(f store.File) error { t.Apply(f, 1); return nil })
 		})
 		if err != nil {
 			return fmt.Errorf("finish index: %w", err)
@@ -827,14 +742,14 @@ func (w *batchWriter) commit(batch []outcome) error {
 				}
 				continue
 			}
-			if err := w.totals.remove(tx, o.path); err != nil {
+			if err := w.totals.Remove(tx, o.path); err != nil {
 				return fmt.Errorf("write %s: %w", o.path, err)
 			}
 			if err := tx.Put(o.enc); err != nil {
 				return fmt.Errorf("write %s: %w", o.path, err)
 			}
 			if w.totals != nil {
-				w.totals.apply(*o.file, 1)
+				w.totals.Apply(*o.file, 1)
 			}
 		}
 		return nil

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -55,9 +56,9 @@ func TestRunKeepsTotalsCurrent(t *testing.T) {
 	if sum.Indexed != 2 || sum.Removed != 1 {
 		t.Fatalf("indexed %d, removed %d, want 2 and 1", sum.Indexed, sum.Removed)
 	}
-	want := newTotals()
+	want := summary.NewTotals()
 	view(t, root, func(tx *store.Tx) {
-		if err := tx.Files(func(f store.File) error { want.apply(f, 1); return nil }); err != nil {
+		if err := tx.Files(func(f store.File) error { want.Apply(f, 1); return nil }); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dossierhq/dossier/index/discover"
+	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -92,9 +93,9 @@ func TestQuickRunChangedFile(t *testing.T) {
 	if sum.Generation != generation(t, root) {
 		t.Errorf("the quick run's summary names generation %d, the index is at %d: the next full run decodes every record for its totals", sum.Generation, generation(t, root))
 	}
-	want := newTotals()
+	want := summary.NewTotals()
 	view(t, root, func(tx *store.Tx) {
-		if err := tx.Files(func(f store.File) error { want.apply(f, 1); return nil }); err != nil {
+		if err := tx.Files(func(f store.File) error { want.Apply(f, 1); return nil }); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dossierhq/dossier/index/discover"
+	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -102,7 +103,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 		return sum, err
 	}
 	if sum.ChunksByKind == nil {
-		sum.Totals = newTotals()
+		sum.Totals = summary.NewTotals()
 	}
 	sum.Root, sum.Repo, sum.RebuiltFrom = ix.root, ix.repo, -1
 	sum.Indexed, sum.Unchanged, sum.Touched, sum.Removed = 0, 0, 0, 0
@@ -152,7 +153,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 				return err
 			}
 			if existed {
-				sum.Totals.apply(old, -1)
+				sum.Totals.Apply(old, -1)
 			} else {
 				changedSet = true
 			}
@@ -162,7 +163,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 					return fmt.Errorf("update %s: %w", o.path, err)
 				}
 				if ok {
-					sum.Totals.apply(cur, 1)
+					sum.Totals.Apply(cur, 1)
 					sum.Touched++
 				}
 				continue
@@ -170,7 +171,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 			if err := tx.Put(o.enc); err != nil {
 				return fmt.Errorf("write %s: %w", o.path, err)
 			}
-			sum.Totals.apply(*o.file, 1)
+			sum.Totals.Apply(*o.file, 1)
 			sum.Indexed++
 			if o.note != "" {
 				sum.Notes[o.note]++
@@ -193,7 +194,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 			if err := tx.DeleteFile(p); err != nil {
 				return fmt.Errorf("remove %s: %w", p, err)
 			}
-			sum.Totals.apply(old, -1)
+			sum.Totals.Apply(old, -1)
 			sum.Removed++
 			changedSet = true
 		}

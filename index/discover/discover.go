@@ -20,6 +20,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/store/fsafe"
 )
 
@@ -91,12 +92,8 @@ type Candidate struct {
 	ModTime int64 // Unix nanoseconds
 }
 
-// Skipped is one skipped path and why.
-type Skipped struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail,omitempty"`
-}
+// Skipped is a file a walk left out, and why (see summary.Skipped).
+type Skipped = summary.Skipped
 
 // Skips counts skipped files by reason; safe for concurrent use.
 type Skips struct {
