@@ -1,5 +1,6 @@
 GO      ?= go
 BIN     := bin/dossier
+FULL_BIN := bin/dossier-full
 WB_BIN  := bin/dossier-workbench
 PKGS    := ./...
 
@@ -15,9 +16,10 @@ BUILD   := $(GO) build -ldflags '$(LDFLAGS)' -tags '$(TAGS)'
 
 .PHONY: run build test mcp-client bench bench-cold bench-mcp xref-eval crash fmt lint test-update clean
 
-## build: compile dossier and the workbench it opens, dossier-workbench, into bin/
+## build: compile dossier (the one-shot front: stats, search), dossier-full (every other command) and dossier-workbench into bin/
 build:
 	$(BUILD) -o $(BIN) ./cmd/dossier
+	$(BUILD) -o $(FULL_BIN) ./cmd/dossier-full
 	$(BUILD) -o $(WB_BIN) ./cmd/dossier-workbench
 
 ## run: build and open the workbench on the current directory
@@ -29,7 +31,7 @@ test: mcp-client
 	$(GO) test -count=1 $(PKGS)
 
 ## mcp-client: install the TypeScript MCP SDK (node_modules, git-ignored) for the end-to-end test
-MCP_CLIENT := cmd/dossier/testdata/mcpclient
+MCP_CLIENT := cmd/dossier-full/testdata/mcpclient
 mcp-client:
 	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
 		echo "node/npm not found: the MCP end-to-end test with the TypeScript SDK is skipped"; \
@@ -56,7 +58,7 @@ MCP_BENCH_DIR ?= $(CURDIR)/bin/mcp-bench
 bench-mcp: build
 	@[ -d $(MCP_BENCH_DIR)/src ] || (mkdir -p $(MCP_BENCH_DIR) && cp -r "$$($(GO) env GOROOT)/src" $(MCP_BENCH_DIR)/src)
 	./$(BIN) index --root $(MCP_BENCH_DIR)/src > /dev/null
-	DOSSIER_MCP_BENCH_ROOT=$(MCP_BENCH_DIR)/src $(GO) test -run '^$$' -bench MCPSearchStdio -benchtime 200x ./cmd/dossier
+	DOSSIER_MCP_BENCH_ROOT=$(MCP_BENCH_DIR)/src $(GO) test -run '^$$' -bench MCPSearchStdio -benchtime 200x ./cmd/dossier-full
 
 ## xref-eval: callees and callers of related against the Go type checker, on a copy of this repository (offline)
 XREF_DIR ?= $(CURDIR)/bin/xref-eval
@@ -69,7 +71,7 @@ xref-eval:
 ## crash: kill index, watch and flow commands at random points CRASH times (default 50) and check nothing is damaged or lost
 CRASH ?= 50
 crash:
-	DOSSIER_CRASH=$(CRASH) $(GO) test -count=1 -run '^TestCrash$$' -v -timeout 60m ./cmd/dossier
+	DOSSIER_CRASH=$(CRASH) $(GO) test -count=1 -run '^TestCrash$$' -v -timeout 60m ./cmd/dossier-full
 
 ## fmt: check formatting (gofmt -l must print nothing)
 fmt:

@@ -8,37 +8,32 @@ import (
 	"testing"
 )
 
-// workbenchOnly are the packages that only the workbench needs ("/..."
-// for a package and those under it): their package init costs every
-// process that links them tens of milliseconds, so they live in
-// dossier-workbench only.
-var workbenchOnly = []string{
-	"github.com/dossierhq/dossier/ui", // not ui/termsafe, which escapes CLI output
-	"github.com/dossierhq/dossier/themes",
-	"github.com/dossierhq/dossier/cmd/internal/workbench",
-	"github.com/charmbracelet/bubbletea/...",
-	"github.com/charmbracelet/glamour/...",
-	"github.com/alecthomas/chroma/...",
-	"github.com/yuin/goldmark/...",
-	"github.com/yuin/goldmark-emoji/...",
-	"github.com/microcosm-cc/bluemonday/...",
+// fullOnly are packages the one-shot front must not link ("/..." for a
+// package and those under it): their package init, or the size they add,
+// is what the front exists to spare `stats` and `search`. dossier-full
+// links them.
+var fullOnly = []string{
+	"github.com/dossierhq/dossier/index",          // the indexer; index/search and index/summary are the front's
+	"github.com/dossierhq/dossier/index/describe", // the describers, on tree-sitter
+	"github.com/dossierhq/dossier/index/embed/remote",
+	"github.com/dossierhq/dossier/evidence/...",
+	"github.com/dossierhq/dossier/assemble/...",
+	"github.com/dossierhq/dossier/ui",
+	"github.com/dossierhq/dossier/cmd/internal/workspace",
+	"github.com/smacker/go-tree-sitter/...",
+	"github.com/sashabaranov/go-openai/...",
+	"github.com/modelcontextprotocol/go-sdk/...",
+	"github.com/go-git/...",
+	"github.com/charmbracelet/...",
+	"net/http",
+	"encoding/gob",
+	"gopkg.in/yaml.v3",
 }
 
-// testOnly are packages whose init is slow and whose work dossier does
-// itself: tests import them to check that work (index/secrets against
-// gitleaks, assemble/tokens against tiktoken-go), the binaries never.
-var testOnly = []string{
-	"github.com/zricethezav/gitleaks/v8/...", // ~5 ms: viper, filetype, sprig, semver, go-version...
-	"github.com/tiktoken-go/tokenizer/...",   // regexp2's tables and the vocabularies' map literals
-	"github.com/dlclark/regexp2/...",
-	"github.com/spf13/viper/...",
-	"github.com/schollz/progressbar/...",
-}
-
-// TestDossierDoesNotLinkTheWorkbench: the dossier binary, which serves
-// the one-shot commands, links none of the workbench's packages, nor any
-// package only tests need.
-func TestDossierDoesNotLinkTheWorkbench(t *testing.T) {
+// TestFrontLinksOnlyTheReaders: the one-shot front links the store, its
+// config and the search engine, none of the indexer, the engines of
+// flows and prompts, the clients of remote endpoints or the workbench.
+func TestFrontLinksOnlyTheReaders(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
@@ -48,20 +43,14 @@ func TestDossierDoesNotLinkTheWorkbench(t *testing.T) {
 		t.Fatalf("go list -deps: %v", err)
 	}
 	deps := strings.Fields(string(out))
-	if len(deps) < 50 || !strings.Contains(string(out), "github.com/spf13/cobra\n") {
-		t.Fatalf("go list -deps listed no dependencies of cmd/dossier:\n%s", out)
+	if !strings.Contains(string(out), "github.com/dossierhq/dossier/index/search\n") {
+		t.Fatalf("go list -deps listed no search engine in cmd/dossier:\n%s", out)
 	}
 	for _, dep := range deps {
-		for _, bad := range workbenchOnly {
+		for _, bad := range fullOnly {
 			tree, ok := strings.CutSuffix(bad, "/...")
 			if dep == bad || ok && (dep == tree || strings.HasPrefix(dep, tree+"/")) {
-				t.Errorf("cmd/dossier links %s, which only the workbench (cmd/dossier-workbench) needs: `go mod why -m` or `go list -deps` shows the path", dep)
-			}
-		}
-		for _, bad := range testOnly {
-			tree, _ := strings.CutSuffix(bad, "/...")
-			if dep == tree || strings.HasPrefix(dep, tree+"/") {
-				t.Errorf("cmd/dossier links %s, whose package init every process pays; only tests may import it: `go list -deps` shows the path", dep)
+				t.Errorf("cmd/dossier links %s, which only dossier-full needs: `go list -deps` shows the path", dep)
 			}
 		}
 	}

@@ -1,10 +1,81 @@
 // Command dossier is a terminal workbench for curating the context that
-// engineers send to LLMs. The workbench itself is the dossier-workbench
-// binary, which dossier without a command execs on a terminal.
+// engineers send to LLMs. This binary is its one-shot front: it answers
+// `stats` and `search`, which read the index and nothing else, linking only
+// the store and the search engine so that a script, an editor or an agent
+// gets an answer in a few milliseconds. Every other command, and dossier
+// without one, it hands to dossier-full, which it replaces by exec.
 package main
 
-import "github.com/dossierhq/dossier/cmd/internal/cli"
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dossierhq/dossier/cmd/internal/cli"
+	"github.com/dossierhq/dossier/cmd/internal/query"
+	"github.com/dossierhq/dossier/cmd/internal/sibling"
+	"github.com/dossierhq/dossier/store/config"
+)
+
+// full is the binary that serves every command.
+var full = sibling.Binary{Name: "dossier-full", Env: "DOSSIER_FULL", What: "the full dossier"}
 
 func main() {
-	cli.Main(newRootCmd)
+	args := os.Args[1:]
+	if !answers(args) {
+		err := handOff(args)
+		fmt.Fprintln(os.Stderr, "dossier:", err)
+		os.Exit(cli.ExitError)
+	}
+	cli.Main(func(_ context.Context, _, stderr io.Writer) *cobra.Command { return newRoot(args, stderr) })
+}
+
+// handOff replaces this process with dossier-full, given the same
+// arguments: it returns only when that fails (or, where there is no exec,
+// with dossier-full's exit code).
+func handOff(args []string) error { return full.Exec(args, os.Environ()) }
+
+// answers reports whether this binary answers the command line itself:
+// `stats` or `search`, with nothing before the command but --root, and no
+// help asked for (dossier-full writes help, completions and every error
+// of another command).
+func answers(args []string) bool {
+	command := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if command == "" {
+				return false
+			}
+			i = len(args) // what follows is arguments only
+		case a == "-h" || a == "--help" || a == "help" && command == "":
+			return false
+		case command != "":
+			// a flag or an argument of the command
+		case a == "--root":
+			i++
+		case strings.HasPrefix(a, "--root="):
+		case strings.HasPrefix(a, "-"):
+			return false // a flag of dossier's own, or none: dossier-full says
+		default:
+			command = a
+		}
+	}
+	return command == "stats" || command == "search"
+}
+
+// newRoot is the root command of the commands this binary answers, with
+// the flags dossier-full's has for them.
+func newRoot(args []string, stderr io.Writer) *cobra.Command {
+	var root string
+	ws := func() (string, config.Config, error) { return cli.Workspace(root, stderr) }
+	cmd := &cobra.Command{Use: "dossier", Args: cobra.NoArgs}
+	cmd.PersistentFlags().StringVar(&root, "root", "", "workspace root (default: the current directory)")
+	cmd.AddCommand(query.NewStatsCmd(ws), query.NewSearchCmd(ws, func() error { return handOff(args) }))
+	return cmd
 }

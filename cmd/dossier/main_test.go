@@ -2,281 +2,239 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/dossierhq/dossier/index"
-	"github.com/dossierhq/dossier/store"
+	"github.com/dossierhq/dossier/index/embed/embedtest"
+	"github.com/dossierhq/dossier/store/config"
 )
 
-// The test binary doubles as the dossier binary for process-level tests.
-func TestMain(m *testing.M) {
-	if os.Getenv("DOSSIER_AS_MAIN") == "1" {
-		main()
-		return
+func TestAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		args string
+		want bool
+	}{
+		{"stats", true},
+		{"stats --json", true},
+		{"--root /x stats", true},
+		{"--root=/x search q", true},
+		{"search --mode symbol -k 3 Parse", true},
+		{"search -- --help", true},
+		{"", false},
+		{"index", false},
+		{"mcp", false},
+		{"related a.go", false},
+		{"help search", false},
+		{"search --help", false},
+		{"stats -h", false},
+		{"--json stats", false}, // a flag of dossier's own before the command
+		{"--workers 2", false},  // dossier without a command
+		{"-- search q", false},  // "search" is an argument there
+		{"searchx q", false},    // another command, or none: dossier-full says
+		{"__complete search", false},
+	} {
+		if got := answers(strings.Fields(tc.args)); got != tc.want {
+			t.Errorf("answers(%q) = %v, want %v", tc.args, got, tc.want)
+		}
 	}
-	os.Exit(m.Run())
 }
 
-func dossier(args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "DOSSIER_AS_MAIN=1")
-	return cmd
-}
-
-func runCLI(t *testing.T, args ...string) (string, string, int) {
+// binaries builds dossier and dossier-full into one directory, as
+// `make build` does, and returns it.
+func binaries(t *testing.T) string {
 	t.Helper()
+	dir := t.TempDir()
+	for _, b := range []struct{ out, pkg string }{{"dossier", "."}, {"dossier-full", "../dossier-full"}} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, b.out), b.pkg)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", b.pkg, err, out)
+		}
+	}
+	return dir
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func runBin(t *testing.T, bin, stdin string, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
-	code := execute(context.Background(), args, &out, &errb)
-	return out.String(), errb.String(), code
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", bin, args, err)
+	}
+	return result{out.String(), errb.String(), code}
 }
 
-func workspace(t *testing.T, n int) string {
+// latency masks what differs between two runs of one search: its time.
+func latency(s string) string {
+	s = latencyField.ReplaceAllString(s, `"latency_ms":0`)
+	return millis.ReplaceAllString(s, "0 ms")
+}
+
+var (
+	latencyField = regexp.MustCompile(`"latency_ms":[0-9.e+-]+`)
+	millis       = regexp.MustCompile(`[0-9]+(?:\.[0-9]+)? ms\b`)
+)
+
+func writeFiles(t *testing.T, root string, files map[string]string) {
 	t.Helper()
+	for p, c := range files {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestFrontMatchesFull: every command line the one-shot front answers
+// itself gets what dossier-full gives it, byte for byte, exit code and
+// standard error included; every other one reaches dossier-full, through
+// the front, with its arguments, standard input and exit code.
+func TestFrontMatchesFull(t *testing.T) {
+	bin := binaries(t)
+	front, full := filepath.Join(bin, "dossier"), filepath.Join(bin, "dossier-full")
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	root := t.TempDir()
-	for i := 0; i < n; i++ {
-		dir := filepath.Join(root, fmt.Sprintf("pkg%03d", i/50))
-		os.MkdirAll(dir, 0o755)
-		var b strings.Builder
-		fmt.Fprintf(&b, "package p%d\n\n", i/50)
-		for f := 0; f < 20; f++ {
-			fmt.Fprintf(&b, "// F%d_%d does a thing.\nfunc F%d_%d(x int) int {\n\treturn x * %d\n}\n\n", i, f, i, f, f)
+	writeFiles(t, root, map[string]string{
+		"billing/invoice.go": "package billing\n\n// SendInvoiceEmail mails the invoice to the customer.\nfunc SendInvoiceEmail(to string) error { return nil }\n",
+		"billing/refund.go":  "package billing\n\n// IssueRefund returns money to the card.\nfunc IssueRefund(amount int) error { return nil }\n\nconst stripeKey = \"sk_live_51H8abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH\"\n",
+		"docs/guide.md":      "# Guide\n\n## Refunds\n\nRefunds go back to the card within a week.\n",
+		"web/cart.js":        "export function addToCart(cart, item) {\n  cart.items.push(item)\n  return cart\n}\n",
+	})
+	empty := t.TempDir()
+
+	// Before any index, then indexed through the front.
+	same := func(t *testing.T, stdin string, args ...string) result {
+		t.Helper()
+		f, g := runBin(t, front, stdin, nil, args...), runBin(t, full, stdin, nil, args...)
+		f.stdout, g.stdout = latency(f.stdout), latency(g.stdout)
+		if f != g {
+			t.Errorf("dossier %q:\nfront: exit %d\n%s%s\nfull: exit %d\n%s%s", args, f.code, f.stdout, f.stderr, g.code, g.stdout, g.stderr)
 		}
-		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.go", i)), []byte(b.String()), 0o644)
+		return f
 	}
-	os.WriteFile(filepath.Join(root, "README.md"), []byte("# W\n\n## Use\n\nIt works.\n"), 0o644)
-	return root
-}
+	if r := same(t, "", "stats", "--root", empty); r.code == 0 {
+		t.Errorf("stats of no index succeeded:\n%s", r.stdout)
+	}
+	same(t, "", "search", "--root", empty, "invoice")
+	same(t, "", "search", "--root", filepath.Join(empty, "gone"), "invoice")
+	if r := runBin(t, front, "", nil, "index", "--root", root); r.code != 0 || !strings.Contains(r.stdout, "files") {
+		t.Fatalf("index through the front: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, args := range [][]string{
+		{"stats", "--root", root},
+		{"stats", "--root", root, "--json"},
+		{"stats", "--root", root, "--secrets"},
+		{"--root", root, "stats", "--secrets", "--json"},
+		{"stats", "--root", root, "extra"},
+		{"stats", "--root", root, "--bogus"},
+		{"search", "--root", root, "refund to the card"},
+		{"search", "--root", root, "--json", "refund to the card"},
+		{"search", "--root", root, "--mode", "text", "invoice email"},
+		{"search", "--root", root, "--mode", "symbol", "IssueRef"},
+		{"search", "--root", root, "--mode", "vector", "-k", "2", "--json", "add an item to the cart"},
+		{"search", "--root", root, "--mode", "regex", "stripe"},
+		{"search", "--root", root, "--type", "function", "--path-prefix", "billing/", "card"},
+		{"search", "--root", root, "--type", "functoin", "card"},
+		{"search", "--root", root, "--mode", "fuzzy", "card"},
+		{"search", "--root", root, "-k", "0", "card"},
+		{"search", "--root", root, "two", "words"},
+		{"search", "--root", root, "zzzqqq"},
+		{"search", "--root", root, "--route", "/nowhere", "card"},
+	} {
+		same(t, "", args...)
+	}
 
-func TestIndexAndStatsJSON(t *testing.T) {
-	root := workspace(t, 3)
-	out, errOut, code := runCLI(t, "index", "--root", root, "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var sum index.Summary
-	if err := json.Unmarshal([]byte(out), &sum); err != nil {
-		t.Fatalf("index --json is not JSON: %v\n%s", err, out)
-	}
-	if sum.Files != 4 || sum.ChunksByKind["function"] != 60 || sum.ChunksByKind["markdown_section"] != 1 {
-		t.Errorf("summary: files %d kinds %v", sum.Files, sum.ChunksByKind)
-	}
-	out, _, code = runCLI(t, "stats", "--root", root, "--json")
-	var st index.Summary
-	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.Chunks != sum.Chunks {
-		t.Errorf("stats --json: exit %d, %s", code, out)
-	}
-	out, _, code = runCLI(t, "stats", "--root", root)
-	if code != 0 || !strings.Contains(out, "chunks  64") || !strings.Contains(out, "function 60") {
-		t.Errorf("stats: exit %d\n%s", code, out)
-	}
-	// Without a command, dossier indexes the workspace (until the workbench exists).
-	out, _, code = runCLI(t, "--root", root)
-	if code != 0 || !strings.Contains(out, "4 unchanged") {
-		t.Errorf("bare dossier: exit %d\n%s", code, out)
-	}
-}
-
-func TestVerboseListsSkips(t *testing.T) {
-	root := workspace(t, 1)
-	os.WriteFile(filepath.Join(root, "blob.bin"), []byte{0, 1, 2, 3}, 0o644)
-	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("*.log\n"), 0o644)
-	os.WriteFile(filepath.Join(root, "x.log"), []byte("x"), 0o644)
-	out, _, code := runCLI(t, "index", "--root", root, "--verbose")
-	if code != 0 || !strings.Contains(out, "skip binary") || !strings.Contains(out, "blob.bin") ||
-		!strings.Contains(out, "skip ignored") || !strings.Contains(out, "x.log") {
-		t.Errorf("--verbose: exit %d\n%s", code, out)
-	}
-}
-
-func TestBadInvocations(t *testing.T) {
-	missing := filepath.Join(t.TempDir(), "nope")
-	_, errOut, code := runCLI(t, "index", "--root", missing)
-	if code != exitError || !strings.Contains(errOut, "does not exist") || !strings.Contains(errOut, "--root") {
-		t.Errorf("missing root: exit %d: %s", code, errOut)
-	}
-	_, errOut, code = runCLI(t, "stats", "--root", t.TempDir())
-	if code != exitError || !strings.Contains(errOut, "dossier index") {
-		t.Errorf("stats without index: exit %d: %s", code, errOut)
-	}
-	_, errOut, code = runCLI(t, "index", "--no-such-flag")
-	if code != exitUsage || !strings.Contains(errOut, "no-such-flag") {
-		t.Errorf("unknown flag: exit %d: %s", code, errOut)
-	}
-	root := workspace(t, 1)
-	os.WriteFile(filepath.Join(root, ".dossier.toml"), []byte("[index]\nmax_file_size = \"big\"\n"), 0o644)
-	_, errOut, code = runCLI(t, "index", "--root", root)
-	if code != exitError || !strings.Contains(errOut, ".dossier.toml") {
-		t.Errorf("bad config: exit %d: %s", code, errOut)
-	}
-}
-
-// A watching indexer holds the workspace: a second `dossier index` fails
-// fast with a clear message, while `dossier stats` works side by side.
-func TestSideBySide(t *testing.T) {
-	root := workspace(t, 20)
-	watch := dossier("index", "--root", root, "--watch")
-	var werr bytes.Buffer
-	watch.Stderr = &werr
-	if err := watch.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer watch.Process.Kill()
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(werr.String(), "watching") {
-		if time.Now().After(deadline) {
-			t.Fatalf("watcher never started: %s", werr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	start := time.Now()
-	out, err := dossier("index", "--root", root).CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "index in use by another dossier process") {
-		t.Errorf("second index: err %v, output %s", err, out)
-	}
-	if d := time.Since(start); d > 4*time.Second {
-		t.Errorf("second index took %v to fail", d)
-	}
-	out, err = dossier("stats", "--root", root).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "files   21") {
-		t.Errorf("stats beside a watcher: err %v\n%s", err, out)
-	}
-	out, err = dossier("search", "--root", root, "--mode", "symbol", "F7_3").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "pkg000/f7.go") {
-		t.Errorf("search beside a watcher: err %v\n%s", err, out)
-	}
-	watch.Process.Signal(syscall.SIGINT)
-	if err := watch.Wait(); err != nil {
-		t.Errorf("watch did not exit cleanly on Ctrl-C: %v\n%s", err, werr.String())
-	}
-}
-
-// kill -9 in the middle of a run leaves a consistent index that the next
-// run completes.
-func TestKilledRunResumes(t *testing.T) {
-	root := workspace(t, 3000)
-	cmd := dossier("index", "--root", root)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Kill it once the first batch is on disk: the file grows past its
-	// preallocated size (or after 15 s).
-	var first int64
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		st, err := os.Stat(store.Path(root))
-		if err != nil {
-			continue
-		}
-		if first == 0 {
-			first = st.Size()
-		} else if st.Size() > first {
-			break
+	// Handed on: help, other commands, a stream of queries.
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+	}{
+		{"", []string{"--help"}},
+		{"", []string{"search", "--help"}},
+		{"", []string{"related", "--root", root, "billing/refund.go"}},
+		{"", []string{"nosuchcommand"}},
+		{"refund\ninvoice\n", []string{"search", "--root", root, "--json", "--mode", "text"}},
+		{"", []string{"search", "--root", root, "-"}},
+	} {
+		if r := same(t, tc.stdin, tc.args...); r.stdout == "" && r.stderr == "" {
+			t.Errorf("dossier %q printed nothing", tc.args)
 		}
 	}
-	time.Sleep(700 * time.Millisecond)
-	cmd.Process.Kill()
-	cmd.Wait()
 
-	if db, err := store.Open(store.Path(root), store.Options{ReadOnly: true}); err == nil {
-		if err := db.Check(); err != nil {
-			t.Fatalf("index corrupt after kill -9: %v", err)
-		}
-		db.View(func(tx *store.Tx) error { t.Logf("after kill: %d files in the index", len(tx.Paths())); return nil })
-		db.Close()
-	}
-	out, errOut, code := runCLI(t, "index", "--root", root, "--json")
-	if code != 0 {
-		t.Fatalf("resume: exit %d: %s", code, errOut)
-	}
-	var sum index.Summary
-	json.Unmarshal([]byte(out), &sum)
-	if sum.Files != 3001 || sum.ChunksByKind["function"] != 60000 {
-		t.Errorf("after resume: files %d functions %d (indexed %d, unchanged %d)", sum.Files, sum.ChunksByKind["function"], sum.Indexed, sum.Unchanged)
-	}
-	t.Logf("killed run had committed %d files", sum.Unchanged)
-}
-
-func TestSearchCLI(t *testing.T) {
-	root := workspace(t, 3)
-	if _, stderr, code := runCLI(t, "index", "--root", root); code != exitOK {
-		t.Fatalf("index: %d %s", code, stderr)
-	}
-	out, stderr, code := runCLI(t, "search", "--root", root, "--json", "F2_5")
-	if code != exitOK {
-		t.Fatalf("search: %d %s", code, stderr)
-	}
-	var resp struct {
-		Query   string `json:"query"`
-		Results []struct {
-			Path, Symbol, Kind, Language string
-			Score                        float64
-			StartLine                    int `json:"start_line"`
-			Sources                      []string
-		} `json:"results"`
-		Debug struct {
-			Strategy        string  `json:"strategy"`
-			LatencyMS       float64 `json:"latency_ms"`
-			TotalCandidates int     `json:"total_candidates"`
-		} `json:"debug"`
-	}
-	if err := json.Unmarshal([]byte(out), &resp); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	if len(resp.Results) == 0 || resp.Results[0].Symbol != "F2_5" || resp.Results[0].Path != "pkg000/f2.go" ||
-		resp.Results[0].StartLine != 28 || resp.Debug.Strategy == "" || resp.Debug.TotalCandidates == 0 {
-		t.Errorf("search --json: %+v", resp)
-	}
-
-	// Queries from stdin: one JSON line each, in order.
-	cmd := dossier("search", "--root", root, "--json", "--mode", "symbol")
-	cmd.Stdin = strings.NewReader("F1_2\n\nF0_19\n")
-	stream, err := cmd.Output()
+	// Without dossier-full, the front says where it looked and how to get it.
+	alone := t.TempDir()
+	data, err := os.ReadFile(front)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(string(stream)), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], `"query":"F1_2"`) || !strings.Contains(lines[1], `"query":"F0_19"`) {
-		t.Errorf("stream:\n%s", stream)
+	if err := os.WriteFile(filepath.Join(alone, "dossier"), data, 0o755); err != nil {
+		t.Fatal(err)
 	}
+	r := runBin(t, filepath.Join(alone, "dossier"), "", []string{"PATH=" + t.TempDir(), "DOSSIER_FULL="}, "index", "--root", root)
+	if r.code != 1 || !strings.Contains(r.stderr, "dossier-full") || !strings.Contains(r.stderr, "make build") {
+		t.Errorf("index without dossier-full: exit %d\n%s", r.code, r.stderr)
+	}
+	// ... and still answers what it answers alone.
+	if r := runBin(t, filepath.Join(alone, "dossier"), "", []string{"PATH=" + t.TempDir()}, "stats", "--root", root); r.code != 0 {
+		t.Errorf("stats without dossier-full: exit %d\n%s", r.code, r.stderr)
+	}
+}
 
-	out, _, code = runCLI(t, "search", "--root", root, "a thing")
-	if code != exitOK || !strings.Contains(out, "pkg000/") || !strings.Contains(out, "results, hybrid(") {
-		t.Errorf("human output (%d):\n%s", code, out)
+// TestFrontHandsOnRemoteQueries: the front links no client of remote
+// embedding endpoints, so a search that needs one (an index whose
+// vectors come from one) is answered by dossier-full, as if asked there.
+func TestFrontHandsOnRemoteQueries(t *testing.T) {
+	bin := binaries(t)
+	front, full := filepath.Join(bin, "dossier"), filepath.Join(bin, "dossier-full")
+	srv := embedtest.NewServer(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("TEST_EMBED_KEY", embedtest.Key)
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"billing/invoice.go": "package billing\n\n// SendInvoiceEmail mails the invoice to the customer.\nfunc SendInvoiceEmail(to string) error { return nil }\n",
+		"billing/refund.go":  "package billing\n\n// IssueRefund returns money to the card.\nfunc IssueRefund(amount int) error { return nil }\n",
+		".dossier.toml":      fmt.Sprintf("[embed]\nprovider = \"openai\"\nbase_url = %q\nmodel = %q\napi_key_env = \"TEST_EMBED_KEY\"\n", srv.BaseURL(), embedtest.Model),
+	})
+	if _, err := config.Trust(root, time.Now()); err != nil {
+		t.Fatal(err)
 	}
-	for _, bad := range [][]string{
-		{"search", "--root", root, "--mode", "fuzzy", "x"},
-		{"search", "--root", root},
-		{"search", "--root", root, "-k", "0", "x"},
-	} {
-		if _, stderr, code := runCLI(t, bad...); code != exitUsage || stderr == "" {
-			t.Errorf("%v: exit %d, %q", bad, code, stderr)
+	if r := runBin(t, front, "", nil, "index", "--root", root); r.code != 0 {
+		t.Fatalf("index: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	_, before := srv.Counts()
+	for _, mode := range []string{"hybrid", "vector"} {
+		f := runBin(t, front, "", nil, "search", "--root", root, "--mode", mode, "--json", "mail the invoice to the customer")
+		g := runBin(t, full, "", nil, "search", "--root", root, "--mode", mode, "--json", "mail the invoice to the customer")
+		f.stdout, g.stdout = latency(f.stdout), latency(g.stdout)
+		if f != g || f.code != 0 || !strings.Contains(f.stdout, "SendInvoiceEmail") {
+			t.Errorf("--mode %s:\nfront: exit %d\n%s%s\nfull: exit %d\n%s%s", mode, f.code, f.stdout, f.stderr, g.code, g.stdout, g.stderr)
 		}
 	}
-	if _, stderr, code := runCLI(t, "search", "--root", t.TempDir(), "x"); code != exitError || !strings.Contains(stderr, "dossier index") {
-		t.Errorf("search without an index: exit %d, %q", code, stderr)
+	if _, after := srv.Counts(); after < before+4 {
+		t.Errorf("the endpoint embedded %d queries, want 4 (two by the front's dossier-full, two by dossier-full)", after-before)
 	}
-	for _, bad := range []struct {
-		args []string
-		code int
-		want string
-	}{
-		{[]string{"--mode", "regex", "(x"}, exitUsage, "bad regular expression"},
-		{[]string{" "}, exitUsage, "empty query"},
-		{[]string{strings.Repeat("word ", 2000)}, exitUsage, "the limit is 2000"},
-		{[]string{"--min-score", "1.5", "x"}, exitUsage, "between 0 and 1"},
-		{[]string{"--embedder", "openai", "x"}, exitError, "cannot be compared"},
-	} {
-		args := append([]string{"search", "--root", root}, bad.args...)
-		if _, stderr, code := runCLI(t, args...); code != bad.code || !strings.Contains(stderr, bad.want) || strings.Contains(stderr, "panic") {
-			t.Errorf("%.40q: exit %d, %q (want exit %d and a message with %q)", bad.args, code, stderr, bad.code, bad.want)
-		}
+	// Text and symbol searches need no endpoint: the front answers them.
+	if r := runBin(t, front, "", []string{"DOSSIER_FULL=/nonexistent"}, "search", "--root", root, "--mode", "symbol", "IssueRefund"); r.code != 0 || !strings.Contains(r.stdout, "IssueRefund") {
+		t.Errorf("symbol search on a remote index: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
+	"github.com/dossierhq/dossier/cmd/internal/workspace"
 	"github.com/dossierhq/dossier/evidence"
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/search"
@@ -68,7 +69,7 @@ func Open(ctx context.Context, root string, flags cli.WorkbenchFlags, stderr io.
 	if err != nil {
 		return fmt.Errorf("%w: %v", cli.ErrUsage, err)
 	}
-	e := cli.NewEngine(root, cfg)
+	e := workspace.NewEngine(root, cfg)
 	e.Stdin = strings.NewReader("") // the terminal belongs to the workbench
 	if _, err := e.Flow(); errors.Is(err, evidence.ErrNoFlow) {
 		if _, err := evidence.Create(root, filepath.Base(root), "", "", e.Now()); err != nil {
@@ -81,7 +82,7 @@ func Open(ctx context.Context, root string, flags cli.WorkbenchFlags, stderr io.
 	styles := themes.NewStyles(lipgloss.DefaultRenderer(), palette, themes.NoColor(os.Getenv))
 	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
 		Index: func(ctx context.Context, progress func(done, total int)) error {
-			iopts := cli.IndexOptions(root, cfg)
+			iopts := workspace.IndexOptions(root, cfg)
 			iopts.Progress = func(p index.Progress) { progress(p.Done, p.Total) }
 			var err error
 			if iopts.Model, iopts.Embedder, err = index.NewEmbedder(cfg.Embed, ""); err != nil {

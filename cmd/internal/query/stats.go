@@ -1,4 +1,4 @@
-package main
+package query
 
 import (
 	"context"
@@ -10,31 +10,32 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 type statsOptions struct {
-	*globals
+	ws      Workspace
 	json    bool
 	secrets bool
 }
 
-func newStatsCmd(g *globals) *cobra.Command {
-	o := &statsOptions{globals: g}
+// NewStatsCmd is `dossier stats`.
+func NewStatsCmd(ws Workspace) *cobra.Command {
+	o := &statsOptions{ws: ws}
 	cmd := &cobra.Command{
 		Use:   "stats",
 		Short: "Print the figures of the existing index",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, _, err := o.workspace()
+			root, _, err := o.ws()
 			if err != nil {
 				return err
 			}
 			if o.secrets {
 				return o.printSecrets(cmd.Context(), cmd.OutOrStdout(), root)
 			}
-			sum, err := index.Stats(cmd.Context(), root)
+			sum, err := summary.Read(cmd.Context(), root)
 			if err != nil {
 				return err
 			}
@@ -43,7 +44,7 @@ func newStatsCmd(g *globals) *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(sum)
 			}
-			printSummary(cmd.OutOrStdout(), sum, true)
+			PrintSummary(cmd.OutOrStdout(), sum, true)
 			return nil
 		},
 	}
@@ -52,8 +53,8 @@ func newStatsCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// printSummary writes the human form of a summary.
-func printSummary(w io.Writer, s index.Summary, verbose bool) {
+// PrintSummary writes the human form of a summary.
+func PrintSummary(w io.Writer, s summary.Summary, verbose bool) {
 	fmt.Fprintf(w, "index   %s\n", s.Root)
 	if s.Repo.Commit != "" {
 		fmt.Fprintf(w, "git     %s @ %s (%s)\n", s.Repo.Branch, short(s.Repo.Commit), s.Repo.Remote)
@@ -94,13 +95,13 @@ func printSummary(w io.Writer, s index.Summary, verbose bool) {
 
 // printSecrets lists where the index found secrets.
 func (o *statsOptions) printSecrets(ctx context.Context, w io.Writer, root string) error {
-	list, err := index.Secrets(ctx, root)
+	list, err := summary.Secrets(ctx, root)
 	if err != nil {
 		return err
 	}
 	if o.json {
 		if list == nil {
-			list = []index.SecretAt{}
+			list = []summary.SecretAt{}
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -1,9 +1,10 @@
-package main
+package query
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/index/appgraph"
 )
 
@@ -12,7 +13,7 @@ import (
 func (o *searchOptions) graphScope(ctx context.Context, root string) (*appgraph.Scope, error) {
 	scope, err := appgraph.ScopeRoot(ctx, root, o.routes, o.controllers, o.tables)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: %v", cli.ErrUsage, err)
 	}
 	return scope, nil
 }

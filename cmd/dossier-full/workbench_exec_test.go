@@ -74,16 +74,16 @@ func TestWorkbenchExec(t *testing.T) {
 	}
 
 	t.Run("next to the executable", func(t *testing.T) {
-		stub := writeStub(t, filepath.Join(binDir, workbenchBin), record)
+		stub := writeStub(t, filepath.Join(binDir, workbenchBin.Name), record)
 		defer os.Remove(stub)
 		// Another one on PATH loses to the one next to dossier.
 		pathDir := filepath.Join(dir, "path1")
-		writeStub(t, filepath.Join(pathDir, workbenchBin), record+".path")
+		writeStub(t, filepath.Join(pathDir, workbenchBin.Name), record+".path")
 		code, pid, out := run(t, pathDir)
 		check(t, code, pid, out, stub)
 	})
 	t.Run("on PATH", func(t *testing.T) {
-		stub := writeStub(t, filepath.Join(dir, "path2", workbenchBin), record)
+		stub := writeStub(t, filepath.Join(dir, "path2", workbenchBin.Name), record)
 		code, pid, out := run(t, emptyPath+":"+filepath.Dir(stub))
 		check(t, code, pid, out, stub)
 	})
@@ -114,7 +114,7 @@ func TestWorkbenchExec(t *testing.T) {
 		}
 	})
 	t.Run("no terminal", func(t *testing.T) {
-		stub := writeStub(t, filepath.Join(binDir, workbenchBin), record)
+		stub := writeStub(t, filepath.Join(binDir, workbenchBin.Name), record)
 		defer os.Remove(stub)
 		os.Remove(record)
 		cmd := exec.Command(link, "--root", root)

@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
+	"github.com/dossierhq/dossier/cmd/internal/query"
+	setup "github.com/dossierhq/dossier/cmd/internal/workspace"
 	"github.com/dossierhq/dossier/store/config"
 )
 
@@ -33,8 +35,8 @@ func (e errReported) ExitCode() int { return e.code }
 
 // The evidence engine of a workspace, as dossier-workbench builds it.
 var (
-	newEngine = cli.NewEngine
-	llmConfig = cli.LLMConfig
+	newEngine = setup.NewEngine
+	llmConfig = setup.LLMConfig
 )
 
 // globals are the flags every command shares.
@@ -77,7 +79,7 @@ func newRootCmd(_ context.Context, _, stderr io.Writer) *cobra.Command {
 	root.Flags().AddFlagSet(idx.Flags())
 	wb.Register(root)
 	root.AddCommand(newMCPCmd(g))
-	root.AddCommand(idx, newStatsCmd(g), newSearchCmd(g), newRelatedCmd(g),
+	root.AddCommand(idx, query.NewStatsCmd(g.workspace), query.NewSearchCmd(g.workspace, nil), newRelatedCmd(g),
 		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newSendCmd(g), newTrustCmd(g), newDoctorCmd(g))
 	return root
 }

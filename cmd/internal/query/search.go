@@ -1,4 +1,4 @@
-package main
+package query
 
 import (
 	"bufio"
@@ -12,13 +12,15 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/index/appgraph"
+	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 type searchOptions struct {
-	*globals
+	ws         Workspace
 	k          int
 	mode       string
 	types      []string
@@ -31,8 +33,12 @@ type searchOptions struct {
 	routes, controllers, tables []string
 }
 
-func newSearchCmd(g *globals) *cobra.Command {
-	o := &searchOptions{globals: g}
+// NewSearchCmd is `dossier search`. handOff, when not nil, is how a
+// binary that cannot answer a search passes the whole command on (the
+// one-shot front, to dossier-full): a stream of queries from standard
+// input, or an index whose vectors come from a remote endpoint.
+func NewSearchCmd(ws Workspace, handOff func() error) *cobra.Command {
+	o := &searchOptions{ws: ws}
 	cmd := &cobra.Command{
 		Use:   "search [QUERY]",
 		Short: "Search the index (hybrid text, vector and symbol retrieval)",
@@ -45,19 +51,19 @@ func newSearchCmd(g *globals) *cobra.Command {
 			"and one JSON line is written per query, in order.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, cfg, err := o.workspace()
+			root, cfg, err := o.ws()
 			if err != nil {
 				return err
 			}
 			mode := search.Mode(o.mode)
 			if !slices.Contains(search.Modes, mode) {
-				return fmt.Errorf("%w: --mode %q: use one of hybrid, text, vector, symbol, regex", errUsage, o.mode)
+				return fmt.Errorf("%w: --mode %q: use one of hybrid, text, vector, symbol, regex", cli.ErrUsage, o.mode)
 			}
 			if o.k <= 0 {
-				return fmt.Errorf("%w: -k %d: give a positive number of results", errUsage, o.k)
+				return fmt.Errorf("%w: -k %d: give a positive number of results", cli.ErrUsage, o.k)
 			}
 			if o.minScore < 0 || o.minScore > 1 {
-				return fmt.Errorf("%w: --min-score %g: scores are between 0 and 1", errUsage, o.minScore)
+				return fmt.Errorf("%w: --min-score %g: scores are between 0 and 1", cli.ErrUsage, o.minScore)
 			}
 			// A query is embedded by the index's own model unless the user
 			// chose one (flag, or config): then a mismatch is refused.
@@ -79,20 +85,28 @@ func newSearchCmd(g *globals) *cobra.Command {
 				q.K = appgraph.Widen(q.K)
 			}
 			if len(args) == 0 || args[0] == "-" {
+				if handOff != nil {
+					// Many queries in one process: the full binary's start
+					// is paid once, and it embeds with any endpoint.
+					return handOff()
+				}
 				if !o.json {
-					return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", errUsage)
+					return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", cli.ErrUsage)
 				}
 				return searchStream(ctx, cmd.InOrStdin(), out, warn, e, root, q, scope, o.k)
 			}
 			q.Text = args[0]
 			e.OneShot()
 			resp, err := e.SearchRoot(ctx, root, q)
+			if errors.Is(err, embed.ErrNoRemote) && handOff != nil {
+				return handOff() // nothing is written yet
+			}
 			if err == nil && scope != nil {
 				resp.Results = search.KeepScope(resp.Results, scope, o.k)
 			}
 			var bad *search.BadQueryError
 			if errors.As(err, &bad) {
-				return fmt.Errorf("%w: %v", errUsage, err)
+				return fmt.Errorf("%w: %v", cli.ErrUsage, err)
 			}
 			if err != nil {
 				return err

@@ -11,7 +11,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/dossierhq/dossier/cmd/internal/cli"
+	"github.com/dossierhq/dossier/cmd/internal/query"
+	setup "github.com/dossierhq/dossier/cmd/internal/workspace"
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/store/config"
 	"github.com/dossierhq/dossier/ui/termsafe"
@@ -53,7 +54,7 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	opts := cli.IndexOptions(root, cfg)
+	opts := setup.IndexOptions(root, cfg)
 	opts.Verbose = o.verbose
 	if o.maxSize > 0 {
 		opts.MaxFileSize = o.maxSize
@@ -120,7 +121,7 @@ func (o *indexOptions) report(w io.Writer, sum index.Summary) error {
 	if sum.RebuiltFrom >= 0 {
 		fmt.Fprintf(w, "The index was written by an older dossier (schema %d) and has been rebuilt.\n", sum.RebuiltFrom)
 	}
-	printSummary(w, sum, o.verbose)
+	query.PrintSummary(w, sum, o.verbose)
 	return nil
 }
 

@@ -18,7 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/dossierhq/dossier/cmd/internal/cli"
+	setup "github.com/dossierhq/dossier/cmd/internal/workspace"
 	"github.com/dossierhq/dossier/evidence/mcp"
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/search"
@@ -79,7 +79,7 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 	stderr := &serialWriter{w: cmd.ErrOrStderr()}
 	searcher := search.NewEngine()
 	searcher.AllowEndpoint(cfg.Embed)
-	iopts := cli.IndexOptions("", cfg)
+	iopts := setup.IndexOptions("", cfg)
 	iopts.Notice = func(msg string) { fmt.Fprintln(stderr, "dossier:", msg) }
 	if iopts.Model, iopts.Embedder, err = index.NewEmbedder(cfg.Embed, ""); err != nil {
 		return err
