@@ -1,6 +1,8 @@
-// Command dossier is a terminal workbench for curating the context that
-// engineers send to LLMs. The workbench itself is the dossier-workbench
-// binary, which dossier without a command execs on a terminal.
+// Command dossier-full serves every dossier command: the one-shot dossier
+// front answers `stats` and `search` itself and execs this binary, with the
+// same arguments, for everything else. The workbench is the
+// dossier-workbench binary, which dossier without a command execs on a
+// terminal.
 package main
 
 import "github.com/dossierhq/dossier/cmd/internal/cli"
