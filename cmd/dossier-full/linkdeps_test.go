@@ -1,11 +1,9 @@
 package main
 
 import (
-	"os/exec"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/dossierhq/dossier/cmd/internal/linkcheck"
 )
 
 // workbenchOnly are the packages that only the workbench needs ("/..."
@@ -39,30 +37,11 @@ var testOnly = []string{
 // every command but the workbench, links none of the workbench's packages, nor any
 // package only tests need.
 func TestDossierDoesNotLinkTheWorkbench(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	deps := linkcheck.Deps(t, "github.com/spf13/cobra")
+	for _, dep := range linkcheck.Matching(deps, workbenchOnly) {
+		t.Errorf("cmd/dossier-full links %s, which only the workbench (cmd/dossier-workbench) needs: `go mod why -m` or `go list -deps` shows the path", dep)
 	}
-	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	deps := strings.Fields(string(out))
-	if len(deps) < 50 || !strings.Contains(string(out), "github.com/spf13/cobra\n") {
-		t.Fatalf("go list -deps listed no dependencies of cmd/dossier-full:\n%s", out)
-	}
-	for _, dep := range deps {
-		for _, bad := range workbenchOnly {
-			tree, ok := strings.CutSuffix(bad, "/...")
-			if dep == bad || ok && (dep == tree || strings.HasPrefix(dep, tree+"/")) {
-				t.Errorf("cmd/dossier-full links %s, which only the workbench (cmd/dossier-workbench) needs: `go mod why -m` or `go list -deps` shows the path", dep)
-			}
-		}
-		for _, bad := range testOnly {
-			tree, _ := strings.CutSuffix(bad, "/...")
-			if dep == tree || strings.HasPrefix(dep, tree+"/") {
-				t.Errorf("cmd/dossier-full links %s, whose package init every process pays; only tests may import it: `go list -deps` shows the path", dep)
-			}
-		}
+	for _, dep := range linkcheck.Matching(deps, testOnly) {
+		t.Errorf("cmd/dossier-full links %s, whose package init every process pays; only tests may import it: `go list -deps` shows the path", dep)
 	}
 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"os/exec"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/dossierhq/dossier/cmd/internal/linkcheck"
 )
 
 // fullOnly are packages the one-shot front must not link ("/..." for a
@@ -34,24 +32,8 @@ var fullOnly = []string{
 // config and the search engine, none of the indexer, the engines of
 // flows and prompts, the clients of remote endpoints or the workbench.
 func TestFrontLinksOnlyTheReaders(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	deps := strings.Fields(string(out))
-	if !strings.Contains(string(out), "github.com/dossierhq/dossier/index/search\n") {
-		t.Fatalf("go list -deps listed no search engine in cmd/dossier:\n%s", out)
-	}
-	for _, dep := range deps {
-		for _, bad := range fullOnly {
-			tree, ok := strings.CutSuffix(bad, "/...")
-			if dep == bad || ok && (dep == tree || strings.HasPrefix(dep, tree+"/")) {
-				t.Errorf("cmd/dossier links %s, which only dossier-full needs: `go list -deps` shows the path", dep)
-			}
-		}
+	deps := linkcheck.Deps(t, "github.com/dossierhq/dossier/index/search")
+	for _, dep := range linkcheck.Matching(deps, fullOnly) {
+		t.Errorf("cmd/dossier links %s, which only dossier-full needs: `go list -deps` shows the path", dep)
 	}
 }
