@@ -46,12 +46,13 @@ func TestAnswers(t *testing.T) {
 }
 
 // binaries builds dossier and dossier-full into one directory, as
-// `make build` does, and returns it.
+// `make build` does (dossier without cgo), and returns it.
 func binaries(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, b := range []struct{ out, pkg string }{{"dossier", "."}, {"dossier-full", "../dossier-full"}} {
+	for _, b := range []struct{ out, pkg, cgo string }{{"dossier", ".", "0"}, {"dossier-full", "../dossier-full", "1"}} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, b.out), b.pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED="+b.cgo) // as `make build` builds them
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go build %s: %v\n%s", b.pkg, err, out)
 		}
