@@ -12,7 +12,7 @@ import (
 // workbenchBin is the workbench's binary: dossier does not link the
 // workbench (its packages' init would slow every one-shot command), it
 // execs this instead.
-var workbenchBin = sibling.Binary{Name: "dossier-workbench", Env: "DOSSIER_WORKBENCH", What: "the workbench"}
+var workbenchBin = sibling.Workbench
 
 // openWorkbench opens the workbench on root (--root as given). The test
 // binary runs it in-process instead (workbench_inprocess_test.go).

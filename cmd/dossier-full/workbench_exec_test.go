@@ -3,17 +3,15 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"unsafe"
+
+	"github.com/dossierhq/dossier/cmd/internal/exectest"
 )
 
 // TestWorkbenchExec: on a terminal, dossier without a command replaces
@@ -50,8 +48,8 @@ func TestWorkbenchExec(t *testing.T) {
 		t.Helper()
 		os.Remove(record)
 		cmd := exec.Command(link, args...)
-		cmd.Env = append(environWithout("DOSSIER_WORKBENCH", "PATH"), append([]string{"DOSSIER_AS_MAIN=1", "DOSSIER_TEST_EXEC_WORKBENCH=1", "PATH=" + path}, env...)...)
-		code, out := runOnTerminal(t, cmd)
+		cmd.Env = append(exectest.EnvironWithout("DOSSIER_WORKBENCH", "PATH"), append([]string{"DOSSIER_AS_MAIN=1", "DOSSIER_TEST_EXEC_WORKBENCH=1", "PATH=" + path}, env...)...)
+		code, out := exectest.RunOnTerminal(t, cmd)
 		return code, cmd.Process.Pid, out
 	}
 	check := func(t *testing.T, code, pid int, out, stub string) {
@@ -74,21 +72,21 @@ func TestWorkbenchExec(t *testing.T) {
 	}
 
 	t.Run("next to the executable", func(t *testing.T) {
-		stub := writeStub(t, filepath.Join(binDir, workbenchBin.Name), record)
+		stub := exectest.WriteStub(t, filepath.Join(binDir, workbenchBin.Name), record)
 		defer os.Remove(stub)
 		// Another one on PATH loses to the one next to dossier.
 		pathDir := filepath.Join(dir, "path1")
-		writeStub(t, filepath.Join(pathDir, workbenchBin.Name), record+".path")
+		exectest.WriteStub(t, filepath.Join(pathDir, workbenchBin.Name), record+".path")
 		code, pid, out := run(t, pathDir)
 		check(t, code, pid, out, stub)
 	})
 	t.Run("on PATH", func(t *testing.T) {
-		stub := writeStub(t, filepath.Join(dir, "path2", workbenchBin.Name), record)
+		stub := exectest.WriteStub(t, filepath.Join(dir, "path2", workbenchBin.Name), record)
 		code, pid, out := run(t, emptyPath+":"+filepath.Dir(stub))
 		check(t, code, pid, out, stub)
 	})
 	t.Run("DOSSIER_WORKBENCH", func(t *testing.T) {
-		stub := writeStub(t, filepath.Join(dir, "custom", "wb"), record)
+		stub := exectest.WriteStub(t, filepath.Join(dir, "custom", "wb"), record)
 		code, pid, out := run(t, emptyPath, "DOSSIER_WORKBENCH="+stub)
 		check(t, code, pid, out, stub)
 	})
@@ -114,7 +112,7 @@ func TestWorkbenchExec(t *testing.T) {
 		}
 	})
 	t.Run("no terminal", func(t *testing.T) {
-		stub := writeStub(t, filepath.Join(binDir, workbenchBin.Name), record)
+		stub := exectest.WriteStub(t, filepath.Join(binDir, workbenchBin.Name), record)
 		defer os.Remove(stub)
 		os.Remove(record)
 		cmd := exec.Command(link, "--root", root)
@@ -163,81 +161,4 @@ func installSelf(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return dst
-}
-
-// writeStub writes a workbench that records its pid, its arguments and
-// whether stdin and stdout are a terminal into record, and exits 7.
-func writeStub(t *testing.T, path, record string) string {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	script := "#!/bin/sh\ntty=\nif [ -t 0 ] && [ -t 1 ]; then tty=terminal; fi\n" +
-		"{\n\techo \"pid $$\"\n\tfor a in \"$0\" \"$@\"; do echo \"arg $a\"; done\n\techo \"$tty\"\n} > " + shq(record) + "\nexit 7\n"
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// environWithout is the environment without the named variables.
-func environWithout(names ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		keep := true
-		for _, n := range names {
-			keep = keep && name != n
-		}
-		if keep {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
-
-// runOnTerminal runs cmd with a new pseudo-terminal as its stdin, stdout
-// and stderr, and returns its exit code and what it wrote there.
-func runOnTerminal(t *testing.T, cmd *exec.Cmd) (int, string) {
-	t.Helper()
-	ptm, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptm.Close()
-	var unlock int32
-	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, ptm.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); errno != 0 {
-		t.Fatalf("unlock the pseudo-terminal: %v", errno)
-	}
-	var n uint32
-	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, ptm.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); errno != 0 {
-		t.Fatalf("pseudo-terminal number: %v", errno)
-	}
-	tty, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	var out bytes.Buffer
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _ = io.Copy(&out, ptm) // ends with EIO once no one has the terminal open
-	}()
-	err = cmd.Start()
-	tty.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = cmd.Wait()
-	<-done
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0, out.String()
-	case errors.As(err, &ee):
-		return ee.ExitCode(), out.String()
-	}
-	t.Fatal(err)
-	return 0, ""
 }

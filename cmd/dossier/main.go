@@ -2,12 +2,14 @@
 // engineers send to LLMs. This binary is its one-shot front: it answers
 // `stats` and `search`, which read the index and nothing else, linking only
 // the store and the search engine so that a script, an editor or an agent
-// gets an answer in a few milliseconds. Every other command, and dossier
-// without one, it hands to dossier-full, which it replaces by exec.
+// gets an answer in a few milliseconds. Every other command it hands to
+// dossier-full, which it replaces by exec; dossier alone on a terminal
+// execs the workbench, dossier-workbench, as dossier-full would.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,23 +23,36 @@ import (
 	"github.com/dossierhq/dossier/store/config"
 )
 
-// full is the binary that serves every command.
-var full = sibling.Binary{Name: "dossier-full", Env: "DOSSIER_FULL", What: "the full dossier"}
-
 func main() {
 	args := os.Args[1:]
+	if len(args) == 0 && cli.IsTerminal() {
+		// The workbench, as dossier-full would open it, without its start.
+		fail(sibling.Workbench.Exec(nil, os.Environ()))
+	}
 	if !answers(args) {
-		err := handOff(args)
-		fmt.Fprintln(os.Stderr, "dossier:", err)
-		os.Exit(cli.ExitError)
+		fail(handOff(args))
 	}
 	cli.Main(func(_ context.Context, _, stderr io.Writer) *cobra.Command { return newRoot(args, stderr) })
+}
+
+// fail ends the process after an exec that did not happen (or, where
+// there is no exec, with the code of the binary that ran).
+func fail(err error) {
+	if err == nil {
+		os.Exit(cli.ExitOK)
+	}
+	var r cli.Reported
+	if errors.As(err, &r) {
+		os.Exit(r.ExitCode())
+	}
+	fmt.Fprintln(os.Stderr, "dossier:", err)
+	os.Exit(cli.ExitError)
 }
 
 // handOff replaces this process with dossier-full, given the same
 // arguments: it returns only when that fails (or, where there is no exec,
 // with dossier-full's exit code).
-func handOff(args []string) error { return full.Exec(args, os.Environ()) }
+func handOff(args []string) error { return sibling.Full.Exec(args, os.Environ()) }
 
 // answers reports whether this binary answers the command line itself:
 // `stats` or `search`, with nothing before the command but --root, and no

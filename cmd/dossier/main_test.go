@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,19 +46,60 @@ func TestAnswers(t *testing.T) {
 	}
 }
 
-// binaries builds dossier and dossier-full into one directory, as
-// `make build` does (dossier without cgo), and returns it.
+// binaries builds dossier and dossier-full into one directory, once for
+// all the tests, as `make build` does (dossier without cgo), and returns
+// it.
 func binaries(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, b := range []struct{ out, pkg, cgo string }{{"dossier", ".", "0"}, {"dossier-full", "../dossier-full", "1"}} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, b.out), b.pkg)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED="+b.cgo) // as `make build` builds them
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", b.pkg, err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "dossier-front-")
+		if err != nil {
+			built.err = err
+			return
 		}
+		built.dir = dir
+		for _, b := range []struct{ out, pkg, cgo string }{{"dossier", ".", "0"}, {"dossier-full", "../dossier-full", "1"}} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(dir, b.out), b.pkg)
+			cmd.Env = append(os.Environ(), "CGO_ENABLED="+b.cgo)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				built.err = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
+				return
+			}
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return dir
+	return built.dir
+}
+
+var built struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// frontAlone copies dossier, without dossier-full, into a directory of
+// its own and returns its path.
+func frontAlone(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(binaries(t), "dossier"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "dossier")
+	if err := os.WriteFile(path, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 type result struct {
@@ -183,20 +225,13 @@ func TestFrontMatchesFull(t *testing.T) {
 	}
 
 	// Without dossier-full, the front says where it looked and how to get it.
-	alone := t.TempDir()
-	data, err := os.ReadFile(front)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(alone, "dossier"), data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r := runBin(t, filepath.Join(alone, "dossier"), "", []string{"PATH=" + t.TempDir(), "DOSSIER_FULL="}, "index", "--root", root)
+	alone := frontAlone(t)
+	r := runBin(t, alone, "", []string{"PATH=" + t.TempDir(), "DOSSIER_FULL="}, "index", "--root", root)
 	if r.code != 1 || !strings.Contains(r.stderr, "dossier-full") || !strings.Contains(r.stderr, "make build") {
 		t.Errorf("index without dossier-full: exit %d\n%s", r.code, r.stderr)
 	}
 	// ... and still answers what it answers alone.
-	if r := runBin(t, filepath.Join(alone, "dossier"), "", []string{"PATH=" + t.TempDir()}, "stats", "--root", root); r.code != 0 {
+	if r := runBin(t, alone, "", []string{"PATH=" + t.TempDir()}, "stats", "--root", root); r.code != 0 {
 		t.Errorf("stats without dossier-full: exit %d\n%s", r.code, r.stderr)
 	}
 }

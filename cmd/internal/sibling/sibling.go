@@ -22,6 +22,16 @@ type Binary struct {
 	What string // what it is, for messages: "the workbench"
 }
 
+// dossier's other binaries.
+var (
+	// Full serves every command; the one-shot front hands it what it does
+	// not answer itself.
+	Full = Binary{Name: "dossier-full", Env: "DOSSIER_FULL", What: "the full dossier"}
+	// Workbench is the terminal workbench, which dossier without a command
+	// opens on a terminal.
+	Workbench = Binary{Name: "dossier-workbench", Env: "DOSSIER_WORKBENCH", What: "the workbench"}
+)
+
 // Find is the path of b: $Env when set, else the one next to this
 // executable (symlinks resolved), else the one on PATH.
 func (b Binary) Find() (string, error) {
