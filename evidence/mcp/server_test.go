@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/secrets/secrettest"
+	"github.com/dossierhq/dossier/store"
 )
 
 // testWorkspace writes a small Go module: calc.go (Add calls clamp),
@@ -453,6 +455,51 @@ func TestMissingIndex(t *testing.T) {
 	}
 	if _, out := ok(t, cs, "search", map[string]any{"query": "clamp"}); len(out["results"].([]any)) == 0 {
 		t.Errorf("no results once built")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Keep: %v", err)
+	}
+}
+
+// TestKeepWaitsItsTurn: when another process holds the index's writer
+// lock as the server starts (a one-shot `dossier index`, the workbench's
+// start-up run), the server takes over keeping the index current once that
+// process lets go, and does not leave the index to go stale for its life.
+func TestKeepWaitsItsTurn(t *testing.T) {
+	root := testWorkspace(t)
+	indexWorkspace(t, root)
+	lock, err := store.AcquireWriter(root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, cs := connect(t, root, false)
+	inUse, watching := make(chan struct{}), make(chan struct{})
+	srv.opts.Log.SetOutput(io.MultiWriter(&lineHook{want: "in use", hit: inUse}, &lineHook{want: "watching", hit: watching}))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Keep(ctx) }()
+	<-inUse
+	if err := lock.Release(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-watching:
+	case err := <-done:
+		t.Fatalf("Keep returned (%v) and left the index to go stale once the other process let go", err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "calc", "star.go"), []byte("package calc\n\n// Quasar shines.\nfunc Quasar() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, out := ok(t, cs, "search", map[string]any{"query": "quasar", "mode": "text"}); len(out["results"].([]any)) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a file written after the other process let go is never found")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	cancel()
 	if err := <-done; err != nil {
