@@ -14,12 +14,49 @@ import (
 	"github.com/dossierhq/dossier/store"
 )
 
-// Watch batching (seed 004): a batch is written 5 s after its first change,
-// or as soon as it holds 100 paths.
+// Watch batching: a batch is written once changes have stopped for
+// WatchQuiet, so a lone save is searchable at once (an agent searches
+// `dossier mcp` right after writing a file); while changes keep coming (a
+// checkout, a build) it is written WatchInterval after its first change
+// at the latest, or as soon as it holds WatchMaxBatch paths (seed 004:
+// every 5 s or 100 files).
 var (
+	WatchQuiet    = 150 * time.Millisecond
 	WatchInterval = 5 * time.Second
 	WatchMaxBatch = 100
 )
+
+// batchClock times the batch being gathered: due WatchQuiet after its
+// last change, and never later than WatchInterval after its first.
+type batchClock struct {
+	timer *time.Timer
+	first time.Time // of the batch; zero when none is pending
+}
+
+func newBatchClock() *batchClock {
+	c := &batchClock{timer: time.NewTimer(time.Hour)}
+	c.timer.Stop()
+	return c
+}
+
+// change notes a change joining the batch and moves its due time.
+func (c *batchClock) change() {
+	now := time.Now()
+	if c.first.IsZero() {
+		c.first = now
+	}
+	wait := WatchQuiet
+	if left := WatchInterval - now.Sub(c.first); left < wait {
+		wait = max(left, 0)
+	}
+	c.timer.Reset(wait)
+}
+
+// reset forgets the batch (written, or taken in by a full run).
+func (c *batchClock) reset() {
+	c.first = time.Time{}
+	c.timer.Stop()
+}
 
 // Watch keeps the index current until ctx ends. report is called after
 // every batch with its summary, or with the error that batch hit (the
@@ -47,13 +84,15 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 	}
 	pending := map[string]bool{}
 	full := false // a new commit or a kept answer: a full run takes it in
-	var timer <-chan time.Time
+	clock := newBatchClock()
+	defer clock.reset()
 	flush := func() {
 		paths := make([]string, 0, len(pending))
 		for p := range pending {
 			paths = append(paths, p)
 		}
-		pending, timer = map[string]bool{}, nil
+		pending = map[string]bool{}
+		clock.reset()
 		var sum Summary
 		var err error
 		if full {
@@ -75,8 +114,9 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 			if !ok {
 				return nil
 			}
-			if pending = ix.watchError(ctx, err, pending, report); len(pending) == 0 {
-				timer = nil
+			if ix.watchError(ctx, err, report) {
+				pending, full = map[string]bool{}, false
+				clock.reset()
 			}
 		case ev, ok := <-w.Events:
 			if !ok {
@@ -84,9 +124,7 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 			}
 			if ev.Op != fsnotify.Chmod && ix.dossierEvent(w, ev) {
 				full = true
-				if timer == nil {
-					timer = time.After(WatchInterval)
-				}
+				clock.change()
 				continue
 			}
 			rel, ok := ix.relPath(ev.Name)
@@ -101,35 +139,33 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 				}
 			}
 			pending[rel] = true
-			if timer == nil {
-				timer = time.After(WatchInterval)
-			}
+			clock.change()
 			if len(pending) >= WatchMaxBatch {
 				flush()
 			}
-		case <-timer:
+		case <-clock.timer.C:
 			flush()
 		}
 	}
 }
 
 // watchError reports a watcher's error. Events lost to a full kernel
-// queue cannot be told apart, so an overflow is followed by a full run,
-// which also covers what was pending; it returns what is still pending.
-func (ix *Indexer) watchError(ctx context.Context, err error, pending map[string]bool, report func(Summary, error)) map[string]bool {
+// queue cannot be told apart, so an overflow is followed by a full run;
+// it reports whether that run was made, covering the pending batch.
+func (ix *Indexer) watchError(ctx context.Context, err error, report func(Summary, error)) bool {
 	if !errors.Is(err, fsnotify.ErrEventOverflow) {
 		report(Summary{}, fmt.Errorf("watcher: %w", err))
-		return pending
+		return false
 	}
 	sum, rerr := ix.Run(ctx)
 	if ctx.Err() != nil {
-		return pending
+		return false
 	}
 	if rerr != nil {
 		rerr = fmt.Errorf("watcher lost events (%v) and the full run that replaces them failed: %w", err, rerr)
 	}
 	report(sum, rerr)
-	return map[string]bool{}
+	return true
 }
 
 // relPath maps an event path to a root-relative slash path, dropping the

@@ -85,30 +85,14 @@ func TestWatch(t *testing.T) {
 			mu.Unlock()
 		}, func() { close(ready) })
 	}()
-	waitFor := func(what string, cond func(tx *store.Tx) bool) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			ok := false
-			if db, err := store.Open(store.Path(root), store.Options{ReadOnly: true, Timeout: 100 * time.Millisecond}); err == nil {
-				db.View(func(tx *store.Tx) error { ok = cond(tx); return nil })
-				db.Close()
-			}
-			if ok {
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("watch never indexed: %s", what)
-	}
 	<-ready // from here on no change is missed
-	waitFor("a file written before the watch", func(tx *store.Tx) bool { return len(symbols(tx, "between")) == 1 })
+	waitIndexed(t, root, "a file written before the watch", func(tx *store.Tx) bool { return len(symbols(tx, "between")) == 1 })
 	write(t, root, "cart/new.go", "package cart\n\nfunc Fresh() {}\n")
-	waitFor("a new file", func(tx *store.Tx) bool { return len(symbols(tx, "fresh")) == 1 })
+	waitIndexed(t, root, "a new file", func(tx *store.Tx) bool { return len(symbols(tx, "fresh")) == 1 })
 	write(t, root, "newdir/sub/deep.py", "def deep():\n    pass\n")
-	waitFor("a file in a new directory", func(tx *store.Tx) bool { return len(symbols(tx, "deep")) == 1 })
+	waitIndexed(t, root, "a file in a new directory", func(tx *store.Tx) bool { return len(symbols(tx, "deep")) == 1 })
 	os.Remove(filepath.Join(root, "cart/new.go"))
-	waitFor("a deletion", func(tx *store.Tx) bool { return len(symbols(tx, "fresh")) == 0 })
+	waitIndexed(t, root, "a deletion", func(tx *store.Tx) bool { return len(symbols(tx, "fresh")) == 0 })
 
 	// The index's own writes must not feed the watcher: with nothing
 	// changing, no more batches arrive.
@@ -153,9 +137,9 @@ func TestWatchOverflowRunsInFull(t *testing.T) {
 		}
 		reports = append(reports, s)
 	}
-	pending := ix.watchError(ctx, fmt.Errorf("read: %w", fsnotify.ErrEventOverflow), map[string]bool{"cart/other.go": true}, report)
-	if len(pending) != 0 || len(reports) != 1 || reports[0].Indexed != 1 {
-		t.Fatalf("pending %v, reports %+v", pending, reports)
+	ran := ix.watchError(ctx, fmt.Errorf("read: %w", fsnotify.ErrEventOverflow), report)
+	if !ran || len(reports) != 1 || reports[0].Indexed != 1 {
+		t.Fatalf("ran in full %v, reports %+v", ran, reports)
 	}
 	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
 	if err != nil {
@@ -170,8 +154,105 @@ func TestWatchOverflowRunsInFull(t *testing.T) {
 	})
 	// Any other error is reported and changes nothing.
 	var got error
-	kept := ix.watchError(ctx, errors.New("boom"), map[string]bool{"a": true}, func(_ Summary, err error) { got = err })
-	if got == nil || !strings.Contains(got.Error(), "boom") || !kept["a"] {
-		t.Errorf("other error: %v, pending %v", got, kept)
+	ran = ix.watchError(ctx, errors.New("boom"), func(_ Summary, err error) { got = err })
+	if got == nil || !strings.Contains(got.Error(), "boom") || ran {
+		t.Errorf("other error: %v, ran in full %v", got, ran)
 	}
+}
+
+// TestWatchWritesALoneChangeWhenQuiet: a change nothing follows is written
+// once the tree is quiet, not when the batch interval runs out (5 s): an
+// agent searches `dossier mcp` for a file right after writing it. The
+// interval only bounds how long a burst of changes is held.
+func TestWatchWritesALoneChangeWhenQuiet(t *testing.T) {
+	defer func(d time.Duration) { WatchInterval = d }(WatchInterval)
+	WatchInterval = time.Hour
+	root := fixture(t)
+	ix, err := Open(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	stop := startWatch(t, ix)
+	defer stop()
+	write(t, root, "cart/lone.go", "package cart\n\nfunc Lone() {}\n")
+	waitIndexed(t, root, "a new file", func(tx *store.Tx) bool { return len(symbols(tx, "lone")) == 1 })
+	write(t, root, "fresh/sub/deep.py", "def deeper():\n    pass\n")
+	waitIndexed(t, root, "a file in a new directory", func(tx *store.Tx) bool { return len(symbols(tx, "deeper")) == 1 })
+	// An editor's save: a temporary file renamed over the name.
+	write(t, root, "cart/.saved.go.tmp", "package cart\n\nfunc Saved() {}\n")
+	if err := os.Rename(filepath.Join(root, "cart/.saved.go.tmp"), filepath.Join(root, "cart/saved.go")); err != nil {
+		t.Fatal(err)
+	}
+	waitIndexed(t, root, "a file renamed into place", func(tx *store.Tx) bool { return len(symbols(tx, "saved")) == 1 })
+	write(t, root, "cart/lone.go", "package cart\n\nfunc Lonely() {}\n")
+	waitIndexed(t, root, "a changed file", func(tx *store.Tx) bool { return len(symbols(tx, "lonely")) == 1 })
+}
+
+// TestWatchBoundsABurst: while changes keep coming (here the quiet never
+// comes), a batch is still written WatchInterval after its first change.
+func TestWatchBoundsABurst(t *testing.T) {
+	defer func(q, d time.Duration) { WatchQuiet, WatchInterval = q, d }(WatchQuiet, WatchInterval)
+	WatchQuiet, WatchInterval = time.Hour, 50*time.Millisecond
+	root := fixture(t)
+	ix, err := Open(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	stop := startWatch(t, ix)
+	defer stop()
+	write(t, root, "cart/burst.go", "package cart\n\nfunc Burst() {}\n")
+	waitIndexed(t, root, "a change in a burst", func(tx *store.Tx) bool { return len(symbols(tx, "burst")) == 1 })
+}
+
+// startWatch runs ix.Watch until the returned stop is called; it returns
+// once the watch is ready, and fails the test on a batch's error.
+func startWatch(t *testing.T, ix *Indexer) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	ready := make(chan struct{})
+	go func() {
+		done <- ix.Watch(ctx, func(_ Summary, err error) {
+			if err != nil {
+				t.Errorf("watch: %v", err)
+			}
+		}, func() { close(ready) })
+	}()
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("watch stopped before it was ready: %v", err)
+	}
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// waitIndexed waits until cond holds in the index at root, failing the
+// test if it does not within a minute (a bound for a stalled machine, not
+// a measure of speed).
+func waitIndexed(t *testing.T, root, what string, cond func(tx *store.Tx) bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		ok := false
+		if db, err := store.Open(store.Path(root), store.Options{ReadOnly: true, Timeout: 100 * time.Millisecond}); err == nil {
+			db.View(func(tx *store.Tx) error { ok = cond(tx); return nil })
+			db.Close()
+		}
+		if ok {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("watch never indexed: %s", what)
 }

@@ -255,7 +255,10 @@ func TestMCPSearchFileChangeAndWatch(t *testing.T) {
 	t.Setenv("FLOW_DIR", "")
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	g := newGitRepo(t)
-	g.commit(map[string]string{"app/Http/Controllers/InvoiceController.php": invoiceController}, "Add the invoice controller", false)
+	// .dossier/ ignored as the README says: `git add -A` would read the
+	// index file while the server's keeper writes it ("unstable object
+	// source data").
+	g.commit(map[string]string{".gitignore": ".dossier/\n", "app/Http/Controllers/InvoiceController.php": invoiceController}, "Add the invoice controller", false)
 	must(t, "index", "--root", g.root)
 	cmd := dossier("mcp", "--root", g.root)
 	var stderr syncBuffer

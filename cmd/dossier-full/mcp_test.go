@@ -178,3 +178,76 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestMCPStdioKeepsIndexCurrent runs `dossier mcp` as a process on a git
+// repository with a .gitignore and searches, over stdio, for files written
+// while it runs, as an agent does: a new file, one in a new directory and
+// an editor's save (a temporary file renamed into place) are found, and a
+// file in an ignored directory never is.
+func TestMCPStdioKeepsIndexCurrent(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	g := newGitRepo(t)
+	g.commit(map[string]string{".gitignore": "build/\n", "pkg/a.go": "package pkg\n\n// A does a thing.\nfunc A() {}\n"}, "init", false)
+	must(t, "index", "--root", g.root)
+	logPath := filepath.Join(t.TempDir(), "debug.log")
+	cmd := dossier("mcp", "--root", g.root, "--debug-log", logPath)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for {
+		if raw, _ := os.ReadFile(logPath); strings.Contains(string(raw), "mcp index: watching") {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the server never said it watches; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	found := func(word string) bool {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": word, "mode": "text"}})
+		if err != nil || res.IsError {
+			t.Fatalf("search %s: %v %+v", word, err, res)
+		}
+		out, _ := res.StructuredContent.(map[string]any)
+		results, _ := out["results"].([]any)
+		return len(results) > 0
+	}
+	src := func(word string) string { return "package pkg\n\n// " + word + " is new.\nfunc New() {}\n" }
+	writeTree(t, g.root, map[string]string{"build/gen.go": src("ignoredword")})
+	for _, c := range []struct{ word, what string }{
+		{"quasarword", "a new file"}, {"pulsarword", "a file in a new directory"}, {"nebulaword", "an editor's save"},
+	} {
+		if found(c.word) {
+			t.Fatalf("%s found before it was written", c.word)
+		}
+		switch c.what {
+		case "a new file":
+			writeTree(t, g.root, map[string]string{"pkg/b.go": src(c.word)})
+		case "a file in a new directory":
+			writeTree(t, g.root, map[string]string{"fresh/sub/c.go": src(c.word)})
+		default:
+			writeTree(t, g.root, map[string]string{"pkg/.d.go.swp": src(c.word)})
+			if err := os.Rename(filepath.Join(g.root, "pkg/.d.go.swp"), filepath.Join(g.root, "pkg/d.go")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for !found(c.word) {
+			if ctx.Err() != nil {
+				raw, _ := os.ReadFile(logPath)
+				t.Fatalf("%s: never found; the debug log:\n%s", c.what, raw)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if found("ignoredword") {
+		t.Error("a file under the ignored build/ was indexed")
+	}
+}

@@ -11,33 +11,28 @@ import (
 	"github.com/dossierhq/dossier/store"
 )
 
+// keepRetry is how often Keep tries again for the writer lock another
+// process holds.
+const keepRetry = time.Second
+
 // Keep brings the index up to date and keeps it current until ctx ends,
 // as `index --watch` does, so each call costs a query and not a start-up.
 // A missing index is built first (and said so through Notice); while it
-// is, tools that need it answer that it is being built. When another
-// dossier process (a workbench, an `index --watch`) holds the writer
-// lock, that process keeps the index current and Keep returns at once.
+// is, tools that need it answer that it is being built. While another
+// dossier process holds the writer lock (an `index --watch`, a one-shot
+// `index`, the workbench's start-up run), that process writes the index
+// and Keep waits its turn: once the lock is let go it takes over, so the
+// index never goes stale for the server's life.
 func (s *Server) Keep(ctx context.Context) error {
 	opts := s.opts.Index
 	opts.Root = s.opts.Root
 	if opts.LockTimeout == 0 {
 		opts.LockTimeout = 200 * time.Millisecond
 	}
-	missing := false
-	if _, err := os.Stat(store.Path(s.opts.Root)); errors.Is(err, os.ErrNotExist) {
-		missing = true
-		s.building.Store(true)
-		defer s.building.Store(false)
-	}
-	ix, err := index.Open(opts)
-	if errors.Is(err, store.ErrInUse) {
-		s.building.Store(false)
-		s.opts.Log.Printf("mcp index: %v: that process keeps the index current", err)
-		return nil
-	}
-	if err != nil {
-		s.building.Store(false)
-		return err
+	defer s.building.Store(false)
+	ix, missing, err := s.openIndexer(ctx, opts)
+	if ix == nil {
+		return err // nil when ctx ended first
 	}
 	defer ix.Close()
 	if missing {
@@ -66,4 +61,36 @@ func (s *Server) Keep(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// openIndexer takes the writer lock, trying again every keepRetry while
+// another process holds it; the indexer is nil when ctx ends first. The
+// bool says whether the index was missing when the lock was taken: it is
+// being built from then on (tools say so).
+func (s *Server) openIndexer(ctx context.Context, opts index.Options) (*index.Indexer, bool, error) {
+	for said := false; ; {
+		_, err := os.Stat(store.Path(s.opts.Root))
+		missing := errors.Is(err, os.ErrNotExist)
+		s.building.Store(missing)
+		ix, err := index.Open(opts)
+		if err == nil {
+			if said {
+				s.opts.Log.Printf("mcp index: the other process let go: keeping the index current from now on")
+			}
+			return ix, missing, nil
+		}
+		s.building.Store(false)
+		if !errors.Is(err, store.ErrInUse) {
+			return nil, false, err
+		}
+		if !said {
+			said = true
+			s.opts.Log.Printf("mcp index: %v: that process writes the index; taking over when it lets go", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, false, nil
+		case <-time.After(keepRetry):
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/secrets/secrettest"
+	"github.com/dossierhq/dossier/store"
 )
 
 // testWorkspace writes a small Go module: calc.go (Add calls clamp),
@@ -460,6 +462,51 @@ func TestMissingIndex(t *testing.T) {
 	}
 }
 
+// TestKeepWaitsItsTurn: when another process holds the index's writer
+// lock as the server starts (a one-shot `dossier index`, the workbench's
+// start-up run), the server takes over keeping the index current once that
+// process lets go, and does not leave the index to go stale for its life.
+func TestKeepWaitsItsTurn(t *testing.T) {
+	root := testWorkspace(t)
+	indexWorkspace(t, root)
+	lock, err := store.AcquireWriter(root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, cs := connect(t, root, false)
+	inUse, watching := make(chan struct{}), make(chan struct{})
+	srv.opts.Log.SetOutput(io.MultiWriter(&lineHook{want: "in use", hit: inUse}, &lineHook{want: "watching", hit: watching}))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Keep(ctx) }()
+	<-inUse
+	if err := lock.Release(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-watching:
+	case err := <-done:
+		t.Fatalf("Keep returned (%v) and left the index to go stale once the other process let go", err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "calc", "star.go"), []byte("package calc\n\n// Quasar shines.\nfunc Quasar() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, out := ok(t, cs, "search", map[string]any{"query": "quasar", "mode": "text"}); len(out["results"].([]any)) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a file written after the other process let go is never found")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Keep: %v", err)
+	}
+}
+
 // lineHook closes hit when a log line holds want, and sends on each
 // (when set) for every line holding also.
 type lineHook struct {
@@ -481,12 +528,16 @@ func (h *lineHook) Write(p []byte) (int, error) {
 }
 
 // TestKeepsIndexCurrent: a file written while the server runs is found by
-// the next searches once the watcher's batch is written.
+// the next searches once the watcher's batch is written: a lone change as
+// soon as the tree is quiet, not when the batch interval runs out (an
+// agent searches right after writing; the interval here never runs out).
+// A new file, one in a new directory and an editor's save (a temporary
+// file renamed into place) are each found.
 func TestKeepsIndexCurrent(t *testing.T) {
 	root := testWorkspace(t)
 	indexWorkspace(t, root)
 	defer func(d time.Duration) { index.WatchInterval = d }(index.WatchInterval)
-	index.WatchInterval = 50 * time.Millisecond
+	index.WatchInterval = time.Hour
 	srv, cs := connect(t, root, false)
 	watching := make(chan struct{})
 	batch := make(chan struct{}, 16)
@@ -495,20 +546,43 @@ func TestKeepsIndexCurrent(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- srv.Keep(ctx) }()
 	<-watching
-	if _, out := ok(t, cs, "search", map[string]any{"query": "quasar", "mode": "text"}); len(out["results"].([]any)) != 0 {
-		t.Fatalf("quasar found before it was written: %v", out)
-	}
-	if err := os.WriteFile(filepath.Join(root, "calc", "star.go"), []byte("package calc\n\n// Quasar shines.\nfunc Quasar() int { return 1 }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for found := false; !found; {
-		select {
-		case <-batch:
-		case <-time.After(time.Minute):
-			t.Fatal("no watcher batch wrote the new file: the index is not kept current")
+	write := func(rel, content string) {
+		t.Helper()
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
 		}
-		_, out := ok(t, cs, "search", map[string]any{"query": "quasar", "mode": "text"})
-		found = len(out["results"].([]any)) > 0
+		if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ word, what string }{
+		{"quasar", "a new file"}, {"pulsar", "a file in a new directory"}, {"nebula", "an editor's save"},
+	} {
+		if _, out := ok(t, cs, "search", map[string]any{"query": c.word, "mode": "text"}); len(out["results"].([]any)) != 0 {
+			t.Fatalf("%s found before it was written: %v", c.word, out)
+		}
+		src := "package calc\n\n// " + strings.ToUpper(c.word[:1]) + c.word[1:] + " shines.\nfunc " + c.word + "() int { return 1 }\n"
+		switch c.what {
+		case "a new file":
+			write("calc/star.go", src)
+		case "a file in a new directory":
+			write("sky/far/star.go", src)
+		default:
+			write("calc/.star2.go.tmp", src)
+			if err := os.Rename(filepath.Join(root, "calc/.star2.go.tmp"), filepath.Join(root, "calc/star2.go")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for found := false; !found; {
+			select {
+			case <-batch:
+			case <-time.After(time.Minute):
+				t.Fatalf("%s: no watcher batch wrote it: the index is not kept current", c.what)
+			}
+			_, out := ok(t, cs, "search", map[string]any{"query": c.word, "mode": "text"})
+			found = len(out["results"].([]any)) > 0
+		}
 	}
 	cancel()
 	if err := <-done; err != nil {
