@@ -52,6 +52,10 @@ func (g *globals) workspace() (string, config.Config, error) {
 	return cli.Workspace(g.root, g.stderr)
 }
 
+// quietWorkspace is workspace without printing the notices: the
+// commands of package query print them themselves (query.Workspace).
+func (g *globals) quietWorkspace() (string, config.Config, error) { return cli.Workspace(g.root, nil) }
+
 // resolveRoot returns --root (default: the current directory) as an
 // absolute path to an existing directory.
 func (g *globals) resolveRoot() (string, error) { return cli.ResolveRoot(g.root) }
@@ -79,7 +83,7 @@ func newRootCmd(_ context.Context, _, stderr io.Writer) *cobra.Command {
 	root.Flags().AddFlagSet(idx.Flags())
 	wb.Register(root)
 	root.AddCommand(newMCPCmd(g))
-	root.AddCommand(idx, query.NewStatsCmd(g.workspace), query.NewSearchCmd(g.workspace, nil), newRelatedCmd(g),
+	root.AddCommand(idx, query.NewStatsCmd(g.quietWorkspace), query.NewSearchCmd(g.quietWorkspace, nil), newRelatedCmd(g),
 		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newSendCmd(g), newTrustCmd(g), newDoctorCmd(g))
 	return root
 }

@@ -32,7 +32,7 @@ func main() {
 	if !answers(args) {
 		fail(handOff(args))
 	}
-	cli.Main(func(_ context.Context, _, stderr io.Writer) *cobra.Command { return newRoot(args, stderr) })
+	cli.Main(func(context.Context, io.Writer, io.Writer) *cobra.Command { return newRoot(args) })
 }
 
 // fail ends the process after an exec that did not happen (or, where
@@ -86,9 +86,9 @@ func answers(args []string) bool {
 
 // newRoot is the root command of the commands this binary answers, with
 // the flags dossier-full's has for them.
-func newRoot(args []string, stderr io.Writer) *cobra.Command {
+func newRoot(args []string) *cobra.Command {
 	var root string
-	ws := func() (string, config.Config, error) { return cli.Workspace(root, stderr) }
+	ws := func() (string, config.Config, error) { return cli.Workspace(root, nil) }
 	cmd := &cobra.Command{Use: "dossier", Args: cobra.NoArgs}
 	cmd.PersistentFlags().StringVar(&root, "root", "", "workspace root (default: the current directory)")
 	cmd.AddCommand(query.NewStatsCmd(ws), query.NewSearchCmd(ws, func() error { return handOff(args) }))

@@ -10,10 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/dossierhq/dossier/index/embed/embedtest"
-	"github.com/dossierhq/dossier/store/config"
 )
 
 func TestAnswers(t *testing.T) {
@@ -162,6 +160,8 @@ func TestFrontMatchesFull(t *testing.T) {
 		"billing/refund.go":  "package billing\n\n// IssueRefund returns money to the card.\nfunc IssueRefund(amount int) error { return nil }\n\nconst stripeKey = \"sk_live_51H8abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH\"\n",
 		"docs/guide.md":      "# Guide\n\n## Refunds\n\nRefunds go back to the card within a week.\n",
 		"web/cart.js":        "export function addToCart(cart, item) {\n  cart.items.push(item)\n  return cart\n}\n",
+		// An untrusted workspace's endpoint: every command notices it once.
+		".dossier.toml": "[llm]\nbase_url = \"http://llm.invalid/v1\"\n",
 	})
 	empty := t.TempDir()
 
@@ -182,6 +182,10 @@ func TestFrontMatchesFull(t *testing.T) {
 	same(t, "", "search", "--root", filepath.Join(empty, "gone"), "invoice")
 	if r := runBin(t, front, "", nil, "index", "--root", root); r.code != 0 || !strings.Contains(r.stdout, "files") {
 		t.Fatalf("index through the front: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	notice := runBin(t, full, "", nil, "stats", "--root", root).stderr
+	if strings.Count(notice, "ignoring [llm] base_url") != 1 {
+		t.Fatalf("stats should notice the untrusted endpoint once:\n%s", notice)
 	}
 	for _, args := range [][]string{
 		{"stats", "--root", root},
@@ -243,17 +247,20 @@ func TestFrontHandsOnRemoteQueries(t *testing.T) {
 	bin := binaries(t)
 	front, full := filepath.Join(bin, "dossier"), filepath.Join(bin, "dossier-full")
 	srv := embedtest.NewServer(t)
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", home)
 	t.Setenv("TEST_EMBED_KEY", embedtest.Key)
+	// The endpoint is the user's own setting; the workspace's untrusted
+	// one is noticed, once, by whichever binary answers.
+	writeFiles(t, home, map[string]string{
+		"dossier/config.toml": fmt.Sprintf("[embed]\nprovider = \"openai\"\nbase_url = %q\nmodel = %q\napi_key_env = \"TEST_EMBED_KEY\"\n", srv.BaseURL(), embedtest.Model),
+	})
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
 		"billing/invoice.go": "package billing\n\n// SendInvoiceEmail mails the invoice to the customer.\nfunc SendInvoiceEmail(to string) error { return nil }\n",
 		"billing/refund.go":  "package billing\n\n// IssueRefund returns money to the card.\nfunc IssueRefund(amount int) error { return nil }\n",
-		".dossier.toml":      fmt.Sprintf("[embed]\nprovider = \"openai\"\nbase_url = %q\nmodel = %q\napi_key_env = \"TEST_EMBED_KEY\"\n", srv.BaseURL(), embedtest.Model),
+		".dossier.toml":      "[llm]\nbase_url = \"http://llm.invalid/v1\"\n",
 	})
-	if _, err := config.Trust(root, time.Now()); err != nil {
-		t.Fatal(err)
-	}
 	if r := runBin(t, front, "", nil, "index", "--root", root); r.code != 0 {
 		t.Fatalf("index: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -262,7 +269,7 @@ func TestFrontHandsOnRemoteQueries(t *testing.T) {
 		f := runBin(t, front, "", nil, "search", "--root", root, "--mode", mode, "--json", "mail the invoice to the customer")
 		g := runBin(t, full, "", nil, "search", "--root", root, "--mode", mode, "--json", "mail the invoice to the customer")
 		f.stdout, g.stdout = latency(f.stdout), latency(g.stdout)
-		if f != g || f.code != 0 || !strings.Contains(f.stdout, "SendInvoiceEmail") {
+		if f != g || f.code != 0 || !strings.Contains(f.stdout, "SendInvoiceEmail") || strings.Count(f.stderr, "ignoring [llm] base_url") != 1 {
 			t.Errorf("--mode %s:\nfront: exit %d\n%s%s\nfull: exit %d\n%s%s", mode, f.code, f.stdout, f.stderr, g.code, g.stdout, g.stderr)
 		}
 	}

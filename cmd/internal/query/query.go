@@ -5,9 +5,23 @@
 package query
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/dossierhq/dossier/store/config"
 )
 
 // Workspace resolves the workspace a command runs on (--root) and loads
-// its config (see cli.Workspace).
+// its config without printing the config's notices (cli.Workspace with no
+// writer): the command prints them (printNotices) once it knows it answers
+// the command line itself, so that a search handed on to dossier-full
+// does not print them twice.
 type Workspace func() (string, config.Config, error)
+
+// printNotices writes the config's notices (settings of an untrusted
+// workspace that are ignored).
+func printNotices(w io.Writer, cfg config.Config) {
+	for _, n := range cfg.Notices {
+		fmt.Fprintln(w, n)
+	}
+}

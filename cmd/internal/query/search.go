@@ -16,6 +16,7 @@ import (
 	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/store/config"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
@@ -51,65 +52,45 @@ func NewSearchCmd(ws Workspace, handOff func() error) *cobra.Command {
 			"and one JSON line is written per query, in order.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			stream := len(args) == 0 || args[0] == "-"
+			if stream && handOff != nil {
+				// Many queries in one process: dossier-full's start is paid
+				// once, and it embeds with any endpoint.
+				return handOff()
+			}
 			root, cfg, err := o.ws()
 			if err != nil {
 				return err
 			}
-			mode := search.Mode(o.mode)
-			if !slices.Contains(search.Modes, mode) {
-				return fmt.Errorf("%w: --mode %q: use one of hybrid, text, vector, symbol, regex", cli.ErrUsage, o.mode)
-			}
-			if o.k <= 0 {
-				return fmt.Errorf("%w: -k %d: give a positive number of results", cli.ErrUsage, o.k)
-			}
-			if o.minScore < 0 || o.minScore > 1 {
-				return fmt.Errorf("%w: --min-score %g: scores are between 0 and 1", cli.ErrUsage, o.minScore)
-			}
-			// A query is embedded by the index's own model unless the user
-			// chose one (flag, or config): then a mismatch is refused.
-			want := cfg.Embed.Provider
-			if o.embedder != "" {
-				want = o.embedder
-			}
-			q := search.Query{K: o.k, Mode: mode, Types: o.types, PathPrefix: o.pathPrefix, Near: o.near, MinScore: o.minScore, Embedder: want}
 			ctx := cmd.Context()
-			e := search.NewEngine()
-			e.AllowEndpoint(cfg.Embed)
-			out := cmd.OutOrStdout()
-			warn := newWarner(cmd.ErrOrStderr())
-			scope, err := o.graphScope(ctx, root)
-			if err != nil {
-				return err
+			q, e, scope, err := o.prepare(ctx, root, cfg)
+			var resp search.Response
+			if err == nil && !stream {
+				q.Text = args[0]
+				e.OneShot()
+				resp, err = e.SearchRoot(ctx, root, q)
 			}
-			if scope != nil {
-				q.K = appgraph.Widen(q.K)
-			}
-			if len(args) == 0 || args[0] == "-" {
-				if handOff != nil {
-					// Many queries in one process: the full binary's start
-					// is paid once, and it embeds with any endpoint.
-					return handOff()
-				}
-				if !o.json {
-					return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", cli.ErrUsage)
-				}
-				return searchStream(ctx, cmd.InOrStdin(), out, warn, e, root, q, scope, o.k)
-			}
-			q.Text = args[0]
-			e.OneShot()
-			resp, err := e.SearchRoot(ctx, root, q)
 			if errors.Is(err, embed.ErrNoRemote) && handOff != nil {
-				return handOff() // nothing is written yet
+				return handOff() // nothing is written yet, not even the notices
 			}
-			if err == nil && scope != nil {
-				resp.Results = search.KeepScope(resp.Results, scope, o.k)
-			}
+			printNotices(cmd.ErrOrStderr(), cfg)
 			var bad *search.BadQueryError
 			if errors.As(err, &bad) {
 				return fmt.Errorf("%w: %v", cli.ErrUsage, err)
 			}
 			if err != nil {
 				return err
+			}
+			out := cmd.OutOrStdout()
+			warn := newWarner(cmd.ErrOrStderr())
+			if stream {
+				if !o.json {
+					return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", cli.ErrUsage)
+				}
+				return searchStream(ctx, cmd.InOrStdin(), out, warn, e, root, q, scope, o.k)
+			}
+			if scope != nil {
+				resp.Results = search.KeepScope(resp.Results, scope, o.k)
 			}
 			warn.of(resp)
 			if o.json {
@@ -132,6 +113,38 @@ func NewSearchCmd(ws Workspace, handOff func() error) *cobra.Command {
 	f.StringSliceVar(&o.tables, "table", nil, "keep results on the walk of these tables (migrations, models, related models)")
 	f.StringVar(&o.embedder, "embedder", "", "embed the query with this provider (builtin or openai); it must be the index's (default: the index's)")
 	return cmd
+}
+
+// prepare checks the flags and makes the query (without its text), the
+// engine and the graph scope (nil without --route, --controller, --table).
+func (o *searchOptions) prepare(ctx context.Context, root string, cfg config.Config) (search.Query, *search.Engine, *appgraph.Scope, error) {
+	mode := search.Mode(o.mode)
+	if !slices.Contains(search.Modes, mode) {
+		return search.Query{}, nil, nil, fmt.Errorf("%w: --mode %q: use one of hybrid, text, vector, symbol, regex", cli.ErrUsage, o.mode)
+	}
+	if o.k <= 0 {
+		return search.Query{}, nil, nil, fmt.Errorf("%w: -k %d: give a positive number of results", cli.ErrUsage, o.k)
+	}
+	if o.minScore < 0 || o.minScore > 1 {
+		return search.Query{}, nil, nil, fmt.Errorf("%w: --min-score %g: scores are between 0 and 1", cli.ErrUsage, o.minScore)
+	}
+	// A query is embedded by the index's own model unless the user chose
+	// one (flag, or config): then a mismatch is refused.
+	want := cfg.Embed.Provider
+	if o.embedder != "" {
+		want = o.embedder
+	}
+	q := search.Query{K: o.k, Mode: mode, Types: o.types, PathPrefix: o.pathPrefix, Near: o.near, MinScore: o.minScore, Embedder: want}
+	e := search.NewEngine()
+	e.AllowEndpoint(cfg.Embed)
+	scope, err := o.graphScope(ctx, root)
+	if err != nil {
+		return q, nil, nil, err
+	}
+	if scope != nil {
+		q.K = appgraph.Widen(q.K)
+	}
+	return q, e, scope, nil
 }
 
 // searchStream answers one query per input line with one JSON line each.

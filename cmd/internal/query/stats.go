@@ -28,10 +28,11 @@ func NewStatsCmd(ws Workspace) *cobra.Command {
 		Short: "Print the figures of the existing index",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, _, err := o.ws()
+			root, cfg, err := o.ws()
 			if err != nil {
 				return err
 			}
+			printNotices(cmd.ErrOrStderr(), cfg)
 			if o.secrets {
 				return o.printSecrets(cmd.Context(), cmd.OutOrStdout(), root)
 			}
