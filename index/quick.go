@@ -97,8 +97,10 @@ func (ix *Indexer) quickRun(ctx context.Context) (sum Summary, ok bool, err erro
 		// Nothing changed: the last summary stands, and nothing is
 		// written but, once, what the check learned.
 		if tree.Learned() > 0 {
-			if err := ix.keepLearned(tree); err != nil {
-				return sum, true, err
+			// Best effort: an index that cannot be written (read-only
+			// file, full disk) still answers that nothing changed.
+			if ix.keepLearned(tree) == nil {
+				sum.Generation = tree.Gen
 			}
 		}
 		sum.Indexed, sum.Touched, sum.Removed = 0, 0, 0
@@ -123,13 +125,23 @@ func (ix *Indexer) quickRun(ctx context.Context) (sum Summary, ok bool, err erro
 // records their times as too recent to trust, and without this every
 // later check would read them all again. The stored summary is kept as
 // it is, at the new generation. A writer in between wins: the tree is
-// then left as that writer made it.
+// then left as that writer made it, nothing is committed, and
+// errStaleTree is returned. It does not wait for readers past
+// learnWait: the next run can learn it again.
 func (ix *Indexer) keepLearned(tree *discover.Tree) error {
-	return ix.update(func(tx *store.Tx) error {
+	db, err := store.OpenContext(ix.ctx(), store.Path(ix.root), store.Options{Timeout: learnWait})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Update(func(tx *store.Tx) error {
 		var sum Summary
 		ok, err := tx.Summary(&sum)
-		if err != nil || !ok || tx.Generation() != tree.Gen || sum.Generation != tree.Gen {
+		if err != nil {
 			return err
+		}
+		if !ok || tx.Generation() != tree.Gen || sum.Generation != tree.Gen {
+			return errStaleTree // rolls back: the generation stays
 		}
 		tree.Gen = tx.Generation() + 1
 		sum.Generation = tree.Gen
@@ -139,6 +151,13 @@ func (ix *Indexer) keepLearned(tree *discover.Tree) error {
 		return tx.SetSummary(sum)
 	})
 }
+
+// learnWait is how long keepLearned waits for the index file.
+const learnWait = 200 * time.Millisecond
+
+// errStaleTree is keepLearned's answer when another writer changed the
+// index since the tree was read.
+var errStaleTree = errors.New("index: the walk tree is older than the index")
 
 // quickTree is the tree a quick run updates with what it changed, written
 // with the run's records.

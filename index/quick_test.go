@@ -1,6 +1,7 @@
 package index
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -219,4 +220,100 @@ func untrustedDirs(t *testing.T, root string) int {
 		t.Fatal(err)
 	}
 	return tree.Learned()
+}
+
+// TestNoopRunLearnsBestEffort proves what a no-op run learned is written
+// only when it can be at once: a reader holding the index file delays the
+// run by at most learnWait and fails nothing, and a writer in between
+// (the index moved on since the tree was read) is left as it wrote.
+func TestNoopRunLearnsBestEffort(t *testing.T) {
+	root := fixture(t)
+	run(t, root)
+	ageDirs(t, root)
+	gen := generation(t, root)
+	reader, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noop := run(t, root) // fails the test on an error
+	reader.Close()
+	if noop.Indexed != 0 || generation(t, root) != gen {
+		t.Fatalf("no-op run beside a reader: indexed %d, generation %d -> %d; want 0 and no write", noop.Indexed, gen, generation(t, root))
+	}
+	if untrustedDirs(t, root) == 0 {
+		t.Fatal("the tree was written beside a reader")
+	}
+
+	var b []byte
+	view(t, root, func(tx *store.Tx) { b = append([]byte(nil), tx.WalkTree()...) })
+	tree, err := discover.DecodeTree(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tree.Check(t.Context(), root, discover.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "later.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, root) // another writer, after the tree was read
+	moved := generation(t, root)
+	ix, err := Open(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if err := ix.keepLearned(tree); !errors.Is(err, errStaleTree) {
+		t.Fatalf("keepLearned of a stale tree: %v, want errStaleTree", err)
+	}
+	if got := generation(t, root); got != moved {
+		t.Errorf("keepLearned of a stale tree committed: generation %d -> %d", moved, got)
+	}
+}
+
+// TestQuickRunSeesAnEntryChangeKind proves a quick run notices a
+// directory replaced by a file of the same name and the other way round,
+// though the entries' names are the same: an ignored directory
+// ("notes.md/" ignores directories only) is not in the tree to be missed,
+// and a file that became a directory is read as one.
+func TestQuickRunSeesAnEntryChangeKind(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		swap func(t *testing.T, root string)
+		want map[string]bool
+	}{
+		{"ignored directory to file", func(t *testing.T, root string) {
+			if err := os.RemoveAll(filepath.Join(root, "notes.md")); err != nil {
+				t.Fatal(err)
+			}
+			write(t, root, "notes.md", "# Notes\n")
+		}, map[string]bool{"notes.md": true, "notes.md/inside.md": false}},
+		{"file to directory", func(t *testing.T, root string) {
+			if err := os.Remove(filepath.Join(root, "extra.md")); err != nil {
+				t.Fatal(err)
+			}
+			write(t, root, "extra.md/inner.md", "# Inner\n")
+		}, map[string]bool{"extra.md": false, "extra.md/inner.md": true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := fixture(t)
+			write(t, root, ".gitignore", "notes.md/\n")
+			write(t, root, "notes.md/inside.md", "# Ignored\n")
+			write(t, root, "extra.md", "# Extra\n")
+			run(t, root)
+			ageDirs(t, root)
+			run(t, root)
+			c.swap(t, root)
+			run(t, root)
+			has := map[string]bool{}
+			view(t, root, func(tx *store.Tx) {
+				tx.Files(func(f store.File) error { has[f.Path] = true; return nil })
+			})
+			for p, want := range c.want {
+				if has[p] != want {
+					t.Errorf("%s indexed: %v, want %v", p, has[p], want)
+				}
+			}
+		})
+	}
 }

@@ -214,11 +214,14 @@ func (r recorder) breaks(why string) {
 	}
 }
 
+// namesHash sums a directory's entries: their names and kinds (a
+// directory replaced by a file of the same name is a change).
 func namesHash(entries []os.DirEntry) uint64 {
 	h := fnv.New64a()
 	for _, e := range entries {
 		h.Write([]byte(e.Name()))
-		h.Write([]byte{0})
+		k := uint32(e.Type())
+		h.Write([]byte{0, byte(k >> 24), byte(k >> 16), byte(k >> 8), byte(k)})
 	}
 	return h.Sum64()
 }
