@@ -21,6 +21,7 @@ import (
 	"github.com/dossierhq/dossier/cmd/internal/query"
 	"github.com/dossierhq/dossier/cmd/internal/sibling"
 	"github.com/dossierhq/dossier/store/config"
+	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
 func main() {
@@ -45,7 +46,9 @@ func fail(err error) {
 	if errors.As(err, &r) {
 		os.Exit(r.ExitCode())
 	}
-	fmt.Fprintln(os.Stderr, "dossier:", err)
+	// The error names paths from the environment: escaped, as every
+	// message of dossier's is.
+	fmt.Fprintln(os.Stderr, "dossier:", termsafe.Line(err.Error()))
 	os.Exit(cli.ExitError)
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dossierhq/dossier/index/embed/embedtest"
 )
@@ -107,12 +109,17 @@ type result struct {
 
 func runBin(t *testing.T, bin, stdin string, env []string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // a hand-off loop would never end
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%s %v: still running after 2 minutes\n%s", bin, args, errb.String())
+	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
@@ -233,6 +240,16 @@ func TestFrontMatchesFull(t *testing.T) {
 	r := runBin(t, alone, "", []string{"PATH=" + t.TempDir(), "DOSSIER_FULL="}, "index", "--root", root)
 	if r.code != 1 || !strings.Contains(r.stderr, "dossier-full") || !strings.Contains(r.stderr, "make build") {
 		t.Errorf("index without dossier-full: exit %d\n%s", r.code, r.stderr)
+	}
+	// ... with what it names escaped.
+	r = runBin(t, alone, "", []string{"DOSSIER_FULL=/no\x1b[31mwhere"}, "index", "--root", root)
+	if r.code != 1 || strings.Contains(r.stderr, "\x1b") || !strings.Contains(r.stderr, `/no\x1b[31mwhere`) {
+		t.Errorf("index with DOSSIER_FULL holding an escape: exit %d\n%q", r.code, r.stderr)
+	}
+	// DOSSIER_FULL naming the front itself is refused, not exec'd in a loop.
+	r = runBin(t, alone, "", []string{"DOSSIER_FULL=" + alone}, "index", "--root", root)
+	if r.code != 1 || !strings.Contains(r.stderr, "this very binary") || !strings.Contains(r.stderr, "DOSSIER_FULL") {
+		t.Errorf("index with DOSSIER_FULL naming the front: exit %d\n%s", r.code, r.stderr)
 	}
 	// ... and still answers what it answers alone.
 	if r := runBin(t, alone, "", []string{"PATH=" + t.TempDir()}, "stats", "--root", root); r.code != 0 {

@@ -33,8 +33,27 @@ var (
 )
 
 // Find is the path of b: $Env when set, else the one next to this
-// executable (symlinks resolved), else the one on PATH.
+// executable (symlinks resolved), else the one on PATH. A path that is
+// this executable itself (DOSSIER_FULL pointed at dossier) is refused:
+// handing on to it would start it again without end.
 func (b Binary) Find() (string, error) {
+	p, err := b.find()
+	if err != nil {
+		return "", err
+	}
+	self, serr := os.Executable()
+	if serr != nil {
+		return p, nil
+	}
+	st, err := os.Stat(p)
+	me, merr := os.Stat(self)
+	if err == nil && merr == nil && os.SameFile(st, me) {
+		return "", fmt.Errorf("%s %s is this very binary, %s, not %s: point %s at %s's binary, or unset it", b.What, p, filepath.Base(self), b.Name, b.Env, b.What)
+	}
+	return p, nil
+}
+
+func (b Binary) find() (string, error) {
 	name := b.Name
 	if runtime.GOOS == "windows" {
 		name += ".exe"
