@@ -145,7 +145,11 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	if skip != nil {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	heaps := make([]hitHeap, workers)
+	heaps := make([]hitHeap, workers)    // the records' hits
+	docHeaps := make([]docHeap, workers) // the table's
+	for w := range docHeaps {
+		docHeaps[w].paths = paths
+	}
 	nulls := make([]cosineNull, workers)
 	kept := make([]keptComps, workers)
 	if cq != nil {
@@ -161,19 +165,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			h, null := &heaps[w], &nulls[w]
-			// p is the entry's path, or "" for path number pn of the
-			// snapshot, made a string only for an entry the heap may keep.
-			offer := func(p string, pn, ord int, s float64) bool {
-				null.add(s)
-				if h.Len() < ncand || s >= (*h)[0].score {
-					if p == "" {
-						p = paths.path(pn)
-					}
-					return h.offer(hit{key: key{p, ord}, score: s}, ncand)
-				}
-				return false
-			}
+			h, dh, null := &heaps[w], &docHeaps[w], &nulls[w]
 			type toKeep struct {
 				j int
 				s float64 // +Inf for a document of want
@@ -189,7 +181,11 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 				if fl.table == nil {
 					for j := range fl.n {
 						if fl.keep == nil || fl.keep(j) {
-							offer(fl.path, 0, j, float64(q.Estimate(fl.entries[j*size:(j+1)*size])))
+							s := float64(q.Estimate(fl.entries[j*size : (j+1)*size]))
+							null.add(s)
+							if h.Len() < ncand || s >= (*h)[0].score {
+								h.offer(hit{key: key{fl.path, j}, score: s}, ncand)
+							}
 						}
 					}
 					continue
@@ -227,7 +223,9 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 					}
 					scale := math.Float32frombits(binary.LittleEndian.Uint32(scales[4*j:]))
 					s := float64(cq.Estimate(acc, j, scale))
-					if offer("", int(d.path), int(d.ordinal), s) || wanted {
+					null.add(s)
+					took := (len(dh.h) < ncand || s >= dh.h[0].score) && dh.offer(docHit{s, d.path, d.ordinal}, ncand)
+					if took || wanted {
 						keep = append(keep, toKeep{j, s})
 						if wanted {
 							keep[len(keep)-1].s = math.Inf(1)
@@ -235,8 +233,8 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 					}
 				}
 				worst := math.Inf(-1)
-				if h.Len() >= ncand {
-					worst = (*h)[0].score
+				if len(dh.h) >= ncand {
+					worst = dh.h[0].score
 				}
 				for _, k := range keep {
 					if k.s >= worst {
@@ -256,6 +254,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	var null cosineNull
 	for w, h := range heaps {
 		all = append(all, h...)
+		all = docHeaps[w].hits(all)
 		null.merge(nulls[w])
 	}
 	// Rescore the best estimates, and the other retrievers' candidates,
