@@ -148,16 +148,19 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	heaps := make([]hitHeap, workers)    // the records' hits
 	docHeaps := make([]docHeap, workers) // the table's
 	for w := range docHeaps {
-		docHeaps[w].paths = paths
+		docHeaps[w] = docHeap{h: make([]docHit, 0, ncand), paths: paths}
 	}
 	nulls := make([]cosineNull, workers)
 	kept := make([]keptComps, workers)
 	if cq != nil {
-		// Room for what a scan keeps, as a rule (each block's candidates
-		// and want's), so it seldom grows: fresh memory is a page fault
-		// per page, and a slice that doubles copies what it held.
+		// Room for what a scan keeps, as a rule, so it seldom grows: fresh
+		// memory is a page fault per page, and a slice that doubles copies
+		// what it held. A worker keeps the candidates of each of its
+		// blocks that are still in its heap at the block's end: on Go's
+		// source tree (9 blocks a worker), 1,100-1,500 for 432 candidates
+		// and 200 of want.
 		for w := range kept {
-			n := 2*ncand + len(want)
+			n := 4*ncand + len(want)
 			kept[w] = keptComps{docs: make([]int, 0, n), scales: make([]float32, 0, n), comps: make([]byte, 0, n*2*len(cq.Dims))}
 		}
 	}
@@ -174,7 +177,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 				buf          []byte // a block read by copy, reused
 				pieces, cols [][]byte
 				acc          []uint64
-				keep         []toKeep
+				keep         = make([]toKeep, 0, ncand)
 			)
 			for i := w; i < len(files); i += workers {
 				fl := &files[i]
