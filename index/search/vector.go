@@ -161,7 +161,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 		// and 200 of want.
 		for w := range kept {
 			n := 4*ncand + len(want)
-			kept[w] = keptComps{docs: make([]int, 0, n), scales: make([]float32, 0, n), comps: make([]byte, 0, n*2*len(cq.Dims))}
+			kept[w] = keptComps{docs: make([]int, 0, n), scales: make([]float32, 0, n), comps: make([]byte, 0, n*len(cq.Dims))}
 		}
 	}
 	errs := make([]error, workers)
@@ -265,6 +265,10 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	// file it holds (with the components the scan kept), else in the
 	// file's own record.
 	sets := map[string]VectorSet{}
+	var row, resid []byte // a document's row of residuals, and those at cq.Dims
+	if cq != nil && table != nil {
+		row, resid = make([]byte, table.rowSize()), make([]byte, len(cq.Dims))
+	}
 	refine := func(k key) (float64, bool, error) {
 		if cq != nil {
 			d, ok, err := v.tableDoc(k)
@@ -272,7 +276,10 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 				return 0, false, err
 			}
 			if ok {
-				scale, comps, resid, err := keptOrRead(kept, d, table, cq)
+				scale, comps, err := keptOrRead(kept, d, table, cq)
+				if err == nil {
+					err = table.resid(d, cq.Dims, row, resid)
+				}
 				if err != nil {
 					return 0, false, err
 				}
@@ -394,8 +401,8 @@ type keptComps struct {
 	comps  []byte // per document: len(dims) components, then residuals
 }
 
-// add keeps document d, entry j of a block whose pieces (components then
-// residuals) are pieces.
+// add keeps document d, entry j of a block whose component columns are
+// pieces.
 func (k *keptComps) add(d int, scale float32, pieces [][]byte, j int) {
 	if n := len(k.docs); n > 0 && k.docs[n-1] == d {
 		return
@@ -403,32 +410,31 @@ func (k *keptComps) add(d int, scale float32, pieces [][]byte, j int) {
 	k.docs = append(k.docs, d)
 	k.scales = append(k.scales, scale)
 	n := len(k.comps)
-	k.comps = slices.Grow(k.comps, 2*len(pieces))[:n+2*len(pieces)]
-	comps, resid := k.comps[n:n+len(pieces)], k.comps[n+len(pieces):]
+	k.comps = slices.Grow(k.comps, len(pieces))[:n+len(pieces)]
+	comps := k.comps[n:]
 	for i, p := range pieces {
-		comps[i], resid[i] = p[j], p[len(p)/2+j]
+		comps[i] = p[j]
 	}
 }
 
-// keptOrRead returns the scale, components and residuals of table
-// document d that some worker's scan kept, or else reads them from d's
-// block of ct.
-func keptOrRead(kept []keptComps, d int, ct *colTable, cq *vecindex.ColumnQuery) (float32, []byte, []byte, error) {
+// keptOrRead returns the scale and components of table document d that
+// some worker's scan kept, or else reads them from d's block of ct.
+func keptOrRead(kept []keptComps, d int, ct *colTable, cq *vecindex.ColumnQuery) (float32, []byte, error) {
 	n := len(cq.Dims)
 	for _, k := range kept {
 		if i, ok := slices.BinarySearch(k.docs, d); ok {
-			return k.scales[i], k.comps[2*i*n : (2*i+1)*n], k.comps[(2*i+1)*n : (2*i+2)*n], nil
+			return k.scales[i], k.comps[i*n : (i+1)*n], nil
 		}
 	}
 	if ct == nil || d >= ct.docs {
-		return 0, nil, nil, fmt.Errorf("search snapshot: document %d is not in the vector table (run `dossier index` to rebuild it)", d)
+		return 0, nil, fmt.Errorf("search snapshot: document %d is not in the vector table (run `dossier index` to rebuild it)", d)
 	}
 	first, _ := ct.block(d / colBlock)
 	scales, pieces, _, err := ct.read(d/colBlock, cq.Dims, nil, nil)
 	if err != nil {
-		return 0, nil, nil, err
+		return 0, nil, err
 	}
 	var k keptComps
 	k.add(d, math.Float32frombits(binary.LittleEndian.Uint32(scales[4*(d-first):])), pieces, d-first)
-	return k.scales[0], k.comps[:n], k.comps[n:], nil
+	return k.scales[0], k.comps, nil
 }
