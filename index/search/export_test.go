@@ -44,6 +44,9 @@ func WriteOldSnapshot(tx *store.Tx) error {
 // entries for its next query.
 func VectorsCached(e *Engine) bool { return e.vecs.loaded }
 
+// ResultsCached reports whether e keeps a cache of responses.
+func ResultsCached(e *Engine) bool { return e.results != nil }
+
 // VectorScans answers q's vector leg with a one-shot Engine in tx and
 // returns how many files' vector records its scan read instead of the
 // snapshot's vector table.

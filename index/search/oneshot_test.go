@@ -10,7 +10,8 @@ import (
 
 // TestOneShotMatchesCachingEngine proves a one-shot Engine, which scans
 // vector entries in place, answers every mode as an Engine that keeps
-// copies does, and keeps no copy.
+// copies does, and keeps no copy, nor its response (a cache of responses
+// starts a goroutine and a timer a process that answers one never uses).
 func TestOneShotMatchesCachingEngine(t *testing.T) {
 	root := workspace(t)
 	for _, q := range []search.Query{
@@ -29,6 +30,9 @@ func TestOneShotMatchesCachingEngine(t *testing.T) {
 		}
 		if search.VectorsCached(e) {
 			t.Errorf("one-shot %q kept a copy of the vectors", q.Text)
+		}
+		if search.ResultsCached(e) {
+			t.Errorf("one-shot %q kept its response for a next query", q.Text)
 		}
 		if !reflect.DeepEqual(got.Results, cached.Results) {
 			t.Errorf("one-shot %q:\n got %+v\nwant %+v", q.Text, got.Results, cached.Results)

@@ -143,7 +143,8 @@ func NewEngine() *Engine { return &Engine{tok: terms.New(), emb: embed.NewBuilti
 
 // OneShot tells e it answers a single query and is then dropped (a CLI
 // process): it scans vector entries where they lie in the index file
-// instead of copying them for later queries. Results are the same.
+// instead of copying them for later queries, and keeps no cache of
+// responses. Results are the same.
 func (e *Engine) OneShot() { e.oneShot = true }
 
 // key identifies a chunk by file and position, which every retriever knows.
@@ -314,7 +315,7 @@ func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, er
 	if resp.Results, resp.Debug.NearMisses, err = v.finish(fused, q, f); err != nil {
 		return resp, err
 	}
-	if !transient {
+	if !transient && !e.oneShot {
 		e.remember(gen, q, resp)
 	}
 	return resp, nil
