@@ -265,11 +265,30 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	// file it holds (with the components the scan kept), else in the
 	// file's own record.
 	sets := map[string]VectorSet{}
+	var refineOnce func(k key) (float64, bool, error)
 	var row, resid []byte // a document's row of residuals, and those at cq.Dims
 	if cq != nil && table != nil {
 		row, resid = make([]byte, table.rowSize()), make([]byte, len(cq.Dims))
 	}
+	// Each rescore of a table document reads its row of residuals: the
+	// candidates of the scan and of the other retrievers overlap, so each
+	// cosine is kept for the second.
+	type cosine struct {
+		s  float64
+		ok bool
+	}
+	done := map[key]cosine{}
 	refine := func(k key) (float64, bool, error) {
+		if c, ok := done[k]; ok {
+			return c.s, c.ok, nil
+		}
+		s, ok, err := refineOnce(k)
+		if err == nil {
+			done[k] = cosine{s, ok}
+		}
+		return s, ok, err
+	}
+	refineOnce = func(k key) (float64, bool, error) {
 		if cq != nil {
 			d, ok, err := v.tableDoc(k)
 			if err != nil {
