@@ -106,3 +106,6 @@ func (t VecTables) Docs() int { return t.l.docs }
 
 // Dims is the vectors' length.
 func (t VecTables) Dims() int { return t.l.dims }
+
+// OneShotGC is oneShotGC.
+const OneShotGC = oneShotGC

@@ -3,6 +3,7 @@ package search_test
 import (
 	"context"
 	"reflect"
+	"runtime/debug"
 	"testing"
 
 	"github.com/dossierhq/dossier/index/search"
@@ -36,6 +37,20 @@ func TestOneShotMatchesCachingEngine(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got.Results, cached.Results) {
 			t.Errorf("one-shot %q:\n got %+v\nwant %+v", q.Text, got.Results, cached.Results)
+		}
+	}
+}
+
+// TestOneShotDefersCollection proves a one-shot Engine raises the
+// process's GOGC to oneShotGC, and never lowers one set higher or off.
+func TestOneShotDefersCollection(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	for _, c := range []struct{ before, want int }{{100, search.OneShotGC}, {1000, 1000}, {-1, -1}} {
+		debug.SetGCPercent(c.before)
+		search.NewEngine().OneShot()
+		if got := debug.SetGCPercent(100); got != c.want {
+			t.Errorf("GOGC %d: one-shot left %d, want %d", c.before, got, c.want)
 		}
 	}
 }
