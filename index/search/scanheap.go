@@ -1,6 +1,9 @@
 package search
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // docHit is a candidate of the vector table's scan: a document of the
 // snapshot, by its path's number, and its estimate. The scan offers each
@@ -75,6 +78,24 @@ func (d *docHeap) down(i int) {
 		d.h[i], d.h[j] = d.h[j], d.h[i]
 		i = j
 	}
+}
+
+// best returns the heap of the n best of d's hits (d's own, reordered),
+// so only those become hits with paths.
+func (d *docHeap) best(n int) *docHeap {
+	if len(d.h) > n {
+		slices.SortFunc(d.h, func(a, b docHit) int {
+			switch {
+			case d.worse(b, a):
+				return -1
+			case d.worse(a, b):
+				return 1
+			}
+			return 0
+		})
+		d.h = d.h[:n]
+	}
+	return d
 }
 
 // hits appends the heap's hits to hs, each path made a string.

@@ -10,7 +10,8 @@ import (
 // TestDocHeapKeepsWhatHitHeapKeeps proves the vector scan's heap of
 // documents by path number keeps the hits a hitHeap of their paths keeps,
 // ties included (equal scores, then path, then position), in a path table
-// in path order and in one that is not.
+// in path order and in one that is not, and that its best few are the
+// best few of those hits.
 func TestDocHeapKeepsWhatHitHeapKeeps(t *testing.T) {
 	for _, paths := range [][]string{
 		{"a.go", "b/c.go", "b/d.go", "e.go", "f/g/h.go"},
@@ -41,6 +42,11 @@ func TestDocHeapKeepsWhatHitHeapKeeps(t *testing.T) {
 			got, want := top(dh.hits(nil), limit), top(append([]hit(nil), hh...), limit)
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%q limit %d:\n got %+v\nwant %+v", paths, limit, got, want)
+			}
+			// The best few of them, as hits, are the best few of the hits.
+			few := max(limit/2, 1)
+			if got, want := dh.best(few).hits(nil), top(want, few); !reflect.DeepEqual(top(got, few), want) || len(got) != len(want) {
+				t.Errorf("%q best %d:\n got %+v\nwant %+v", paths, few, got, want)
 			}
 		}
 	}

@@ -255,11 +255,14 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	}
 	var all []hit
 	var null cosineNull
+	var best docHeap // the workers' table candidates: the best ncand of them
 	for w, h := range heaps {
 		all = append(all, h...)
-		all = docHeaps[w].hits(all)
+		best.h = append(best.h, docHeaps[w].h...)
 		null.merge(nulls[w])
 	}
+	best.paths = paths
+	all = best.best(ncand).hits(all)
 	// Rescore the best estimates, and the other retrievers' candidates,
 	// from their residuals: in the snapshot's table, read by copy, for a
 	// file it holds (with the components the scan kept), else in the
@@ -277,7 +280,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 		s  float64
 		ok bool
 	}
-	done := map[key]cosine{}
+	done := make(map[key]cosine, ncand+len(want))
 	refine := func(k key) (float64, bool, error) {
 		if c, ok := done[k]; ok {
 			return c.s, c.ok, nil
@@ -348,7 +351,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 		hits[i].raw = hits[i].score
 		hits[i].score *= scale
 	}
-	cos := map[key]hit{}
+	cos := make(map[key]hit, len(want))
 	for _, h := range want {
 		if !f.path(h.key.path) {
 			continue
