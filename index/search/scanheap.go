@@ -5,16 +5,18 @@ import (
 	"slices"
 )
 
-// docHit is a candidate of the vector table's scan: a document of the
-// snapshot, by its path's number, and its estimate. The scan offers each
-// of the table's hundred thousand documents; a hit (a path as a string,
-// boxed into an interface by container/heap) made for every one the heap
+// docHit is a candidate of the snapshot's text scoring or vector scan: a
+// document of the snapshot, by its path's number, and its score. The
+// vector scan offers each of the table's hundred thousand documents, the
+// text scoring each that holds a query term; a hit (a path as a string,
+// boxed into an interface by container/heap) made for every one a heap
 // took was most of what the vector leg allocated, and in a new process
 // every fresh page of memory is a page fault.
 type docHit struct {
 	score float64
 	path  uint32 // the path's number in the snapshot's path table
 	ord   uint32
+	cover float64 // text: the query IDF mass the chunk holds
 }
 
 // docHeap is hitHeap for docHits: a min-heap, the worst on top, in the

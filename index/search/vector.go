@@ -227,7 +227,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 					scale := math.Float32frombits(binary.LittleEndian.Uint32(scales[4*j:]))
 					s := float64(cq.Estimate(acc, j, scale))
 					null.add(s)
-					took := (len(dh.h) < ncand || s >= dh.h[0].score) && dh.offer(docHit{s, d.path, d.ordinal}, ncand)
+					took := (len(dh.h) < ncand || s >= dh.h[0].score) && dh.offer(docHit{score: s, path: d.path, ord: d.ordinal}, ncand)
 					if took || wanted {
 						keep = append(keep, toKeep{j, s})
 						if wanted {
