@@ -260,10 +260,10 @@ func (ct *colTable) check(b, p int, piece []byte) error {
 	return ct.val.Damaged(fmt.Sprintf("the %s of documents %d-%d fail their checksum", what, first, first+n-1))
 }
 
-// read returns the scales of block b's documents and the pieces of their
-// components dims (ascending: each its column), checked; read by copy into buf (reused when large enough, and returned
-// for the next block), in runs of pieces mergeGap apart at most. pieces
-// is reused too.
+// read returns the scales of block b's documents and the columns of
+// their components dims (ascending), checked; read by copy into buf
+// (reused when large enough, and returned for the next block), in runs of
+// pieces mergeGap apart at most. pieces is reused too.
 func (ct *colTable) read(b int, dims []int, buf []byte, pieces [][]byte) (scales []byte, _ [][]byte, _ []byte, err error) {
 	pieces = pieces[:0]
 	// Pieces 0 (scales) and 1+dims[i].

@@ -264,9 +264,9 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	best.paths = paths
 	all = best.best(ncand).hits(all)
 	// Rescore the best estimates, and the other retrievers' candidates,
-	// from their residuals: in the snapshot's table, read by copy, for a
-	// file it holds (with the components the scan kept), else in the
-	// file's own record.
+	// from their residuals: for a file the snapshot's table holds, the
+	// components the scan kept and the document's row of residuals, read
+	// by copy; else the file's own record.
 	sets := map[string]VectorSet{}
 	var refineOnce func(k key) (float64, bool, error)
 	var row, resid []byte // a document's row of residuals, and those at cq.Dims
