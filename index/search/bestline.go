@@ -36,17 +36,31 @@ func (v *view) bestLines(rs []ranked, q Query) error {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(rs[a].Path, rs[b].Path) })
-	var buf, text []byte
+	// The files' blobs, and one buffer the size of the largest: a buffer
+	// grown file by file was a fresh allocation, and fresh pages, for each
+	// larger one.
+	raws := make([][]byte, len(order))
+	size := 0
+	for k, i := range order {
+		if k > 0 && rs[i].Path == rs[order[k-1]].Path {
+			raws[k] = raws[k-1]
+			continue
+		}
+		if raws[k] = v.tx.RawBlob(rs[i].Path); raws[k] != nil {
+			if n, err := s2.DecodedLen(raws[k]); err == nil {
+				size = max(size, n)
+			}
+		}
+	}
+	buf := make([]byte, size)
+	var text []byte
 	var found []secrets.Finding
 	ok, path := false, ""
-	for _, i := range order {
+	for k, i := range order {
 		r := &rs[i]
 		if r.Path != path {
 			path, found, ok = r.Path, nil, false
-			if raw := v.tx.RawBlob(r.Path); raw != nil {
-				if n, err := s2.DecodedLen(raw); err == nil && n > cap(buf) {
-					buf = make([]byte, n)
-				}
+			if raw := raws[k]; raw != nil {
 				var err error
 				text, err = store.DecodeBlobInto(buf, raw)
 				ok = err == nil

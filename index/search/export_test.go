@@ -44,6 +44,9 @@ func WriteOldSnapshot(tx *store.Tx) error {
 // entries for its next query.
 func VectorsCached(e *Engine) bool { return e.vecs.loaded }
 
+// ResultsCached reports whether e keeps a cache of responses.
+func ResultsCached(e *Engine) bool { return e.results != nil }
+
 // VectorScans answers q's vector leg with a one-shot Engine in tx and
 // returns how many files' vector records its scan read instead of the
 // snapshot's vector table.
@@ -88,14 +91,21 @@ type VecTables struct {
 func (t VecTables) Scales() []byte { off, n := t.l.piece(0, 0); return t.vecs[off : off+n] }
 
 // Column is component j of the first block's documents.
-func (t VecTables) Column(j int) []byte { off, n := t.l.piece(0, 1+j); return t.vecs[off : off+n/2] }
+func (t VecTables) Column(j int) []byte { off, n := t.l.piece(0, 1+j); return t.vecs[off : off+n] }
 
-// Residuals are the residuals of component j of the first block's
-// documents.
-func (t VecTables) Residuals(j int) []byte {
-	off, n := t.l.piece(0, 1+j)
-	return t.vecs[off+n/2 : off+n]
+// Row is document d's row of residuals, without its checksum.
+func (t VecTables) Row(d int) []byte { return t.vecs[t.l.row(d) : t.l.row(d)+t.l.dims] }
+
+// RowAndSum is document d's row of residuals with its checksum.
+func (t VecTables) RowAndSum(d int) []byte {
+	return t.vecs[t.l.row(d) : t.l.row(d)+t.l.rowSize()]
 }
+
+// Docs is the number of documents.
+func (t VecTables) Docs() int { return t.l.docs }
 
 // Dims is the vectors' length.
 func (t VecTables) Dims() int { return t.l.dims }
+
+// OneShotGC is oneShotGC.
+const OneShotGC = oneShotGC

@@ -12,7 +12,34 @@ type fused struct {
 	rank, score float64
 	line        string
 	lineNo      int
-	ranks       map[string]int
+	ranks       [len(retrievers)]int // per retrievers, 0 when not in its list
+}
+
+// retrievers are the lists fuse may merge, in the order a result names
+// its sources.
+var retrievers = [...]string{"text", "vector", "symbol", "regex"}
+
+// retriever is the index of name in retrievers.
+func retriever(name string) int {
+	for i, r := range retrievers {
+		if r == name {
+			return i
+		}
+	}
+	panic("search: unknown retriever " + name)
+}
+
+// rankMap returns f's ranks by retriever name, as a Result holds them: a
+// map made only for the candidates that become results, not for each of
+// the hundreds fusion merges.
+func (f *fused) rankMap() map[string]int {
+	m := make(map[string]int, 2)
+	for i, r := range f.ranks {
+		if r > 0 {
+			m[retrievers[i]] = r
+		}
+	}
+	return m
 }
 
 // Hybrid fusion weights: a candidate's fused score is its text score plus
@@ -39,10 +66,15 @@ const (
 func fuse(lists map[string][]hit, order []string, cos map[key]hit) ([]fused, int) {
 	weight := map[string]float64{"vector": vectorWeight, "symbol": symbolWeight}
 	hybrid := len(order) > 1
-	byKey := map[key]*fused{}
-	var out []*fused
+	n := 0
+	for _, hs := range lists {
+		n += len(hs)
+	}
+	byKey := make(map[key]*fused, n)
+	out := make([]*fused, 0, n)
 	for _, name := range order {
 		hs := lists[name]
+		ri := retriever(name)
 		if len(hs) == 0 || hs[0].raw <= 0 {
 			continue
 		}
@@ -57,16 +89,16 @@ func fuse(lists map[string][]hit, order []string, cos map[key]hit) ([]fused, int
 		for i, h := range hs {
 			f := byKey[h.key]
 			if f == nil {
-				f = &fused{key: h.key, line: h.line, lineNo: h.lineNo, ranks: map[string]int{}}
+				f = &fused{key: h.key, line: h.line, lineNo: h.lineNo}
 				byKey[h.key] = f
 				out = append(out, f)
 			}
-			f.ranks[name] = i + 1
+			f.ranks[ri] = i + 1
 			add(f, h)
 		}
 		if name == "vector" {
 			for _, f := range out {
-				if c, ok := cos[f.key]; ok && f.ranks[name] == 0 {
+				if c, ok := cos[f.key]; ok && f.ranks[ri] == 0 {
 					add(f, c)
 				}
 			}

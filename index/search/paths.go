@@ -2,8 +2,7 @@ package search
 
 import (
 	"bytes"
-	"slices"
-	"strings"
+	"sort"
 )
 
 // pathTable is the snapshot's path table as stored: paths separated by
@@ -64,18 +63,28 @@ func (t *pathTable) hasPrefix(n int, prefix string) bool {
 
 // num is the number of path p: found by binary search, as the table is in
 // path order (a map of 10k paths was a tenth of a one-shot query's time),
-// or in nums when it is not.
+// or in nums when it is not. It compares the stored bytes in place: a
+// string made of each path it passes was most of what the vector leg of a
+// one-shot query allocated.
 func (t *pathTable) num(p string) (uint32, bool) {
 	if t.nums != nil {
 		n, ok := t.nums[p]
 		return n, ok
 	}
-	i, ok := slices.BinarySearchFunc(t.offs[:t.len()], p, func(off uint32, p string) int {
-		end := bytes.IndexByte(t.table[off:], pathSep[0])
-		if end < 0 {
-			end = len(t.table) - int(off)
+	n := t.len()
+	i, found := sort.Find(n, func(i int) int { return -compareBytes(t.bytes(i), p) })
+	return uint32(i), found
+}
+
+// compareBytes is strings.Compare(string(b), s) without making the string.
+func compareBytes(b []byte, s string) int {
+	for i := range min(len(b), len(s)) {
+		if b[i] != s[i] {
+			if b[i] < s[i] {
+				return -1
+			}
+			return 1
 		}
-		return strings.Compare(string(t.table[off:int(off)+end]), p)
-	})
-	return uint32(i), ok
+	}
+	return cmpInt(len(b), len(s))
 }

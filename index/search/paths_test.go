@@ -42,3 +42,26 @@ func TestPathTable(t *testing.T) {
 		}
 	}
 }
+
+// TestPathNumAllocates proves looking a path up by name in a table in path
+// order makes no string of the paths it passes: a one-shot query looks up
+// every candidate of the other retrievers, hundreds, each a page fault or
+// more of fresh memory in a new process.
+func TestPathNumAllocates(t *testing.T) {
+	var paths []string
+	for i := range 64 {
+		paths = append(paths, strings.Repeat("a/long/directory/name/", 3)+string(rune('a'+i/26))+string(rune('a'+i%26))+".go")
+	}
+	pt, ok := newPathTable([]byte(strings.Join(paths, pathSep)), len(paths))
+	if !ok || pt.nums != nil {
+		t.Fatalf("ok %v, map %v: want a table in path order", ok, pt.nums != nil)
+	}
+	want := paths[37]
+	if n := testing.AllocsPerRun(100, func() {
+		if n, ok := pt.num(want); !ok || n != 37 {
+			t.Fatalf("num(%q) = %d, %v", want, n, ok)
+		}
+	}); n != 0 {
+		t.Errorf("num allocates %.0f times a lookup", n)
+	}
+}

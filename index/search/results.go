@@ -77,9 +77,9 @@ func (v *view) finish(cands []fused, q Query, f filter) (rs, misses []Result, er
 			}
 		}
 		r := Result{ID: m.ID, Path: c.key.path, StartLine: m.StartLine, EndLine: m.EndLine, Symbol: m.Symbol,
-			Kind: m.Kind, Language: m.Language, Score: c.score * prior, Line: c.line, MatchLine: c.lineNo, Ranks: c.ranks}
-		for _, name := range []string{"text", "vector", "symbol", "regex"} {
-			if c.ranks[name] > 0 {
+			Kind: m.Kind, Language: m.Language, Score: c.score * prior, Line: c.line, MatchLine: c.lineNo, Ranks: c.rankMap()}
+		for i, name := range retrievers {
+			if c.ranks[i] > 0 {
 				r.Sources = append(r.Sources, name)
 			}
 		}

@@ -31,7 +31,9 @@ import (
 // 10: the vector table by column, so a query reads its components only.
 // 11: a metadata entry's CRC-32C covers its document's number too, so an
 // intact entry reached through another document's offsets is damage.
-const snapVersion = 11
+// 12: the vector table's residuals by row after the columns, so a scan
+// reads components only and a rescore its document's row.
+const snapVersion = 12
 
 // pathSep separates the path table's entries: the one byte a Unix path
 // cannot hold.

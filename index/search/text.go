@@ -180,7 +180,9 @@ func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) (
 	if ps.err != nil {
 		return nil, ps.err
 	}
-	h := make(hitHeap, 0, limit)
+	// The best by path number: a path becomes a string only for those left
+	// at the end (see docHit).
+	h := docHeap{h: make([]docHit, 0, limit), paths: &v.e.snap.paths}
 	for len(ps.heap) > 0 {
 		d := ps.doc()
 		skip := blocked.has(d)
@@ -202,16 +204,20 @@ func (v *view) scoreSnapshot(qt map[string]int, st stats, f filter, limit int) (
 		if ps.err != nil {
 			return nil, ps.err
 		}
-		if skip || len(h) == limit && score < h[0].score {
+		if skip || len(h.h) == limit && score < h.h[0].score {
 			continue
 		}
 		e, err := v.doc(d)
 		if err != nil {
 			return nil, err
 		}
-		h.offer(hit{key: key{v.e.snap.paths.path(int(e.path)), int(e.ordinal)}, score: score, raw: score, cover: cover}, limit)
+		h.offer(docHit{score: score, path: e.path, ord: e.ordinal, cover: cover}, limit)
 	}
-	return h, nil
+	hits := make([]hit, 0, len(h.h))
+	for _, x := range h.h {
+		hits = append(hits, hit{key: key{h.paths.path(int(x.path)), int(x.ord)}, score: x.score, raw: x.score, cover: x.cover})
+	}
+	return hits, nil
 }
 
 // blockedDocs returns the runs of snapshot documents a query must not

@@ -11,19 +11,22 @@ import (
 )
 
 // The snapshot's vector table holds every document's stored vector (the
-// int8 entry and residuals of vecindex) in document order, laid out by
-// column in blocks of colBlock documents: a block holds its documents'
-// scales, then component 0 of each and its residual of each, then
-// component 1 of each and its residual of each, and so on; the table
-// starts with a checksum of each of those pieces. A query reads, by copy
-// (see store/readat.go), the scales and only the pieces of its own
-// non-zero components (vecindex.ColumnQuery), a block at a time into a
-// buffer it reuses, checking each piece as it goes: the builtin embedder
-// puts a query's few words in a fifth of the components or fewer, so a
-// query reads a fifth of the table and scores exactly as a scan of every
-// entry would. The scan keeps the components and residuals of the few
-// hundred documents it may rescore, so rescoring reads nothing more (one
-// read per candidate was a third of the vector leg's time). (The per-file
+// int8 entry and residuals of vecindex) in document order. The entries are
+// laid out by column in blocks of colBlock documents: a block holds its
+// documents' scales, then component 0 of each, then component 1 of each,
+// and so on; the table starts with a checksum of each of those pieces.
+// The residuals follow, by row: each document's residuals, then a
+// CRC-32C of its number and them. A query reads, by copy (see
+// store/readat.go), the scales and only the columns of its own non-zero
+// components (vecindex.ColumnQuery), a block at a time into a buffer it
+// reuses, checking each piece as it goes: the builtin embedder puts a
+// query's few words in a fifth of the components or fewer, so a query
+// reads a tenth of the table and scores exactly as a scan of every entry
+// would. The scan keeps the components of the few hundred documents it
+// may rescore, and rescoring reads the residuals of those it rescores,
+// one row each. (Residuals by column, beside their components, were half
+// of what a query read, for the 600 documents it rescores out of 137k on
+// Go's tree.) (The per-file
 // vector records are each a separate run of pages, with a header and the
 // residuals between one file's entries and the next, and mapping them put
 // all of them in the process's memory: on Go's source tree that was most
@@ -73,7 +76,23 @@ func (l colLayout) blocks() int { return (l.docs + colBlock - 1) / colBlock }
 // piece, the scales and dims columns of each block.
 func (l colLayout) head() int { return 4 * l.blocks() * (l.dims + 1) }
 
-func (l colLayout) size() int { return l.head() + l.docs*(4+2*l.dims) }
+func (l colLayout) size() int { return l.head() + l.docs*(4+l.dims) + l.docs*l.rowSize() }
+
+// rowSize is the size of a document's row of residuals: dims of them and
+// the row's checksum.
+func (l colLayout) rowSize() int { return l.dims + 4 }
+
+// row is the offset in the table of document d's row of residuals.
+func (l colLayout) row(d int) int { return l.head() + l.docs*(4+l.dims) + d*l.rowSize() }
+
+// rowSum is the checksum of document d's row of residuals resid: of its
+// number too, so an intact row reached at another document's offset is
+// damage.
+func rowSum(d int, resid []byte) uint32 {
+	var n [4]byte
+	binary.LittleEndian.PutUint32(n[:], uint32(d))
+	return crc32.Update(crc32.Checksum(n[:], castagnoli), castagnoli, resid)
+}
 
 // block returns the first document of block b and how many it holds.
 func (l colLayout) block(b int) (first, n int) {
@@ -82,14 +101,14 @@ func (l colLayout) block(b int) (first, n int) {
 }
 
 // piece returns the offset and length in the table of piece p of block b:
-// p 0 is the scales, p 1+j component j then its residuals.
+// p 0 is the scales, p 1+j component j.
 func (l colLayout) piece(b, p int) (off, n int) {
 	first, m := l.block(b)
-	off = l.head() + first*(4+2*l.dims)
+	off = l.head() + first*(4+l.dims)
 	if p == 0 {
 		return off, 4 * m
 	}
-	return off + 4*m + (p-1)*2*m, 2 * m
+	return off + 4*m + (p-1)*m, m
 }
 
 // sum is the index of the checksum of piece p of block b.
@@ -158,9 +177,10 @@ func (b *Builder) addVectors(m store.VectorModel, records func(fn func(path stri
 			off, _ := l.piece(blk, 0)
 			binary.LittleEndian.PutUint32(vecs[off+4*i:], math.Float32bits(scale))
 			for c, x := range comps {
-				off, n := l.piece(blk, 1+c)
-				vecs[off+i], vecs[off+n/2+i] = x, resid[c]
+				off, _ := l.piece(blk, 1+c)
+				vecs[off+i] = x
 			}
+			copy(vecs[l.row(d):], resid[:m.Dims])
 		}
 		in[n] = 1
 		return nil
@@ -173,6 +193,11 @@ func (b *Builder) addVectors(m store.VectorModel, records func(fn func(path stri
 			off, n := l.piece(blk, p)
 			binary.LittleEndian.PutUint32(vecs[4*l.sum(blk, p):], crc32.Checksum(vecs[off:off+n], castagnoli))
 		}
+	}
+	// Every row, a document's the table does not hold too (zeros).
+	for d := range l.docs {
+		row := vecs[l.row(d) : l.row(d)+l.rowSize()]
+		binary.LittleEndian.PutUint32(row[m.Dims:], rowSum(d, row[:m.Dims]))
 	}
 	b.vecs, b.vecPaths, b.vecTable = vecs, in, t
 	return nil
@@ -235,11 +260,10 @@ func (ct *colTable) check(b, p int, piece []byte) error {
 	return ct.val.Damaged(fmt.Sprintf("the %s of documents %d-%d fail their checksum", what, first, first+n-1))
 }
 
-// read returns the scales of block b's documents and the pieces of their
-// components dims (ascending: each its column then its residuals),
-// checked; read by copy into buf (reused when large enough, and returned
-// for the next block), in runs of pieces mergeGap apart at most. pieces
-// is reused too.
+// read returns the scales of block b's documents and the columns of
+// their components dims (ascending), checked; read by copy into buf
+// (reused when large enough, and returned for the next block), in runs of
+// pieces mergeGap apart at most. pieces is reused too.
 func (ct *colTable) read(b int, dims []int, buf []byte, pieces [][]byte) (scales []byte, _ [][]byte, _ []byte, err error) {
 	pieces = pieces[:0]
 	// Pieces 0 (scales) and 1+dims[i].
@@ -293,6 +317,24 @@ func (ct *colTable) read(b int, dims []int, buf []byte, pieces [][]byte) (scales
 		return nil
 	})
 	return scales, pieces, buf, err
+}
+
+// resid gathers the residuals at dims of document d into out (len(dims)
+// bytes), from its row, read by copy into buf (rowSize bytes) and checked.
+func (ct *colTable) resid(d int, dims []int, buf, out []byte) error {
+	if d < 0 || d >= ct.docs {
+		return fmt.Errorf("search snapshot: document %d is not in the vector table (run `dossier index` to rebuild it)", d)
+	}
+	if err := ct.val.ReadAt(buf, ct.row(d)); err != nil {
+		return err
+	}
+	if rowSum(d, buf[:ct.dims]) != binary.LittleEndian.Uint32(buf[ct.dims:]) {
+		return ct.val.Damaged(fmt.Sprintf("the residuals of document %d fail their checksum", d))
+	}
+	for i, j := range dims {
+		out[i] = buf[j]
+	}
+	return nil
 }
 
 // tableDoc returns the document number of k in the snapshot's vector

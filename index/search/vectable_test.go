@@ -3,6 +3,7 @@ package search_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -196,8 +197,8 @@ func TestDamagedVectorTable(t *testing.T) {
 			}
 		},
 		"residual": func(t search.VecTables) {
-			for j := range t.Dims() {
-				t.Residuals(j)[0] ^= 0x40
+			for d := range t.Docs() {
+				t.Row(d)[0] ^= 0x40
 			}
 		},
 	} {
@@ -213,6 +214,28 @@ func TestDamagedVectorTable(t *testing.T) {
 				t.Errorf("%s damaged (one-shot %v): %v", name, oneShot, err)
 			}
 		}
+	}
+}
+
+// TestVectorRowOfAnotherDocument proves a row of residuals is checked
+// against its document's number too: rows swapped intact between
+// documents (each a valid row with its own checksum) are damage, not
+// another document's residuals rescored.
+func TestVectorRowOfAnotherDocument(t *testing.T) {
+	root := workspace(t)
+	withDB(t, root, func(db *store.DB) error {
+		return search.RebuildDamaged(db.View, db.Update, func(t search.VecTables) {
+			for d := 0; d+1 < t.Docs(); d += 2 {
+				a, b := t.RowAndSum(d), t.RowAndSum(d+1)
+				tmp := slices.Clone(a)
+				copy(a, b)
+				copy(b, tmp)
+			}
+		})
+	})
+	_, err := search.NewEngine().SearchRoot(context.Background(), root, search.Query{Text: "total price of the cart", Mode: search.Vector, MinScore: 0})
+	if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "residuals of document") {
+		t.Errorf("rows swapped: %v", err)
 	}
 }
 

@@ -145,35 +145,30 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	if skip != nil {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	heaps := make([]hitHeap, workers)
+	heaps := make([]hitHeap, workers)    // the records' hits
+	docHeaps := make([]docHeap, workers) // the table's
+	for w := range docHeaps {
+		docHeaps[w] = docHeap{h: make([]docHit, 0, ncand), paths: paths}
+	}
 	nulls := make([]cosineNull, workers)
 	kept := make([]keptComps, workers)
 	if cq != nil {
-		// Room for what a scan keeps, as a rule (each block's candidates
-		// and want's), so it seldom grows: fresh memory is a page fault
-		// per page, and a slice that doubles copies what it held.
+		// Room for what a scan keeps, as a rule, so it seldom grows: fresh
+		// memory is a page fault per page, and a slice that doubles copies
+		// what it held. A worker keeps the candidates of each of its
+		// blocks that are still in its heap at the block's end: on Go's
+		// source tree (9 blocks a worker), 1,100-1,500 for 432 candidates
+		// and 200 of want.
 		for w := range kept {
-			n := 2*ncand + len(want)
-			kept[w] = keptComps{docs: make([]int, 0, n), scales: make([]float32, 0, n), comps: make([]byte, 0, n*2*len(cq.Dims))}
+			n := 4*ncand + len(want)
+			kept[w] = keptComps{docs: make([]int, 0, n), scales: make([]float32, 0, n), comps: make([]byte, 0, n*len(cq.Dims))}
 		}
 	}
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			h, null := &heaps[w], &nulls[w]
-			// p is the entry's path, or "" for path number pn of the
-			// snapshot, made a string only for an entry the heap may keep.
-			offer := func(p string, pn, ord int, s float64) bool {
-				null.add(s)
-				if h.Len() < ncand || s >= (*h)[0].score {
-					if p == "" {
-						p = paths.path(pn)
-					}
-					return h.offer(hit{key: key{p, ord}, score: s}, ncand)
-				}
-				return false
-			}
+			h, dh, null := &heaps[w], &docHeaps[w], &nulls[w]
 			type toKeep struct {
 				j int
 				s float64 // +Inf for a document of want
@@ -182,14 +177,18 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 				buf          []byte // a block read by copy, reused
 				pieces, cols [][]byte
 				acc          []uint64
-				keep         []toKeep
+				keep         = make([]toKeep, 0, ncand)
 			)
 			for i := w; i < len(files); i += workers {
 				fl := &files[i]
 				if fl.table == nil {
 					for j := range fl.n {
 						if fl.keep == nil || fl.keep(j) {
-							offer(fl.path, 0, j, float64(q.Estimate(fl.entries[j*size:(j+1)*size])))
+							s := float64(q.Estimate(fl.entries[j*size : (j+1)*size]))
+							null.add(s)
+							if h.Len() < ncand || s >= (*h)[0].score {
+								h.offer(hit{key: key{fl.path, j}, score: s}, ncand)
+							}
 						}
 					}
 					continue
@@ -227,7 +226,9 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 					}
 					scale := math.Float32frombits(binary.LittleEndian.Uint32(scales[4*j:]))
 					s := float64(cq.Estimate(acc, j, scale))
-					if offer("", int(d.path), int(d.ordinal), s) || wanted {
+					null.add(s)
+					took := (len(dh.h) < ncand || s >= dh.h[0].score) && dh.offer(docHit{score: s, path: d.path, ord: d.ordinal}, ncand)
+					if took || wanted {
 						keep = append(keep, toKeep{j, s})
 						if wanted {
 							keep[len(keep)-1].s = math.Inf(1)
@@ -235,8 +236,8 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 					}
 				}
 				worst := math.Inf(-1)
-				if h.Len() >= ncand {
-					worst = (*h)[0].score
+				if len(dh.h) >= ncand {
+					worst = dh.h[0].score
 				}
 				for _, k := range keep {
 					if k.s >= worst {
@@ -254,23 +255,53 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	}
 	var all []hit
 	var null cosineNull
+	var best docHeap // the workers' table candidates: the best ncand of them
 	for w, h := range heaps {
 		all = append(all, h...)
+		best.h = append(best.h, docHeaps[w].h...)
 		null.merge(nulls[w])
 	}
+	best.paths = paths
+	all = best.best(ncand).hits(all)
 	// Rescore the best estimates, and the other retrievers' candidates,
-	// from their residuals: in the snapshot's table, read by copy, for a
-	// file it holds (with the components the scan kept), else in the
-	// file's own record.
+	// from their residuals: for a file the snapshot's table holds, the
+	// components the scan kept and the document's row of residuals, read
+	// by copy; else the file's own record.
 	sets := map[string]VectorSet{}
+	var refineOnce func(k key) (float64, bool, error)
+	var row, resid []byte // a document's row of residuals, and those at cq.Dims
+	if cq != nil && table != nil {
+		row, resid = make([]byte, table.rowSize()), make([]byte, len(cq.Dims))
+	}
+	// Each rescore of a table document reads its row of residuals: the
+	// candidates of the scan and of the other retrievers overlap, so each
+	// cosine is kept for the second.
+	type cosine struct {
+		s  float64
+		ok bool
+	}
+	done := make(map[key]cosine, ncand+len(want))
 	refine := func(k key) (float64, bool, error) {
+		if c, ok := done[k]; ok {
+			return c.s, c.ok, nil
+		}
+		s, ok, err := refineOnce(k)
+		if err == nil {
+			done[k] = cosine{s, ok}
+		}
+		return s, ok, err
+	}
+	refineOnce = func(k key) (float64, bool, error) {
 		if cq != nil {
 			d, ok, err := v.tableDoc(k)
 			if err != nil {
 				return 0, false, err
 			}
 			if ok {
-				scale, comps, resid, err := keptOrRead(kept, d, table, cq)
+				scale, comps, err := keptOrRead(kept, d, table, cq)
+				if err == nil {
+					err = table.resid(d, cq.Dims, row, resid)
+				}
 				if err != nil {
 					return 0, false, err
 				}
@@ -320,7 +351,7 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 		hits[i].raw = hits[i].score
 		hits[i].score *= scale
 	}
-	cos := map[key]hit{}
+	cos := make(map[key]hit, len(want))
 	for _, h := range want {
 		if !f.path(h.key.path) {
 			continue
@@ -392,8 +423,8 @@ type keptComps struct {
 	comps  []byte // per document: len(dims) components, then residuals
 }
 
-// add keeps document d, entry j of a block whose pieces (components then
-// residuals) are pieces.
+// add keeps document d, entry j of a block whose component columns are
+// pieces.
 func (k *keptComps) add(d int, scale float32, pieces [][]byte, j int) {
 	if n := len(k.docs); n > 0 && k.docs[n-1] == d {
 		return
@@ -401,32 +432,31 @@ func (k *keptComps) add(d int, scale float32, pieces [][]byte, j int) {
 	k.docs = append(k.docs, d)
 	k.scales = append(k.scales, scale)
 	n := len(k.comps)
-	k.comps = slices.Grow(k.comps, 2*len(pieces))[:n+2*len(pieces)]
-	comps, resid := k.comps[n:n+len(pieces)], k.comps[n+len(pieces):]
+	k.comps = slices.Grow(k.comps, len(pieces))[:n+len(pieces)]
+	comps := k.comps[n:]
 	for i, p := range pieces {
-		comps[i], resid[i] = p[j], p[len(p)/2+j]
+		comps[i] = p[j]
 	}
 }
 
-// keptOrRead returns the scale, components and residuals of table
-// document d that some worker's scan kept, or else reads them from d's
-// block of ct.
-func keptOrRead(kept []keptComps, d int, ct *colTable, cq *vecindex.ColumnQuery) (float32, []byte, []byte, error) {
+// keptOrRead returns the scale and components of table document d that
+// some worker's scan kept, or else reads them from d's block of ct.
+func keptOrRead(kept []keptComps, d int, ct *colTable, cq *vecindex.ColumnQuery) (float32, []byte, error) {
 	n := len(cq.Dims)
 	for _, k := range kept {
 		if i, ok := slices.BinarySearch(k.docs, d); ok {
-			return k.scales[i], k.comps[2*i*n : (2*i+1)*n], k.comps[(2*i+1)*n : (2*i+2)*n], nil
+			return k.scales[i], k.comps[i*n : (i+1)*n], nil
 		}
 	}
 	if ct == nil || d >= ct.docs {
-		return 0, nil, nil, fmt.Errorf("search snapshot: document %d is not in the vector table (run `dossier index` to rebuild it)", d)
+		return 0, nil, fmt.Errorf("search snapshot: document %d is not in the vector table (run `dossier index` to rebuild it)", d)
 	}
 	first, _ := ct.block(d / colBlock)
 	scales, pieces, _, err := ct.read(d/colBlock, cq.Dims, nil, nil)
 	if err != nil {
-		return 0, nil, nil, err
+		return 0, nil, err
 	}
 	var k keptComps
 	k.add(d, math.Float32frombits(binary.LittleEndian.Uint32(scales[4*(d-first):])), pieces, d-first)
-	return k.scales[0], k.comps[:n], k.comps[n:], nil
+	return k.scales[0], k.comps, nil
 }
