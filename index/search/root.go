@@ -2,10 +2,12 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
 
+	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -50,6 +52,11 @@ func (e *Engine) SearchRoot(ctx context.Context, root string, q Query) (Response
 		if qe = e.embedQuery(ctx, *need, q.Text); ctx.Err() != nil {
 			// Interrupted: the caller is gone, no answer is wanted.
 			return Response{Query: q.Text, Results: []Result{}}, ctx.Err()
+		}
+		if errors.Is(qe.err, embed.ErrNoRemote) {
+			// This binary embeds with no endpoint: the search would fail
+			// after all its other work, so it fails now.
+			return Response{Query: q.Text, Results: []Result{}}, qe.err
 		}
 	}
 	// The latency a caller sees includes opening the index and embedding.
