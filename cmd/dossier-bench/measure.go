@@ -85,13 +85,17 @@ func sampleGroup(pgid int, stop <-chan struct{}) int64 {
 	defer tick.Stop()
 	var peak int64
 	for {
-		if s := groupRSS(pgid); s > peak {
-			peak = s
-		}
+		// The first sample is a tick after the start: reading /proc
+		// takes a core for a few milliseconds, which a one-shot process
+		// of 15 ms would be measured with on two cores. A process that
+		// short has no children to sum; its own peak is its rusage's.
 		select {
 		case <-stop:
 			return peak
 		case <-tick.C:
+		}
+		if s := groupRSS(pgid); s > peak {
+			peak = s
 		}
 	}
 }
