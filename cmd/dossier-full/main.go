@@ -5,8 +5,8 @@
 // terminal.
 package main
 
-import "github.com/dossierhq/dossier/cmd/internal/cli"
+import "github.com/dossierhq/dossier/cmd/internal/cli/cobracli"
 
 func main() {
-	cli.Main(newRootCmd)
+	cobracli.Main(newRootCmd)
 }

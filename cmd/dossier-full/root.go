@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
-	"github.com/dossierhq/dossier/cmd/internal/query"
+	"github.com/dossierhq/dossier/cmd/internal/cli/cobracli"
 	setup "github.com/dossierhq/dossier/cmd/internal/workspace"
 	"github.com/dossierhq/dossier/store/config"
 )
@@ -81,20 +81,20 @@ func newRootCmd(_ context.Context, _, stderr io.Writer) *cobra.Command {
 		return idx.RunE(cmd, args)
 	}
 	root.Flags().AddFlagSet(idx.Flags())
-	wb.Register(root)
+	wb.Register(root.Flags())
 	root.AddCommand(newMCPCmd(g))
-	root.AddCommand(idx, query.NewStatsCmd(g.quietWorkspace), query.NewSearchCmd(g.quietWorkspace, nil), newRelatedCmd(g),
+	root.AddCommand(idx, newStatsCmd(g.quietWorkspace), newSearchCmd(g.quietWorkspace), newRelatedCmd(g),
 		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newSendCmd(g), newTrustCmd(g), newDoctorCmd(g))
 	return root
 }
 
-// execute runs dossier with args (cli.Execute).
+// execute runs dossier with args (cobracli.Execute).
 func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return cli.Execute(ctx, args, stdout, stderr, newRootCmd)
+	return cobracli.Execute(ctx, args, stdout, stderr, newRootCmd)
 }
 
 // executeOn is execute with the decision of which writers are terminals
 // given, so tests can check terminal output without a TTY.
 func executeOn(ctx context.Context, args []string, stdout, stderr io.Writer, tty func(io.Writer) bool) int {
-	return cli.ExecuteOn(ctx, args, stdout, stderr, tty, newRootCmd)
+	return cobracli.ExecuteOn(ctx, args, stdout, stderr, tty, newRootCmd)
 }

@@ -6,10 +6,10 @@
 package main
 
 import (
-	"github.com/dossierhq/dossier/cmd/internal/cli"
+	"github.com/dossierhq/dossier/cmd/internal/cli/cobracli"
 	"github.com/dossierhq/dossier/cmd/internal/workbench"
 )
 
 func main() {
-	cli.Main(workbench.NewCommand)
+	cobracli.Main(workbench.NewCommand)
 }

@@ -13,9 +13,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
-	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/cmd/internal/query"
@@ -33,7 +34,7 @@ func main() {
 	if !answers(args) {
 		fail(handOff(args))
 	}
-	cli.Main(func(context.Context, io.Writer, io.Writer) *cobra.Command { return newRoot(args) })
+	os.Exit(answer(args))
 }
 
 // fail ends the process after an exec that did not happen (or, where
@@ -87,13 +88,54 @@ func answers(args []string) bool {
 	return command == "stats" || command == "search"
 }
 
-// newRoot is the root command of the commands this binary answers, with
-// the flags dossier-full's has for them.
-func newRoot(args []string) *cobra.Command {
+// answer runs the command line answers accepted and returns the exit
+// code. Its flags are parsed as dossier-full's cobra commands parse them
+// (the same pflag flags, interspersed with the arguments); a command line
+// that does not parse, or has too many arguments, is handed on, so that
+// dossier-full says what is wrong in its own words.
+func answer(args []string) int {
+	name, rest := split(args)
 	var root string
 	ws := func() (string, config.Config, error) { return cli.Workspace(root, nil) }
-	cmd := &cobra.Command{Use: "dossier", Args: cobra.NoArgs}
-	cmd.PersistentFlags().StringVar(&root, "root", "", "workspace root (default: the current directory)")
-	cmd.AddCommand(query.NewStatsCmd(ws), query.NewSearchCmd(ws, func() error { return handOff(args) }))
-	return cmd
+	fs := pflag.NewFlagSet("dossier "+name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.StringVar(&root, "root", "", "workspace root (default: the current directory)")
+	var run func(context.Context, query.IO, []string) error
+	most := 0 // arguments
+	switch name {
+	case "stats":
+		c := query.NewStats(ws)
+		c.Flags(fs)
+		run = func(ctx context.Context, std query.IO, _ []string) error { return c.Run(ctx, std) }
+	default: // search
+		c := query.NewSearch(ws, func() error { return handOff(args) })
+		c.Flags(fs)
+		run, most = c.Run, 1
+	}
+	if err := fs.Parse(rest); err != nil || fs.NArg() > most {
+		fail(handOff(args))
+	}
+	ctx, stop := cli.Interruptible(os.Stderr, os.Exit)
+	defer stop()
+	stdout, stderr, flush := cli.Wrap(os.Stdout, os.Stderr, nil)
+	defer flush()
+	return cli.Run(ctx, stderr, func() string { return "dossier" }, func(ctx context.Context) error {
+		return run(ctx, query.IO{In: os.Stdin, Out: stdout, Err: stderr}, fs.Args())
+	})
+}
+
+// split takes the command's name out of a command line answers accepted:
+// what is left are its flags and arguments (--root among them).
+func split(args []string) (string, []string) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--root":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a, append(slices.Clip(args[:i]), args[i+1:]...)
+		}
+	}
+	return "", args // not reached: answers found a command
 }

@@ -214,6 +214,15 @@ func TestFrontMatchesFull(t *testing.T) {
 		{"search", "--root", root, "two", "words"},
 		{"search", "--root", root, "zzzqqq"},
 		{"search", "--root", root, "--route", "/nowhere", "card"},
+		// The front parses flags as cobra does (or hands the line on).
+		{"--root=" + root, "search", "-k2", "card"},
+		{"search", "card", "--root", root, "--mode", "text", "--k=1"},
+		{"search", "--root", root, "--json=false", "--type", "function,method", "card"},
+		{"search", "--root", root, "--", "-card"},
+		{"search", "--root", root, "-k", "many", "card"},
+		{"search", "--root", root, "card", "--mode"},
+		{"stats", "--json=true", "--root=" + root},
+		{"stats", "--root", root, "--secrets=maybe"},
 	} {
 		same(t, "", args...)
 	}

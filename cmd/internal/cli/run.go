@@ -1,7 +1,9 @@
-// Package cli is what the dossier and dossier-workbench binaries share
-// above the engines: running a root command as a process (exit codes,
-// one-line errors, signals, escaped terminal output), the workspace with
-// its config and evidence engine, and the workbench's flags.
+// Package cli is what dossier's binaries share above the engines: running
+// a command as a process (exit codes, one-line errors, signals, escaped
+// terminal output), the workspace with its config, and the workbench's
+// flags. It links no command framework: the one-shot front parses its
+// two commands' flags itself, and package cobracli runs the cobra
+// commands of the other binaries.
 package cli
 
 import (
@@ -13,8 +15,6 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
-
-	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/ui/termsafe"
@@ -39,51 +39,20 @@ type Reported interface {
 	ExitCode() int
 }
 
-// RootFunc builds a binary's root command; the runner sets its output,
-// context, arguments and error handling.
-type RootFunc func(ctx context.Context, stdout, stderr io.Writer) *cobra.Command
-
-// Main runs the root command that build makes on the process's
-// arguments, cancelled by SIGINT or SIGTERM, and exits with its code.
-func Main(build RootFunc) {
-	ctx, stop := Interruptible(os.Stderr, os.Exit)
-	code := Execute(ctx, os.Args[1:], os.Stdout, os.Stderr, build)
-	stop()
-	os.Exit(code)
-}
-
-// Execute runs the root command that build makes with args and returns
-// the exit code. Output to a terminal has the control characters and
-// escape sequences of file names and contents escaped (termsafe); output
-// to a pipe or a file is written byte for byte.
-func Execute(ctx context.Context, args []string, stdout, stderr io.Writer, build RootFunc) int {
-	return ExecuteOn(ctx, args, stdout, stderr, termsafe.IsTerminal, build)
-}
-
-// ExecuteOn is Execute with the decision of which writers are terminals
-// given, so tests can check terminal output without a TTY.
-func ExecuteOn(ctx context.Context, args []string, stdout, stderr io.Writer, tty func(io.Writer) bool, build RootFunc) int {
-	stdout, stderr = termsafe.Wrap(stdout, tty), termsafe.Wrap(stderr, tty)
-	code := run(ctx, args, stdout, stderr, build)
-	for _, w := range []io.Writer{stdout, stderr} {
-		if tw, ok := w.(*termsafe.Writer); ok {
-			_ = tw.Flush()
-		}
-	}
-	return code
-}
-
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, build RootFunc) (code int) {
-	// Whatever goes wrong, the user gets one line, never a Go trace: a
-	// fault on the mapped index (outside the store's own guards) panics
-	// instead of crashing, and a panic becomes that line.
+// Run runs fn as the whole of a process's command and returns the exit
+// code: whatever goes wrong, the user gets one line, never a Go trace (a
+// fault on the mapped index, outside the store's own guards, panics
+// instead of crashing, and a panic becomes that line); a command that has
+// to wait for an indexer's write says so, once; DOSSIER_CPUPROFILE and
+// DOSSIER_MEMPROFILE name profiles to write. name gives the command's
+// name once fn has run, for the pointer to its --help.
+func Run(ctx context.Context, stderr io.Writer, name func() string, fn func(ctx context.Context) error) (code int) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			code = reportPanic(stderr, r)
 		}
 	}()
-	// A command that has to wait for an indexer's write says so, once.
 	ctx = store.WithWaitNotice(ctx, func(pid int) {
 		holder := ""
 		if pid > 0 {
@@ -91,26 +60,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, build Roo
 		}
 		fmt.Fprintf(stderr, "waiting for the indexer to finish writing%s...\n", holder)
 	})
-	cmd := build(ctx, stdout, stderr)
-	cmd.SetOut(stdout)
-	cmd.SetErr(stderr)
-	cmd.SetContext(ctx)
-	cmd.SetArgs(args)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return fmt.Errorf("%w: %v", ErrUsage, err) })
 	if prof := os.Getenv("DOSSIER_CPUPROFILE"); prof != "" {
 		if f, err := os.Create(prof); err == nil {
 			_ = pprof.StartCPUProfile(f)
 			defer pprof.StopCPUProfile()
 		}
 	}
-	err := cmd.Execute()
+	err := fn(ctx)
 	if prof := os.Getenv("DOSSIER_MEMPROFILE"); prof != "" {
 		if f, err := os.Create(prof); err == nil {
 			_ = pprof.Lookup("allocs").WriteTo(f, 0)
 			f.Close()
 		}
 	}
+	return report(ctx, stderr, name(), err)
+}
+
+// report prints what err says went wrong, as one line, and returns the
+// exit code.
+func report(ctx context.Context, stderr io.Writer, name string, err error) int {
 	var reported Reported
 	switch {
 	case err == nil:
@@ -122,15 +90,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, build Roo
 		return ExitInterrupted
 	case errors.Is(err, ErrUsage):
 		fmt.Fprintln(stderr, "dossier:", strings.TrimPrefix(err.Error(), "usage: "))
-		fmt.Fprintf(stderr, "run `%s --help` for usage\n", cmd.Name())
+		fmt.Fprintf(stderr, "run `%s --help` for usage\n", name)
 		return ExitUsage
 	case strings.HasPrefix(err.Error(), "unknown command"), strings.Contains(err.Error(), "accepts 0 arg"):
+		// cobra's own words for a command line it cannot take
 		fmt.Fprintln(stderr, "dossier:", err)
-		fmt.Fprintf(stderr, "run `%s --help` for usage\n", cmd.Name())
+		fmt.Fprintf(stderr, "run `%s --help` for usage\n", name)
 		return ExitUsage
 	default:
 		fmt.Fprintln(stderr, "dossier:", err)
 		return ExitError
+	}
+}
+
+// Wrap returns stdout and stderr as a command writes them: output to a
+// terminal has the control characters and escape sequences of file names
+// and contents escaped (termsafe); output to a pipe or a file is written
+// byte for byte. tty decides which writers are terminals (nil:
+// termsafe.IsTerminal). flush writes what the escaping writers hold.
+func Wrap(stdout, stderr io.Writer, tty func(io.Writer) bool) (_, _ io.Writer, flush func()) {
+	stdout, stderr = termsafe.Wrap(stdout, tty), termsafe.Wrap(stderr, tty)
+	return stdout, stderr, func() {
+		for _, w := range []io.Writer{stdout, stderr} {
+			if tw, ok := w.(*termsafe.Writer); ok {
+				_ = tw.Flush()
+			}
+		}
 	}
 }
 

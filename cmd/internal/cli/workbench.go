@@ -3,7 +3,7 @@ package cli
 import (
 	"os"
 
-	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -15,10 +15,10 @@ type WorkbenchFlags struct {
 	Debug bool
 }
 
-// Register adds the flags to cmd.
-func (f *WorkbenchFlags) Register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.Theme, "theme", "", "workbench theme: auto, dark, light or high-contrast (default from config [ui] theme)")
-	cmd.Flags().BoolVar(&f.Debug, "debug", false, "log the workbench to $XDG_CACHE_HOME/dossier/debug.log")
+// Register adds the flags to a command's flags.
+func (f *WorkbenchFlags) Register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.Theme, "theme", "", "workbench theme: auto, dark, light or high-contrast (default from config [ui] theme)")
+	fs.BoolVar(&f.Debug, "debug", false, "log the workbench to $XDG_CACHE_HOME/dossier/debug.log")
 }
 
 // Args is the command line of dossier-workbench for root (--root as

@@ -18,6 +18,12 @@ import (
 // does not print them twice.
 type Workspace func() (string, config.Config, error)
 
+// IO is a command's standard input, output and error.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
 // printNotices writes the config's notices (settings of an untrusted
 // workspace that are ignored).
 func printNotices(w io.Writer, cfg config.Config) {

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/index/appgraph"
@@ -20,8 +20,10 @@ import (
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
-type searchOptions struct {
+// Search is `dossier search`: the index's ranked chunks for a query.
+type Search struct {
 	ws         Workspace
+	handOff    func() error
 	k          int
 	mode       string
 	types      []string
@@ -34,73 +36,30 @@ type searchOptions struct {
 	routes, controllers, tables []string
 }
 
-// NewSearchCmd is `dossier search`. handOff, when not nil, is how a
-// binary that cannot answer a search passes the whole command on (the
-// one-shot front, to dossier-full): a stream of queries from standard
-// input, or an index whose vectors come from a remote endpoint.
-func NewSearchCmd(ws Workspace, handOff func() error) *cobra.Command {
-	o := &searchOptions{ws: ws}
-	cmd := &cobra.Command{
-		Use:   "search [QUERY]",
-		Short: "Search the index (hybrid text, vector and symbol retrieval)",
-		Long: "Search the index for QUERY and print the ranked chunks.\n\n" +
-			"Modes: hybrid (default: BM25 text, the index's vectors and symbol names, their\n" +
-			"scores fused), text, vector, symbol (exact, prefix and fuzzy names) and regex\n" +
-			"(Go regular expressions over the files' text, case-insensitive unless the pattern\n" +
-			"has an upper-case letter).\n\n" +
-			"With --json and no QUERY (or \"-\"), one query per line is read from standard input\n" +
-			"and one JSON line is written per query, in order.",
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			stream := len(args) == 0 || args[0] == "-"
-			if stream && handOff != nil {
-				// Many queries in one process: dossier-full's start is paid
-				// once, and it embeds with any endpoint.
-				return handOff()
-			}
-			root, cfg, err := o.ws()
-			if err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			q, e, scope, err := o.prepare(ctx, root, cfg)
-			var resp search.Response
-			if err == nil && !stream {
-				q.Text = args[0]
-				e.OneShot()
-				resp, err = e.SearchRoot(ctx, root, q)
-			}
-			if errors.Is(err, embed.ErrNoRemote) && handOff != nil {
-				return handOff() // nothing is written yet, not even the notices
-			}
-			printNotices(cmd.ErrOrStderr(), cfg)
-			var bad *search.BadQueryError
-			if errors.As(err, &bad) {
-				return fmt.Errorf("%w: %v", cli.ErrUsage, err)
-			}
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			warn := newWarner(cmd.ErrOrStderr())
-			if stream {
-				if !o.json {
-					return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", cli.ErrUsage)
-				}
-				return searchStream(ctx, cmd.InOrStdin(), out, warn, e, root, q, scope, o.k)
-			}
-			if scope != nil {
-				resp.Results = search.KeepScope(resp.Results, scope, o.k)
-			}
-			warn.of(resp)
-			if o.json {
-				return json.NewEncoder(out).Encode(resp)
-			}
-			printResults(out, resp)
-			return nil
-		},
-	}
-	f := cmd.Flags()
+// The command's help.
+const (
+	SearchUse   = "search [QUERY]"
+	SearchShort = "Search the index (hybrid text, vector and symbol retrieval)"
+	SearchLong  = "Search the index for QUERY and print the ranked chunks.\n\n" +
+		"Modes: hybrid (default: BM25 text, the index's vectors and symbol names, their\n" +
+		"scores fused), text, vector, symbol (exact, prefix and fuzzy names) and regex\n" +
+		"(Go regular expressions over the files' text, case-insensitive unless the pattern\n" +
+		"has an upper-case letter).\n\n" +
+		"With --json and no QUERY (or \"-\"), one query per line is read from standard input\n" +
+		"and one JSON line is written per query, in order."
+)
+
+// NewSearch is `dossier search` on the workspace ws resolves. handOff,
+// when not nil, is how a binary that cannot answer a search passes the
+// whole command on (the one-shot front, to dossier-full): a stream of
+// queries from standard input, or an index whose vectors come from a
+// remote endpoint.
+func NewSearch(ws Workspace, handOff func() error) *Search {
+	return &Search{ws: ws, handOff: handOff}
+}
+
+// Flags adds the command's flags to f.
+func (o *Search) Flags(f *pflag.FlagSet) {
 	f.IntVarP(&o.k, "k", "k", search.DefaultK, "number of results")
 	f.StringVar(&o.mode, "mode", string(search.Hybrid), "hybrid, text, vector, symbol or regex")
 	f.StringSliceVar(&o.types, "type", nil, "keep only these kinds or source types (function,method,test,doc,file_change,run_summary,...)")
@@ -112,12 +71,61 @@ func NewSearchCmd(ws Workspace, handOff func() error) *cobra.Command {
 	f.StringSliceVar(&o.controllers, "controller", nil, "keep results on the walk of these controllers (a class, a module of views or handlers, Name@method)")
 	f.StringSliceVar(&o.tables, "table", nil, "keep results on the walk of these tables (migrations, models, related models)")
 	f.StringVar(&o.embedder, "embedder", "", "embed the query with this provider (builtin or openai); it must be the index's (default: the index's)")
-	return cmd
+}
+
+// Run answers args (at most one: the query; none or "-" reads queries
+// from standard input, with --json).
+func (o *Search) Run(ctx context.Context, std IO, args []string) error {
+	stream := len(args) == 0 || args[0] == "-"
+	if stream && o.handOff != nil {
+		// Many queries in one process: dossier-full's start is paid
+		// once, and it embeds with any endpoint.
+		return o.handOff()
+	}
+	root, cfg, err := o.ws()
+	if err != nil {
+		return err
+	}
+	q, e, scope, err := o.prepare(ctx, root, cfg)
+	var resp search.Response
+	if err == nil && !stream {
+		q.Text = args[0]
+		e.OneShot()
+		resp, err = e.SearchRoot(ctx, root, q)
+	}
+	if errors.Is(err, embed.ErrNoRemote) && o.handOff != nil {
+		return o.handOff() // nothing is written yet, not even the notices
+	}
+	printNotices(std.Err, cfg)
+	var bad *search.BadQueryError
+	if errors.As(err, &bad) {
+		return fmt.Errorf("%w: %v", cli.ErrUsage, err)
+	}
+	if err != nil {
+		return err
+	}
+	out := std.Out
+	warn := newWarner(std.Err)
+	if stream {
+		if !o.json {
+			return fmt.Errorf("%w: give a QUERY (queries from standard input need --json)", cli.ErrUsage)
+		}
+		return searchStream(ctx, std.In, out, warn, e, root, q, scope, o.k)
+	}
+	if scope != nil {
+		resp.Results = search.KeepScope(resp.Results, scope, o.k)
+	}
+	warn.of(resp)
+	if o.json {
+		return json.NewEncoder(out).Encode(resp)
+	}
+	printResults(out, resp)
+	return nil
 }
 
 // prepare checks the flags and makes the query (without its text), the
 // engine and the graph scope (nil without --route, --controller, --table).
-func (o *searchOptions) prepare(ctx context.Context, root string, cfg config.Config) (search.Query, *search.Engine, *appgraph.Scope, error) {
+func (o *Search) prepare(ctx context.Context, root string, cfg config.Config) (search.Query, *search.Engine, *appgraph.Scope, error) {
 	mode := search.Mode(o.mode)
 	if !slices.Contains(search.Modes, mode) {
 		return search.Query{}, nil, nil, fmt.Errorf("%w: --mode %q: use one of hybrid, text, vector, symbol, regex", cli.ErrUsage, o.mode)

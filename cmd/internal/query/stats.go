@@ -8,50 +8,52 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
-type statsOptions struct {
+// Stats is `dossier stats`: the figures of the existing index.
+type Stats struct {
 	ws      Workspace
 	json    bool
 	secrets bool
 }
 
-// NewStatsCmd is `dossier stats`.
-func NewStatsCmd(ws Workspace) *cobra.Command {
-	o := &statsOptions{ws: ws}
-	cmd := &cobra.Command{
-		Use:   "stats",
-		Short: "Print the figures of the existing index",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, cfg, err := o.ws()
-			if err != nil {
-				return err
-			}
-			printNotices(cmd.ErrOrStderr(), cfg)
-			if o.secrets {
-				return o.printSecrets(cmd.Context(), cmd.OutOrStdout(), root)
-			}
-			sum, err := summary.Read(cmd.Context(), root)
-			if err != nil {
-				return err
-			}
-			if o.json {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(sum)
-			}
-			PrintSummary(cmd.OutOrStdout(), sum, true)
-			return nil
-		},
+// StatsShort is the command's one-line help.
+const StatsShort = "Print the figures of the existing index"
+
+// NewStats is `dossier stats` on the workspace ws resolves.
+func NewStats(ws Workspace) *Stats { return &Stats{ws: ws} }
+
+// Flags adds the command's flags to f.
+func (o *Stats) Flags(f *pflag.FlagSet) {
+	f.BoolVar(&o.json, "json", false, "print the figures as one JSON object")
+	f.BoolVar(&o.secrets, "secrets", false, "list the secrets found (path:line rule), never the secrets themselves")
+}
+
+// Run prints the figures (the command takes no arguments).
+func (o *Stats) Run(ctx context.Context, std IO) error {
+	root, cfg, err := o.ws()
+	if err != nil {
+		return err
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "print the figures as one JSON object")
-	cmd.Flags().BoolVar(&o.secrets, "secrets", false, "list the secrets found (path:line rule), never the secrets themselves")
-	return cmd
+	printNotices(std.Err, cfg)
+	if o.secrets {
+		return o.printSecrets(ctx, std.Out, root)
+	}
+	sum, err := summary.Read(ctx, root)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		enc := json.NewEncoder(std.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	PrintSummary(std.Out, sum, true)
+	return nil
 }
 
 // PrintSummary writes the human form of a summary.
@@ -95,7 +97,7 @@ func PrintSummary(w io.Writer, s summary.Summary, verbose bool) {
 }
 
 // printSecrets lists where the index found secrets.
-func (o *statsOptions) printSecrets(ctx context.Context, w io.Writer, root string) error {
+func (o *Stats) printSecrets(ctx context.Context, w io.Writer, root string) error {
 	list, err := summary.Secrets(ctx, root)
 	if err != nil {
 		return err

@@ -48,7 +48,7 @@ func NewCommand(_ context.Context, _, stderr io.Writer) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&root, "root", "", "workspace root (default: the current directory)")
-	flags.Register(cmd)
+	flags.Register(cmd.Flags())
 	return cmd
 }
 

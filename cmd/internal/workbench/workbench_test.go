@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
+	"github.com/dossierhq/dossier/cmd/internal/cli/cobracli"
 )
 
 // TestCommandErrors: dossier-workbench says what is wrong in one line,
@@ -27,7 +28,7 @@ func TestCommandErrors(t *testing.T) {
 			continue // go test on a terminal: this process has one
 		}
 		var stdout, stderr bytes.Buffer
-		code := cli.Execute(context.Background(), tc.args, &stdout, &stderr, NewCommand)
+		code := cobracli.Execute(context.Background(), tc.args, &stdout, &stderr, NewCommand)
 		if code != tc.code || !strings.Contains(stderr.String(), tc.want) || stdout.Len() > 0 {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.want)
 		}

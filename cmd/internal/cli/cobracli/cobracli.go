@@ -1,0 +1,54 @@
+// Package cobracli runs a binary's cobra root command as the process
+// (package cli's Run: exit codes, one-line errors, signals, escaped
+// terminal output). The one-shot dossier front does without it, and
+// without cobra's start.
+package cobracli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dossierhq/dossier/cmd/internal/cli"
+)
+
+// RootFunc builds a binary's root command; the runner sets its output,
+// context, arguments and error handling.
+type RootFunc func(ctx context.Context, stdout, stderr io.Writer) *cobra.Command
+
+// Main runs the root command that build makes on the process's
+// arguments, cancelled by SIGINT or SIGTERM, and exits with its code.
+func Main(build RootFunc) {
+	ctx, stop := cli.Interruptible(os.Stderr, os.Exit)
+	code := Execute(ctx, os.Args[1:], os.Stdout, os.Stderr, build)
+	stop()
+	os.Exit(code)
+}
+
+// Execute runs the root command that build makes with args and returns
+// the exit code (see cli.Wrap for what a terminal is written).
+func Execute(ctx context.Context, args []string, stdout, stderr io.Writer, build RootFunc) int {
+	return ExecuteOn(ctx, args, stdout, stderr, nil, build)
+}
+
+// ExecuteOn is Execute with the decision of which writers are terminals
+// given, so tests can check terminal output without a TTY.
+func ExecuteOn(ctx context.Context, args []string, stdout, stderr io.Writer, tty func(io.Writer) bool, build RootFunc) int {
+	stdout, stderr, flush := cli.Wrap(stdout, stderr, tty)
+	defer flush()
+	name := "dossier"
+	return cli.Run(ctx, stderr, func() string { return name }, func(ctx context.Context) error {
+		cmd := build(ctx, stdout, stderr)
+		name = cmd.Name()
+		cmd.SetOut(stdout)
+		cmd.SetErr(stderr)
+		cmd.SetContext(ctx)
+		cmd.SetArgs(args)
+		cmd.SilenceUsage, cmd.SilenceErrors = true, true
+		cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return fmt.Errorf("%w: %v", cli.ErrUsage, err) })
+		return cmd.Execute()
+	})
+}
