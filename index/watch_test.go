@@ -168,16 +168,7 @@ func TestWatchWritesALoneChangeWhenQuiet(t *testing.T) {
 	defer func(d time.Duration) { WatchInterval = d }(WatchInterval)
 	WatchInterval = time.Hour
 	root := fixture(t)
-	ix, err := Open(Options{Root: root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := ix.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	stop := startWatch(t, ix)
-	defer stop()
+	defer watchIndexed(t, root)()
 	write(t, root, "cart/lone.go", "package cart\n\nfunc Lone() {}\n")
 	waitIndexed(t, root, "a new file", func(tx *store.Tx) bool { return len(symbols(tx, "lone")) == 1 })
 	write(t, root, "fresh/sub/deep.py", "def deeper():\n    pass\n")
@@ -198,18 +189,28 @@ func TestWatchBoundsABurst(t *testing.T) {
 	defer func(q, d time.Duration) { WatchQuiet, WatchInterval = q, d }(WatchQuiet, WatchInterval)
 	WatchQuiet, WatchInterval = time.Hour, 50*time.Millisecond
 	root := fixture(t)
+	defer watchIndexed(t, root)()
+	write(t, root, "cart/burst.go", "package cart\n\nfunc Burst() {}\n")
+	waitIndexed(t, root, "a change in a burst", func(tx *store.Tx) bool { return len(symbols(tx, "burst")) == 1 })
+}
+
+// watchIndexed indexes root and watches it (startWatch) until the
+// returned stop is called.
+func watchIndexed(t *testing.T, root string) (stop func()) {
+	t.Helper()
 	ix, err := Open(Options{Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ix.Close()
 	if _, err := ix.Run(context.Background()); err != nil {
+		ix.Close()
 		t.Fatal(err)
 	}
-	stop := startWatch(t, ix)
-	defer stop()
-	write(t, root, "cart/burst.go", "package cart\n\nfunc Burst() {}\n")
-	waitIndexed(t, root, "a change in a burst", func(tx *store.Tx) bool { return len(symbols(tx, "burst")) == 1 })
+	stopWatch := startWatch(t, ix)
+	return func() {
+		stopWatch()
+		ix.Close()
+	}
 }
 
 // startWatch runs ix.Watch until the returned stop is called; it returns
