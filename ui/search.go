@@ -147,7 +147,10 @@ func (m *Model) searchAgain() tea.Cmd {
 		}
 		return nil
 	}
-	return s.debounce()
+	// Nothing is being typed: no pause to wait for.
+	s.seq++
+	seq := s.seq
+	return func() tea.Msg { return searchTickMsg{seq} }
 }
 
 func (m Model) updateSearch(msg tea.Msg) (tea.Model, tea.Cmd) {
