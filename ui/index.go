@@ -216,7 +216,10 @@ func (m Model) handleIndex(msg indexMsg) (tea.Model, tea.Cmd) {
 	case indexReady:
 		m.indexing, m.indexNote = "", noteNone
 		m.indexStatus("index up to date", false, true)
-		return m, tea.Batch(next, m.loadCmd())
+		// Results found while it was being built may lack files.
+		m.indexGen++
+		again := m.searchAgain()
+		return m, tea.Batch(next, m.loadCmd(), again)
 	case indexNotice:
 		m.indexStatus("index: "+firstLine(msg.text), false, true)
 		return m, next

@@ -96,7 +96,8 @@ func TestIndexReportsOnScreen(t *testing.T) {
 }
 
 // TestBatchSearchesAgain: results older than the index are searched
-// again (a file saved meanwhile is found without retyping): while the
+// again (a file saved meanwhile, or indexed by the start-up run, is found
+// without retyping): while the
 // overlay is open and nothing is chosen yet, or when it opens; once the
 // user has moved among them, the note says they are older instead.
 func TestBatchSearchesAgain(t *testing.T) {
@@ -117,6 +118,13 @@ func TestBatchSearchesAgain(t *testing.T) {
 	if len(m.search.results) != 1 {
 		t.Fatalf("results before the write: %+v", m.search.results)
 	}
+	// The start-up run finishing: results found while it ran may lack
+	// files.
+	n := calls
+	m = send(t, m, indexReport(indexMsg{kind: indexReady}))
+	if calls != n+1 {
+		t.Errorf("the start-up run's end searched the open query %d times, want once", calls-n)
+	}
 	written.Store(true)
 	m = send(t, m, indexReport(indexMsg{kind: indexBatch, indexed: 1}))
 	if len(m.search.results) != 2 || m.search.results[0].Path != "sky/star.go" {
@@ -125,7 +133,7 @@ func TestBatchSearchesAgain(t *testing.T) {
 
 	// Closed, then a batch: nothing is searched until the overlay opens.
 	m = keys(t, m, "esc")
-	n := calls
+	n = calls
 	m = send(t, m, indexReport(indexMsg{kind: indexBatch, removed: 1}))
 	if calls != n {
 		t.Errorf("a batch searched for a closed overlay")
