@@ -39,15 +39,17 @@ type Options struct {
 	Engine *evidence.Engine
 	Styles themes.Styles
 	// Index, when set, brings the index up to date in the background and
-	// reports progress; search works on what exists meanwhile.
-	Index func(ctx context.Context, progress func(done, total int)) error
+	// keeps it current until ctx ends, reporting through ev; search works
+	// on what exists meanwhile. It returns nil once ctx ends, or the error
+	// that stopped it.
+	Index func(ctx context.Context, ev IndexEvents) error
 	// Search answers the overlay's queries.
 	Search SearchFunc
 	// Log receives internal errors (a recovered panic with its stack);
 	// nil discards them. The terminal is never written to.
 	Log *log.Logger
-	// Ctx ends background indexing when the program ends; nil is
-	// context.Background().
+	// Ctx ends background indexing; nil is context.Background(). Run
+	// ends it when the program ends.
 	Ctx context.Context
 	// Notice is shown on the status line at start (the ignored settings
 	// of an untrusted workspace).
@@ -86,12 +88,23 @@ type Model struct {
 
 	status    string
 	statusErr bool
+	// indexNote says, in the title, when the index is not kept current
+	// by the workbench. (A byte beside statusErr: the Model, copied on
+	// every update, stays within 64 KiB.)
+	indexNote indexNote
 	busy      int
 	indexing  string
-	spinning  bool // a spinner tick is scheduled
-	undo      []action
-	redo      []action
-	ready     bool
+	// lastIndexStatus is the index's last notice on the status line,
+	// which the next may replace (see indexStatus).
+	lastIndexStatus string
+	// indexGen counts the batches that changed the index, so open search
+	// results can tell they are older than it.
+	indexGen int
+	bg       *background // the index's goroutine
+	spinning bool        // a spinner tick is scheduled
+	undo     []action
+	redo     []action
+	ready    bool
 	// queue is the engine commands keys asked for, in order; the first is
 	// under way (see queue.go).
 	queue    []queued
@@ -125,7 +138,7 @@ const (
 
 // New builds the workbench.
 func New(o Options) Model {
-	m := Model{opts: o, keys: DefaultKeyMap(), styles: o.Styles, run: &runner{e: o.Engine}, hl: &Highlighter{},
+	m := Model{opts: o, keys: DefaultKeyMap(), styles: o.Styles, run: &runner{e: o.Engine}, hl: &Highlighter{}, bg: &background{},
 		help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)), format: assemble.MDCtx}
 	m.format = o.Engine.Format()
 	m.cmd = newCmdLine()
@@ -384,6 +397,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Search):
 		m.focus = focusSearch
 		m.search.open()
+		again := m.searchAgain()
+		return m, again
 	case key.Matches(msg, k.NextPane):
 		m.nextPane()
 	case key.Matches(msg, k.Assembled):

@@ -8,7 +8,6 @@ import (
 	"log"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -16,76 +15,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// indexMsg reports indexing progress; ch is read again until it closes.
-type indexMsg struct {
-	done, total int
-	finished    bool
-	err         error
-	ch          <-chan indexMsg
-}
-
 // flowChangedMsg says the flow directory changed on disk.
 type flowChangedMsg struct{}
-
-// indexCmd brings the index up to date in the background, one progress
-// message at a time (glow's findNextLocalFile pattern).
-func (m Model) indexCmd() tea.Cmd {
-	ch := make(chan indexMsg, 16)
-	run, ctx, logf := m.opts.Index, m.opts.Ctx, m.logf
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	go func() {
-		defer close(ch)
-		defer func() {
-			if p := recover(); p != nil {
-				logf("panic while indexing: %v\n%s", p, debug.Stack())
-				ch <- indexMsg{finished: true, err: fmt.Errorf("internal error while indexing: %v (see the debug log)", p)}
-			}
-		}()
-		last := time.Time{}
-		err := run(ctx, func(done, total int) {
-			if time.Since(last) > 100*time.Millisecond {
-				last = time.Now()
-				select {
-				case ch <- indexMsg{done: done, total: total}:
-				default: // the screen is behind; skip this tick
-				}
-			}
-		})
-		ch <- indexMsg{finished: true, err: err}
-	}()
-	return readIndex(ch)
-}
-
-func readIndex(ch <-chan indexMsg) tea.Cmd {
-	return func() tea.Msg {
-		msg, ok := <-ch
-		if !ok {
-			return nil
-		}
-		msg.ch = ch
-		return msg
-	}
-}
-
-func (m Model) handleIndex(msg indexMsg) (tea.Model, tea.Cmd) {
-	switch {
-	case msg.finished && msg.err != nil:
-		m.indexing = ""
-		m.status, m.statusErr = "indexing failed: "+firstLine(msg.err.Error()), true
-		return m, nil
-	case msg.finished:
-		m.indexing = ""
-		m.status, m.statusErr = "index up to date", false
-		return m, m.loadCmd()
-	case msg.total > 0:
-		m.indexing = fmt.Sprintf("indexing %d/%d", msg.done, msg.total)
-	default:
-		m.indexing = fmt.Sprintf("indexing %d files", msg.done)
-	}
-	return m, readIndex(msg.ch)
-}
 
 // RunOptions start the workbench.
 type RunOptions struct {
@@ -109,8 +40,16 @@ func Run(ctx context.Context, o RunOptions) error {
 			}
 		}
 	}
-	o.Options.Log, o.Options.Ctx = logger, ctx
+	// The index is kept current until the workbench quits; then Run
+	// waits for its goroutine, so that none is left writing. (A batch cut
+	// short is not written: the index keeps its earlier state.)
+	ictx, stopIndex := context.WithCancel(ctx)
+	o.Options.Log, o.Options.Ctx = logger, ictx
 	m := New(o.Options)
+	defer func() {
+		stopIndex()
+		m.bg.stop()
+	}()
 	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx)}
 	if o.In != nil {
 		opts = append(opts, tea.WithInput(o.In))

@@ -35,6 +35,7 @@ type searchOverlay struct {
 	marked   map[int]bool
 	band     int // index into evidence.Bands, 1 (critical) by default
 	seq      int
+	gen      int // Model.indexGen when the results were asked for
 	note     string
 	err      string
 	// cancel ends the search in flight: a newer query, or closing the
@@ -47,6 +48,7 @@ type (
 	searchTickMsg   struct{ seq int }
 	searchResultMsg struct {
 		seq      int
+		gen      int
 		resp     search.Response
 		previews []string // each result's lines, read in the command
 		err      error
@@ -117,15 +119,38 @@ func (s *searchOverlay) stop() {
 }
 
 func (m Model) searchCmd(ctx context.Context, seq int, text string) tea.Cmd {
-	fn, root := m.opts.Search, m.opts.Root
+	fn, root, gen := m.opts.Search, m.opts.Root, m.indexGen
 	return func() tea.Msg {
 		if fn == nil {
-			return searchResultMsg{seq: seq, err: fmt.Errorf("search is not available")}
+			return searchResultMsg{seq: seq, gen: gen, err: fmt.Errorf("search is not available")}
 		}
 		q, g := parseQuery(text)
 		resp, err := fn(ctx, q, g)
-		return searchResultMsg{seq: seq, resp: resp, previews: readPreviews(root, resp.Results), err: err}
+		return searchResultMsg{seq: seq, gen: gen, resp: resp, previews: readPreviews(root, resp.Results), err: err}
 	}
+}
+
+// searchAgain runs the overlay's query again when the index changed
+// since its results were asked for: when the overlay opens, or while it
+// is open and the user has not started choosing among them (none marked,
+// the first selected), so a file saved meanwhile is found without
+// retyping; otherwise the note says they are older than the index.
+func (m *Model) searchAgain() tea.Cmd {
+	s := &m.search
+	if m.focus != focusSearch || s.gen == m.indexGen || !searchable(s.input.Value()) {
+		return nil
+	}
+	if len(s.marked) > 0 || s.cursor > 0 {
+		const older = " · the index changed since: edit the query to search again"
+		if !strings.HasSuffix(s.note, older) {
+			s.note += older
+		}
+		return nil
+	}
+	// Nothing is being typed: no pause to wait for.
+	s.seq++
+	seq := s.seq
+	return func() tea.Msg { return searchTickMsg{seq} }
 }
 
 func (m Model) updateSearch(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -158,8 +183,11 @@ func (m Model) updateSearch(msg tea.Msg) (tea.Model, tea.Cmd) {
 				s.note += fmt.Sprintf(" (best %.2f: %s)", nm[0].Score, termsafe.Line(nm[0].Path))
 			}
 		}
+		s.gen = msg.gen
 		if m.indexing != "" {
 			s.note += " · the index is still being built: these cover what is indexed so far"
+		} else if m.indexNote != noteNone {
+			s.note += " · " + m.indexNote.String()
 		}
 		for _, w := range msg.resp.Debug.Warnings {
 			s.note += " · " + termsafe.Line(w)

@@ -127,6 +127,8 @@ func (m Model) titleView() string {
 	}
 	if m.indexing != "" {
 		t += " · " + m.indexing
+	} else if m.indexNote != noteNone {
+		t += " · " + m.indexNote.String()
 	}
 	return m.styles.StatusBar.Render(fit(t, m.width))
 }

@@ -463,8 +463,8 @@ func TestMissingIndex(t *testing.T) {
 }
 
 // TestKeepWaitsItsTurn: when another process holds the index's writer
-// lock as the server starts (a one-shot `dossier index`, the workbench's
-// start-up run), the server takes over keeping the index current once that
+// lock as the server starts (a one-shot `dossier index`, the workbench),
+// the server takes over keeping the index current once that
 // process lets go, and does not leave the index to go stale for its life.
 func TestKeepWaitsItsTurn(t *testing.T) {
 	root := testWorkspace(t)

@@ -24,6 +24,7 @@ import (
 	"github.com/dossierhq/dossier/evidence"
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/store/config"
 	"github.com/dossierhq/dossier/themes"
 	"github.com/dossierhq/dossier/ui"
 )
@@ -81,21 +82,7 @@ func Open(ctx context.Context, root string, flags cli.WorkbenchFlags, stderr io.
 	searcher.AllowEndpoint(cfg.Embed)
 	styles := themes.NewStyles(lipgloss.DefaultRenderer(), palette, themes.NoColor(os.Getenv))
 	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
-		Index: func(ctx context.Context, progress func(done, total int)) error {
-			iopts := workspace.IndexOptions(root, cfg)
-			iopts.Progress = func(p index.Progress) { progress(p.Done, p.Total) }
-			var err error
-			if iopts.Model, iopts.Embedder, err = index.NewEmbedder(cfg.Embed, ""); err != nil {
-				return err
-			}
-			ix, err := index.Open(iopts)
-			if err != nil {
-				return err
-			}
-			defer ix.Close()
-			_, err = ix.Run(ctx)
-			return err
-		},
+		Index:  Keep(root, cfg),
 		Search: Search(root, searcher),
 	}}
 	if len(cfg.Notices) > 0 {
@@ -107,6 +94,31 @@ func Open(ctx context.Context, root string, flags cli.WorkbenchFlags, stderr io.
 		}
 	}
 	return ui.Run(ctx, opts)
+}
+
+// Keep is the workbench's index keeper: index.Keep, as `dossier mcp`
+// runs it, reporting to the workbench. The start-up run brings the index
+// up to date; from then on it follows the workspace, so a file saved
+// while the workbench is open is found by its search overlay; while
+// another dossier process holds the writer lock, that process writes the
+// index and the keeper waits its turn.
+func Keep(root string, cfg config.Config) func(context.Context, ui.IndexEvents) error {
+	return func(ctx context.Context, ev ui.IndexEvents) error {
+		iopts := workspace.IndexOptions(root, cfg)
+		iopts.Progress = func(p index.Progress) { ev.Progress(p.Done, p.Total) }
+		iopts.Notice = ev.Notice
+		var err error
+		if iopts.Model, iopts.Embedder, err = index.NewEmbedder(cfg.Embed, ""); err != nil {
+			return err
+		}
+		return index.Keep(ctx, iopts, index.KeepHooks{
+			Waiting: func(err error) { ev.Waiting(err.Error()) },
+			Ran:     func(index.Summary) { ev.Ready() },
+			Batch: func(s index.Summary, err error) {
+				ev.Batch(s.Indexed+s.Touched, s.Removed, err)
+			},
+		})
+	}
 }
 
 // Search is the search overlay's search: one engine for the session
