@@ -410,7 +410,14 @@ func AcquireWriter(root string, timeout time.Duration) (*WriterLock, error) {
 		return nil, fmt.Errorf("lock %s: %w", lockPath, err)
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w (lock %s held; waited %s)", ErrInUse, lockPath, timeout)
+		holder := "another process"
+		if pid := writerPID(dir); pid > 0 {
+			holder = fmt.Sprintf("process %d", pid)
+		}
+		// The workbench, dossier mcp and index --watch hold it while they
+		// run, and keep the index current themselves.
+		return nil, fmt.Errorf("%w: %s holds %s (waited %s); the workbench, `dossier mcp` and `dossier index --watch` hold it while open and index every change themselves: leave it to them, or stop that process first",
+			ErrInUse, holder, lockPath, timeout)
 	}
 	// For the notice of a reader that waits (see WithWaitNotice); the lock
 	// is on the file, not its content.

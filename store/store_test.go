@@ -285,6 +285,10 @@ func TestWriterLock(t *testing.T) {
 	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "index in use by another dossier process") {
 		t.Fatalf("second writer: err = %v", err)
 	}
+	// It names the holder, and what to do.
+	if want := fmt.Sprintf("process %d holds", os.Getpid()); !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "stop that process") {
+		t.Errorf("second writer: %v\nwant it to say %q and what to do", err, want)
+	}
 	// Readers only need the index file, which the writer does not hold
 	// between batches.
 	w, err := Open(Path(root), Options{})
