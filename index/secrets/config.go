@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 )
 
 // defaultConfig is gitleaks' default rule set, byte for byte the
@@ -113,7 +111,7 @@ type allowlist struct {
 	commits bool
 	target  string         // what regex reads: "" (the secret), "match" or "line"
 	regex   *regexp.Regexp // its expressions joined, nil for none
-	stop    *ahocorasick.Trie
+	stop    *keywords
 }
 
 // compileAllowlists is gitleaks' parseAllowlist and Validate, path
@@ -177,7 +175,7 @@ func compileAllowlists(lists []*tomlAllowlist) ([]*allowlist, error) {
 					words = append(words, w)
 				}
 			}
-			a.stop = ahocorasick.NewTrieBuilder().AddStrings(words).Build()
+			a.stop = newKeywords(words)
 		}
 		out = append(out, a)
 	}
@@ -191,5 +189,5 @@ func (a *allowlist) regexAllowed(s string) bool {
 
 // stopWord is gitleaks' Allowlist.ContainsStopWord.
 func (a *allowlist) stopWord(s string) bool {
-	return s != "" && a.stop != nil && a.stop.MatchFirstString(strings.ToLower(s)) != nil
+	return s != "" && a.stop != nil && a.stop.any(strings.ToLower(s))
 }

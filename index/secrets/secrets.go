@@ -22,7 +22,6 @@ import (
 	"strings"
 	"sync"
 
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/dossierhq/dossier/store"
@@ -82,10 +81,11 @@ func (r *rule) allowlists() ([]*allowlist, error) {
 
 // scanner is the loaded rule set.
 type scanner struct {
-	trie  *ahocorasick.Trie
-	byKW  map[string][]int // lower-case keyword -> rules
-	rules []*rule
-	err   error
+	kw      []string  // the rules' keywords, lower case, sorted
+	kwRules [][]int   // keyword -> rules
+	match   *keywords // finds kw
+	rules   []*rule
+	err     error
 }
 
 var (
@@ -126,7 +126,8 @@ func load() *scanner {
 	if err != nil {
 		return &scanner{err: fmt.Errorf("gitleaks' default config: %w", err)}
 	}
-	s := &scanner{byKW: map[string][]int{}}
+	s := &scanner{}
+	byKW := map[string][]int{}
 	sort.Slice(tc.Rules, func(i, j int) bool { return tc.Rules[i].ID < tc.Rules[j].ID })
 	var kws []string
 	for i := range tc.Rules {
@@ -147,14 +148,18 @@ func load() *scanner {
 				continue
 			}
 			seen[k] = true
-			if _, ok := s.byKW[k]; !ok {
+			if _, ok := byKW[k]; !ok {
 				kws = append(kws, k)
 			}
-			s.byKW[k] = append(s.byKW[k], len(s.rules)-1)
+			byKW[k] = append(byKW[k], len(s.rules)-1)
 		}
 	}
 	sort.Strings(kws)
-	s.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
+	s.kw = kws
+	for _, k := range kws {
+		s.kwRules = append(s.kwRules, byKW[k])
+	}
+	s.match = newKeywords(kws)
 	return s
 }
 
@@ -279,20 +284,24 @@ func Scan(path, text string) []Finding {
 		return nil
 	}
 	// Keywords are ASCII: lower-casing only ASCII keeps every byte where
-	// it was (strings.ToLower grows invalid bytes and shrinks the Kelvin sign).
-	matches := s.trie.MatchString(asciiLower(text))
-	if len(matches) == 0 {
-		return nil
-	}
-	lines := lineStarts(text)
+	// it was (strings.ToLower grows invalid bytes and shrinks the Kelvin
+	// sign).
+	var lines []int
 	hits := map[int][]int{} // rule -> lines with one of its keywords, ascending
-	for _, m := range matches {
-		l := lineAt(lines, int(m.Pos()))
-		for _, r := range s.byKW[m.MatchString()] {
+	s.match.each(text, func(pos, kw int) bool {
+		if lines == nil {
+			lines = lineStarts(text)
+		}
+		l := lineAt(lines, pos)
+		for _, r := range s.kwRules[kw] {
 			if h := hits[r]; len(h) == 0 || h[len(h)-1] != l {
 				hits[r] = append(h, l)
 			}
 		}
+		return true
+	})
+	if len(hits) == 0 {
+		return nil
 	}
 	var out []Finding
 	var b strings.Builder
@@ -403,17 +412,6 @@ func blankish(line string) bool {
 		}
 	}
 	return true
-}
-
-// asciiLower lower-cases ASCII letters only, byte for byte.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // lineStarts returns the byte offset of every line's start.
