@@ -188,3 +188,29 @@ func asciiLower(s string) string {
 	}
 	return string(b)
 }
+
+// FuzzKeywordsAreTheTrie compares keywords with the trie on any text, for
+// the default keywords and a set with words of one byte.
+func FuzzKeywordsAreTheTrie(f *testing.F) {
+	text, _ := Fixture()
+	for _, seed := range []string{"", "k", "API_KEY=x", "\xffKeY\u212a", text} {
+		f.Add(seed)
+	}
+	sets := [][]string{rules().kw, {"k", "e", "ke", "key", "y", "\xff", "tok"}}
+	type pair struct {
+		k    *keywords
+		trie *ahocorasick.Trie
+	}
+	var pairs []pair
+	for _, words := range sets {
+		pairs = append(pairs, pair{newKeywords(words), ahocorasick.NewTrieBuilder().AddStrings(words).Build()})
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for i, p := range pairs {
+			got, want := ourOccurrences(p.k, sets[i], text), trieOccurrences(p.trie, text)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("in %q: keywords find %v, the trie %v", text, got, want)
+			}
+		}
+	})
+}
