@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/zricethezav/gitleaks/v8/detect"
@@ -68,13 +69,58 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadAll reads the rule set and compiles every rule.
+// BenchmarkLoadAll reads the rule set and compiles every rule and
+// allowlist.
 func BenchmarkLoadAll(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s := load()
+		s.base()
 		for _, r := range s.rules {
 			r.compiled()
 			r.allowlists()
 		}
+	}
+}
+
+// firstScanTexts are what a one-shot process scans first: a Go file of
+// GOROOT whose keywords hold no secret (bytes.go: a few rules compile for
+// it), the fixture (its four rules and the generic one compile) and a line
+// without a keyword (nothing compiles).
+func firstScanTexts(b *testing.B) map[string]string {
+	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "bytes", "bytes.go"))
+	if err != nil {
+		b.Skip(err)
+	}
+	text, _ := Fixture()
+	return map[string]string{"plain": "x := 1\n", "gofile": string(src), "fixture": text}
+}
+
+// BenchmarkFirstScan is the first Scan of a process: the rule set read
+// anew each time (the process-wide scanner forgotten), then one text
+// scanned, compiling the rules its keywords name. BenchmarkScanAgain is
+// the same scan once all is loaded; the difference is what a one-shot
+// process pays before its first finding.
+func BenchmarkFirstScan(b *testing.B) {
+	for name, text := range firstScanTexts(b) {
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				loadOnce, loaded = sync.Once{}, nil
+				Scan("a.go", text)
+			}
+		})
+	}
+}
+
+// BenchmarkScanAgain scans the texts of BenchmarkFirstScan with the rules
+// loaded and compiled.
+func BenchmarkScanAgain(b *testing.B) {
+	for name, text := range firstScanTexts(b) {
+		b.Run(name, func(b *testing.B) {
+			loadOnce, loaded = sync.Once{}, nil
+			Load()
+			for i := 0; i < b.N; i++ {
+				Scan("a.go", text)
+			}
+		})
 	}
 }

@@ -1,54 +1,44 @@
 package secrets
 
 import (
-	_ "embed"
 	"fmt"
 	"regexp"
 	"strings"
-
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 )
 
-// defaultConfig is gitleaks' default rule set, byte for byte the
-// config.DefaultConfig of the gitleaks in go.mod (TestDefaultConfigIsGitleaks'
-// fails when an upgrade changes it: copy the new gitleaks.toml here).
-// Importing gitleaks' config package for it would link viper, its file
-// formats and go-version, whose package init every dossier process paid at
-// start-up, ~1.5 ms.
-//
-//go:embed gitleaks.toml
-var defaultConfig string
+//go:generate go run gen_rules.go
 
-// tomlConfig is the part of the config file the default rules use, with
-// gitleaks' field names (go-toml, like viper, matches them without regard
-// to case).
-type tomlConfig struct {
-	Rules      []tomlRule
-	AllowList  *tomlAllowlist // [allowlist], the older form of [[allowlists]]
-	Allowlists []*tomlAllowlist
-}
+// gitleaks_gen.go holds gitleaks' default rule set, read from gitleaks.toml
+// by internal/rulegen: byte for byte the config.DefaultConfig of the
+// gitleaks in go.mod (TestDefaultConfigIsGitleaks fails when an upgrade
+// changes it: copy the new gitleaks.toml here and run go generate;
+// TestGeneratedRulesAreGitleaksToml fails until both are done). Importing
+// gitleaks' config package for it would link viper, its file formats and
+// go-version, whose package init every dossier process paid at start-up,
+// ~1.5 ms; parsing the TOML cost each process's first scan ~6 ms.
 
-type tomlRule struct {
+// ruleSource is one rule of the default config, with gitleaks' field
+// names.
+type ruleSource struct {
 	ID          string
 	Path        string
 	Regex       string
 	SecretGroup int
 	Entropy     float64
-	Keywords    []string
-	AllowList   *tomlAllowlist
-	Allowlists  []*tomlAllowlist
-	Required    []struct{ ID string }
+	Keywords    []string // as the config has them
+	Allowlists  []allowlistSource
 	SkipReport  bool
 }
 
-type tomlAllowlist struct {
+// allowlistSource is one allowlist of the default config. rulegen compiled
+// its Paths; here only whether there are any matters (see allowlist).
+type allowlistSource struct {
 	Condition   string
 	Commits     []string
 	Paths       []string
 	RegexTarget string
 	Regexes     []string
 	StopWords   []string
-	TargetRules []string
 }
 
 // compiledRule is a rule's expressions, compiled as gitleaks' Translate
@@ -63,7 +53,7 @@ type compiledRule struct {
 
 // compile is gitleaks' Translate and Validate for one rule, without its
 // allowlists.
-func (tr *tomlRule) compile() (compiledRule, error) {
+func (tr *ruleSource) compile() (compiledRule, error) {
 	c := compiledRule{secretGroup: tr.SecretGroup, entropy: tr.Entropy, skipReport: tr.SkipReport}
 	var err error
 	if tr.Path != "" {
@@ -86,15 +76,8 @@ func (tr *tomlRule) compile() (compiledRule, error) {
 }
 
 // allowlists compiles the rule's own allowlists, path conditions dropped.
-func (tr *tomlRule) allowlists() ([]*allowlist, error) {
-	lists := tr.Allowlists
-	if tr.AllowList != nil {
-		if len(lists) > 0 {
-			return nil, fmt.Errorf("secret rule %s: both [rules.allowlist] and [[rules.allowlists]]", tr.ID)
-		}
-		lists = []*tomlAllowlist{tr.AllowList}
-	}
-	out, err := compileAllowlists(lists)
+func (tr *ruleSource) allowlists() ([]*allowlist, error) {
+	out, err := compileAllowlists(tr.Allowlists)
 	if err != nil {
 		return nil, fmt.Errorf("secret rule %s: %w", tr.ID, err)
 	}
@@ -113,14 +96,15 @@ type allowlist struct {
 	commits bool
 	target  string         // what regex reads: "" (the secret), "match" or "line"
 	regex   *regexp.Regexp // its expressions joined, nil for none
-	stop    *ahocorasick.Trie
+	stop    *keywords
 }
 
 // compileAllowlists is gitleaks' parseAllowlist and Validate, path
 // conditions dropped (see allowlist).
-func compileAllowlists(lists []*tomlAllowlist) ([]*allowlist, error) {
+func compileAllowlists(lists []allowlistSource) ([]*allowlist, error) {
 	var out []*allowlist
-	for _, t := range lists {
+	for i := range lists {
+		t := &lists[i]
 		a := &allowlist{commits: len(t.Commits) > 0}
 		switch strings.ToUpper(t.Condition) {
 		case "AND", "&&":
@@ -139,28 +123,22 @@ func compileAllowlists(lists []*tomlAllowlist) ([]*allowlist, error) {
 		if len(t.Commits)+len(t.Paths)+len(t.Regexes)+len(t.StopWords) == 0 {
 			return nil, fmt.Errorf("an allowlist without commits, paths, regexes or stopwords")
 		}
-		for _, p := range t.Paths {
-			if _, err := regexp.Compile(p); err != nil {
-				return nil, fmt.Errorf("allowlist path: %w", err)
-			}
-		}
 		if len(t.Paths) > 0 && (a.and || len(t.Commits)+len(t.Regexes)+len(t.StopWords) == 0) {
 			continue
 		}
 		if len(t.Regexes) > 0 {
-			for _, r := range t.Regexes {
-				if _, err := regexp.Compile(r); err != nil {
-					return nil, fmt.Errorf("allowlist regex: %w", err)
-				}
-			}
 			// gitleaks joins them, each as it prints after compiling.
 			var b strings.Builder
 			b.WriteString("(?:")
 			for i, r := range t.Regexes {
+				re, err := regexp.Compile(r)
+				if err != nil {
+					return nil, fmt.Errorf("allowlist regex: %w", err)
+				}
 				if i > 0 {
 					b.WriteString("|")
 				}
-				b.WriteString(regexp.MustCompile(r).String())
+				b.WriteString(re.String())
 			}
 			b.WriteString(")")
 			var err error
@@ -177,7 +155,7 @@ func compileAllowlists(lists []*tomlAllowlist) ([]*allowlist, error) {
 					words = append(words, w)
 				}
 			}
-			a.stop = ahocorasick.NewTrieBuilder().AddStrings(words).Build()
+			a.stop = newKeywords(words)
 		}
 		out = append(out, a)
 	}
@@ -191,5 +169,5 @@ func (a *allowlist) regexAllowed(s string) bool {
 
 // stopWord is gitleaks' Allowlist.ContainsStopWord.
 func (a *allowlist) stopWord(s string) bool {
-	return s != "" && a.stop != nil && a.stop.MatchFirstString(strings.ToLower(s)) != nil
+	return s != "" && a.stop != nil && a.stop.any(strings.ToLower(s))
 }

@@ -71,7 +71,8 @@ func (r *rule) find(raw string) []hit {
 		if r.bare.entropy != 0 && shannonEntropy(h.secret) <= r.bare.entropy {
 			continue
 		}
-		if allowed(r.base, h, line) {
+		base, err := r.base()
+		if err != nil || allowed(base, h, line) {
 			continue
 		}
 		own, err := r.allowlists()

@@ -7,23 +7,19 @@
 // Only tests import gitleaks itself: its packages' init, linked into every
 // dossier process, cost ~5 ms of start-up.
 //
-// The rules (some 220 regular expressions) are read on the first scan, not
-// at start-up, so commands that never read text pay nothing for them, and
-// each rule is compiled when a text first holds one of its keywords.
+// The rules (some 220 regular expressions) are static data generated from
+// gitleaks' config (gitleaks_gen.go): the first scan of a process indexes
+// their keywords, in microseconds, and each rule is compiled when a text
+// first holds one of its keywords.
 package secrets
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"sort"
 	"strings"
 	"sync"
-
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
-	"github.com/pelletier/go-toml/v2"
 
 	"github.com/dossierhq/dossier/store"
 )
@@ -44,13 +40,22 @@ func Marker(rule string) string { return "[REDACTED:" + rule + "]" }
 // list of ~1,500 stop words costs more than its expression, and most texts
 // give it nothing to drop.
 type rule struct {
-	id     string
-	before int // lines read before a keyword's line
-	after  int // and after it
+	id  string
+	src *ruleSource // the rule as the default config has it
+	// base are the config's global allowlists (scanner.base).
+	base func() ([]*allowlist, error)
 
 	once sync.Once
-	src  *tomlRule    // the rule as the default config has it
-	base []*allowlist // the config's global allowlists
+	// ruleState is set by compiled: held apart, so that the rules a
+	// process never compiles cost it a few words each (their state, on
+	// fresh pages, cost a one-shot process ~0.3 ms of page faults).
+	*ruleState
+}
+
+// ruleState is a rule compiled.
+type ruleState struct {
+	before int // lines read before a keyword's line
+	after  int // and after it
 	// bare is the rule without its own allowlists.
 	bare compiledRule
 	// path, when set, limits the rule to files it matches (YAML, PHP,
@@ -66,9 +71,11 @@ type rule struct {
 // compiled is the rule with its expressions compiled (once, on first use).
 func (r *rule) compiled() *rule {
 	r.once.Do(func() {
-		r.bare, r.err = r.src.compile()
-		r.path = r.bare.path
-		r.before, r.after = reach(r.src.Regex)
+		st := &ruleState{}
+		st.bare, st.err = r.src.compile()
+		st.path = st.bare.path
+		st.before, st.after = reach(r.src.Regex)
+		r.ruleState = st
 	})
 	return r
 }
@@ -76,16 +83,21 @@ func (r *rule) compiled() *rule {
 // allowlists are the rule's own allowlists (compiled once, when first
 // needed).
 func (r *rule) allowlists() ([]*allowlist, error) {
+	r.compiled()
 	r.allowOnce.Do(func() { r.own, r.ownErr = r.src.allowlists() })
 	return r.own, r.ownErr
 }
 
 // scanner is the loaded rule set.
 type scanner struct {
-	trie  *ahocorasick.Trie
-	byKW  map[string][]int // lower-case keyword -> rules
-	rules []*rule
-	err   error
+	kw      []string   // the rules' keywords, lower case, sorted
+	kwRules [][]uint16 // keyword -> rules
+	match   *keywords  // finds kw
+	rules   []*rule
+	// base compiles the config's global allowlists once, when a rule
+	// first finds something: their ~40 expressions took 0.5 ms, which
+	// the many texts without a finding never need.
+	base func() ([]*allowlist, error)
 }
 
 var (
@@ -99,62 +111,23 @@ func rules() *scanner {
 	return loaded
 }
 
-// load reads gitleaks' default config and its global allowlists; each
-// rule's own expressions wait for a text that needs them (rule.compiled).
+// load indexes the default rules' keywords; their expressions and
+// allowlists wait for a text that needs them (rule.compiled, scanner.base).
 func load() *scanner {
-	// go-toml reads the config as viper does in gitleaks (field names
-	// matched without regard to case; TestConfigReadAsGitleaksReadsIt).
-	var tc tomlConfig
-	if err := toml.Unmarshal([]byte(defaultConfig), &tc); err != nil {
-		return &scanner{err: fmt.Errorf("gitleaks' default config: %w", err)}
-	}
-	global := tc.Allowlists
-	if tc.AllowList != nil {
-		if len(global) > 0 {
-			return &scanner{err: fmt.Errorf("gitleaks' default config has both [allowlist] and [[allowlists]]")}
+	s := &scanner{kw: defaultKeywords, kwRules: defaultKeywordRules, match: newKeywords(defaultKeywords)}
+	s.base = sync.OnceValues(func() ([]*allowlist, error) {
+		allow, err := compileAllowlists(defaultAllowlists)
+		if err != nil {
+			return nil, fmt.Errorf("gitleaks' default config: %w", err)
 		}
-		global = []*tomlAllowlist{tc.AllowList}
+		return allow, nil
+	})
+	all := make([]rule, len(defaultRules))
+	s.rules = make([]*rule, len(defaultRules))
+	for i := range all {
+		all[i].id, all[i].src, all[i].base = defaultRules[i].ID, &defaultRules[i], s.base
+		s.rules[i] = &all[i]
 	}
-	for _, a := range global {
-		if len(a.TargetRules) > 0 {
-			// Not in the default config: an allowlist of some rules
-			// would have to be compiled with each of them.
-			return &scanner{err: fmt.Errorf("gitleaks' default config has an allowlist for rules %v, which this version of dossier cannot apply", a.TargetRules)}
-		}
-	}
-	allow, err := compileAllowlists(global)
-	if err != nil {
-		return &scanner{err: fmt.Errorf("gitleaks' default config: %w", err)}
-	}
-	s := &scanner{byKW: map[string][]int{}}
-	sort.Slice(tc.Rules, func(i, j int) bool { return tc.Rules[i].ID < tc.Rules[j].ID })
-	var kws []string
-	for i := range tc.Rules {
-		tr := &tc.Rules[i]
-		// Rules without keywords only match file paths (keystores), which
-		// discovery skips as secret files.
-		if len(tr.Keywords) == 0 || tr.Regex == "" {
-			continue
-		}
-		if len(tr.Required) > 0 {
-			return &scanner{err: fmt.Errorf("gitleaks' rule %s needs other rules, which this version of dossier cannot apply", tr.ID)}
-		}
-		s.rules = append(s.rules, &rule{id: tr.ID, src: tr, base: allow})
-		seen := map[string]bool{}
-		for _, k := range tr.Keywords {
-			k = strings.ToLower(k)
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			if _, ok := s.byKW[k]; !ok {
-				kws = append(kws, k)
-			}
-			s.byKW[k] = append(s.byKW[k], len(s.rules)-1)
-		}
-	}
-	sort.Strings(kws)
-	s.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
 	return s
 }
 
@@ -243,17 +216,14 @@ func newlines(re *syntax.Regexp) int {
 // Ruleset names the rule set: the sha256 of gitleaks' default config, so a
 // remembered "no secrets here" is forgotten when the rules change. It
 // compiles nothing.
-func Ruleset() string {
-	sum := sha256.Sum256([]byte(defaultConfig))
-	return hex.EncodeToString(sum[:8])
-}
+func Ruleset() string { return rulesetID }
 
 // Load reads the rules and compiles every one of them now (a scan compiles
 // only those it needs), and reports whether they could be.
 func Load() error {
 	s := rules()
-	if s.err != nil {
-		return s.err
+	if _, err := s.base(); err != nil {
+		return err
 	}
 	for _, r := range s.rules {
 		if err := r.compiled().err; err != nil {
@@ -275,24 +245,28 @@ func Load() error {
 // around its own keywords, with the same findings at ~35 MB/s.
 func Scan(path, text string) []Finding {
 	s := rules()
-	if s.err != nil || text == "" {
+	if text == "" {
 		return nil
 	}
 	// Keywords are ASCII: lower-casing only ASCII keeps every byte where
-	// it was (strings.ToLower grows invalid bytes and shrinks the Kelvin sign).
-	matches := s.trie.MatchString(asciiLower(text))
-	if len(matches) == 0 {
-		return nil
-	}
-	lines := lineStarts(text)
-	hits := map[int][]int{} // rule -> lines with one of its keywords, ascending
-	for _, m := range matches {
-		l := lineAt(lines, int(m.Pos()))
-		for _, r := range s.byKW[m.MatchString()] {
+	// it was (strings.ToLower grows invalid bytes and shrinks the Kelvin
+	// sign).
+	var lines []int
+	hits := map[uint16][]int{} // rule -> lines with one of its keywords, ascending
+	s.match.each(text, func(pos, kw int) bool {
+		if lines == nil {
+			lines = lineStarts(text)
+		}
+		l := lineAt(lines, pos)
+		for _, r := range s.kwRules[kw] {
 			if h := hits[r]; len(h) == 0 || h[len(h)-1] != l {
 				hits[r] = append(h, l)
 			}
 		}
+		return true
+	})
+	if len(hits) == 0 {
+		return nil
 	}
 	var out []Finding
 	var b strings.Builder
@@ -403,17 +377,6 @@ func blankish(line string) bool {
 		}
 	}
 	return true
-}
-
-// asciiLower lower-cases ASCII letters only, byte for byte.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // lineStarts returns the byte offset of every line's start.

@@ -169,7 +169,7 @@ func TestScanEdges(t *testing.T) {
 			t.Errorf("%s: line %d, want %d", name, fs[0].Line, want)
 		}
 	}
-	for kw := range rules().byKW {
+	for _, kw := range rules().kw {
 		for i := 0; i < len(kw); i++ {
 			if kw[i] >= 0x80 {
 				t.Fatalf("keyword %q is not ASCII: asciiLower would miss it", kw)
