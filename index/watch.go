@@ -112,7 +112,7 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 			return ctx.Err()
 		case err, ok := <-w.Errors:
 			if !ok {
-				return nil
+				return ix.watchEnded()
 			}
 			if ix.watchError(ctx, err, report) {
 				pending, full = map[string]bool{}, false
@@ -120,7 +120,7 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 			}
 		case ev, ok := <-w.Events:
 			if !ok {
-				return nil
+				return ix.watchEnded()
 			}
 			if ev.Op != fsnotify.Chmod && ix.dossierEvent(w, ev) {
 				full = true
@@ -152,6 +152,13 @@ func (ix *Indexer) Watch(ctx context.Context, report func(Summary, error), ready
 // watchError reports a watcher's error. Events lost to a full kernel
 // queue cannot be told apart, so an overflow is followed by a full run;
 // it reports whether that run was made, covering the pending batch.
+// watchEnded is Watch's error when the file watcher closes on its own:
+// nothing keeps the index current any more, and whoever watches must say
+// so.
+func (ix *Indexer) watchEnded() error {
+	return fmt.Errorf("watching %s ended (the file watcher closed): the index is no longer kept current; run `dossier index`, or restart the watch", ix.root)
+}
+
 func (ix *Indexer) watchError(ctx context.Context, err error, report func(Summary, error)) bool {
 	if !errors.Is(err, fsnotify.ErrEventOverflow) {
 		report(Summary{}, fmt.Errorf("watcher: %w", err))

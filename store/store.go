@@ -416,7 +416,7 @@ func AcquireWriter(root string, timeout time.Duration) (*WriterLock, error) {
 		}
 		// The workbench, dossier mcp and index --watch hold it while they
 		// run, and keep the index current themselves.
-		return nil, fmt.Errorf("%w: %s holds %s (waited %s); the workbench, `dossier mcp` and `dossier index --watch` hold it while open and index every change themselves: leave it to them, or stop that process first",
+		return nil, fmt.Errorf("%w: %s holds %s (waited %s). A one-shot `dossier index` lets go when it ends: try again then. The workbench, `dossier mcp` and `dossier index --watch` hold it while open and index every change themselves: leave it to them, or stop that process first",
 			ErrInUse, holder, lockPath, timeout)
 	}
 	// For the notice of a reader that waits (see WithWaitNotice); the lock

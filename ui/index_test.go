@@ -157,6 +157,30 @@ func TestBatchSearchesAgain(t *testing.T) {
 	if !strings.Contains(m.search.note, "the index changed since") {
 		t.Errorf("note %q does not say the results are older than the index", m.search.note)
 	}
+
+	// An answer asked for before that batch arrives after it: it replaces
+	// the results the user was choosing among, and is older than the
+	// index, so it is searched again.
+	n = calls
+	stale := searchResultMsg{seq: m.search.seq, gen: m.indexGen - 1, resp: search.Response{MinScore: 0.3,
+		Results: []search.Result{{Path: "old/old.go", StartLine: 1, EndLine: 2, Symbol: "Old", Language: "go", Score: 0.4, Sources: []string{"text"}}}}}
+	m = send(t, m, stale)
+	if calls != n+1 || len(m.search.results) != 2 || m.search.results[0].Path != "sky/star.go" {
+		t.Errorf("an answer older than the index was kept: %d searches, results %+v", calls-n, m.search.results)
+	}
+
+	// An answer cancelled by closing the overlay is no error, and the
+	// query is searched again when it opens.
+	m = send(t, m, searchResultMsg{seq: m.search.seq, gen: m.indexGen, err: context.Canceled})
+	if m.search.err != "" {
+		t.Errorf("a cancelled search shows %q", m.search.err)
+	}
+	m = keys(t, m, "esc")
+	n = calls
+	m = keys(t, m, "/")
+	if calls != n+1 {
+		t.Errorf("opening the overlay after a cancelled search did not search again (%d searches)", calls-n)
+	}
 }
 
 // TestRunStopsIndexOnQuit: Run returns only once Index has returned, its

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -168,6 +169,12 @@ func (m Model) updateSearch(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.seq != s.seq {
 			return m, nil // an answer to an older query
 		}
+		if errors.Is(msg.err, context.Canceled) {
+			// Closed while it searched: the results shown are not the
+			// query's, and opening the overlay searches again.
+			s.cancel, s.gen = nil, m.indexGen-1
+			return m, nil
+		}
 		s.stop()
 		s.err, s.note = "", ""
 		if msg.err != nil {
@@ -192,7 +199,10 @@ func (m Model) updateSearch(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for _, w := range msg.resp.Debug.Warnings {
 			s.note += " · " + termsafe.Line(w)
 		}
-		return m, nil
+		// A batch that landed while this search ran found the user
+		// choosing among the results then shown; these replace them, so
+		// they are searched again if the index moved on.
+		return m, m.searchAgain()
 	case tea.KeyMsg:
 		return m.searchKey(msg)
 	}

@@ -5,8 +5,16 @@
 // terminal.
 package main
 
-import "github.com/dossierhq/dossier/cmd/internal/cli/cobracli"
+import (
+	"os"
+
+	"github.com/dossierhq/dossier/cmd/internal/cli/cobracli"
+	"github.com/dossierhq/dossier/cmd/internal/sibling"
+)
 
 func main() {
+	// What this process starts (tools, the workbench, a dossier front)
+	// is not handing on.
+	os.Unsetenv(sibling.HandedOn)
 	cobracli.Main(newRootCmd)
 }

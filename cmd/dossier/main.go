@@ -56,36 +56,53 @@ func fail(err error) {
 // handOff replaces this process with dossier-full, given the same
 // arguments: it returns only when that fails (or, where there is no exec,
 // with dossier-full's exit code).
-func handOff(args []string) error { return sibling.Full.Exec(args, os.Environ()) }
+func handOff(args []string) error {
+	if os.Getenv(sibling.HandedOn) != "" {
+		return fmt.Errorf("this dossier was started as dossier-full by another dossier (%s names a copy of dossier, not dossier-full): point %s at dossier-full's binary, or unset it", sibling.Full.Env, sibling.Full.Env)
+	}
+	return sibling.Full.Exec(args, append(os.Environ(), sibling.HandedOn+"=1"))
+}
 
-// answers reports whether this binary answers the command line itself:
-// `stats` or `search`, with nothing before the command but --root, and no
-// help asked for (dossier-full writes help, completions and every error
-// of another command).
+// answers reports whether this binary answers the command line itself
+// (see command).
 func answers(args []string) bool {
-	command := ""
+	_, _, ok := command(args)
+	return ok
+}
+
+// command finds the command of a command line this binary answers itself:
+// `stats` or `search`, with nothing before it but --root, and no help
+// asked for (dossier-full writes help, completions and every error of
+// another command). It returns the command's name and the rest of the
+// line, its flags and arguments (--root among them); ok is false for any
+// other command line.
+func command(args []string) (name string, rest []string, ok bool) {
+	at := -1
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			if command == "" {
-				return false
+			if at < 0 {
+				return "", nil, false
 			}
 			i = len(args) // what follows is arguments only
-		case a == "-h" || a == "--help" || a == "help" && command == "":
-			return false
-		case command != "":
+		case a == "-h" || a == "--help" || a == "help" && at < 0:
+			return "", nil, false
+		case at >= 0:
 			// a flag or an argument of the command
 		case a == "--root":
 			i++
 		case strings.HasPrefix(a, "--root="):
-		case strings.HasPrefix(a, "-"):
-			return false // a flag of dossier's own, or none: dossier-full says
+		case a == "" || strings.HasPrefix(a, "-"):
+			return "", nil, false // a flag of dossier's own, or no command: dossier-full says
 		default:
-			command = a
+			at = i
 		}
 	}
-	return command == "stats" || command == "search"
+	if at < 0 || args[at] != "stats" && args[at] != "search" {
+		return "", nil, false
+	}
+	return args[at], append(slices.Clip(args[:at]), args[at+1:]...), true
 }
 
 // answer runs the command line answers accepted and returns the exit
@@ -94,7 +111,7 @@ func answers(args []string) bool {
 // that does not parse, or has too many arguments, is handed on, so that
 // dossier-full says what is wrong in its own words.
 func answer(args []string) int {
-	name, rest := split(args)
+	name, rest, _ := command(args)
 	var root string
 	ws := func() (string, config.Config, error) { return cli.Workspace(root, nil) }
 	fs := pflag.NewFlagSet("dossier "+name, pflag.ContinueOnError)
@@ -123,19 +140,4 @@ func answer(args []string) int {
 	return cli.Run(ctx, stderr, func() string { return "dossier" }, func(ctx context.Context) error {
 		return run(ctx, query.IO{In: os.Stdin, Out: stdout, Err: stderr}, fs.Args())
 	})
-}
-
-// split takes the command's name out of a command line answers accepted:
-// what is left are its flags and arguments (--root among them).
-func split(args []string) (string, []string) {
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--root":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			return a, append(slices.Clip(args[:i]), args[i+1:]...)
-		}
-	}
-	return "", args // not reached: answers found a command
 }

@@ -223,6 +223,9 @@ func TestFrontMatchesFull(t *testing.T) {
 		{"search", "--root", root, "card", "--mode"},
 		{"stats", "--json=true", "--root=" + root},
 		{"stats", "--root", root, "--secrets=maybe"},
+		{"", "stats", "--root", root}, // an empty command: dossier-full's error
+		{"--root", root, "", "search", "card"},
+		{"search", "--root", root, ""}, // an empty query, answered
 	} {
 		same(t, "", args...)
 	}
@@ -259,6 +262,17 @@ func TestFrontMatchesFull(t *testing.T) {
 	r = runBin(t, alone, "", []string{"DOSSIER_FULL=" + alone}, "index", "--root", root)
 	if r.code != 1 || !strings.Contains(r.stderr, "this very binary") || !strings.Contains(r.stderr, "DOSSIER_FULL") {
 		t.Errorf("index with DOSSIER_FULL naming the front: exit %d\n%s", r.code, r.stderr)
+	}
+	// ... nor a copy of it.
+	copied := filepath.Join(t.TempDir(), "dossier-copy")
+	if b, err := os.ReadFile(alone); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(copied, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = runBin(t, alone, "", []string{"DOSSIER_FULL=" + copied}, "index", "--root", root)
+	if r.code != 1 || !strings.Contains(r.stderr, "names a copy of dossier") {
+		t.Errorf("index with DOSSIER_FULL naming a copy of the front: exit %d\n%s", r.code, r.stderr)
 	}
 	// ... and still answers what it answers alone.
 	if r := runBin(t, alone, "", []string{"PATH=" + t.TempDir()}, "stats", "--root", root); r.code != 0 {

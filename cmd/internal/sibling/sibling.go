@@ -32,6 +32,12 @@ var (
 	Workbench = Binary{Name: "dossier-workbench", Env: "DOSSIER_WORKBENCH", What: "the workbench"}
 )
 
+// HandedOn is set in the environment of the dossier-full the one-shot
+// front hands a command to; dossier-full clears it at start. A front that
+// finds it set was itself started as dossier-full (DOSSIER_FULL naming a
+// copy of dossier), and handing on again would never end.
+const HandedOn = "DOSSIER_HANDED_ON"
+
 // Find is the path of b: $Env when set, else the one next to this
 // executable (symlinks resolved), else the one on PATH. A path that is
 // this executable itself (DOSSIER_FULL pointed at dossier) is refused:

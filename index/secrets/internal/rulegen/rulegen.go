@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/format"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -107,8 +108,14 @@ func Generate(src []byte) ([]byte, error) {
 		if err := checkPaths(lists); err != nil {
 			return nil, fmt.Errorf("secret rule %s: %w", r.ID, err)
 		}
+		if n == math.MaxUint16 {
+			return nil, fmt.Errorf("gitleaks' default config has over %d rules with keywords, more than the scanner's keyword table numbers", math.MaxUint16)
+		}
 		seen := map[string]bool{}
 		for _, k := range r.Keywords {
+			if k == "" {
+				return nil, fmt.Errorf("secret rule %s: an empty keyword, which every text would hold", r.ID)
+			}
 			if k = strings.ToLower(k); !seen[k] {
 				seen[k] = true
 				byKW[k] = append(byKW[k], n)

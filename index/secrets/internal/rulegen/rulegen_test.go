@@ -18,6 +18,7 @@ func TestGenerateRefusesWhatTheScannerCannotApply(t *testing.T) {
 		"required":          {ok + "[[rules.required]]\nid = \"s\"\n", "rule r needs other rules"},
 		"both rule forms":   {ok + "[rules.allowlist]\nregexes = ['''a''']\n[[rules.allowlists]]\nregexes = ['''b''']\n", "secret rule r: both [rules.allowlist] and [[rules.allowlists]]"},
 		"bad rule path":     {ok + "[[rules.allowlists]]\npaths = ['''[''']\n", "secret rule r: allowlist path"},
+		"empty keyword":     {"[[rules]]\nid = \"e\"\nregex = '''k[0-9]+'''\nkeywords = [\"k\", \"\"]\n", "secret rule e: an empty keyword"},
 	} {
 		_, err := Generate([]byte(tc.config))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
