@@ -28,3 +28,22 @@ func TestDedupeFoldInPlace(t *testing.T) {
 		t.Errorf("dedupe and fold allocate %.0f times, want none", n-1)
 	}
 }
+
+// TestFuseAllocs checks that fuse keeps its candidates in one slice, not
+// one allocation each (see TestDedupeFoldInPlace on fresh pages).
+func TestFuseAllocs(t *testing.T) {
+	var text, vec []hit
+	for i := range 200 {
+		text = append(text, hit{key: key{"a.go", i}, raw: float64(300 - i), score: 1})
+		vec = append(vec, hit{key: key{"b.go", i}, raw: float64(300 - i), score: 1})
+	}
+	lists := map[string][]hit{"text": text, "vector": vec}
+	order := []string{"text", "vector"}
+	res, _ := fuse(lists, order, nil)
+	if len(res) != 400 || res[0].key != (key{"a.go", 0}) {
+		t.Fatalf("fuse: %d candidates, first %v", len(res), res[0].key)
+	}
+	if n := testing.AllocsPerRun(5, func() { fuse(lists, order, nil) }); n > 20 {
+		t.Errorf("fuse of 400 candidates allocates %.0f times, want a few", n)
+	}
+}
