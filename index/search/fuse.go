@@ -70,8 +70,11 @@ func fuse(lists map[string][]hit, order []string, cos map[key]hit) ([]fused, int
 	for _, hs := range lists {
 		n += len(hs)
 	}
-	byKey := make(map[key]*fused, n)
-	out := make([]*fused, 0, n)
+	// The candidates by value in one slice, sorted in place: one
+	// allocation, not one per candidate and a copy (see finish on fresh
+	// pages).
+	byKey := make(map[key]int, n)
+	out := make([]fused, 0, n)
 	for _, name := range order {
 		hs := lists[name]
 		ri := retriever(name)
@@ -87,17 +90,19 @@ func fuse(lists map[string][]hit, order []string, cos map[key]hit) ([]fused, int
 			f.score += w * max(h.score, 0)
 		}
 		for i, h := range hs {
-			f := byKey[h.key]
-			if f == nil {
-				f = &fused{key: h.key, line: h.line, lineNo: h.lineNo}
-				byKey[h.key] = f
-				out = append(out, f)
+			at, ok := byKey[h.key]
+			if !ok {
+				at = len(out)
+				byKey[h.key] = at
+				out = append(out, fused{key: h.key, line: h.line, lineNo: h.lineNo})
 			}
+			f := &out[at]
 			f.ranks[ri] = i + 1
 			add(f, h)
 		}
 		if name == "vector" {
-			for _, f := range out {
+			for i := range out {
+				f := &out[i]
 				if c, ok := cos[f.key]; ok && f.ranks[ri] == 0 {
 					add(f, c)
 				}
@@ -108,12 +113,12 @@ func fuse(lists map[string][]hit, order []string, cos map[key]hit) ([]fused, int
 	for _, f := range out {
 		bestRank, bestScore = max(bestRank, f.rank), max(bestScore, f.score)
 	}
-	res := make([]fused, len(out))
-	for i, f := range out {
-		res[i] = *f
-		res[i].score = 0
+	res := out
+	for i := range res {
+		f := &res[i]
+		f.score = 0
 		if bestRank > 0 {
-			res[i].score = f.rank / bestRank * bestScore
+			f.score = f.rank / bestRank * bestScore
 		}
 	}
 	slices.SortStableFunc(res, func(a, b fused) int {

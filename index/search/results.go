@@ -47,7 +47,16 @@ func (v *view) finish(cands []fused, q Query, f filter) (rs, misses []Result, er
 		}
 	}
 	now := time.Now()
-	var all []ranked
+	// Sized once, and dedupe and fold filter it in place: in a one-shot
+	// process every byte allocated is a fresh page of memory, and each
+	// first touch of a page is a page fault (about 17 µs on the VM
+	// measured); the slices grown result by result were a fifth of what a
+	// text query allocated.
+	n := len(cands)
+	if q.Mode != Regex {
+		n = min(n, rerankDepth)
+	}
+	all := make([]ranked, 0, n)
 	for _, c := range cands {
 		if len(all) >= rerankDepth && q.Mode != Regex {
 			break
@@ -118,9 +127,10 @@ func (v *view) finish(cands []fused, q Query, f filter) (rs, misses []Result, er
 	return rs, misses, nil
 }
 
-// dedupe drops a result whose lines overlap a better one from the same file.
+// dedupe drops a result whose lines overlap a better one from the same
+// file, in place.
 func dedupe(rs []ranked) []ranked {
-	var out []ranked
+	out := rs[:0]
 	for _, r := range rs {
 		overlaps := false
 		for _, o := range out {
@@ -138,9 +148,9 @@ func dedupe(rs []ranked) []ranked {
 
 // fold folds each result into the first (best) one of another file with
 // identical content (listed in its Paths) or a near-duplicate skeleton
-// (listed in its Similar); see similar.go.
+// (listed in its Similar); see similar.go. It folds in place.
 func fold(rs []ranked) []ranked {
-	var out []ranked
+	out := rs[:0]
 	for _, r := range rs {
 		into := -1
 		identical := false
