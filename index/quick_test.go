@@ -210,6 +210,12 @@ func TestNoopRunKeepsWhatItLearned(t *testing.T) {
 // has to read (Tree.Learned after a Check).
 func untrustedDirs(t *testing.T, root string) int {
 	t.Helper()
+	return checkedTree(t, root).Learned()
+}
+
+// checkedTree is the stored walk tree after a Check of root.
+func checkedTree(t *testing.T, root string) *discover.Tree {
+	t.Helper()
 	var b []byte
 	view(t, root, func(tx *store.Tx) { b = append([]byte(nil), tx.WalkTree()...) })
 	tree, err := discover.DecodeTree(b)
@@ -219,7 +225,7 @@ func untrustedDirs(t *testing.T, root string) int {
 	if _, err := tree.Check(t.Context(), root, discover.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	return tree.Learned()
+	return tree
 }
 
 // TestNoopRunLearnsBestEffort proves what a no-op run learned is written
@@ -244,15 +250,7 @@ func TestNoopRunLearnsBestEffort(t *testing.T) {
 		t.Fatal("the tree was written beside a reader")
 	}
 
-	var b []byte
-	view(t, root, func(tx *store.Tx) { b = append([]byte(nil), tx.WalkTree()...) })
-	tree, err := discover.DecodeTree(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tree.Check(t.Context(), root, discover.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	tree := checkedTree(t, root)
 	if err := os.WriteFile(filepath.Join(root, "later.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
