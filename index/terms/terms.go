@@ -37,7 +37,7 @@ type wordTerms struct {
 // Word cache sizing: a direct-mapped table of cacheSize entries, made
 // after cacheAfter words (a query's few words never pay for it).
 const (
-	cacheBits  = 13
+	cacheBits  = 15
 	cacheSize  = 1 << cacheBits
 	cacheAfter = 4096
 )
