@@ -29,10 +29,17 @@ type Tokenizer struct {
 }
 
 // wordTerms is a cached word and its terms, in the order word emits them.
+// The word is held in the entry itself, so a lookup reads one place in
+// memory, not a string elsewhere on the heap; longer words bypass the
+// cache.
 type wordTerms struct {
-	word  string
+	n     uint8 // the word's length, 0 for an empty entry
+	word  [maxCachedWord]byte
 	terms []string
 }
+
+// maxCachedWord is the longest word the cache holds.
+const maxCachedWord = 23
 
 // Word cache sizing: a direct-mapped table of cacheSize entries, made
 // after cacheAfter words (a query's few words never pay for it).
@@ -88,11 +95,16 @@ func (t *Tokenizer) Each(text string, fn func(term string)) {
 		}
 		w := text[i:j]
 		i = j
+		if len(w) > maxCachedWord {
+			t.word(w, fn)
+			continue
+		}
 		e := &t.words[(h^h>>32)&(cacheSize-1)]
-		if e.word != w {
+		if int(e.n) != len(w) || string(e.word[:len(w)]) != w {
 			t.out = t.out[:0]
 			t.word(w, t.collect)
-			e.word, e.terms = strings.Clone(w), append(e.terms[:0], t.out...)
+			e.n = uint8(copy(e.word[:], w))
+			e.terms = append(e.terms[:0], t.out...)
 		}
 		for _, term := range e.terms {
 			fn(term)
