@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -49,8 +50,8 @@ func Encode(u FileUpdate) (*Encoded, error) {
 	}
 	// Chunk lists and texts are compressed: JSON repeats its keys and
 	// source code is redundant, and smaller values are cheaper to write.
-	e.chunks = sealed(s2.Encode(make([]byte, 0, s2.MaxEncodedLen(len(chunks))+sumSize), chunks))
-	e.blob = sealed(s2.Encode(make([]byte, 0, s2.MaxEncodedLen(len(u.Blob))+sumSize), u.Blob))
+	e.chunks = compressSealed(chunks)
+	e.blob = compressSealed(u.Blob)
 	if len(u.Imports) > 0 {
 		if e.imports, err = json.Marshal(u.Imports); err != nil {
 			return nil, err
@@ -84,6 +85,24 @@ func Encode(u FileUpdate) (*Encoded, error) {
 		e.symNames = []byte(strings.Join(slices.Compact(names), "\x00"))
 	}
 	return e, nil
+}
+
+// scratch holds compression buffers: s2 needs room for its worst case
+// (more than the input), and an encoded file waits in its batch until the
+// commit, so compressing into a buffer of that size and keeping it held a
+// full index's batches at three times their size, and cleared it first.
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// compressSealed is src compressed and sealed, in a slice of its own
+// length.
+func compressSealed(src []byte) []byte {
+	buf := scratch.Get().(*[]byte)
+	defer scratch.Put(buf)
+	if n := s2.MaxEncodedLen(len(src)); cap(*buf) < n {
+		*buf = make([]byte, n)
+	}
+	enc := s2.Encode((*buf)[:cap(*buf)], src)
+	return sealed(append(make([]byte, 0, len(enc)+sumSize), enc...))
 }
 
 func symbolKey(name, path, id string) []byte { return key(strings.ToLower(name), path, id) }

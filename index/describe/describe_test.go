@@ -2,6 +2,7 @@ package describe
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -221,4 +222,17 @@ func TestSymbolsMembers(t *testing.T) {
 	if got[0].HasSpan() {
 		t.Errorf("a chunk's own symbol has a span of its own: %+v", got[0])
 	}
+}
+
+// FuzzValidSIDChars: the byte check is the expression it replaced.
+func FuzzValidSIDChars(f *testing.F) {
+	for _, s := range []string{"", "a", "go:fmt:print", "A", "a b", "a\tb", "a\vb", "a\fb", "\xff", "é", "É", "x\r"} {
+		f.Add(s)
+	}
+	re := regexp.MustCompile(`^[^A-Z\s]+$`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := validSIDChars(s), re.MatchString(s); got != want {
+			t.Fatalf("validSIDChars(%q) = %v, the expression says %v", s, got, want)
+		}
+	})
 }

@@ -178,6 +178,7 @@ func EncodeTerms(mtime int64, chunks []ChunkTerms) []byte {
 // keeps from file to file; use one per goroutine.
 type RecordWriter struct {
 	buf  []byte
+	zbuf []byte // room to compress buf into
 	keys []string
 	ct   ChunkTerms
 }
@@ -216,8 +217,15 @@ func (w *RecordWriter) appendChunk(c *ChunkTerms) {
 	}
 }
 
-// Record returns the finished record, compressed, in a slice of its own.
-func (w *RecordWriter) Record() []byte { return s2.Encode(nil, w.buf) }
+// Record returns the finished record, compressed, in a slice of its own
+// length: it waits in a batch until the commit, and the room compression
+// needs is more than the record.
+func (w *RecordWriter) Record() []byte {
+	if n := s2.MaxEncodedLen(len(w.buf)); cap(w.zbuf) < n {
+		w.zbuf = make([]byte, n)
+	}
+	return slices.Clone(s2.Encode(w.zbuf[:cap(w.zbuf)], w.buf))
+}
 
 func appendMeta(b []byte, m *Meta) []byte {
 	for _, s := range []string{m.ID, m.Kind, m.SrcType, m.Language, m.Flavor, m.Symbol, m.Line} {

@@ -18,7 +18,36 @@ type Tokenizer struct {
 	stems map[string]string
 	buf   []byte
 	parts []span
+
+	// words caches the terms of whole words, once the tokenizer has seen
+	// enough of them to be an indexer's (see Each): most words of code
+	// repeat, and one lookup then replaces splitting, lower-casing and a
+	// stem lookup per part in a map too large for the CPU's caches.
+	words []wordTerms
+	seen  int      // words tokenized before the cache was made
+	out   []string // the terms of the word being cached
 }
+
+// wordTerms is a cached word and its terms, in the order word emits them.
+// The word is held in the entry itself, so a lookup reads one place in
+// memory, not a string elsewhere on the heap; longer words bypass the
+// cache.
+type wordTerms struct {
+	n     uint8 // the word's length, 0 for an empty entry
+	word  [maxCachedWord]byte
+	terms []string
+}
+
+// maxCachedWord is the longest word the cache holds.
+const maxCachedWord = 23
+
+// Word cache sizing: a direct-mapped table of cacheSize entries, made
+// after cacheAfter words (a query's few words never pay for it).
+const (
+	cacheBits  = 15
+	cacheSize  = 1 << cacheBits
+	cacheAfter = 4096
+)
 
 type span struct{ start, end int }
 
@@ -47,6 +76,49 @@ const maxStems = 1 << 18
 // string passed to fn is only valid during the call unless fn copies it
 // (map keys built with string(...) do).
 func (t *Tokenizer) Each(text string, fn func(term string)) {
+	if t.words == nil {
+		t.eachUncached(text, fn)
+		return
+	}
+	i := 0
+	for i < len(text) {
+		if !wordByte[text[i]] {
+			i++
+			continue
+		}
+		// FNV-1a over the word's bytes picks its cache slot.
+		h := uint64(14695981039346656037)
+		j := i
+		for j < len(text) && wordByte[text[j]] {
+			h = (h ^ uint64(text[j])) * 1099511628211
+			j++
+		}
+		w := text[i:j]
+		i = j
+		if len(w) > maxCachedWord {
+			t.word(w, fn)
+			continue
+		}
+		e := &t.words[(h^h>>32)&(cacheSize-1)]
+		if int(e.n) != len(w) || string(e.word[:len(w)]) != w {
+			t.out = t.out[:0]
+			t.word(w, t.collect)
+			e.n = uint8(copy(e.word[:], w))
+			e.terms = append(e.terms[:0], t.out...)
+		}
+		for _, term := range e.terms {
+			fn(term)
+		}
+	}
+}
+
+// collect appends a term of the word being cached; the joined form is a
+// fresh string already, and stems are the stem cache's own.
+func (t *Tokenizer) collect(term string) { t.out = append(t.out, term) }
+
+// eachUncached is Each before the word cache exists; it makes the cache
+// once the tokenizer has seen cacheAfter words.
+func (t *Tokenizer) eachUncached(text string, fn func(term string)) {
 	i := 0
 	for i < len(text) {
 		c := text[i]
@@ -59,9 +131,21 @@ func (t *Tokenizer) Each(text string, fn func(term string)) {
 			j++
 		}
 		t.word(text[i:j], fn)
+		t.seen++
 		i = j
 	}
+	if t.seen >= cacheAfter {
+		t.words = make([]wordTerms, cacheSize)
+	}
 }
+
+// wordByte is isWord as a table.
+var wordByte = func() (tab [256]bool) {
+	for c := range tab {
+		tab[c] = isWord(byte(c))
+	}
+	return tab
+}()
 
 // Terms returns the terms of text with their counts.
 func (t *Tokenizer) Terms(text string) map[string]int {

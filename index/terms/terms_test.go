@@ -1,7 +1,11 @@
 package terms
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -69,4 +73,83 @@ func FuzzEach(f *testing.F) {
 			}
 		})
 	})
+}
+
+// cached returns a Tokenizer whose word cache is made already.
+func cached() *Tokenizer {
+	t := New()
+	t.words = make([]wordTerms, cacheSize)
+	return t
+}
+
+// goSources reads some of Go's own source files, a corpus of real code.
+func goSources(tb testing.TB) []string {
+	var texts []string
+	for _, dir := range []string{"net/http", "go/types", "runtime"} {
+		paths, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", dir, "*.go"))
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			texts = append(texts, string(b))
+		}
+	}
+	if len(texts) == 0 {
+		tb.Skip("no Go sources under GOROOT")
+	}
+	return texts
+}
+
+// TestWordCacheSameTerms: the word cache changes no term, on real code
+// and on words that collide in it, and the tokenizer makes it on its own.
+func TestWordCacheSameTerms(t *testing.T) {
+	texts := goSources(t)
+	plain, fast, auto := New(), cached(), New()
+	for _, text := range texts {
+		var want, got, gotAuto []string
+		plain.eachUncached(text, func(s string) { want = append(want, s) })
+		fast.Each(text, func(s string) { got = append(got, s) })
+		auto.Each(text, func(s string) { gotAuto = append(gotAuto, s) })
+		if !slices.Equal(got, want) || !slices.Equal(gotAuto, want) {
+			t.Fatalf("cached terms differ from uncached ones (%d, %d vs %d terms)", len(got), len(gotAuto), len(want))
+		}
+	}
+	if auto.words == nil {
+		t.Errorf("the tokenizer made no word cache after %d words", auto.seen)
+	}
+}
+
+func FuzzWordCache(f *testing.F) {
+	f.Add("HTTPServer_v2 x\xff ReadFile readFile READFILE")
+	f.Fuzz(func(t *testing.T, s string) {
+		var want, got []string
+		New().Each(s, func(term string) { want = append(want, term) })
+		tok := cached()
+		for range 2 { // a miss, then a hit
+			got = got[:0]
+			tok.Each(s, func(term string) { got = append(got, term) })
+			if !slices.Equal(got, want) {
+				t.Fatalf("cached %q, want %q", got, want)
+			}
+		}
+	})
+}
+
+// BenchmarkCountGoSource tokenizes Go source as the indexer does (counts
+// into a map, chunk by chunk), on a warm tokenizer.
+func BenchmarkCountGoSource(b *testing.B) {
+	texts := goSources(b)
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	tok, m := New(), map[string]int{}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			tok.Count(m, t)
+		}
+	}
 }
