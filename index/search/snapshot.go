@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -124,6 +125,7 @@ type Builder struct {
 	paths              []string
 	pathInfo           []byte
 	totalLen           int64
+	files, ndocs       uint32 // added so far (a builder of postings alone has no tables to count them)
 	kinds              codes
 	srcs               codes
 	raw                []byte // decompression buffer, reused from record to record
@@ -186,18 +188,29 @@ func (c *codes) code(s string) uint8 {
 func NewBuilder() *Builder { return &Builder{postings: make(map[string]*plist, 1<<16)} }
 
 // AddFile adds one file's search record. Files may come in any order.
-func (b *Builder) AddFile(path string, rec []byte) error {
+func (b *Builder) AddFile(path string, rec []byte) error { return b.add(path, rec, true, true) }
+
+// add adds what one file's search record gives the tables (documents,
+// chunk metadata, paths) when tables is set and the postings when postings
+// is: a builder of the postings alone numbers documents as one of both
+// does, so two builders fed the same records in the same order, one of
+// each, hold a snapshot between them (see build).
+func (b *Builder) add(path string, rec []byte, tables, postings bool) error {
 	if strings.Contains(path, pathSep) {
 		return fmt.Errorf("search record of %q: a path cannot hold a NUL byte", path)
 	}
-	pathNum := uint32(len(b.paths))
-	first := uint32(b.Docs())
+	pathNum := uint32(b.files)
+	first := b.ndocs
 	if n, err := s2.DecodedLen(rec); err == nil && n > cap(b.raw) {
 		b.raw = make([]byte, n+n/2)
 	}
 	var docLen uint64 // of the chunk whose terms come next
-	mtime, err := decodeTerms(b.raw, rec, func(ord, length int, m *Meta) {
+	chunk := func(ord, length int, m *Meta) {
 		docLen = uint64(length)
+		b.ndocs++
+		if !tables {
+			return
+		}
 		flags := uint8(0)
 		if m.IsTest() {
 			flags |= docTest
@@ -211,32 +224,41 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 		b.metaOffs = binary.LittleEndian.AppendUint32(b.metaOffs, uint32(start))
 		b.metaData = appendMeta(b.metaData, m)
 		b.metaData = binary.LittleEndian.AppendUint32(b.metaData, metaSum(d, b.metaData[start:]))
-	}, func(ord int, term []byte, tf int) {
-		d := first + uint32(ord)
-		p := b.postings[string(term)]
-		if p == nil {
-			p = &plist{buf: make([]byte, dfRoom, dfRoom+8)}
-			b.postings[string(term)] = p
+	}
+	var term func(ord int, term []byte, tf int)
+	if postings {
+		term = func(ord int, term []byte, tf int) {
+			d := first + uint32(ord)
+			p := b.postings[string(term)]
+			if p == nil {
+				p = &plist{buf: make([]byte, dfRoom, dfRoom+8)}
+				b.postings[string(term)] = p
+			}
+			p.buf = binary.AppendUvarint(p.buf, uint64(d-p.last))
+			p.buf = binary.AppendUvarint(p.buf, uint64(tf))
+			p.buf = binary.AppendUvarint(p.buf, docLen)
+			p.last = d
+			p.df++
 		}
-		p.buf = binary.AppendUvarint(p.buf, uint64(d-p.last))
-		p.buf = binary.AppendUvarint(p.buf, uint64(tf))
-		p.buf = binary.AppendUvarint(p.buf, docLen)
-		p.last = d
-		p.df++
-	})
+	}
+	mtime, err := decodeTerms(b.raw, rec, chunk, term)
 	if err != nil {
 		// The builder is now inconsistent; the caller abandons it.
 		return fmt.Errorf("search record of %s: %w", path, err)
 	}
+	b.files++
+	if !tables {
+		return nil
+	}
 	b.paths = append(b.paths, path)
 	b.pathInfo = binary.LittleEndian.AppendUint32(b.pathInfo, first)
-	b.pathInfo = binary.LittleEndian.AppendUint32(b.pathInfo, uint32(b.Docs())-first)
+	b.pathInfo = binary.LittleEndian.AppendUint32(b.pathInfo, b.ndocs-first)
 	b.pathInfo = binary.LittleEndian.AppendUint64(b.pathInfo, uint64(mtime))
 	return nil
 }
 
 // Docs is the number of documents added so far.
-func (b *Builder) Docs() int { return len(b.docs) / docSize }
+func (b *Builder) Docs() int { return int(b.ndocs) }
 
 // txBytes bounds what one staging transaction writes, so the index file
 // is never held for long (see Write).
@@ -373,10 +395,23 @@ func Rebuild(view, update func(func(*store.Tx) error) error) error {
 	return b.Write(update)
 }
 
+// build reads the records in two passes at once, each in a read
+// transaction of its own (a transaction is one goroutine's): one builds
+// the postings, the other the tables and the vector table. Each pass is
+// about half of the work, and the rebuild, the serial end of an index
+// run, gets both cores. The caller holds the workspace's writer lock, so
+// both passes read the same records.
 func build(view func(func(*store.Tx) error) error) (*Builder, error) {
-	b := NewBuilder()
+	b, p := &Builder{}, NewBuilder()
+	perr := make(chan error, 1)
+	go func() {
+		perr <- view(func(tx *store.Tx) error {
+			return tx.SearchRecords(func(path string, rec []byte) error { return p.add(path, rec, false, true) })
+		})
+	}()
 	err := view(func(tx *store.Tx) error {
-		if err := tx.SearchRecords(b.AddFile); err != nil {
+		err := tx.SearchRecords(func(path string, rec []byte) error { return b.add(path, rec, true, false) })
+		if err != nil {
 			return err
 		}
 		m, ok, err := tableModel(tx)
@@ -385,7 +420,15 @@ func build(view func(func(*store.Tx) error) error) (*Builder, error) {
 		}
 		return b.addVectors(m, tx.VectorRecords)
 	})
-	return b, err
+	if err := cmp.Or(<-perr, err); err != nil {
+		return nil, err
+	}
+	if p.files != b.files || p.ndocs != b.ndocs {
+		return nil, fmt.Errorf("search records changed during the rebuild: %d files and %d documents, then %d and %d",
+			b.files, b.ndocs, p.files, p.ndocs)
+	}
+	b.postings = p.postings
+	return b, nil
 }
 
 // SnapshotCurrent reports whether tx holds a snapshot this version of
