@@ -1,12 +1,10 @@
 package search
 
 import (
-	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -117,6 +115,7 @@ func getPathInfo(b []byte, i int) pathInfo {
 // Builder accumulates files' search records into a snapshot.
 type Builder struct {
 	postings map[string]*plist
+	lists    []termList // the postings finished (finishPostings); postings is nil then
 	docs     []byte
 	sums     []byte // the document table's block checksums; Write computes them when nil
 	// The chunk metadata table: each document's entry (appendMeta, then
@@ -276,6 +275,15 @@ const txTerms = 50_000
 // caller holds the workspace's writer lock throughout, so no file changes
 // between the read b was built from and the switch. b is spent afterwards.
 func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
+	if err := b.writeTables(update); err != nil {
+		return err
+	}
+	return b.writePostings(update)
+}
+
+// writeTables stages the snapshot's tables, the first part of Write, and
+// lets them go as they are committed.
+func (b *Builder) writeTables(update func(func(*store.Tx) error) error) error {
 	meta, err := json.Marshal(snapMeta{Version: snapVersion, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
 		Kinds: b.kinds.names, SrcTypes: b.srcs.names, Built: time.Now().UTC(), Vectors: b.vecTable})
 	if b.sums == nil {
@@ -290,6 +298,9 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 	}
 	tables = append(tables, struct{ k, v []byte }{keyMetas, b.metaTable()})
 	tables = append(tables, b.vecTables()...)
+	// The tables hold what they need: each goes once it is committed,
+	// not at the end (the staging transactions allocate as much again).
+	b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.vecPaths = nil, nil, nil, nil, nil, nil
 	first := true
 	for len(tables) > 0 {
 		n, size := 0, 0
@@ -317,33 +328,32 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 		if err != nil {
 			return err
 		}
+		// Committed: the values are in the file, their memory can go.
+		clear(tables[:n])
 		first, tables = false, tables[n:]
 	}
-	b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.vecPaths = nil, nil, nil, nil, nil, nil
+	return nil
+}
 
-	keys := make([]string, 0, len(b.postings))
-	for k := range b.postings {
-		keys = append(keys, k)
+// writePostings stages the postings lists, the second part of Write,
+// then switches the index to the staged snapshot.
+func (b *Builder) writePostings(update func(func(*store.Tx) error) error) error {
+	if b.lists == nil {
+		b.finishPostings()
 	}
-	slices.Sort(keys)
-	var df [dfRoom]byte
-	for len(keys) > 0 {
+	lists := b.lists
+	b.lists = nil
+	for len(lists) > 0 {
 		n, size := 0, 0
-		for n < len(keys) && (n == 0 || size <= txBytes && n < txTerms) {
-			size += len(b.postings[keys[n]].buf)
+		for n < len(lists) && (n == 0 || size <= txBytes && n < txTerms) {
+			size += len(lists[n].list)
 			n++
 		}
-		part := keys[:n]
+		part := lists[:n]
 		err := update(func(tx *store.Tx) error {
 			return tx.StagePostings(func(put func(string, []byte) error) error {
-				for _, k := range part {
-					p := b.postings[k]
-					// The document frequency goes right-aligned into the
-					// room at the head; each list is its own slice.
-					n := binary.PutUvarint(df[:], uint64(p.df))
-					start := dfRoom - n
-					copy(p.buf[start:], df[:n])
-					if err := put(k, p.buf[start:]); err != nil {
+				for _, l := range part {
+					if err := put(l.term, l.list); err != nil {
 						return err
 					}
 				}
@@ -354,16 +364,38 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 			return err
 		}
 		// Committed: the lists are on disk, their memory can go.
-		for _, k := range part {
-			delete(b.postings, k)
-		}
-		keys = keys[n:]
+		clear(part)
+		lists = lists[n:]
 	}
 	if err := update(func(tx *store.Tx) error { return tx.SwitchSnapshot() }); err != nil {
 		return err
 	}
 	// The old snapshot, now in the staging slot, is freed on its own.
 	return update(func(tx *store.Tx) error { return tx.ClearStaging() })
+}
+
+// termList is one term's finished postings list.
+type termList struct {
+	term string
+	list []byte // the document frequency, then the postings
+}
+
+// finishPostings turns the postings into finished lists in term order,
+// the order they are staged in, and lets the map go. Rebuild calls it on
+// the goroutine that built them, off the serial end of the rebuild.
+func (b *Builder) finishPostings() {
+	lists := make([]termList, 0, len(b.postings))
+	var df [dfRoom]byte
+	for k, p := range b.postings {
+		// The document frequency goes right-aligned into the room at the
+		// head; each list is its own slice.
+		n := binary.PutUvarint(df[:], uint64(p.df))
+		start := dfRoom - n
+		copy(p.buf[start:], df[:n])
+		lists = append(lists, termList{k, p.buf[start:]})
+	}
+	slices.SortFunc(lists, func(x, y termList) int { return strings.Compare(x.term, y.term) })
+	b.lists, b.postings = lists, nil
 }
 
 // metaTable returns the chunk metadata table, with room for its checksum.
@@ -379,56 +411,6 @@ func nonNil(b []byte) []byte {
 		return []byte{}
 	}
 	return b
-}
-
-// Rebuild builds the snapshot from every file's search and vector
-// records, read in one read-only transaction run by view, and writes it
-// with Write.
-func Rebuild(view, update func(func(*store.Tx) error) error) error {
-	// The rebuild holds every posting at once while it decodes every
-	// record, the peak of an index run's memory: collect more often.
-	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	b, err := build(view)
-	if err != nil {
-		return err
-	}
-	return b.Write(update)
-}
-
-// build reads the records in two passes at once, each in a read
-// transaction of its own (a transaction is one goroutine's): one builds
-// the postings, the other the tables and the vector table. Each pass is
-// about half of the work, and the rebuild, the serial end of an index
-// run, gets both cores. The caller holds the workspace's writer lock, so
-// both passes read the same records.
-func build(view func(func(*store.Tx) error) error) (*Builder, error) {
-	b, p := &Builder{}, NewBuilder()
-	perr := make(chan error, 1)
-	go func() {
-		perr <- view(func(tx *store.Tx) error {
-			return tx.SearchRecords(func(path string, rec []byte) error { return p.add(path, rec, false, true) })
-		})
-	}()
-	err := view(func(tx *store.Tx) error {
-		err := tx.SearchRecords(func(path string, rec []byte) error { return b.add(path, rec, true, false) })
-		if err != nil {
-			return err
-		}
-		m, ok, err := tableModel(tx)
-		if err != nil || !ok {
-			return err
-		}
-		return b.addVectors(m, tx.VectorRecords)
-	})
-	if err := cmp.Or(<-perr, err); err != nil {
-		return nil, err
-	}
-	if p.files != b.files || p.ndocs != b.ndocs {
-		return nil, fmt.Errorf("search records changed during the rebuild: %d files and %d documents, then %d and %d",
-			b.files, b.ndocs, p.files, p.ndocs)
-	}
-	b.postings = p.postings
-	return b, nil
 }
 
 // SnapshotCurrent reports whether tx holds a snapshot this version of
