@@ -292,20 +292,28 @@ func (b *Builder) writeTables(update func(func(*store.Tx) error) error) error {
 	if err != nil {
 		return err
 	}
-	tables := []struct{ k, v []byte }{
+	// The vector table, the largest, goes first, before the metadata
+	// table is assembled: a transaction allocates as much again as it
+	// writes, and the builder's copies go as soon as they are staged.
+	tables := b.vecTables()
+	for _, kv := range []struct{ k, v []byte }{
 		{keyMeta, meta}, {keyDocs, nonNil(b.docs)}, {keyDocSums, b.sums},
 		{keyPaths, []byte(strings.Join(b.paths, pathSep))}, {keyPathInfo, nonNil(b.pathInfo)},
+	} {
+		tables = append(tables, fixedTable(kv.k, kv.v))
 	}
-	tables = append(tables, struct{ k, v []byte }{keyMetas, b.metaTable()})
-	tables = append(tables, b.vecTables()...)
-	// The tables hold what they need: each goes once it is committed,
-	// not at the end (the staging transactions allocate as much again).
+	offs, data := b.metaOffs, b.metaData
+	tables = append(tables, table{keyMetas, len(offs) + 4 + len(data), func() []byte {
+		t := metaTable(offs, data)
+		offs, data = nil, nil
+		return t
+	}})
 	b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.vecPaths = nil, nil, nil, nil, nil, nil
 	first := true
 	for len(tables) > 0 {
 		n, size := 0, 0
-		for n < len(tables) && (n == 0 || size+len(tables[n].v) <= txBytes) {
-			size += len(tables[n].v)
+		for n < len(tables) && (n == 0 || size+tables[n].size <= txBytes) {
+			size += tables[n].size
 			n++
 		}
 		part := tables[:n]
@@ -317,8 +325,8 @@ func (b *Builder) writeTables(update func(func(*store.Tx) error) error) error {
 				}
 			}
 			return tx.StageSnapshot(func(put func(k, v []byte) error) error {
-				for _, kv := range part {
-					if err := put(kv.k, kv.v); err != nil {
+				for _, t := range part {
+					if err := put(t.k, t.v()); err != nil {
 						return err
 					}
 				}
@@ -329,11 +337,21 @@ func (b *Builder) writeTables(update func(func(*store.Tx) error) error) error {
 			return err
 		}
 		// Committed: the values are in the file, their memory can go.
-		clear(tables[:n])
+		clear(part)
 		first, tables = false, tables[n:]
 	}
 	return nil
 }
+
+// table is one value of the snapshot to stage: its key, its size and
+// the value, made when it is staged.
+type table struct {
+	k    []byte
+	size int
+	v    func() []byte
+}
+
+func fixedTable(k, v []byte) table { return table{k, len(v), func() []byte { return v }} }
 
 // writePostings stages the postings lists, the second part of Write,
 // then switches the index to the staged snapshot.
@@ -398,12 +416,13 @@ func (b *Builder) finishPostings() {
 	b.lists, b.postings = lists, nil
 }
 
-// metaTable returns the chunk metadata table, with room for its checksum.
-func (b *Builder) metaTable() []byte {
-	t := make([]byte, 0, len(b.metaOffs)+4+len(b.metaData)+4)
-	t = append(t, b.metaOffs...)
-	t = binary.LittleEndian.AppendUint32(t, uint32(len(b.metaData)))
-	return append(t, b.metaData...)
+// metaTable returns the chunk metadata table of the entries' offsets offs
+// and the entries data, with room for its checksum.
+func metaTable(offs, data []byte) []byte {
+	t := make([]byte, 0, len(offs)+4+len(data)+4)
+	t = append(t, offs...)
+	t = binary.LittleEndian.AppendUint32(t, uint32(len(data)))
+	return append(t, data...)
 }
 
 func nonNil(b []byte) []byte {
