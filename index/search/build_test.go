@@ -12,6 +12,7 @@ import (
 // single builder fed every record builds, table by table and term by term.
 func TestBuildPassesMatchOneBuilder(t *testing.T) {
 	root := workspace(t)
+	search.SmallRecordBlocks(t) // every block let go as soon as both passes are past it
 	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)

@@ -158,3 +158,12 @@ func BuildDiff(view func(func(*store.Tx) error) error) (string, error) {
 	}
 	return "", nil
 }
+
+// SmallRecordBlocks makes the rebuild copy each search record into a
+// block of its own until the test ends, so its passes let blocks go all
+// along.
+func SmallRecordBlocks(t interface{ Cleanup(func()) }) {
+	old := recBlock
+	recBlock = 1
+	t.Cleanup(func() { recBlock = old })
+}

@@ -69,18 +69,31 @@ func build(view func(func(*store.Tx) error) error) (*Builder, error) {
 type records struct {
 	paths []string
 	recs  [][]byte
-	block []byte // where the next record is copied to
+	// The records are copied into blocks; ends[b] is one past block b's
+	// last record, and left[b] counts the passes (passes at first) yet
+	// to go past it: the last lets the block go.
+	block []byte
+	ends  []int
+	left  []atomic.Int32
 }
 
 // recBlock is the size of the blocks records are copied into: one buffer
-// grown to hold them all would copy them again at every growth.
-const recBlock = 4 << 20
+// grown to hold them all would copy them again at every growth, and a
+// block can go once both passes are past it.
+var recBlock = 4 << 20
+
+// passes is how many passes read the records (each): the postings', the
+// tables'.
+const passes = 2
 
 func readRecords(view func(func(*store.Tx) error) error) (*records, error) {
 	r := &records{}
 	err := view(func(tx *store.Tx) error {
 		return tx.SearchRecords(func(path string, rec []byte) error {
 			if len(rec) > cap(r.block)-len(r.block) {
+				if len(r.recs) > 0 {
+					r.ends = append(r.ends, len(r.recs))
+				}
 				r.block = make([]byte, 0, max(recBlock, len(rec)))
 			}
 			n := len(r.block)
@@ -90,12 +103,21 @@ func readRecords(view func(func(*store.Tx) error) error) (*records, error) {
 			return nil
 		})
 	})
+	if len(r.recs) > 0 {
+		r.ends = append(r.ends, len(r.recs))
+	}
 	r.block = nil
+	r.left = make([]atomic.Int32, len(r.ends))
+	for b := range r.left {
+		r.left[b].Store(passes)
+	}
 	return r, err
 }
 
-// each calls add with every record in path order, until stop is set.
+// each calls add with every record in path order, until stop is set; it
+// is one of the passes.
 func (r *records) each(stop *atomic.Bool, add func(path string, rec []byte) error) error {
+	b := 0
 	for i, p := range r.paths {
 		if stop != nil && stop.Load() {
 			return nil
@@ -103,8 +125,23 @@ func (r *records) each(stop *atomic.Bool, add func(path string, rec []byte) erro
 		if err := add(p, r.recs[i]); err != nil {
 			return err
 		}
+		if i+1 == r.ends[b] {
+			if r.left[b].Add(-1) == 0 {
+				// Both passes are past the block: its records can go.
+				clear(r.recs[i+1-r.blockLen(b) : i+1])
+			}
+			b++
+		}
 	}
 	return nil
+}
+
+// blockLen is the number of records in block b.
+func (r *records) blockLen(b int) int {
+	if b == 0 {
+		return r.ends[0]
+	}
+	return r.ends[b] - r.ends[b-1]
 }
 
 // postings builds the postings on a goroutine of its own, and finishes
