@@ -292,10 +292,11 @@ func (b *Builder) writeTables(update func(func(*store.Tx) error) error) error {
 	if err != nil {
 		return err
 	}
-	// The vector table, the largest, goes first, before the metadata
-	// table is assembled: a transaction allocates as much again as it
-	// writes, and the builder's copies go as soon as they are staged.
-	tables := b.vecTables()
+	// The metadata table is assembled only when it is staged, and the
+	// vector table, the largest, goes last: a transaction allocates as
+	// much again as it writes, and each of the builder's copies goes as
+	// soon as it is staged, so the largest is staged beside the least.
+	var tables []table
 	for _, kv := range []struct{ k, v []byte }{
 		{keyMeta, meta}, {keyDocs, nonNil(b.docs)}, {keyDocSums, b.sums},
 		{keyPaths, []byte(strings.Join(b.paths, pathSep))}, {keyPathInfo, nonNil(b.pathInfo)},
@@ -308,6 +309,7 @@ func (b *Builder) writeTables(update func(func(*store.Tx) error) error) error {
 		offs, data = nil, nil
 		return t
 	}})
+	tables = append(tables, b.vecTables()...)
 	b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.vecPaths = nil, nil, nil, nil, nil, nil
 	first := true
 	for len(tables) > 0 {
