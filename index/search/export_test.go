@@ -1,7 +1,9 @@
 package search
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/dossierhq/dossier/store"
@@ -109,3 +111,59 @@ func (t VecTables) Dims() int { return t.l.dims }
 
 // OneShotGC is oneShotGC.
 const OneShotGC = oneShotGC
+
+// BuildDiff builds the snapshot from view's records as Rebuild does (two
+// passes at once) and as a single Builder fed every record does, and says
+// where the two differ ("" when nowhere).
+func BuildDiff(view func(func(*store.Tx) error) error) (string, error) {
+	got, err := build(view)
+	if err != nil {
+		return "", err
+	}
+	want := NewBuilder()
+	err = view(func(tx *store.Tx) error {
+		if err := tx.SearchRecords(want.AddFile); err != nil {
+			return err
+		}
+		m, ok, err := tableModel(tx)
+		if err != nil || !ok {
+			return err
+		}
+		return want.addVectors(m, tx.VectorRecords)
+	})
+	if err != nil {
+		return "", err
+	}
+	for _, c := range []struct {
+		name     string
+		got, wnt []byte
+	}{
+		{"docs", got.docs, want.docs}, {"metaOffs", got.metaOffs, want.metaOffs}, {"metaData", got.metaData, want.metaData},
+		{"pathInfo", got.pathInfo, want.pathInfo}, {"vecs", got.vecs, want.vecs}, {"vecPaths", got.vecPaths, want.vecPaths},
+		{"paths", []byte(strings.Join(got.paths, pathSep)), []byte(strings.Join(want.paths, pathSep))},
+	} {
+		if !bytes.Equal(c.got, c.wnt) {
+			return c.name + " differ", nil
+		}
+	}
+	if got.totalLen != want.totalLen || got.Docs() != want.Docs() || len(got.postings) != len(want.postings) {
+		return fmt.Sprintf("totals differ: %d/%d/%d vs %d/%d/%d", got.totalLen, got.Docs(), len(got.postings),
+			want.totalLen, want.Docs(), len(want.postings)), nil
+	}
+	for k, p := range want.postings {
+		q := got.postings[k]
+		if q == nil || !bytes.Equal(p.buf, q.buf) || p.df != q.df {
+			return fmt.Sprintf("postings of %q differ", k), nil
+		}
+	}
+	return "", nil
+}
+
+// SmallRecordBlocks makes the rebuild copy each search record into a
+// block of its own until the test ends, so its passes let blocks go all
+// along.
+func SmallRecordBlocks(t interface{ Cleanup(func()) }) {
+	old := recBlock
+	recBlock = 1
+	t.Cleanup(func() { recBlock = old })
+}

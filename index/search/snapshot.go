@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -116,6 +115,7 @@ func getPathInfo(b []byte, i int) pathInfo {
 // Builder accumulates files' search records into a snapshot.
 type Builder struct {
 	postings map[string]*plist
+	lists    []termList // the postings finished (finishPostings); postings is nil then
 	docs     []byte
 	sums     []byte // the document table's block checksums; Write computes them when nil
 	// The chunk metadata table: each document's entry (appendMeta, then
@@ -124,6 +124,7 @@ type Builder struct {
 	paths              []string
 	pathInfo           []byte
 	totalLen           int64
+	files, ndocs       uint32 // added so far (a builder of postings alone has no tables to count them)
 	kinds              codes
 	srcs               codes
 	raw                []byte // decompression buffer, reused from record to record
@@ -186,18 +187,29 @@ func (c *codes) code(s string) uint8 {
 func NewBuilder() *Builder { return &Builder{postings: make(map[string]*plist, 1<<16)} }
 
 // AddFile adds one file's search record. Files may come in any order.
-func (b *Builder) AddFile(path string, rec []byte) error {
+func (b *Builder) AddFile(path string, rec []byte) error { return b.add(path, rec, true, true) }
+
+// add adds what one file's search record gives the tables (documents,
+// chunk metadata, paths) when tables is set and the postings when postings
+// is: a builder of the postings alone numbers documents as one of both
+// does, so two builders fed the same records in the same order, one of
+// each, hold a snapshot between them (see build).
+func (b *Builder) add(path string, rec []byte, tables, postings bool) error {
 	if strings.Contains(path, pathSep) {
 		return fmt.Errorf("search record of %q: a path cannot hold a NUL byte", path)
 	}
-	pathNum := uint32(len(b.paths))
-	first := uint32(b.Docs())
+	pathNum := uint32(b.files)
+	first := b.ndocs
 	if n, err := s2.DecodedLen(rec); err == nil && n > cap(b.raw) {
 		b.raw = make([]byte, n+n/2)
 	}
 	var docLen uint64 // of the chunk whose terms come next
-	mtime, err := decodeTerms(b.raw, rec, func(ord, length int, m *Meta) {
+	chunk := func(ord, length int, m *Meta) {
 		docLen = uint64(length)
+		b.ndocs++
+		if !tables {
+			return
+		}
 		flags := uint8(0)
 		if m.IsTest() {
 			flags |= docTest
@@ -211,32 +223,41 @@ func (b *Builder) AddFile(path string, rec []byte) error {
 		b.metaOffs = binary.LittleEndian.AppendUint32(b.metaOffs, uint32(start))
 		b.metaData = appendMeta(b.metaData, m)
 		b.metaData = binary.LittleEndian.AppendUint32(b.metaData, metaSum(d, b.metaData[start:]))
-	}, func(ord int, term []byte, tf int) {
-		d := first + uint32(ord)
-		p := b.postings[string(term)]
-		if p == nil {
-			p = &plist{buf: make([]byte, dfRoom, dfRoom+8)}
-			b.postings[string(term)] = p
+	}
+	var term func(ord int, term []byte, tf int)
+	if postings {
+		term = func(ord int, term []byte, tf int) {
+			d := first + uint32(ord)
+			p := b.postings[string(term)]
+			if p == nil {
+				p = &plist{buf: make([]byte, dfRoom, dfRoom+8)}
+				b.postings[string(term)] = p
+			}
+			p.buf = binary.AppendUvarint(p.buf, uint64(d-p.last))
+			p.buf = binary.AppendUvarint(p.buf, uint64(tf))
+			p.buf = binary.AppendUvarint(p.buf, docLen)
+			p.last = d
+			p.df++
 		}
-		p.buf = binary.AppendUvarint(p.buf, uint64(d-p.last))
-		p.buf = binary.AppendUvarint(p.buf, uint64(tf))
-		p.buf = binary.AppendUvarint(p.buf, docLen)
-		p.last = d
-		p.df++
-	})
+	}
+	mtime, err := decodeTerms(b.raw, rec, chunk, term)
 	if err != nil {
 		// The builder is now inconsistent; the caller abandons it.
 		return fmt.Errorf("search record of %s: %w", path, err)
 	}
+	b.files++
+	if !tables {
+		return nil
+	}
 	b.paths = append(b.paths, path)
 	b.pathInfo = binary.LittleEndian.AppendUint32(b.pathInfo, first)
-	b.pathInfo = binary.LittleEndian.AppendUint32(b.pathInfo, uint32(b.Docs())-first)
+	b.pathInfo = binary.LittleEndian.AppendUint32(b.pathInfo, b.ndocs-first)
 	b.pathInfo = binary.LittleEndian.AppendUint64(b.pathInfo, uint64(mtime))
 	return nil
 }
 
 // Docs is the number of documents added so far.
-func (b *Builder) Docs() int { return len(b.docs) / docSize }
+func (b *Builder) Docs() int { return int(b.ndocs) }
 
 // txBytes bounds what one staging transaction writes, so the index file
 // is never held for long (see Write).
@@ -254,6 +275,15 @@ const txTerms = 50_000
 // caller holds the workspace's writer lock throughout, so no file changes
 // between the read b was built from and the switch. b is spent afterwards.
 func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
+	if err := b.writeTables(update); err != nil {
+		return err
+	}
+	return b.writePostings(update)
+}
+
+// writeTables stages the snapshot's tables, the first part of Write, and
+// lets them go as they are committed.
+func (b *Builder) writeTables(update func(func(*store.Tx) error) error) error {
 	meta, err := json.Marshal(snapMeta{Version: snapVersion, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
 		Kinds: b.kinds.names, SrcTypes: b.srcs.names, Built: time.Now().UTC(), Vectors: b.vecTable})
 	if b.sums == nil {
@@ -262,17 +292,30 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 	if err != nil {
 		return err
 	}
-	tables := []struct{ k, v []byte }{
+	// The metadata table is assembled only when it is staged, and the
+	// vector table, the largest, goes last: a transaction allocates as
+	// much again as it writes, and each of the builder's copies goes as
+	// soon as it is staged, so the largest is staged beside the least.
+	var tables []table
+	for _, kv := range []struct{ k, v []byte }{
 		{keyMeta, meta}, {keyDocs, nonNil(b.docs)}, {keyDocSums, b.sums},
 		{keyPaths, []byte(strings.Join(b.paths, pathSep))}, {keyPathInfo, nonNil(b.pathInfo)},
+	} {
+		tables = append(tables, fixedTable(kv.k, kv.v))
 	}
-	tables = append(tables, struct{ k, v []byte }{keyMetas, b.metaTable()})
+	offs, data := b.metaOffs, b.metaData
+	tables = append(tables, table{keyMetas, len(offs) + 4 + len(data), func() []byte {
+		t := metaTable(offs, data)
+		offs, data = nil, nil
+		return t
+	}})
 	tables = append(tables, b.vecTables()...)
+	b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.vecPaths = nil, nil, nil, nil, nil, nil
 	first := true
 	for len(tables) > 0 {
 		n, size := 0, 0
-		for n < len(tables) && (n == 0 || size+len(tables[n].v) <= txBytes) {
-			size += len(tables[n].v)
+		for n < len(tables) && (n == 0 || size+tables[n].size <= txBytes) {
+			size += tables[n].size
 			n++
 		}
 		part := tables[:n]
@@ -284,8 +327,8 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 				}
 			}
 			return tx.StageSnapshot(func(put func(k, v []byte) error) error {
-				for _, kv := range part {
-					if err := put(kv.k, kv.v); err != nil {
+				for _, t := range part {
+					if err := put(t.k, t.v()); err != nil {
 						return err
 					}
 				}
@@ -295,33 +338,42 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 		if err != nil {
 			return err
 		}
+		// Committed: the values are in the file, their memory can go.
+		clear(part)
 		first, tables = false, tables[n:]
 	}
-	b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.vecPaths = nil, nil, nil, nil, nil, nil
+	return nil
+}
 
-	keys := make([]string, 0, len(b.postings))
-	for k := range b.postings {
-		keys = append(keys, k)
+// table is one value of the snapshot to stage: its key, its size and
+// the value, made when it is staged.
+type table struct {
+	k    []byte
+	size int
+	v    func() []byte
+}
+
+func fixedTable(k, v []byte) table { return table{k, len(v), func() []byte { return v }} }
+
+// writePostings stages the postings lists, the second part of Write,
+// then switches the index to the staged snapshot.
+func (b *Builder) writePostings(update func(func(*store.Tx) error) error) error {
+	if b.lists == nil {
+		b.finishPostings()
 	}
-	slices.Sort(keys)
-	var df [dfRoom]byte
-	for len(keys) > 0 {
+	lists := b.lists
+	b.lists = nil
+	for len(lists) > 0 {
 		n, size := 0, 0
-		for n < len(keys) && (n == 0 || size <= txBytes && n < txTerms) {
-			size += len(b.postings[keys[n]].buf)
+		for n < len(lists) && (n == 0 || size <= txBytes && n < txTerms) {
+			size += len(lists[n].list)
 			n++
 		}
-		part := keys[:n]
+		part := lists[:n]
 		err := update(func(tx *store.Tx) error {
 			return tx.StagePostings(func(put func(string, []byte) error) error {
-				for _, k := range part {
-					p := b.postings[k]
-					// The document frequency goes right-aligned into the
-					// room at the head; each list is its own slice.
-					n := binary.PutUvarint(df[:], uint64(p.df))
-					start := dfRoom - n
-					copy(p.buf[start:], df[:n])
-					if err := put(k, p.buf[start:]); err != nil {
+				for _, l := range part {
+					if err := put(l.term, l.list); err != nil {
 						return err
 					}
 				}
@@ -332,10 +384,8 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 			return err
 		}
 		// Committed: the lists are on disk, their memory can go.
-		for _, k := range part {
-			delete(b.postings, k)
-		}
-		keys = keys[n:]
+		clear(part)
+		lists = lists[n:]
 	}
 	if err := update(func(tx *store.Tx) error { return tx.SwitchSnapshot() }); err != nil {
 		return err
@@ -344,12 +394,37 @@ func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
 	return update(func(tx *store.Tx) error { return tx.ClearStaging() })
 }
 
-// metaTable returns the chunk metadata table, with room for its checksum.
-func (b *Builder) metaTable() []byte {
-	t := make([]byte, 0, len(b.metaOffs)+4+len(b.metaData)+4)
-	t = append(t, b.metaOffs...)
-	t = binary.LittleEndian.AppendUint32(t, uint32(len(b.metaData)))
-	return append(t, b.metaData...)
+// termList is one term's finished postings list.
+type termList struct {
+	term string
+	list []byte // the document frequency, then the postings
+}
+
+// finishPostings turns the postings into finished lists in term order,
+// the order they are staged in, and lets the map go. Rebuild calls it on
+// the goroutine that built them, off the serial end of the rebuild.
+func (b *Builder) finishPostings() {
+	lists := make([]termList, 0, len(b.postings))
+	var df [dfRoom]byte
+	for k, p := range b.postings {
+		// The document frequency goes right-aligned into the room at the
+		// head; each list is its own slice.
+		n := binary.PutUvarint(df[:], uint64(p.df))
+		start := dfRoom - n
+		copy(p.buf[start:], df[:n])
+		lists = append(lists, termList{k, p.buf[start:]})
+	}
+	slices.SortFunc(lists, func(x, y termList) int { return strings.Compare(x.term, y.term) })
+	b.lists, b.postings = lists, nil
+}
+
+// metaTable returns the chunk metadata table of the entries' offsets offs
+// and the entries data, with room for its checksum.
+func metaTable(offs, data []byte) []byte {
+	t := make([]byte, 0, len(offs)+4+len(data)+4)
+	t = append(t, offs...)
+	t = binary.LittleEndian.AppendUint32(t, uint32(len(data)))
+	return append(t, data...)
 }
 
 func nonNil(b []byte) []byte {
@@ -357,35 +432,6 @@ func nonNil(b []byte) []byte {
 		return []byte{}
 	}
 	return b
-}
-
-// Rebuild builds the snapshot from every file's search and vector
-// records, read in one read-only transaction run by view, and writes it
-// with Write.
-func Rebuild(view, update func(func(*store.Tx) error) error) error {
-	// The rebuild holds every posting at once while it decodes every
-	// record, the peak of an index run's memory: collect more often.
-	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	b, err := build(view)
-	if err != nil {
-		return err
-	}
-	return b.Write(update)
-}
-
-func build(view func(func(*store.Tx) error) error) (*Builder, error) {
-	b := NewBuilder()
-	err := view(func(tx *store.Tx) error {
-		if err := tx.SearchRecords(b.AddFile); err != nil {
-			return err
-		}
-		m, ok, err := tableModel(tx)
-		if err != nil || !ok {
-			return err
-		}
-		return b.addVectors(m, tx.VectorRecords)
-	})
-	return b, err
 }
 
 // SnapshotCurrent reports whether tx holds a snapshot this version of

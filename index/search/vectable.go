@@ -174,11 +174,13 @@ func (b *Builder) addVectors(m store.VectorModel, records func(fn func(path stri
 			blk, i := d/colBlock, d%colBlock
 			scale, comps := vecindex.ColumnEntry(set.Entry(j))
 			resid := set.Resid(j)
-			off, _ := l.piece(blk, 0)
+			off, size := l.piece(blk, 0)
 			binary.LittleEndian.PutUint32(vecs[off+4*i:], math.Float32bits(scale))
+			// Component c is at piece 1+c: the block's components follow
+			// its scales, a column of size/4 bytes each.
+			col, n := vecs[off+size+i:], size/4
 			for c, x := range comps {
-				off, _ := l.piece(blk, 1+c)
-				vecs[off+i] = x
+				col[c*n] = x
 			}
 			copy(vecs[l.row(d):], resid[:m.Dims])
 		}
@@ -204,11 +206,11 @@ func (b *Builder) addVectors(m store.VectorModel, records func(fn func(path stri
 }
 
 // vecTables returns the vector table's values for Write.
-func (b *Builder) vecTables() []struct{ k, v []byte } {
+func (b *Builder) vecTables() []table {
 	if b.vecTable == nil {
 		return nil
 	}
-	return []struct{ k, v []byte }{{keyVecPaths, nonNil(b.vecPaths)}, {keyVecs, b.vecs}}
+	return []table{fixedTable(keyVecPaths, nonNil(b.vecPaths)), fixedTable(keyVecs, b.vecs)}
 }
 
 // vectorFile is a run of vector entries a query scans: one file's, from
