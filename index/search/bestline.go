@@ -18,13 +18,13 @@ import (
 // their pattern matched. The text is the file's as indexed; a chunk with
 // secrets has them masked on the line shown.
 func (v *view) bestLines(rs []ranked, q Query) error {
-	var qt map[string]int
-	var st stats
+	lt := &lineTerms{}
 	if q.Mode != Regex {
-		var err error
-		if qt, st, err = v.queryTerms(q.Text); err != nil {
+		qt, st, err := v.queryTerms(q.Text)
+		if err != nil {
 			return err
 		}
+		lt = newLineTerms(qt, st)
 	}
 	// The results of one file one after another, so one buffer holds the
 	// text of each file in turn: a query's dozen files decompressed into
@@ -70,7 +70,7 @@ func (v *view) bestLines(rs []ranked, q Query) error {
 		if !ok || m.StartByte < 0 || m.EndByte > len(text) || m.StartByte >= m.EndByte {
 			continue // the first line stored with the chunk stays
 		}
-		off, n := v.bestLine(text, m.StartByte, m.EndByte, qt, st)
+		off, n := v.bestLine(text, m.StartByte, m.EndByte, lt)
 		if off < 0 {
 			continue
 		}
@@ -87,33 +87,56 @@ func (v *view) bestLines(rs []ranked, q Query) error {
 	return nil
 }
 
+// lineTerms are a query's terms as the best-line pick weighs them: each
+// term's number, its IDF, and which of them the current line has shown.
+type lineTerms struct {
+	num  map[string]int
+	idf  []float64
+	seen []bool
+}
+
+func newLineTerms(qt map[string]int, st stats) *lineTerms {
+	lt := &lineTerms{num: make(map[string]int, len(qt)), idf: make([]float64, 0, len(qt)), seen: make([]bool, len(qt))}
+	for t := range qt {
+		lt.num[t] = len(lt.idf)
+		lt.idf = append(lt.idf, st.idf(t))
+	}
+	return lt
+}
+
 // bestLine returns the offset of the best line of text[start:end] and its
 // index among the span's lines; -1 when the span has no line with a word.
-func (v *view) bestLine(text []byte, start, end int, qt map[string]int, st stats) (int, int) {
+// A line's weight adds each distinct query term's IDF in the order the
+// terms first appear on it.
+func (v *view) bestLine(text []byte, start, end int, lt *lineTerms) (int, int) {
 	best, bestN, bestW := -1, 0, 0.0
 	firstWord, firstN := -1, 0
-	seen := map[string]bool{}
+	span := string(text[start:end]) // one copy for the span, not one a line
+	w := 0.0
+	weigh := func(t string) {
+		if i, ok := lt.num[t]; ok && !lt.seen[i] {
+			lt.seen[i] = true
+			w += lt.idf[i]
+		}
+	}
 	n := 0
-	for at := start; at < end; n++ {
-		stop := at
-		for stop < end && text[stop] != '\n' {
-			stop++
+	for at := 0; at < len(span); n++ {
+		stop := strings.IndexByte(span[at:], '\n')
+		if stop < 0 {
+			stop = len(span)
+		} else {
+			stop += at
 		}
-		line := string(text[at:stop])
+		line := span[at:stop]
 		if firstWord < 0 && saysSomething(line) {
-			firstWord, firstN = at, n
+			firstWord, firstN = start+at, n
 		}
-		if len(qt) > 0 {
-			clear(seen)
-			w := 0.0
-			v.e.tok.Each(line, func(t string) {
-				if _, ok := qt[t]; ok && !seen[t] {
-					seen[t] = true
-					w += st.idf(t)
-				}
-			})
+		if len(lt.idf) > 0 {
+			clear(lt.seen)
+			w = 0
+			v.e.tok.Each(line, weigh)
 			if w > bestW {
-				best, bestN, bestW = at, n, w
+				best, bestN, bestW = start+at, n, w
 			}
 		}
 		at = stop + 1

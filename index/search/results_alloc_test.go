@@ -1,6 +1,9 @@
 package search
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDedupeFoldInPlace checks that dedupe and fold filter the results in
 // place: a one-shot process pays a page fault for each fresh page it
@@ -45,5 +48,30 @@ func TestFuseAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(5, func() { fuse(lists, order, nil) }); n > 20 {
 		t.Errorf("fuse of 400 candidates allocates %.0f times, want a few", n)
+	}
+}
+
+// TestBestLineAllocs checks that picking a chunk's best line copies its
+// span once, not each of its lines, and marks the terms a line has shown
+// without a map of its own (see TestDedupeFoldInPlace on fresh pages).
+func TestBestLineAllocs(t *testing.T) {
+	v := &view{e: NewEngine()}
+	var text []byte
+	for i := range 200 {
+		if i == 120 {
+			text = append(text, "\treturn parseDuration(s) // parse the duration\n"...)
+			continue
+		}
+		text = append(text, "\tx := y + z // nothing to see\n"...)
+	}
+	qt := v.e.tok.Terms("parse a duration")
+	st := stats{n: 1000, df: map[string]int{}}
+	lt := newLineTerms(qt, st)
+	off, n := v.bestLine(text, 0, len(text), lt)
+	if n != 120 || !strings.HasPrefix(string(text[off:]), "\treturn parseDuration") {
+		t.Fatalf("bestLine = line %d at %d, want line 120", n, off)
+	}
+	if a := testing.AllocsPerRun(10, func() { v.bestLine(text, 0, len(text), lt) }); a > 2 {
+		t.Errorf("bestLine of a 200-line span allocates %.0f times, want at most 2", a)
 	}
 }
