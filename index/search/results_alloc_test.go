@@ -75,3 +75,21 @@ func TestBestLineAllocs(t *testing.T) {
 		t.Errorf("bestLine of a 200-line span allocates %.0f times, want at most 2", a)
 	}
 }
+
+// TestLineWithin checks when a line found in part of a file's text needs
+// more of it: when it reaches an edge of the part that has text beyond.
+func TestLineWithin(t *testing.T) {
+	text := []byte("end of one\nwhole line\nstart of")
+	for _, c := range []struct {
+		off           int
+		before, after bool
+		want          bool
+	}{
+		{0, false, false, true}, {0, true, false, false}, {12, true, true, true},
+		{25, true, false, true}, {25, true, true, false},
+	} {
+		if got := lineWithin(text, c.off, c.before, c.after); got != c.want {
+			t.Errorf("lineWithin(%d, before %v, after %v) = %v, want %v", c.off, c.before, c.after, got, c.want)
+		}
+	}
+}
