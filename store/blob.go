@@ -155,7 +155,7 @@ func DecodeBlobRange(buf, raw []byte, start, end int) ([]byte, int, error) {
 		return buf[:0], start, nil
 	}
 	from, to := start/blobBlock, (end+blobBlock-1)/blobBlock
-	size := min(to*blobBlock, l.size) - from*blobBlock
+	size := BlobRangeLen(l.size, start, end)
 	if cap(buf) < size {
 		buf = make([]byte, size)
 	}
@@ -164,4 +164,11 @@ func DecodeBlobRange(buf, raw []byte, start, end int) ([]byte, int, error) {
 		return nil, 0, err
 	}
 	return buf, from * blobBlock, nil
+}
+
+// BlobRangeLen is the length of the text DecodeBlobRange returns for bytes
+// [start, end) of a text of size bytes (0 <= start < end <= size): that of
+// the blocks that hold them.
+func BlobRangeLen(size, start, end int) int {
+	return min((end+blobBlock-1)/blobBlock*blobBlock, size) - start/blobBlock*blobBlock
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/store"
@@ -36,19 +37,36 @@ func (v *view) bestLines(rs []ranked, q Query) error {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(rs[a].Path, rs[b].Path) })
-	var buf, whole []byte
-	var raw, file []byte // the current file's blob, and its whole text once decoded
-	var found []secrets.Finding
-	size, path := -1, ""
-	for _, i := range order {
-		r := &rs[i]
-		if r.Path != path {
-			path, raw, file, found, size = r.Path, v.tx.RawBlob(r.Path), nil, nil, -1
-			if raw != nil {
-				if n, err := store.BlobLen(raw); err == nil {
-					size = n
+	// Each file's blob, and one buffer for the largest range a result
+	// decodes: a buffer grown result by result was a fresh allocation, and
+	// fresh pages, for each larger one.
+	raws, sizes := make([][]byte, len(order)), make([]int, len(order))
+	need := 0
+	for k, i := range order {
+		switch {
+		case k > 0 && rs[i].Path == rs[order[k-1]].Path:
+			raws[k], sizes[k] = raws[k-1], sizes[k-1]
+		default:
+			sizes[k] = -1 // no text, or unreadable: the stored line stays
+			if raws[k] = v.tx.RawBlob(rs[i].Path); raws[k] != nil {
+				if n, err := store.BlobLen(raws[k]); err == nil {
+					sizes[k] = n
 				}
 			}
+		}
+		if m := rs[i].meta; sizes[k] >= 0 && m.StartByte >= 0 && m.StartByte < m.EndByte && m.EndByte <= sizes[k] {
+			need = max(need, store.BlobRangeLen(sizes[k], m.StartByte, m.EndByte+1))
+		}
+	}
+	buf := make([]byte, need)
+	var whole, file []byte // the current file's whole text, once decoded
+	var found []secrets.Finding
+	path := ""
+	for k, i := range order {
+		r := &rs[i]
+		raw, size := raws[k], sizes[k]
+		if r.Path != path {
+			path, file, found = r.Path, nil, nil
 		}
 		m := r.meta
 		if size < 0 || m.StartByte < 0 || m.EndByte > size || m.StartByte >= m.EndByte {
@@ -120,7 +138,11 @@ func newLineTerms(qt map[string]int, st stats) *lineTerms {
 func (v *view) bestLine(text []byte, start, end int, lt *lineTerms) (int, int) {
 	best, bestN, bestW := -1, 0, 0.0
 	firstWord, firstN := -1, 0
-	span := string(text[start:end]) // one copy for the span, not one a line
+	// The span read in place, not copied: a copy for each result's span
+	// (or each line) was fresh heap pages, each a page fault in a one-shot
+	// process. Nothing keeps a string of it past this call (terms are only
+	// looked up), and text is not written while it runs.
+	span := unsafe.String(unsafe.SliceData(text[start:end]), end-start)
 	w := 0.0
 	weigh := func(t string) {
 		if i, ok := lt.num[t]; ok && !lt.seen[i] {
