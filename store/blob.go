@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"fmt"
+	"sync"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -23,31 +24,35 @@ const blobBlock = 16 << 10
 // could claim any).
 const maxBlobText = 1 << 40
 
-// encodeBlob returns text in the layout above with room for its checksum.
+// blobScratch holds compression buffers: s2 needs room for its worst case
+// (more than the input), which an encoded file would otherwise keep until
+// its batch is committed.
+var blobScratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// encodeBlob returns text in the layout above, sealed (see sealed), in a
+// slice of its own length.
 func encodeBlob(text []byte) []byte {
 	n := (len(text) + blobBlock - 1) / blobBlock
-	// The blocks are compressed after room for the longest header, which
-	// then goes right before them: one allocation, no copy of the blocks.
-	head := binary.MaxVarintLen64 * (n + 1)
-	size := head + sumSize
+	need := 0
 	for i := range n {
-		size += s2.MaxEncodedLen(min(blobBlock, len(text)-i*blobBlock))
+		need += s2.MaxEncodedLen(min(blobBlock, len(text)-i*blobBlock))
 	}
-	out := make([]byte, head, size)
-	lens := make([]int, n)
+	buf := blobScratch.Get().(*[]byte)
+	defer blobScratch.Put(buf)
+	if cap(*buf) < need {
+		*buf = make([]byte, need)
+	}
+	data := (*buf)[:0]
+	var head []byte
+	head = binary.AppendUvarint(head, uint64(len(text)))
 	for i := range n {
 		block := text[i*blobBlock : min((i+1)*blobBlock, len(text))]
-		lens[i] = len(s2.Encode(out[len(out):cap(out)], block))
-		out = out[:len(out)+lens[i]]
+		enc := s2.Encode(data[len(data):cap(data)], block)
+		data = data[:len(data)+len(enc)]
+		head = binary.AppendUvarint(head, uint64(len(enc)))
 	}
-	var h []byte
-	h = binary.AppendUvarint(h, uint64(len(text)))
-	for _, l := range lens {
-		h = binary.AppendUvarint(h, uint64(l))
-	}
-	at := head - len(h)
-	copy(out[at:], h)
-	return out[at:]
+	out := make([]byte, 0, len(head)+len(data)+sumSize)
+	return sealed(append(append(out, head...), data...))
 }
 
 // blobLayout is where the blocks of a stored text lie.

@@ -2,7 +2,9 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -22,7 +24,7 @@ func blobText(n int) []byte {
 func TestBlobRoundTrip(t *testing.T) {
 	for _, n := range []int{0, 1, 100, blobBlock - 1, blobBlock, blobBlock + 1, 3*blobBlock + 17, 250 << 10} {
 		text := blobText(n)
-		raw := encodeBlob(text)
+		raw := unsealedBlob(t, text)
 		if got, err := DecodeBlob(raw); err != nil || !bytes.Equal(got, text) {
 			t.Fatalf("%d bytes: DecodeBlob = %d bytes, %v", n, len(got), err)
 		}
@@ -58,7 +60,7 @@ func TestBlobRoundTrip(t *testing.T) {
 // error that says so, never a panic or wrong text.
 func TestBlobDamage(t *testing.T) {
 	text := blobText(3*blobBlock + 100)
-	raw := encodeBlob(text)
+	raw := unsealedBlob(t, text)
 	for i := 0; i < len(raw); i += 1 + i/64 { // every header byte, some of the blocks'
 		for _, bit := range []byte{1, 0x80} {
 			bad := bytes.Clone(raw)
@@ -83,4 +85,18 @@ func TestBlobDamage(t *testing.T) {
 			t.Errorf("DecodeBlob(%d bytes cut) = no error", len(bad))
 		}
 	}
+}
+
+// unsealedBlob is text as stored, less its checksum, which it checks.
+func unsealedBlob(t *testing.T, text []byte) []byte {
+	t.Helper()
+	v := encodeBlob(text)
+	if cap(v) != len(v) {
+		t.Fatalf("an encoded blob of %d bytes keeps %d bytes of room", len(v), cap(v)-len(v))
+	}
+	body := v[:len(v)-sumSize]
+	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(v[len(body):]) {
+		t.Fatalf("an encoded blob of %d bytes fails its checksum", len(v))
+	}
+	return body
 }
