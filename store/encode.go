@@ -51,7 +51,7 @@ func Encode(u FileUpdate) (*Encoded, error) {
 	// Chunk lists and texts are compressed: JSON repeats its keys and
 	// source code is redundant, and smaller values are cheaper to write.
 	e.chunks = compressSealed(chunks)
-	e.blob = compressSealed(u.Blob)
+	e.blob = encodeBlob(u.Blob)
 	if len(u.Imports) > 0 {
 		if e.imports, err = json.Marshal(u.Imports); err != nil {
 			return nil, err

@@ -5,7 +5,9 @@ package store
 // rebuilt by the next writer and a newer one is refused.
 // 11: no locations bucket (content hash -> chunk ids): nothing read it, and
 // its random keys made every batch of a full index rewrite pages all over it.
-const SchemaVersion = 11
+// 12: blobs in blocks of 16 KB compressed each on its own (blob.go), so a
+// chunk's lines decode without the rest of its file.
+const SchemaVersion = 12
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact. The values of chunks,

@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-
-	"github.com/klauspost/compress/s2"
 )
 
 // Search data has two layers. Per file, written with the file and deleted
@@ -254,19 +252,6 @@ func (t *Tx) SymbolNames(fn func(name string)) {
 // is valid until the transaction ends, so callers may decode in parallel.
 func (t *Tx) RawBlobs(fn func(path string, raw []byte) error) error {
 	return t.eachSealed(bucketBlobs, fn)
-}
-
-// DecodeBlob decompresses a value RawBlobs handed out.
-func DecodeBlob(raw []byte) ([]byte, error) { return decompress(raw) }
-
-// DecodeBlobInto decompresses a value RawBlobs handed out into buf when it
-// is large enough (a scan over many files reuses one buffer).
-func DecodeBlobInto(buf, raw []byte) ([]byte, error) {
-	out, err := s2.Decode(buf[:cap(buf)], raw)
-	if err != nil {
-		return nil, fmt.Errorf("decompress: %w (the index is damaged: delete .dossier/index.db and run `dossier index`)", err)
-	}
-	return out, nil
 }
 
 // CheckSnapshot verifies the checksum of every value and posting list of

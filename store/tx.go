@@ -108,7 +108,7 @@ func (t *Tx) Blob(path string) ([]byte, bool) {
 	if v == nil {
 		return nil, false
 	}
-	data, err := decompress(v)
+	data, err := DecodeBlob(v)
 	if err != nil {
 		return nil, false
 	}

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -416,6 +417,37 @@ func TestMixedVectorsAreReported(t *testing.T) {
 	for _, r := range resp.Results {
 		if r.Path == "net/conn.go" {
 			t.Errorf("a file of another model was compared: %+v", r)
+		}
+	}
+}
+
+// TestBestLineAcrossBlocks checks the line a result shows in a large file,
+// whose text is stored in blocks of 16 KB decoded one by one: a chunk deep
+// in the file, and one whose best line runs across two blocks.
+func TestBestLineAcrossBlocks(t *testing.T) {
+	root := t.TempDir()
+	var b strings.Builder
+	b.WriteString("package big\n\n")
+	for i := 0; b.Len() < 16300; i++ {
+		fmt.Fprintf(&b, "var filler%d = %d\n", i, i)
+	}
+	b.WriteString("\n// Quokka hops.\nfunc Quokka() int {\n")
+	// The line with the query's words starts before byte 16384 and ends
+	// after it.
+	b.WriteString("\treturn 1 // " + strings.Repeat("x", 16384-b.Len()) + " zebra marsupial hop\n}\n\n")
+	for i := 0; b.Len() < 40000; i++ {
+		fmt.Fprintf(&b, "var more%d = %d\n", i, i)
+	}
+	b.WriteString("\n// Wombat digs.\nfunc Wombat() int {\n\tx := 2\n\treturn x // wombat burrow dig\n}\n")
+	write(t, root, "big/big.go", b.String())
+	reindex(t, root)
+	for _, c := range []struct{ q, sym, line string }{
+		{"zebra marsupial hop", "Quokka", "zebra marsupial hop"},
+		{"wombat burrow dig", "Wombat", "return x // wombat burrow dig"},
+	} {
+		r := first(t, query(t, root, search.Query{Text: c.q, Mode: search.Text}))
+		if r.Symbol != c.sym || !strings.Contains(r.Line, c.line) {
+			t.Errorf("%q: first result %s line %q, want %s showing %q", c.q, r.Symbol, r.Line, c.sym, c.line)
 		}
 	}
 }
