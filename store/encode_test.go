@@ -23,12 +23,16 @@ func TestEncodeHoldsItsBytes(t *testing.T) {
 			t.Errorf("%s: %d bytes held for a value of %d", name, cap(v), len(v))
 		}
 	}
-	// And the value is the one it always was: the compressed bytes, sealed.
-	want := sealed(s2.Encode(nil, []byte(blob)))
-	if !bytes.Equal(e.blob, want) {
-		t.Errorf("blob value differs from s2.Encode + checksum")
+	// And the values are the ones they always were: the chunk list
+	// compressed and sealed, the text in blocks (see blob.go), sealed.
+	chunks, err := decompress(e.chunks[:len(e.chunks)-sumSize])
+	if err != nil || !bytes.Equal(sealed(s2.Encode(nil, chunks)), e.chunks) {
+		t.Errorf("chunks value differs from s2.Encode + checksum: %v", err)
 	}
-	got, err := decompress(e.blob[:len(e.blob)-sumSize])
+	if want := encodeBlob([]byte(blob)); !bytes.Equal(e.blob, want) {
+		t.Errorf("blob value differs from encodeBlob")
+	}
+	got, err := DecodeBlob(e.blob[:len(e.blob)-sumSize])
 	if err != nil || string(got) != blob {
 		t.Errorf("blob does not round-trip: %v", err)
 	}
