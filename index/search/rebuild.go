@@ -89,6 +89,10 @@ const passes = 2
 func readRecords(view func(func(*store.Tx) error) error) (*records, error) {
 	r := &records{}
 	err := view(func(tx *store.Tx) error {
+		// Every record read is a page of the index file mapped in and
+		// counted in the process's memory, on top of the copy: let go of
+		// them once copied (the rebuild is an index run's peak).
+		defer tx.ReleaseMapped()
 		return tx.SearchRecords(func(path string, rec []byte) error {
 			if len(rec) > cap(r.block)-len(r.block) {
 				if len(r.recs) > 0 {
@@ -169,6 +173,7 @@ func (r *records) tables(view func(func(*store.Tx) error) error) (*Builder, erro
 		return nil, err
 	}
 	err := view(func(tx *store.Tx) error {
+		defer tx.ReleaseMapped() // as in readRecords: the vector records are copied
 		m, ok, err := tableModel(tx)
 		if err != nil || !ok {
 			return err
