@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
+	"github.com/dossierhq/dossier/cmd/internal/heapcap"
 )
 
 // RootFunc builds a binary's root command; the runner sets its output,
@@ -21,7 +22,9 @@ type RootFunc func(ctx context.Context, stdout, stderr io.Writer) *cobra.Command
 
 // Main runs the root command that build makes on the process's
 // arguments, cancelled by SIGINT or SIGTERM, and exits with its code.
+// The heap is capped as package heapcap says: these binaries index.
 func Main(build RootFunc) {
+	heapcap.Start(heapcap.Floor)
 	ctx, stop := cli.Interruptible(os.Stderr, os.Exit)
 	code := Execute(ctx, os.Args[1:], os.Stdout, os.Stderr, build)
 	stop()
