@@ -234,18 +234,19 @@ func (t *Tx) SwitchSnapshot() error {
 	return t.b(bucketMeta).Put(metaSnapSlot, slot)
 }
 
-// SymbolNames calls fn with every distinct lower-cased symbol name, in
-// order, decoding nothing.
-func (t *Tx) SymbolNames(fn func(name string)) {
+// AppendSymbolNames appends every distinct lower-cased symbol name to dst,
+// each followed by a NUL byte (no name holds one), in order.
+func (t *Tx) AppendSymbolNames(dst []byte) []byte {
 	c := t.b(bucketSymbols).Cursor()
-	var last []byte
+	last := -1 // where the last name appended starts in dst
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		name, _, _ := bytes.Cut(k, []byte{0})
-		if !bytes.Equal(name, last) {
-			fn(string(name))
-			last = name
+		if last < 0 || !bytes.Equal(name, dst[last:len(dst)-1]) {
+			last = len(dst)
+			dst = append(append(dst, name...), 0)
 		}
 	}
+	return dst
 }
 
 // RawBlobs calls fn with every file's compressed text (see DecodeBlob); raw

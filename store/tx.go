@@ -149,6 +149,26 @@ func (t *Tx) SpanSymbols(path, sel string) ([]Symbol, error) {
 	return out, err
 }
 
+// FileSymbolNames returns the lower-cased names of path's symbols, as
+// DeleteFile finds them: its chunks' and those with spans of their own
+// (see bucketSymNames). A name may come more than once.
+func (t *Tx) FileSymbolNames(path string) ([]string, error) {
+	chunks, err := t.FileChunks(path)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, c := range chunks {
+		if c.Symbol != "" {
+			names = append(names, strings.ToLower(c.Symbol))
+		}
+	}
+	if v := t.b(bucketSymNames).Get([]byte(path)); v != nil {
+		names = append(names, strings.Split(string(v), "\x00")...)
+	}
+	return names, nil
+}
+
 // SymbolsLongerThan calls fn, as SymbolsWithPrefix, with the symbols whose
 // name starts with prefix and is longer than it: the prefix matches that
 // are not exact ones, without visiting those.

@@ -7,16 +7,14 @@ import (
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
-
-	"github.com/dossierhq/dossier/store"
 )
 
-// An Engine keeps copies of the data every query scans (vector entries,
-// symbol names) for as long as the index's generation is unchanged. Queries
-// open the index file read-only for their own duration only, so a running
-// indexer is never held up, and a fresh memory map would otherwise fault in
-// the same pages again for every query: at the size of Go's source tree
-// (137k chunks) that was most of a vector query's time.
+// An Engine keeps copies of the data every query scans (vector entries)
+// for as long as the index's generation is unchanged. Queries open the
+// index file read-only for their own duration only, so a running indexer
+// is never held up, and a fresh memory map would otherwise fault in the
+// same pages again for every query: at the size of Go's source tree (137k
+// chunks) that was most of a vector query's time.
 
 // vectorCache holds the vector entries a query scans at one generation.
 type vectorCache struct {
@@ -63,26 +61,6 @@ func (e *Engine) vectors(v *view) ([]vectorFile, error) {
 	c.bytes = len(arena)
 	e.vecs = c
 	return files, nil
-}
-
-// symbolNames returns every distinct lower-cased symbol name, for fuzzy
-// lookup, loading them when the index changed since the last query.
-func (e *Engine) symbolNames(tx *store.Tx) []string {
-	gen := tx.Generation()
-	if e.syms.loaded && e.syms.gen == gen {
-		return e.syms.names
-	}
-	var names []string
-	tx.SymbolNames(func(n string) { names = append(names, n) })
-	e.syms = symbolCache{gen: gen, loaded: true, names: names}
-	return names
-}
-
-// symbolCache holds the symbol names at one generation.
-type symbolCache struct {
-	gen    uint64
-	loaded bool
-	names  []string
 }
 
 // Recent answers are kept (seed 004: an LRU of 1000 entries for 5 minutes)

@@ -167,3 +167,6 @@ func SmallRecordBlocks(t interface{ Cleanup(func()) }) {
 	recBlock = 1
 	t.Cleanup(func() { recBlock = old })
 }
+
+// SymbolNameTable is the snapshot's table of symbol names (nil if none).
+func SymbolNameTable(tx *store.Tx) ([]byte, error) { return tx.SnapshotValue(keyNames) }

@@ -166,14 +166,25 @@ func (r *records) postings(stop *atomic.Bool, finish bool) (wait func() (*Builde
 }
 
 // tables builds the document, path and metadata tables from r, then the
-// vector table from the vector records, read in a transaction run by view.
+// symbol names and the vector table from the symbol map and the vector
+// records, read in a transaction run by view.
 func (r *records) tables(view func(func(*store.Tx) error) error) (*Builder, error) {
 	b := &Builder{}
 	if err := r.each(nil, func(path string, rec []byte) error { return b.add(path, rec, true, false) }); err != nil {
 		return nil, err
 	}
+	// The names are read in a transaction of their own: the symbol map's
+	// pages they lie in go before the vector records' come in.
 	err := view(func(tx *store.Tx) error {
-		defer tx.ReleaseMapped() // as in readRecords: the vector records are copied
+		defer tx.ReleaseMapped() // as in readRecords: the names are copied
+		b.names = tx.AppendSymbolNames([]byte{})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = view(func(tx *store.Tx) error {
+		defer tx.ReleaseMapped() // the vector records are copied
 		m, ok, err := tableModel(tx)
 		if err != nil || !ok {
 			return err

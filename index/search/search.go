@@ -118,7 +118,6 @@ type Engine struct {
 	// oneShot: the Engine answers one query, so it reads what the query
 	// scans in place instead of keeping copies for the next (see OneShot).
 	oneShot bool
-	syms    symbolCache
 	// remote embeds queries for an index of a remote model.
 	remote      embed.Embedder
 	remoteModel store.VectorModel

@@ -451,3 +451,55 @@ func TestBestLineAcrossBlocks(t *testing.T) {
 		}
 	}
 }
+
+// A fuzzy symbol search reads the snapshot's table of names and the names
+// of the files changed since: a name added since is found, and the names
+// of a file deleted since neither come back nor crowd out the live ones.
+func TestFuzzySymbolsFollowChanges(t *testing.T) {
+	root := workspace(t)
+	var b strings.Builder
+	b.WriteString("package gone\n")
+	for i := range 25 {
+		fmt.Fprintf(&b, "\nfunc Qzxw%02d() {}\n", i)
+	}
+	write(t, root, "gone/gone.go", b.String())
+	reindex(t, root)
+	db, err := store.Open(store.Path(root), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = search.Rebuild(db.View, db.Update)
+	if err == nil {
+		err = db.View(func(tx *store.Tx) error {
+			table, err := search.SymbolNameTable(tx)
+			if want := tx.AppendSymbolNames(nil); err == nil && (len(want) == 0 || !slices.Equal(table, want)) {
+				t.Errorf("the snapshot's names are %q, the symbol map's %q", table, want)
+			}
+			return err
+		})
+	}
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "qzw" is no name and no name's prefix: only a fuzzy match finds it.
+	resp := query(t, root, search.Query{Text: "qzw", Mode: search.Symbol})
+	if r := first(t, resp); r.Path != "gone/gone.go" || resp.Debug.Dirty != 0 {
+		t.Fatalf("before the change: first is %s %s, %d files read from records", r.Path, r.Symbol, resp.Debug.Dirty)
+	}
+
+	if err := os.Remove(filepath.Join(root, "gone/gone.go")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "net/late.go", "package net\n\n// QuizWorker asks.\nfunc QuizWorker() {}\n")
+	reindex(t, root, "gone/gone.go", "net/late.go")
+	resp = query(t, root, search.Query{Text: "qzw", Mode: search.Symbol})
+	if r := first(t, resp); r.Path != "net/late.go" || r.Symbol != "QuizWorker" || resp.Debug.Dirty != 2 {
+		t.Errorf("after the change: first is %s %s, %d files read from records", r.Path, r.Symbol, resp.Debug.Dirty)
+	}
+	for _, r := range resp.Results {
+		if r.Path == "gone/gone.go" {
+			t.Errorf("a symbol of the deleted file is found: %s", r.Symbol)
+		}
+	}
+}

@@ -32,7 +32,9 @@ import (
 // intact entry reached through another document's offsets is damage.
 // 12: the vector table's residuals by row after the columns, so a scan
 // reads components only and a rescore its document's row.
-const snapVersion = 12
+// 13: the symbol names (keyNames), so a fuzzy symbol search reads one
+// value, not every key of the symbol map.
+const snapVersion = 13
 
 // pathSep separates the path table's entries: the one byte a Unix path
 // cannot hold.
@@ -58,6 +60,9 @@ var (
 	keyPathInfo = []byte("pathinfo")
 	keyDocSums  = []byte("docsums")
 	keyMetas    = []byte("metas")
+	// keyNames holds every distinct lower-cased symbol name of the index
+	// when the snapshot was built, in order, each followed by a NUL byte.
+	keyNames = []byte("names")
 )
 
 // docBlock is how many document entries one checksum of the document
@@ -132,6 +137,9 @@ type Builder struct {
 	vecs     []byte
 	vecPaths []byte
 	vecTable *vecTable
+	// The symbol names (keyNames); nil when not collected (a builder fed
+	// by AddFile has no index to read them from), and then not written.
+	names []byte
 }
 
 // The chunk metadata table (keyMetas) is a uint32 offset per document and
@@ -309,8 +317,11 @@ func (b *Builder) writeTables(update func(func(*store.Tx) error) error) error {
 		offs, data = nil, nil
 		return t
 	}})
+	if b.names != nil {
+		tables = append(tables, fixedTable(keyNames, b.names))
+	}
 	tables = append(tables, b.vecTables()...)
-	b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.vecPaths = nil, nil, nil, nil, nil, nil
+	b.names, b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.vecPaths = nil, nil, nil, nil, nil, nil, nil
 	first := true
 	for len(tables) > 0 {
 		n, size := 0, 0

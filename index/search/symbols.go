@@ -111,50 +111,101 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 	return top(hits, 200), nil
 }
 
+// fuzzyNames is how many names a fuzzy search looks up.
+const fuzzyNames = 20
+
 // fuzzySymbols adds the names closest to w by fzf-style subsequence
 // matching, when nothing matched exactly or by prefix.
 func (v *view) fuzzySymbols(w string, add func(store.Symbol, float64)) error {
 	w = strings.ToLower(w)
-	// Only names that hold w's bytes in order can match; finding those is a
-	// byte loop, much cheaper than scoring every name.
-	var names []string
-	for _, n := range v.e.symbolNames(v.tx) {
-		if subsequence(w, n) {
-			names = append(names, n)
-		}
+	names, err := v.namesHolding(w)
+	if err != nil {
+		return err
 	}
 	matches := fuzzy.FindNoSort(w, names)
-	if len(matches) == 0 {
-		return nil
-	}
-	matches = topMatches(matches, 20)
+	sortMatches(matches)
 	// Absolute: against the score of a name that is w itself, so a few
 	// scattered letters in common score near 0 however good they are
 	// among what there is.
 	perfect := fuzzy.Find(w, []string{w})
+	found := 0
 	for _, m := range matches {
+		if found == fuzzyNames {
+			break
+		}
 		rel := 0.0
 		if len(perfect) > 0 && perfect[0].Score > 0 {
 			rel = min(max(float64(m.Score)/float64(perfect[0].Score), 0), 1)
 		}
+		// A name from the snapshot whose files changed since may have no
+		// symbol left: it does not count.
+		live := false
 		err := v.tx.SymbolsWithPrefix(m.Str+"\x00", func(s store.Symbol) bool {
+			live = true
 			add(s, scoreFuzzy*rel)
 			return true
 		})
 		if err != nil {
 			return err
 		}
+		if live {
+			found++
+		}
 	}
 	return nil
 }
 
-func topMatches(ms fuzzy.Matches, n int) fuzzy.Matches {
-	// Highest score first, then shorter names (closer to what was typed).
-	sortMatches(ms)
-	if len(ms) > n {
-		ms = ms[:n]
+// namesHolding returns the distinct lower-cased symbol names that hold w's
+// bytes in order (only those can match it; finding them is a byte loop,
+// much cheaper than scoring every name): those of the snapshot's name
+// table and of the files changed since, or, without a table, those of the
+// symbol map itself.
+func (v *view) namesHolding(w string) ([]string, error) {
+	table, ok := v.e.snap.names, v.e.snap.hasNames
+	if v.hasSnap && !ok {
+		t, err := v.tx.SnapshotValue(keyNames)
+		if err != nil {
+			return nil, err
+		}
+		// One string: the names found are slices of it, not copies.
+		if table, ok = string(t), t != nil; ok && !v.e.oneShot {
+			v.e.snap.names, v.e.snap.hasNames = table, true
+		}
 	}
-	return ms
+	var changed []string
+	if !ok {
+		table = string(v.tx.AppendSymbolNames(nil))
+	} else {
+		for p := range v.dirty {
+			names, err := v.tx.FileSymbolNames(p)
+			if err != nil {
+				return nil, err
+			}
+			for _, n := range names {
+				if subsequence(w, n) {
+					changed = append(changed, n)
+				}
+			}
+		}
+	}
+	// The table is in order, each name once.
+	var out []string
+	for len(table) > 0 {
+		name, rest, ok := strings.Cut(table, "\x00")
+		if !ok {
+			return nil, v.tx.SnapshotSealed(keyNames).Damaged("the symbol name table does not end with a NUL byte")
+		}
+		if subsequence(w, name) {
+			out = append(out, name)
+		}
+		table = rest
+	}
+	if len(changed) > 0 {
+		out = append(out, changed...)
+		slices.Sort(out)
+		out = slices.Compact(out)
+	}
+	return out, nil
 }
 
 // identifiers splits a query into identifier-like words; a dotted name
@@ -188,6 +239,9 @@ func looksLikeIdentifier(w string) bool {
 	}
 	return false
 }
+
+// sortMatches orders matches highest score first, then shorter names
+// (closer to what was typed), then by name.
 func sortMatches(ms fuzzy.Matches) {
 	slices.SortStableFunc(ms, func(a, b fuzzy.Match) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {

@@ -45,6 +45,10 @@ type snapshotState struct {
 	meta    snapMeta
 	paths   pathTable
 	checked bool // its tables were found consistent (see consistent)
+	// names is the symbol name table, kept once a query has read it
+	// (not by a one-shot Engine): see namesHolding.
+	names    string
+	hasNames bool
 }
 
 // num is the number of path p in the snapshot's path table.
