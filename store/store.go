@@ -136,6 +136,26 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 // Close releases the file.
 func (db *DB) Close() error { return db.bolt.Close() }
 
+// Current reports whether db, open read-only and kept open between reads,
+// may serve another: no one waits at the turnstile to open the index (a
+// writer waiting for the readers to let go holds it, see OpenContext), and
+// the file at its path is still the one db maps (not set aside and
+// replaced). When it is not, the reader closes db and opens the index
+// again, after the writer.
+func (db *DB) Current() bool {
+	turn := flock.New(filepath.Join(filepath.Dir(db.path), "index.turn"))
+	if ok, err := turn.TryLock(); err != nil || !ok {
+		return false
+	}
+	turn.Unlock()
+	at, err := os.Stat(db.path)
+	if err != nil {
+		return false
+	}
+	held, err := db.file.Stat()
+	return err == nil && os.SameFile(at, held)
+}
+
 // waiter is one open's wait for the index file.
 type waiter struct {
 	ctx      context.Context

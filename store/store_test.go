@@ -424,3 +424,64 @@ func TestSymbolsLongerThan(t *testing.T) {
 		t.Errorf("SymbolsLongerThan(PARSE) = %v, want ParseFile, Parser (not the exact Parse, parse, nor the shorter Pars)", got)
 	}
 }
+
+// A reader that keeps the index open between reads learns from Current
+// when to let it go: a writer waits at the turnstile, or the file at the
+// path is another.
+func TestCurrent(t *testing.T) {
+	path := closedIndex(t)
+	r, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Current() {
+		t.Fatal("a reader alone is not current")
+	}
+	// A writer waits for the reader, holding the turnstile.
+	opened := make(chan error, 1)
+	go func() {
+		w, err := Open(path, Options{Timeout: 10 * time.Second})
+		if err == nil {
+			err = w.Close()
+		}
+		opened <- err
+	}()
+	for deadline := time.Now().Add(10 * time.Second); r.Current(); {
+		if time.Now().After(deadline) {
+			t.Fatal("a waiting writer never made the reader stale")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case err := <-opened:
+		t.Fatalf("the writer opened the index a reader held: %v", err)
+	default:
+	}
+	r.Close()
+	if err := <-opened; err != nil {
+		t.Fatalf("the writer, once the reader let go: %v", err)
+	}
+
+	// The file set aside and replaced by another.
+	r, err = Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path, path+".aside"); err != nil {
+		t.Fatal(err)
+	}
+	if r.Current() {
+		t.Error("current with no file at its path")
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r.Current() {
+		t.Error("current with another file at its path")
+	}
+}

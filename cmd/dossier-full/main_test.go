@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -278,5 +280,62 @@ func TestSearchCLI(t *testing.T) {
 		if _, stderr, code := runCLI(t, args...); code != bad.code || !strings.Contains(stderr, bad.want) || strings.Contains(stderr, "panic") {
 			t.Errorf("%.40q: exit %d, %q (want exit %d and a message with %q)", bad.args, code, stderr, bad.code, bad.want)
 		}
+	}
+}
+
+// A stream of queries keeps the index open only while queries are
+// waiting: once it has answered all it was sent, a writer gets in at once,
+// and a query sent while the writer holds the index is answered after it.
+func TestSearchStreamLetsWritersIn(t *testing.T) {
+	root := workspace(t, 1)
+	if _, stderr, code := runCLI(t, "index", "--root", root); code != exitOK {
+		t.Fatalf("index: %d %s", code, stderr)
+	}
+	cmd := dossier("search", "--root", root, "--json", "--mode", "symbol")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	answers := bufio.NewScanner(outPipe)
+	answer := func() string {
+		t.Helper()
+		if !answers.Scan() {
+			t.Fatalf("the stream ended: %v", answers.Err())
+		}
+		return answers.Text()
+	}
+	// Several at once: the stream holds the index from one to the next.
+	if _, err := io.WriteString(in, "F0_1\nF0_2\nF0_3\nF0_4\n"); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"F0_1", "F0_2", "F0_3", "F0_4"} {
+		if a := answer(); !strings.Contains(a, `"query":"`+q+`"`) || !strings.Contains(a, `"symbol":"`+q+`"`) {
+			t.Fatalf("answer to %s: %s", q, a)
+		}
+	}
+	// Waiting for input, it holds nothing.
+	w, err := store.Open(store.Path(root), store.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatalf("a writer while the stream waits for input: %v", err)
+	}
+	if _, err := io.WriteString(in, "F0_5\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // the query waits for the writer
+	w.Close()
+	if a := answer(); !strings.Contains(a, `"symbol":"F0_5"`) {
+		t.Errorf("answer after the writer: %s", a)
+	}
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("stream: %v", err)
 	}
 }

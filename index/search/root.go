@@ -70,19 +70,68 @@ func (e *Engine) SearchRoot(ctx context.Context, root string, q Query) (Response
 const maxLooks = 3
 
 // read runs fn in a read transaction on the index of root, open only for
-// that long.
+// that long unless e holds it (see Hold).
 func (e *Engine) read(ctx context.Context, root string, fn func(tx *store.Tx) error) error {
-	db, err := store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true})
-	if err != nil {
-		return err
+	if e.held != nil && (e.heldRoot != root || e.heldReads >= holdReads || !e.held.Current()) {
+		if err := e.drop(); err != nil {
+			return err
+		}
 	}
-	err = db.View(fn)
+	db := e.held
+	if db == nil {
+		var err error
+		if db, err = store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true}); err != nil {
+			return err
+		}
+	}
+	err := db.View(fn)
 	if e.oneShot {
 		// Its path table is the transaction's memory (see open).
 		e.snap = snapshotState{}
 	}
+	if e.hold && err == nil {
+		if e.held != db {
+			e.held, e.heldRoot, e.heldReads = db, root, 0
+		}
+		e.heldReads++
+		return nil
+	}
+	e.held = nil
 	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// Hold keeps the index open from one query to the next, until Release,
+// for a caller with more queries at hand (a stream whose next lines are
+// already read): opening the file and faulting in the pages every query
+// reads (the roots of the trees, the tables' heads) again was a third of a
+// symbol lookup's time. A writer is held up for one query at most: each
+// query first checks that no one waits to open the index (store's
+// DB.Current) and lets the file go if someone does. The caller must
+// Release before it waits for anything (its next input): a held index
+// keeps writers out for as long.
+func (e *Engine) Hold() { e.hold = true }
+
+// holdReads is how many reads one open of a held index serves: every page
+// a read touches stays mapped into the process (and counted in its
+// memory) until the file is closed, and a stream of regular expressions
+// touches every file's text.
+const holdReads = 32
+
+// Release closes the index Hold kept open, and ends the hold.
+func (e *Engine) Release() error {
+	e.hold = false
+	return e.drop()
+}
+
+// drop closes the index Hold kept open; the hold goes on.
+func (e *Engine) drop() error {
+	db := e.held
+	e.held, e.heldRoot = nil, ""
+	if db == nil {
+		return nil
+	}
+	return db.Close()
 }

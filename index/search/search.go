@@ -125,6 +125,12 @@ type Engine struct {
 	// their limits (see AllowEndpoint).
 	allowed []config.Embed
 	results *expirable.LRU[string, Response]
+	// hold keeps the index open between queries (see Hold): held is the
+	// index of heldRoot, open read-only.
+	hold      bool
+	held      *store.DB
+	heldRoot  string
+	heldReads int // reads held served so far (see holdReads)
 }
 
 // BadQueryError is a query that cannot be answered as given: empty, too

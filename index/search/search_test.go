@@ -2,12 +2,14 @@ package search_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/search"
@@ -502,4 +504,61 @@ func TestFuzzySymbolsFollowChanges(t *testing.T) {
 			t.Errorf("a symbol of the deleted file is found: %s", r.Symbol)
 		}
 	}
+}
+
+// An Engine that holds the index between queries keeps writers out only
+// until its next query, and not at all once released.
+func TestHeldIndexLetsWritersIn(t *testing.T) {
+	root := workspace(t)
+	e := search.NewEngine()
+	e.Hold()
+	want, err := e.SearchRoot(context.Background(), root, search.Query{Text: "ParseItem", Mode: search.Symbol})
+	if err != nil || len(want.Results) == 0 {
+		t.Fatalf("first query: %v %+v", err, want)
+	}
+	// Held: a writer cannot get in...
+	if w, err := store.Open(store.Path(root), store.Options{Timeout: 100 * time.Millisecond}); !errors.Is(err, store.ErrInUse) {
+		if err == nil {
+			w.Close()
+		}
+		t.Fatalf("a writer opened a held index: %v", err)
+	}
+	// ...but one waiting gets in at the next query, which reads after it.
+	opened := make(chan error, 1)
+	go func() {
+		w, err := store.Open(store.Path(root), store.Options{Timeout: 10 * time.Second})
+		if err == nil {
+			err = w.Close()
+		}
+		opened <- err
+	}()
+	// Another reader sees when the writer waits at the turnstile.
+	r, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); r.Current() && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	r.Close()
+	got, err := e.SearchRoot(context.Background(), root, search.Query{Text: "TotalPrice", Mode: search.Symbol})
+	if err != nil || len(got.Results) == 0 {
+		t.Fatalf("query after the writer: %v %+v", err, got)
+	}
+	select {
+	case err := <-opened:
+		if err != nil {
+			t.Fatalf("the waiting writer: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the writer still waits after the query: the Engine kept the index")
+	}
+	if err := e.Release(); err != nil {
+		t.Fatal(err)
+	}
+	w, err := store.Open(store.Path(root), store.Options{Timeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("a writer after Release: %v", err)
+	}
+	w.Close()
 }

@@ -159,13 +159,43 @@ func (o *Search) prepare(ctx context.Context, root string, cfg config.Config) (s
 // A failing query yields {"query", "error"} and the stream goes on.
 // A scope (search --route/--controller/--table) keeps k results on its walk.
 func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner, e *search.Engine, root string, q search.Query, scope *appgraph.Scope, k int) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	// The lines are read on a goroutine of their own, so that the index is
+	// kept open from one query to the next while the next is already
+	// there (see Engine.Hold), and let go before waiting for one.
+	lines, done := make(chan string, 64), make(chan struct{})
+	var readErr error
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			if line := strings.TrimSpace(sc.Text()); line != "" {
+				select {
+				case lines <- line:
+				case <-done: // the answers stopped (an error)
+					return
+				}
+			}
+		}
+		readErr = sc.Err()
+	}()
+	defer close(done)
+	defer e.Release()
 	enc := json.NewEncoder(out)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
+	for {
+		var line string
+		var ok bool
+		select {
+		case line, ok = <-lines:
+			e.Hold()
+		default:
+			if err := e.Release(); err != nil {
+				return err
+			}
+			line, ok = <-lines
+		}
+		if !ok {
+			break
 		}
 		q.Text = line
 		resp, err := e.SearchRoot(ctx, root, q)
@@ -186,10 +216,10 @@ func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner
 			return err
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("reading queries: %w", err)
+	if readErr != nil {
+		return fmt.Errorf("reading queries: %w", readErr)
 	}
-	return nil
+	return e.Release()
 }
 
 // warner writes a response's warnings (a retriever left out, see
