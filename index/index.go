@@ -582,7 +582,9 @@ func (ix *Indexer) view(fn func(*store.Tx) error) error {
 }
 
 func (ix *Indexer) newWorker() *worker {
-	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, detectors: ix.detectors, tok: terms.New(), emb: embed.NewBuiltin(),
+	tok := terms.New()
+	tok.CacheWords() // a worker splits every word of the files it is given
+	return &worker{parsers: segment.NewParsers(), reg: ix.reg, repo: ix.repo, detectors: ix.detectors, tok: tok, emb: embed.NewBuiltin(),
 		remote: ix.remote != nil, maxSize: cmp.Or(ix.opts.MaxFileSize, discover.DefaultMaxFileSize), name: map[string]int{}, sig: map[string]int{},
 		vec: make([]float32, embed.BuiltinDims), scratch: make([]float32, embed.BuiltinDims)}
 }

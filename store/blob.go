@@ -3,6 +3,8 @@ package store
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -20,8 +22,9 @@ import (
 const blobBlock = 16 << 10
 
 // maxBlobText bounds the length a blob's header may claim (a damaged one
-// could claim any).
-const maxBlobText = 1 << 40
+// could claim any): no bbolt value is longer, and an int holds it on
+// every platform.
+const maxBlobText = math.MaxInt32
 
 // encodeBlob returns text in the layout above, sealed (see sealed), in a
 // slice of its own length.
@@ -86,9 +89,14 @@ func parseBlob(raw []byte) (blobLayout, error) {
 	return l, nil
 }
 
-func blobDamaged(what string) error {
-	return fmt.Errorf("decompress: stored text unreadable: %s (the index is damaged: delete .dossier/index.db and run `dossier index`)", what)
-}
+// blobDamage is a stored text that does not decode. It wraps ErrDamaged;
+// View and Update, which know the index file, make it a DamageError.
+type blobDamage struct{ what string }
+
+func (e *blobDamage) Error() string { return "stored text unreadable: " + e.what }
+func (e *blobDamage) Unwrap() error { return ErrDamaged }
+
+func blobDamaged(what string) error { return &blobDamage{what} }
 
 // decode decompresses blocks [from, to) of raw into dst, which holds
 // exactly their text.
@@ -130,12 +138,24 @@ func DecodeBlobInto(buf, raw []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cap(buf) < l.size {
-		buf = make([]byte, l.size)
+	if cap(buf) >= l.size {
+		buf = buf[:l.size]
+		if err := l.decode(buf, raw, 0, len(l.ends)); err != nil {
+			return nil, err
+		}
+		return buf, nil
 	}
-	buf = buf[:l.size]
-	if err := l.decode(buf, raw, 0, len(l.ends)); err != nil {
-		return nil, err
+	// Grown as the blocks decode, not to the length the header claims: a
+	// damaged header (one the checksum missed) may claim thousands of
+	// times what its blocks hold.
+	buf = buf[:0]
+	for i := range l.ends {
+		want := min(blobBlock, l.size-i*blobBlock)
+		buf = slices.Grow(buf, want)
+		if err := l.decode(buf[len(buf):len(buf)+want], raw, i, i+1); err != nil {
+			return nil, err
+		}
+		buf = buf[:len(buf)+want]
 	}
 	return buf, nil
 }

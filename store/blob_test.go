@@ -3,9 +3,11 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -57,7 +59,9 @@ func TestBlobRoundTrip(t *testing.T) {
 
 // TestBlobDamage checks that a blob whose header or blocks are damaged
 // (past its checksum: a bug, or a checksum that happens to match) gives an
-// error that says so, never a panic or wrong text.
+// error that says so, or text of the right length, never a panic. (A
+// flipped byte among a block's literals decodes to other text of the same
+// length: only the value's checksum, see sealed, tells it from the real.)
 func TestBlobDamage(t *testing.T) {
 	text := blobText(3*blobBlock + 100)
 	raw := unsealedBlob(t, text)
@@ -67,15 +71,15 @@ func TestBlobDamage(t *testing.T) {
 			bad[i] ^= bit
 			got, err := DecodeBlob(bad)
 			if err != nil {
-				if !strings.Contains(err.Error(), "the index is damaged") {
-					t.Fatalf("byte %d: error %q does not say what to do", i, err)
+				if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "stored text unreadable") {
+					t.Fatalf("byte %d: error %q is not damage", i, err)
 				}
 				continue
 			}
 			if len(got) != len(text) {
 				t.Fatalf("byte %d: decoded %d bytes without an error, want %d", i, len(got), len(text))
 			}
-			if _, _, err := DecodeBlobRange(nil, bad, 2*blobBlock, 2*blobBlock+10); err != nil && !strings.Contains(err.Error(), "damaged") {
+			if _, _, err := DecodeBlobRange(nil, bad, 2*blobBlock, 2*blobBlock+10); err != nil && !errors.Is(err, ErrDamaged) {
 				t.Fatalf("byte %d: range error %q", i, err)
 			}
 		}
@@ -99,4 +103,46 @@ func unsealedBlob(t *testing.T, text []byte) []byte {
 		t.Fatalf("an encoded blob of %d bytes fails its checksum", len(v))
 	}
 	return body
+}
+
+// A header that claims far more text than its blocks hold (each block's
+// own header claiming a full block, with nothing after it) costs no more
+// memory than the blocks that decode.
+func TestForgedBlobHeader(t *testing.T) {
+	const n = 1 << 16 // blocks: 1 GiB claimed in 256 KB
+	raw := binary.AppendUvarint(nil, n*blobBlock)
+	for range n {
+		raw = binary.AppendUvarint(raw, 3)
+	}
+	for range n {
+		raw = binary.AppendUvarint(raw, blobBlock) // an s2 block's decoded length, and no data
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := DecodeBlob(raw)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrDamaged) {
+		t.Fatalf("err = %v, want damage", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
+		t.Errorf("decoding a forged header allocated %d bytes", got)
+	}
+}
+
+// Read through View, a stored text that does not decode is damage to the
+// index file: named, with what to do, and noted for the next writer.
+func TestBlobDamageThroughView(t *testing.T) {
+	db, path := openTest(t)
+	err := db.View(func(*Tx) error {
+		_, err := DecodeBlob([]byte{0x80})
+		return fmt.Errorf("chunk x of a.go: %w", err)
+	})
+	var de *DamageError
+	if !errors.As(err, &de) || de.Path != path || !strings.Contains(err.Error(), "chunk x of a.go: stored text unreadable") ||
+		!strings.Contains(err.Error(), "run `dossier index`") {
+		t.Fatalf("err = %v", err)
+	}
+	if !DamageNoted(path) {
+		t.Error("the damage is not noted for the next writer")
+	}
 }

@@ -344,6 +344,7 @@ func (db *DB) View(fn func(*Tx) error) error {
 			return fn(&Tx{tx: tx, f: db.file})
 		})
 	})
+	err = db.asDamage(err)
 	db.noteDamage(err)
 	return err
 }
@@ -366,7 +367,19 @@ func (db *DB) Update(fn func(*Tx) error) error {
 		// value was written means a damaged page flag.
 		err = damaged(db.path, "a page holds an entry of the wrong type (%v)", err)
 	}
+	err = db.asDamage(err)
 	db.noteDamage(err)
+	return err
+}
+
+// asDamage makes a stored text that does not decode, found by code that
+// does not know the index file, a DamageError of db's.
+func (db *DB) asDamage(err error) error {
+	var bd *blobDamage
+	var de *DamageError
+	if errors.As(err, &bd) && !errors.As(err, &de) {
+		return damaged(db.path, "%v", err)
+	}
 	return err
 }
 

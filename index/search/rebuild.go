@@ -88,11 +88,10 @@ const passes = 2
 
 func readRecords(view func(func(*store.Tx) error) error) (*records, error) {
 	r := &records{}
+	// An index run's view opens the file for each transaction, so the
+	// pages of the records, mapped in as they are read and counted in the
+	// process's memory, go when it ends; the copies stay.
 	err := view(func(tx *store.Tx) error {
-		// Every record read is a page of the index file mapped in and
-		// counted in the process's memory, on top of the copy: let go of
-		// them once copied (the rebuild is an index run's peak).
-		defer tx.ReleaseMapped()
 		return tx.SearchRecords(func(path string, rec []byte) error {
 			if len(rec) > cap(r.block)-len(r.block) {
 				if len(r.recs) > 0 {
@@ -173,10 +172,10 @@ func (r *records) tables(view func(func(*store.Tx) error) error) (*Builder, erro
 	if err := r.each(nil, func(path string, rec []byte) error { return b.add(path, rec, true, false) }); err != nil {
 		return nil, err
 	}
-	// The names are read in a transaction of their own: the symbol map's
-	// pages they lie in go before the vector records' come in.
+	// The names are read in a transaction of their own: with an index
+	// run's view (see readRecords), the symbol map's pages they lie in go
+	// before the vector records' come in.
 	err := view(func(tx *store.Tx) error {
-		defer tx.ReleaseMapped() // as in readRecords: the names are copied
 		b.names = tx.AppendSymbolNames([]byte{})
 		return nil
 	})
@@ -184,7 +183,6 @@ func (r *records) tables(view func(func(*store.Tx) error) error) (*Builder, erro
 		return nil, err
 	}
 	err = view(func(tx *store.Tx) error {
-		defer tx.ReleaseMapped() // the vector records are copied
 		m, ok, err := tableModel(tx)
 		if err != nil || !ok {
 			return err

@@ -264,6 +264,18 @@ func (r *reader) meta(m *Meta) {
 	}
 }
 
+// skipMeta reads past what meta decodes.
+func (r *reader) skipMeta() {
+	for range 7 { // the strings
+		r.bytes(r.uvarint())
+	}
+	for range 4 { // the lines and bytes
+		r.uvarint()
+	}
+	r.bytes(1 + 8) // the flags, the hash
+	r.bytes(r.uvarint())
+}
+
 func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
@@ -281,11 +293,13 @@ type FileRecord struct {
 // order with its metadata and length, then term for each of its terms (the
 // term bytes are only valid during the call); either may be nil.
 func DecodeTerms(rec []byte, chunk func(ord, length int, m *Meta), term func(ord int, term []byte, tf int)) (mtime int64, err error) {
-	return decodeTerms(nil, rec, chunk, term)
+	return decodeTerms(nil, rec, true, chunk, term)
 }
 
-// decodeTerms is DecodeTerms decompressing into buf when it is large enough.
-func decodeTerms(buf, rec []byte, chunk func(ord, length int, m *Meta), term func(ord int, term []byte, tf int)) (mtime int64, err error) {
+// decodeTerms is DecodeTerms decompressing into buf when it is large
+// enough; without meta, the metadata is skipped, not decoded, and chunk
+// gets nil (the postings need the chunks' lengths only).
+func decodeTerms(buf, rec []byte, meta bool, chunk func(ord, length int, m *Meta), term func(ord int, term []byte, tf int)) (mtime int64, err error) {
 	raw, err := s2.Decode(buf[:cap(buf)], rec)
 	if err != nil || len(raw) < 2 || raw[0] != searchMagic || raw[1] != version {
 		return 0, errRecord
@@ -293,16 +307,23 @@ func decodeTerms(buf, rec []byte, chunk func(ord, length int, m *Meta), term fun
 	r := reader{b: raw[2:]}
 	mtime = r.varint()
 	n := r.uvarint()
-	var m Meta
+	var m *Meta
+	if meta {
+		m = &Meta{}
+	}
 	for i := 0; i < n && r.err == nil; i++ {
-		r.meta(&m)
+		if m != nil {
+			r.meta(m)
+		} else {
+			r.skipMeta()
+		}
 		length := r.uvarint()
 		count := r.uvarint()
 		if r.err != nil {
 			break
 		}
 		if chunk != nil {
-			chunk(i, length, &m)
+			chunk(i, length, m)
 		}
 		for j := 0; j < count && r.err == nil; j++ {
 			t := r.bytes(r.uvarint())

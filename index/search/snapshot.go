@@ -248,7 +248,7 @@ func (b *Builder) add(path string, rec []byte, tables, postings bool) error {
 			p.df++
 		}
 	}
-	mtime, err := decodeTerms(b.raw, rec, chunk, term)
+	mtime, err := decodeTerms(b.raw, rec, tables, chunk, term)
 	if err != nil {
 		// The builder is now inconsistent; the caller abandons it.
 		return fmt.Errorf("search record of %s: %w", path, err)

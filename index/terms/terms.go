@@ -19,13 +19,15 @@ type Tokenizer struct {
 	buf   []byte
 	parts []span
 
-	// words caches the terms of whole words, once the tokenizer has seen
-	// enough of them to be an indexer's (see Each): most words of code
-	// repeat, and one lookup then replaces splitting, lower-casing and a
-	// stem lookup per part in a map too large for the CPU's caches.
-	words []wordTerms
-	seen  int      // words tokenized before the cache was made
-	out   []string // the terms of the word being cached
+	// words caches the terms of whole words, once a tokenizer that
+	// CacheWords was called on has seen enough of them (see Each): most
+	// words of code repeat, and one lookup then replaces splitting,
+	// lower-casing and a stem lookup per part in a map too large for the
+	// CPU's caches.
+	words      []wordTerms
+	cacheWords bool
+	seen       int      // words tokenized before the cache was made
+	out        []string // the terms of the word being cached
 }
 
 // wordTerms is a cached word and its terms, in the order word emits them.
@@ -41,8 +43,8 @@ type wordTerms struct {
 // maxCachedWord is the longest word the cache holds.
 const maxCachedWord = 23
 
-// Word cache sizing: a direct-mapped table of cacheSize entries, made
-// after cacheAfter words (a query's few words never pay for it).
+// Word cache sizing: a direct-mapped table of cacheSize entries (1.5 MB),
+// made after cacheAfter words.
 const (
 	cacheBits  = 15
 	cacheSize  = 1 << cacheBits
@@ -60,6 +62,12 @@ func New() *Tokenizer {
 	t.seed()
 	return t
 }
+
+// CacheWords lets t keep the terms of the words it splits, once it has
+// split cacheAfter of them: for an indexer's tokenizer, which splits every
+// word of a tree. A searcher's does not: a query's best lines may split a
+// few thousand words, not enough to repay the table.
+func (t *Tokenizer) CacheWords() { t.cacheWords = true }
 
 // seed puts the stop words in the stem cache, as stemming to nothing: one
 // lookup per word then answers both questions.
@@ -134,7 +142,7 @@ func (t *Tokenizer) eachUncached(text string, fn func(term string)) {
 		t.seen++
 		i = j
 	}
-	if t.seen >= cacheAfter {
+	if t.cacheWords && t.seen >= cacheAfter {
 		t.words = make([]wordTerms, cacheSize)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"sync/atomic"
 )
 
@@ -27,30 +28,37 @@ const liveMetric = "/gc/heap/live:bytes"
 
 // Start caps the heap at floor bytes, or half again the live heap when
 // that is more, until stop is called; it does nothing (and stop nothing)
-// when GOMEMLIMIT is set, which is the user's own choice.
+// when GOMEMLIMIT or GOGC=off is set, which is the user's own choice.
 func Start(floor int64) (stop func()) {
-	if os.Getenv("GOMEMLIMIT") != "" {
+	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") == "off" {
 		return func() {}
 	}
 	c := &governor{floor: floor, was: debug.SetMemoryLimit(-1)}
 	c.adjust()
 	c.arm()
 	return func() {
-		if c.stopped.CompareAndSwap(false, true) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !c.stopped.Swap(true) {
 			debug.SetMemoryLimit(c.was)
 		}
 	}
 }
 
 type governor struct {
-	floor   int64
-	was     int64 // the limit before Start
+	floor int64
+	was   int64 // the limit before Start
+	// mu orders adjust and stop: a limit adjust set after stop restored
+	// the old one would stay.
+	mu      sync.Mutex
 	stopped atomic.Bool
 	sample  [1]metrics.Sample
 }
 
 // adjust sets the limit from the live heap the last collection marked.
 func (c *governor) adjust() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.sample[0].Name = liveMetric
 	metrics.Read(c.sample[:])
 	limit := c.floor

@@ -53,13 +53,17 @@ func TestCapFollowsLiveHeap(t *testing.T) {
 	}
 }
 
+// The user's GOMEMLIMIT, or GOGC=off (never collect), wins.
 func TestUserLimitWins(t *testing.T) {
-	t.Setenv("GOMEMLIMIT", "1GiB")
-	was := limit()
-	stop := Start(8 << 20)
-	defer stop()
-	collect()
-	if got := limit(); got != was {
-		t.Fatalf("GOMEMLIMIT set: the limit changed to %d", got)
+	for _, env := range [][2]string{{"GOMEMLIMIT", "1GiB"}, {"GOGC", "off"}} {
+		t.Setenv("GOMEMLIMIT", "")
+		t.Setenv(env[0], env[1])
+		was := limit()
+		stop := Start(8 << 20)
+		collect()
+		if got := limit(); got != was {
+			t.Errorf("%s=%s: the limit changed to %d", env[0], env[1], got)
+		}
+		stop()
 	}
 }
