@@ -605,7 +605,7 @@ func (ix *Indexer) refreshSearch(files int) error {
 	// The files are written: what the run allocated for them is garbage,
 	// which the heap would otherwise keep on top of the rebuild's peak.
 	debug.FreeOSMemory()
-	if err := search.Rebuild(ix.view, ix.update); err != nil {
+	if err := search.Rebuild(ix.ctx(), ix.view, ix.update); err != nil {
 		return fmt.Errorf("search snapshot: %w", err)
 	}
 	return nil

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"context"
+	"errors"
 	"runtime/debug"
 	"sync/atomic"
 
@@ -15,17 +17,27 @@ import (
 // and stages the tables; the postings are staged last. No transaction is
 // open while the postings are built, so the tables' staging transactions
 // (which open the index for writing) need not wait for them.
-func Rebuild(view, update func(func(*store.Tx) error) error) error {
+//
+// A cancelled ctx stops the passes and the staging between transactions;
+// the earlier snapshot stays in force, and the next run rebuilds.
+func Rebuild(ctx context.Context, view, update func(func(*store.Tx) error) error) error {
 	// The rebuild holds every posting at once while it decodes every
 	// record, the peak of an index run's memory: collect more often.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	recs, err := readRecords(view)
+	var stop atomic.Bool
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	recs, err := readRecords(&stop, view)
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return err
 	}
-	var stop atomic.Bool
 	wait := recs.postings(&stop, true)
-	b, err := recs.tables(view)
+	b, err := recs.tables(&stop, view)
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err == nil {
 		err = b.writeTables(update)
 	}
@@ -35,6 +47,9 @@ func Rebuild(view, update func(func(*store.Tx) error) error) error {
 		return err
 	}
 	p, err := wait()
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return err
 	}
@@ -44,13 +59,13 @@ func Rebuild(view, update func(func(*store.Tx) error) error) error {
 
 // build builds the snapshot as Rebuild does, without writing it.
 func build(view func(func(*store.Tx) error) error) (*Builder, error) {
-	recs, err := readRecords(view)
+	var stop atomic.Bool
+	recs, err := readRecords(&stop, view)
 	if err != nil {
 		return nil, err
 	}
-	var stop atomic.Bool
 	wait := recs.postings(&stop, false)
-	b, err := recs.tables(view)
+	b, err := recs.tables(&stop, view)
 	if err != nil {
 		stop.Store(true)
 		wait()
@@ -82,17 +97,24 @@ type records struct {
 // block can go once both passes are past it.
 var recBlock = 4 << 20
 
+// errStopped ends the copy of the records when the rebuild is stopped.
+var errStopped = errors.New("rebuild stopped")
+
 // passes is how many passes read the records (each): the postings', the
 // tables'.
 const passes = 2
 
-func readRecords(view func(func(*store.Tx) error) error) (*records, error) {
+// readRecords copies every search record, until stop is set.
+func readRecords(stop *atomic.Bool, view func(func(*store.Tx) error) error) (*records, error) {
 	r := &records{}
 	// An index run's view opens the file for each transaction, so the
 	// pages of the records, mapped in as they are read and counted in the
 	// process's memory, go when it ends; the copies stay.
 	err := view(func(tx *store.Tx) error {
 		return tx.SearchRecords(func(path string, rec []byte) error {
+			if stop.Load() {
+				return errStopped
+			}
 			if len(rec) > cap(r.block)-len(r.block) {
 				if len(r.recs) > 0 {
 					r.ends = append(r.ends, len(r.recs))
@@ -106,6 +128,9 @@ func readRecords(view func(func(*store.Tx) error) error) (*records, error) {
 			return nil
 		})
 	})
+	if errors.Is(err, errStopped) {
+		err = nil // the caller knows why
+	}
 	if len(r.recs) > 0 {
 		r.ends = append(r.ends, len(r.recs))
 	}
@@ -156,7 +181,7 @@ func (r *records) postings(stop *atomic.Bool, finish bool) (wait func() (*Builde
 	done := make(chan error, 1)
 	go func() {
 		err := r.each(stop, func(path string, rec []byte) error { return p.add(path, rec, false, true) })
-		if err == nil && finish {
+		if err == nil && finish && !stop.Load() {
 			p.finishPostings()
 		}
 		done <- err
@@ -167,9 +192,9 @@ func (r *records) postings(stop *atomic.Bool, finish bool) (wait func() (*Builde
 // tables builds the document, path and metadata tables from r, then the
 // symbol names and the vector table from the symbol map and the vector
 // records, read in a transaction run by view.
-func (r *records) tables(view func(func(*store.Tx) error) error) (*Builder, error) {
+func (r *records) tables(stop *atomic.Bool, view func(func(*store.Tx) error) error) (*Builder, error) {
 	b := &Builder{}
-	if err := r.each(nil, func(path string, rec []byte) error { return b.add(path, rec, true, false) }); err != nil {
+	if err := r.each(stop, func(path string, rec []byte) error { return b.add(path, rec, true, false) }); err != nil || stop.Load() {
 		return nil, err
 	}
 	// The names are read in a transaction of their own: with an index

@@ -244,7 +244,7 @@ func TestChangedFilesAreCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = search.Rebuild(db.View, db.Update)
+	err = search.Rebuild(context.Background(), db.View, db.Update)
 	db.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -470,7 +470,7 @@ func TestFuzzySymbolsFollowChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = search.Rebuild(db.View, db.Update)
+	err = search.Rebuild(context.Background(), db.View, db.Update)
 	if err == nil {
 		err = db.View(func(tx *store.Tx) error {
 			table, err := search.SymbolNameTable(tx)
@@ -561,4 +561,43 @@ func TestHeldIndexLetsWritersIn(t *testing.T) {
 		t.Fatalf("a writer after Release: %v", err)
 	}
 	w.Close()
+}
+
+// A rebuild cancelled at any of its reads returns the context's error and
+// leaves the earlier snapshot in force; the next rebuild completes.
+func TestRebuildStopsWhenCancelled(t *testing.T) {
+	root := workspace(t)
+	write(t, root, "net/conn.go", "package net\n\n// resolveHostname looks a hostname up.\nfunc resolveHostname(h string) string { return h }\n")
+	reindex(t, root, "net/conn.go")
+	rebuild := func(ctx context.Context, cancelAt int, cancel func()) error {
+		db, err := store.Open(store.Path(root), store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		views := 0
+		view := func(fn func(*store.Tx) error) error {
+			if views++; views == cancelAt {
+				cancel()
+			}
+			return db.View(fn)
+		}
+		return search.Rebuild(ctx, view, db.Update)
+	}
+	for at := 1; at <= 3; at++ { // the records' read, the names', the vectors'
+		ctx, cancel := context.WithCancel(context.Background())
+		if err := rebuild(ctx, at, cancel); !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled at read %d: err = %v", at, err)
+		}
+		cancel()
+		if resp := query(t, root, search.Query{Text: "resolveHostname", Mode: search.Symbol}); resp.Debug.Dirty != 1 {
+			t.Fatalf("cancelled at read %d: %d files read from records, want the earlier snapshot and 1", at, resp.Debug.Dirty)
+		}
+	}
+	if err := rebuild(context.Background(), 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if resp := query(t, root, search.Query{Text: "resolveHostname", Mode: search.Symbol}); resp.Debug.Dirty != 0 || len(resp.Results) == 0 {
+		t.Fatalf("after the rebuild: %d files from records, %d results", resp.Debug.Dirty, len(resp.Results))
+	}
 }

@@ -122,7 +122,7 @@ func TestVectorTable(t *testing.T) {
 
 	// One file changed: it alone is read from its record, and its old
 	// entries in the table are not scored.
-	withDB(t, root, func(db *store.DB) error { return search.Rebuild(db.View, db.Update) })
+	withDB(t, root, func(db *store.DB) error { return search.Rebuild(context.Background(), db.View, db.Update) })
 	write(t, root, "net/conn.go", "package net\n\n// resolveHostname looks a hostname up in the zone file.\nfunc resolveHostname(h string) string { return h }\n")
 	reindex(t, root, "net/conn.go")
 	if n := vectorScans(t, root, vectorQueries[0]); n != 1 {
@@ -163,7 +163,7 @@ func TestVectorTableLeavesOutOtherModels(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return search.Rebuild(db.View, db.Update)
+		return search.Rebuild(context.Background(), db.View, db.Update)
 	})
 	q := search.Query{Text: "connections timeouts", Mode: search.Vector, MinScore: 0}
 	if n := vectorScans(t, root, q); n != 1 {
