@@ -41,8 +41,8 @@ func TestOldSnapshotLayout(t *testing.T) {
 	want := query(t, root, search.Query{Text: "total price cart", Mode: search.Text})
 	update(t, root, search.WriteOldSnapshot)
 	got := query(t, root, search.Query{Text: "total price cart", Mode: search.Text})
-	if !strings.Contains(strings.Join(got.Debug.Notes, "\n"), "layout 3") {
-		t.Errorf("no note about the old layout: %q", got.Debug.Notes)
+	if notes := strings.Join(got.Debug.Notes, "\n"); !strings.Contains(notes, "layout 3") || strings.Contains(notes, "no search snapshot") {
+		t.Errorf("want one note, about the old layout: %q", got.Debug.Notes)
 	}
 	if len(got.Results) != len(want.Results) || got.Results[0].ID != want.Results[0].ID {
 		t.Errorf("old layout: %+v, want %+v", got.Results, want.Results)

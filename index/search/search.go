@@ -326,7 +326,7 @@ func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, er
 	if len(active) > 0 {
 		resp.Debug.Strategy += "(" + strings.Join(active, "+") + ")"
 	}
-	if !v.hasSnap {
+	if !v.hasSnap && !v.otherLayout {
 		resp.Debug.Notes = append(resp.Debug.Notes, "no search snapshot yet: every file read from its own record (run `dossier index`)")
 	}
 	resp.Debug.Notes = append(resp.Debug.Notes, v.notes...)

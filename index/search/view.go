@@ -17,18 +17,21 @@ type view struct {
 	e  *Engine
 	// docs is the document table, unchecked: each block of docBlock
 	// entries is checked against docSums when first read (see docsIn).
-	docs      []byte
-	docSums   []byte
-	docsOK    []bool // per block: checked
-	pathInfo  []byte
-	hasSnap   bool
-	dirty     map[string]bool
-	dirtyNum  map[uint32]bool
-	recs      map[string]*FileRecord // decoded records of dirty files
-	metas     map[int]*Meta          // decoded snapshot metadata, by document
-	metaTable *store.SealedValue     // the chunk metadata table, once looked up (see docMeta)
-	entry     []byte                 // a metadata entry read by copy, reused
-	notes     []string               // for the response's debug notes
+	docs     []byte
+	docSums  []byte
+	docsOK   []bool // per block: checked
+	pathInfo []byte
+	hasSnap  bool
+	// otherLayout: there is a snapshot, of a layout this dossier does not
+	// read (the notes say so).
+	otherLayout bool
+	dirty       map[string]bool
+	dirtyNum    map[uint32]bool
+	recs        map[string]*FileRecord // decoded records of dirty files
+	metas       map[int]*Meta          // decoded snapshot metadata, by document
+	metaTable   *store.SealedValue     // the chunk metadata table, once looked up (see docMeta)
+	entry       []byte                 // a metadata entry read by copy, reused
+	notes       []string               // for the response's debug notes
 	// recordScans counts the files whose vector records the vector scan
 	// read, not their entries in the snapshot's table.
 	recordScans int
@@ -114,6 +117,7 @@ func (e *Engine) open(tx *store.Tx) (*view, error) {
 		}
 		if m.Version != snapVersion {
 			// Another layout: the records hold everything it did.
+			v.otherLayout = true
 			v.notes = append(v.notes, fmt.Sprintf("the search snapshot has layout %d, this dossier reads %d: every file is read from its own record until `dossier index` rebuilds it", m.Version, snapVersion))
 			raw = nil
 		}
