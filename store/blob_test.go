@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // blobText is n bytes of source-like text, different line by line.
@@ -144,5 +146,32 @@ func TestBlobDamageThroughView(t *testing.T) {
 	}
 	if !DamageNoted(path) {
 		t.Error("the damage is not noted for the next writer")
+	}
+}
+
+// A chunk's text that does not decode is damage, not "missing": re-indexing
+// would not rewrite the unchanged file, a writer that finds the note does.
+func TestArtifactOfDamagedText(t *testing.T) {
+	db, path := openTest(t)
+	c := chunk("a.go", "c"+PathHash("a.go")+"00000001", "h", "X", 0, 1)
+	if err := db.Update(func(tx *Tx) error { return tx.ReplaceFile(update("a.go", "x", c)) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.bolt.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketBlobs).Put([]byte("a.go"), sealed([]byte{0x80})) // its checksum holds
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err := db.View(func(tx *Tx) error { _, err := tx.Artifact(c); return err })
+	var de *DamageError
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), "text of a.go: stored text unreadable") {
+		t.Fatalf("err = %v, want the index's damage", err)
+	}
+	if !DamageNoted(path) {
+		t.Error("the damage is not noted for the next writer")
+	}
+	// The consistency check of openTest's cleanup would find it too.
+	if err := db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketBlobs).Put([]byte("a.go"), encodeBlob([]byte("x"))) }); err != nil {
+		t.Fatal(err)
 	}
 }

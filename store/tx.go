@@ -120,8 +120,17 @@ func (t *Tx) Artifact(c Chunk) (string, error) {
 	if c.Outline != "" {
 		return c.Outline, nil
 	}
-	v, ok := t.Blob(c.Path)
-	if !ok || c.EndByte > len(v) || c.StartByte > c.EndByte {
+	var v []byte
+	raw := t.RawBlob(c.Path)
+	if raw != nil {
+		var err error
+		if v, err = DecodeBlob(raw); err != nil {
+			// Damage, which View and Update name and note for the next
+			// writer: re-indexing would not rewrite an unchanged file.
+			return "", fmt.Errorf("chunk %s: text of %s: %w", c.ID, c.Path, err)
+		}
+	}
+	if raw == nil || c.EndByte > len(v) || c.StartByte > c.EndByte {
 		return "", fmt.Errorf("chunk %s: text of %s missing from the index: run `dossier index` again", c.ID, c.Path)
 	}
 	return string(v[c.StartByte:c.EndByte]), nil

@@ -309,7 +309,7 @@ func (e *expander) parseCandidates(paths, names []string) ([]*parsed, error) {
 					}
 					text, err := store.DecodeBlob(raws[i])
 					if err != nil {
-						errs[i] = err
+						errs[i] = fmt.Errorf("text of %s: %w", paths[i], err)
 						continue
 					}
 					f := &parsed{path: paths[i], lang: lang.Detect(paths[i], text), text: text}

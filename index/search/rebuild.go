@@ -39,7 +39,7 @@ func Rebuild(ctx context.Context, view, update func(func(*store.Tx) error) error
 		err = ctx.Err()
 	}
 	if err == nil {
-		err = b.writeTables(update)
+		err = b.writeTables(ctx, update)
 	}
 	if err != nil {
 		stop.Store(true)
@@ -54,7 +54,7 @@ func Rebuild(ctx context.Context, view, update func(func(*store.Tx) error) error
 		return err
 	}
 	b.lists = p.lists
-	return b.writePostings(update)
+	return b.writePostings(ctx, update)
 }
 
 // build builds the snapshot as Rebuild does, without writing it.

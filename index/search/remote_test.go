@@ -10,6 +10,7 @@ import (
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/embed/embedtest"
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/config"
 )
 
@@ -142,10 +143,20 @@ func TestStalledEndpointFallsBack(t *testing.T) {
 // TestWaitingSearchHoldsNoIndex: while a search waits on the endpoint, an
 // indexer writes the index; cancelling the search ends its wait.
 func TestWaitingSearchHoldsNoIndex(t *testing.T) {
+	t.Run("one-off", func(t *testing.T) { waitingSearchHoldsNoIndex(t, false) })
+	// An Engine told to Hold the index lets it go before it waits, too.
+	t.Run("held", func(t *testing.T) { waitingSearchHoldsNoIndex(t, true) })
+}
+
+func waitingSearchHoldsNoIndex(t *testing.T, hold bool) {
 	srv := embedtest.NewServer(t)
 	root, c := remoteWorkspace(t, srv, "10m", -1)
 	e := search.NewEngine()
 	e.AllowEndpoint(c)
+	if hold {
+		e.Hold()
+		defer e.Release()
+	}
 	srv.Set(embedtest.Stall)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -157,7 +168,12 @@ func TestWaitingSearchHoldsNoIndex(t *testing.T) {
 	case <-time.After(hang):
 		t.Fatal("the query never reached the endpoint")
 	}
-	// A full run, writing its summary: it needs the index exclusively.
+	// A writer gets in at once, and a full run, writing its summary.
+	w, err := store.Open(store.Path(root), store.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatalf("a writer while the search waits on the endpoint: %v", err)
+	}
+	w.Close()
 	runIndex(t, root, c)
 	cancel()
 	if a := await(t, done); !errors.Is(a.err, context.Canceled) {

@@ -49,6 +49,11 @@ func (e *Engine) SearchRoot(ctx context.Context, root string, q Query) (Response
 			err = fmt.Errorf("the index's vector model changed while the query was embedded: search again")
 			break
 		}
+		// Not while holding the index (see Hold): the call may take a
+		// minute.
+		if err = e.drop(); err != nil {
+			break
+		}
 		if qe = e.embedQuery(ctx, *need, q.Text); ctx.Err() != nil {
 			// Interrupted: the caller is gone, no answer is wanted.
 			return Response{Query: q.Text, Results: []Result{}}, ctx.Err()

@@ -131,6 +131,7 @@ type Engine struct {
 	held      *store.DB
 	heldRoot  string
 	heldReads int // reads held served so far (see holdReads)
+	names     nameCache
 }
 
 // BadQueryError is a query that cannot be answered as given: empty, too

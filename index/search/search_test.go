@@ -504,6 +504,26 @@ func TestFuzzySymbolsFollowChanges(t *testing.T) {
 			t.Errorf("a symbol of the deleted file is found: %s", r.Symbol)
 		}
 	}
+
+	// A long-lived Engine keeps the changed files' names only as long as
+	// the index is unchanged.
+	e := search.NewEngine()
+	fuzzy := func() search.Result {
+		t.Helper()
+		resp, err := e.SearchRoot(context.Background(), root, search.Query{Text: "qzw", Mode: search.Symbol})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return first(t, resp)
+	}
+	if r := fuzzy(); r.Symbol != "QuizWorker" {
+		t.Fatalf("long-lived Engine: first is %s", r.Symbol)
+	}
+	write(t, root, "net/late.go", "package net\n\n// QuartzWheel turns.\nfunc QuartzWheel() {}\n")
+	reindex(t, root, "net/late.go")
+	if r := fuzzy(); r.Symbol != "QuartzWheel" {
+		t.Errorf("long-lived Engine after a change: first is %s, want QuartzWheel", r.Symbol)
+	}
 }
 
 // An Engine that holds the index between queries keeps writers out only
@@ -524,6 +544,12 @@ func TestHeldIndexLetsWritersIn(t *testing.T) {
 		t.Fatalf("a writer opened a held index: %v", err)
 	}
 	// ...but one waiting gets in at the next query, which reads after it.
+	// Another reader, open first (a reader opening after the writer came
+	// would queue behind it), sees when the writer waits at the turnstile.
+	r, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	opened := make(chan error, 1)
 	go func() {
 		w, err := store.Open(store.Path(root), store.Options{Timeout: 10 * time.Second})
@@ -532,11 +558,6 @@ func TestHeldIndexLetsWritersIn(t *testing.T) {
 		}
 		opened <- err
 	}()
-	// Another reader sees when the writer waits at the turnstile.
-	r, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for deadline := time.Now().Add(10 * time.Second); r.Current() && time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
 	}
@@ -569,29 +590,34 @@ func TestRebuildStopsWhenCancelled(t *testing.T) {
 	root := workspace(t)
 	write(t, root, "net/conn.go", "package net\n\n// resolveHostname looks a hostname up.\nfunc resolveHostname(h string) string { return h }\n")
 	reindex(t, root, "net/conn.go")
-	rebuild := func(ctx context.Context, cancelAt int, cancel func()) error {
+	// rebuild cancels at its at-th transaction (reads first, then writes).
+	rebuild := func(ctx context.Context, at int, cancel func()) error {
 		db, err := store.Open(store.Path(root), store.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		views := 0
-		view := func(fn func(*store.Tx) error) error {
-			if views++; views == cancelAt {
-				cancel()
+		n := 0
+		count := func(run func(func(*store.Tx) error) error) func(func(*store.Tx) error) error {
+			return func(fn func(*store.Tx) error) error {
+				if n++; n == at {
+					cancel()
+				}
+				return run(fn)
 			}
-			return db.View(fn)
 		}
-		return search.Rebuild(ctx, view, db.Update)
+		return search.Rebuild(ctx, count(db.View), count(db.Update))
 	}
-	for at := 1; at <= 3; at++ { // the records' read, the names', the vectors'
+	// The records' read, the names', the vectors', staging the tables,
+	// staging the postings: the switch is the next.
+	for at := 1; at <= 5; at++ {
 		ctx, cancel := context.WithCancel(context.Background())
 		if err := rebuild(ctx, at, cancel); !errors.Is(err, context.Canceled) {
-			t.Fatalf("cancelled at read %d: err = %v", at, err)
+			t.Fatalf("cancelled at transaction %d: err = %v", at, err)
 		}
 		cancel()
 		if resp := query(t, root, search.Query{Text: "resolveHostname", Mode: search.Symbol}); resp.Debug.Dirty != 1 {
-			t.Fatalf("cancelled at read %d: %d files read from records, want the earlier snapshot and 1", at, resp.Debug.Dirty)
+			t.Fatalf("cancelled at transaction %d: %d files read from records, want the earlier snapshot and 1", at, resp.Debug.Dirty)
 		}
 	}
 	if err := rebuild(context.Background(), 0, nil); err != nil {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -283,15 +284,17 @@ const txTerms = 50_000
 // caller holds the workspace's writer lock throughout, so no file changes
 // between the read b was built from and the switch. b is spent afterwards.
 func (b *Builder) Write(update func(func(*store.Tx) error) error) error {
-	if err := b.writeTables(update); err != nil {
+	ctx := context.Background()
+	if err := b.writeTables(ctx, update); err != nil {
 		return err
 	}
-	return b.writePostings(update)
+	return b.writePostings(ctx, update)
 }
 
 // writeTables stages the snapshot's tables, the first part of Write, and
-// lets them go as they are committed.
-func (b *Builder) writeTables(update func(func(*store.Tx) error) error) error {
+// lets them go as they are committed; a cancelled ctx stops it between
+// transactions (the staging slot is cleared by the next rebuild).
+func (b *Builder) writeTables(ctx context.Context, update func(func(*store.Tx) error) error) error {
 	meta, err := json.Marshal(snapMeta{Version: snapVersion, Docs: b.Docs(), Paths: len(b.paths), TotalLen: b.totalLen,
 		Kinds: b.kinds.names, SrcTypes: b.srcs.names, Built: time.Now().UTC(), Vectors: b.vecTable})
 	if b.sums == nil {
@@ -324,6 +327,9 @@ func (b *Builder) writeTables(update func(func(*store.Tx) error) error) error {
 	b.names, b.docs, b.metaOffs, b.metaData, b.pathInfo, b.vecs, b.vecPaths = nil, nil, nil, nil, nil, nil, nil
 	first := true
 	for len(tables) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		n, size := 0, 0
 		for n < len(tables) && (n == 0 || size+tables[n].size <= txBytes) {
 			size += tables[n].size
@@ -367,14 +373,18 @@ type table struct {
 func fixedTable(k, v []byte) table { return table{k, len(v), func() []byte { return v }} }
 
 // writePostings stages the postings lists, the second part of Write,
-// then switches the index to the staged snapshot.
-func (b *Builder) writePostings(update func(func(*store.Tx) error) error) error {
+// then switches the index to the staged snapshot; a cancelled ctx stops it
+// before the switch, as it does writeTables.
+func (b *Builder) writePostings(ctx context.Context, update func(func(*store.Tx) error) error) error {
 	if b.lists == nil {
 		b.finishPostings()
 	}
 	lists := b.lists
 	b.lists = nil
 	for len(lists) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		n, size := 0, 0
 		for n < len(lists) && (n == 0 || size <= txBytes && n < txTerms) {
 			size += len(lists[n].list)
@@ -397,6 +407,9 @@ func (b *Builder) writePostings(update func(func(*store.Tx) error) error) error 
 		// Committed: the lists are on disk, their memory can go.
 		clear(part)
 		lists = lists[n:]
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if err := update(func(tx *store.Tx) error { return tx.SwitchSnapshot() }); err != nil {
 		return err

@@ -174,10 +174,10 @@ func (v *view) namesHolding(w string) ([]string, error) {
 	}
 	var changed []string
 	if !ok {
-		table = string(v.tx.AppendSymbolNames(nil))
+		table = v.allNames()
 	} else {
 		for p := range v.dirty {
-			names, err := v.tx.FileSymbolNames(p)
+			names, err := v.fileNames(p)
 			if err != nil {
 				return nil, err
 			}
@@ -206,6 +206,58 @@ func (v *view) namesHolding(w string) ([]string, error) {
 		out = slices.Compact(out)
 	}
 	return out, nil
+}
+
+// nameCache is what a long-lived Engine keeps of the symbol names outside
+// the snapshot's table, for one generation of the index: the names of
+// files changed since the snapshot, and all names when there is no table.
+type nameCache struct {
+	gen    uint64
+	files  map[string][]string
+	all    string
+	hasAll bool
+}
+
+// names returns e's name cache for the generation of tx, emptied when the
+// index changed; nil for a one-shot Engine, which keeps nothing.
+func (v *view) names() *nameCache {
+	if v.e.oneShot {
+		return nil
+	}
+	c := &v.e.names
+	if gen := v.tx.Generation(); c.files == nil || c.gen != gen {
+		*c = nameCache{gen: gen, files: map[string][]string{}}
+	}
+	return c
+}
+
+// fileNames returns the names of p's symbols (see store's FileSymbolNames).
+func (v *view) fileNames(p string) ([]string, error) {
+	c := v.names()
+	if c != nil {
+		if names, ok := c.files[p]; ok {
+			return names, nil
+		}
+	}
+	names, err := v.tx.FileSymbolNames(p)
+	if err == nil && c != nil {
+		c.files[p] = names
+	}
+	return names, err
+}
+
+// allNames returns every distinct symbol name, NUL-terminated, from the
+// symbol map itself.
+func (v *view) allNames() string {
+	c := v.names()
+	if c != nil && c.hasAll {
+		return c.all
+	}
+	all := string(v.tx.AppendSymbolNames(nil))
+	if c != nil {
+		c.all, c.hasAll = all, true
+	}
+	return all
 }
 
 // identifiers splits a query into identifier-like words; a dotted name

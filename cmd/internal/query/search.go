@@ -192,7 +192,11 @@ func searchStream(ctx context.Context, in io.Reader, out io.Writer, warn *warner
 			if err := e.Release(); err != nil {
 				return err
 			}
-			line, ok = <-lines
+			select {
+			case line, ok = <-lines:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
 		if !ok {
 			break
