@@ -191,7 +191,7 @@ func (r *records) postings(stop *atomic.Bool, finish bool) (wait func() (*Builde
 
 // tables builds the document, path and metadata tables from r, then the
 // symbol names and the vector table from the symbol map and the vector
-// records, read in a transaction run by view.
+// records, read in transactions run by view; it stops when stop is set.
 func (r *records) tables(stop *atomic.Bool, view func(func(*store.Tx) error) error) (*Builder, error) {
 	b := &Builder{}
 	if err := r.each(stop, func(path string, rec []byte) error { return b.add(path, rec, true, false) }); err != nil || stop.Load() {
