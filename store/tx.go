@@ -102,7 +102,10 @@ func (t *Tx) Chunks(fn func(Chunk) error) error {
 	})
 }
 
-// Blob returns the text a file's chunks were cut from.
+// Blob returns the text a file's chunks were cut from; false when the
+// index has none. A text that does not decode is damage, raised as
+// RawBlob raises a failed checksum (see mustUnseal): re-indexing would not
+// rewrite an unchanged file, a writer that finds the note does.
 func (t *Tx) Blob(path string) ([]byte, bool) {
 	v := t.RawBlob(path)
 	if v == nil {
@@ -110,7 +113,7 @@ func (t *Tx) Blob(path string) ([]byte, bool) {
 	}
 	data, err := DecodeBlob(v)
 	if err != nil {
-		return nil, false
+		panic(damaged(t.tx.DB().Path(), "text of %s: %v", path, err))
 	}
 	return data, true
 }
@@ -120,17 +123,8 @@ func (t *Tx) Artifact(c Chunk) (string, error) {
 	if c.Outline != "" {
 		return c.Outline, nil
 	}
-	var v []byte
-	raw := t.RawBlob(c.Path)
-	if raw != nil {
-		var err error
-		if v, err = DecodeBlob(raw); err != nil {
-			// Damage, which View and Update name and note for the next
-			// writer: re-indexing would not rewrite an unchanged file.
-			return "", fmt.Errorf("chunk %s: text of %s: %w", c.ID, c.Path, err)
-		}
-	}
-	if raw == nil || c.EndByte > len(v) || c.StartByte > c.EndByte {
+	v, ok := t.Blob(c.Path)
+	if !ok || c.EndByte > len(v) || c.StartByte > c.EndByte {
 		return "", fmt.Errorf("chunk %s: text of %s missing from the index: run `dossier index` again", c.ID, c.Path)
 	}
 	return string(v[c.StartByte:c.EndByte]), nil
