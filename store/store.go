@@ -27,6 +27,7 @@ import (
 	"github.com/gofrs/flock"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+	"golang.org/x/sys/unix"
 )
 
 // DirName is the per-workspace directory that holds the index and flows.
@@ -72,6 +73,8 @@ type DB struct {
 	OldSchema int
 	// gen is the generation the index had when opened (see noteDamage).
 	gen uint64
+	// turn is the turnstile, open once Current has looked at it.
+	turn *os.File
 }
 
 // Open opens the index at path. A writer creates it when missing; a reader
@@ -134,7 +137,12 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 }
 
 // Close releases the file.
-func (db *DB) Close() error { return db.bolt.Close() }
+func (db *DB) Close() error {
+	if db.turn != nil {
+		db.turn.Close()
+	}
+	return db.bolt.Close()
+}
 
 // Current reports whether db, open read-only and kept open between reads,
 // may serve another: no one waits at the turnstile to open the index (a
@@ -143,11 +151,20 @@ func (db *DB) Close() error { return db.bolt.Close() }
 // replaced). When it is not, the reader closes db and opens the index
 // again, after the writer.
 func (db *DB) Current() bool {
-	turn := flock.New(filepath.Join(filepath.Dir(db.path), "index.turn"))
-	if ok, err := turn.TryLock(); err != nil || !ok {
+	if db.turn == nil {
+		f, err := os.OpenFile(filepath.Join(filepath.Dir(db.path), "index.turn"), os.O_RDONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			return false
+		}
+		db.turn = f
+	}
+	// flock(2), as gofrs/flock locks it, on a descriptor kept open: the
+	// check runs before every query of a stream.
+	fd := int(db.turn.Fd())
+	if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) != nil {
 		return false
 	}
-	turn.Unlock()
+	_ = unix.Flock(fd, unix.LOCK_UN)
 	at, err := os.Stat(db.path)
 	if err != nil {
 		return false

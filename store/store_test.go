@@ -485,3 +485,23 @@ func TestCurrent(t *testing.T) {
 		t.Error("current with another file at its path")
 	}
 }
+
+// BenchmarkCurrent is the check a held index makes before each query.
+func BenchmarkCurrent(b *testing.B) {
+	path := filepath.Join(b.TempDir(), DirName, "index.db")
+	w, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w.Close()
+	db, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	for b.Loop() {
+		if !db.Current() {
+			b.Fatal("not current")
+		}
+	}
+}
