@@ -100,13 +100,13 @@ func runCold(ctx context.Context, c config, bin string, out io.Writer) error {
 		return err
 	}
 	add("dossier index (no-op)", noop, rss, fmt.Sprintf("<= %.1fx rg = %.0f ms", coldNoopVsRg, coldNoopVsRg*rgMed), rgMed > 0 && median(noop) <= coldNoopVsRg*rgMed)
-	touch, err := pickTouchFile(root)
+	touch, leader, err := pickTouchFile(root)
 	if err != nil {
 		return err
 	}
 	var one []float64
 	for i := range n {
-		if err := appendLine(touch, fmt.Sprintf("\n// cold bench %d %d\n", i, time.Now().UnixNano())); err != nil {
+		if err := appendLine(touch, fmt.Sprintf("\n%s cold bench %d %d\n", leader, i, time.Now().UnixNano())); err != nil {
 			return err
 		}
 		m, o, err := measure(ctx, root, nil, bin, "index")
@@ -122,7 +122,12 @@ func runCold(ctx context.Context, c config, bin string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, mode := range []string{"hybrid", "text", "symbol"} {
+	modes := []string{"hybrid", "text", "symbol"}
+	if len(descs) == 0 {
+		fmt.Fprintf(out, "%v under %s: the one-shot searches are left out\n", errNoQueries, c.src)
+		modes = nil
+	}
+	for _, mode := range modes {
 		qs := descs
 		if mode == "symbol" {
 			qs = names

@@ -29,10 +29,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -204,13 +206,13 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		if err := os.RemoveAll(filepath.Join(dCopy, ".dossier")); err != nil {
 			return err
 		}
-		touch, err := pickTouchFile(dCopy)
+		touch, leader, err := pickTouchFile(dCopy)
 		if err != nil {
 			return err
 		}
 		for _, phase := range []string{"full", "noop", "one-file"} {
 			if phase == "one-file" {
-				if err := appendLine(touch, "// bench touch\n"); err != nil {
+				if err := appendLine(touch, leader+" bench touch\n"); err != nil {
 					return err
 				}
 			}
@@ -225,7 +227,10 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		}
 	}
 	fmt.Fprintf(out, "searching the index of the last run (%d descriptions, their names, %d patterns) ...\n", searchQueries, len(regexPatterns))
-	if rep.Search, err = searchPhase(ctx, bin, dCopy, searchQueries); err != nil {
+	switch rep.Search, err = searchPhase(ctx, bin, dCopy, searchQueries); {
+	case errors.Is(err, errNoQueries):
+		rep.Warnings = append(rep.Warnings, err.Error()+": the search phase was skipped")
+	case err != nil:
 		return fmt.Errorf("search: %w", err)
 	}
 	rep.Checks = append(checks(rep.Measurements), searchChecks(rep.Search)...)
@@ -411,28 +416,41 @@ func median(v []float64) float64 {
 	return s[len(s)/2]
 }
 
-// pickTouchFile is the file the one-file run changes: touchFile, or else the
-// first .go file of the tree.
-func pickTouchFile(root string) (string, error) {
+// commentLeaders are the line-comment leaders of the languages a
+// one-file run may change, by file extension: the line it appends is a
+// comment, so the file still parses as it did.
+var commentLeaders = map[string]string{
+	".go": "//", ".js": "//", ".jsx": "//", ".ts": "//", ".tsx": "//", ".mjs": "//", ".cjs": "//",
+	".java": "//", ".kt": "//", ".cs": "//", ".php": "//", ".rs": "//", ".c": "//", ".h": "//",
+	".cc": "//", ".cpp": "//", ".swift": "//", ".scala": "//",
+	".py": "#", ".rb": "#", ".sh": "#",
+}
+
+// pickTouchFile is the file the one-file run changes, and the leader of a
+// line comment in its language: touchFile, or else the first source file
+// of the tree (in walk order) in a language commentLeaders knows, outside
+// hidden, vendor, node_modules and testdata directories.
+func pickTouchFile(root string) (path, leader string, err error) {
 	p := filepath.Join(root, filepath.FromSlash(touchFile))
 	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-		return p, nil
+		return p, commentLeaders[filepath.Ext(p)], nil
 	}
-	p = ""
-	err := filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
-		if err != nil || p != "" {
+	err = filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil || path != "":
 			return err
-		}
-		if d.Type().IsRegular() && strings.HasSuffix(q, ".go") {
-			p = q
+		case d.IsDir() && q != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "vendor" || d.Name() == "node_modules" || d.Name() == "testdata"):
+			return filepath.SkipDir
+		case d.Type().IsRegular() && commentLeaders[filepath.Ext(q)] != "":
+			path, leader = q, commentLeaders[filepath.Ext(q)]
 			return filepath.SkipAll
 		}
 		return nil
 	})
-	if err == nil && p == "" {
-		err = fmt.Errorf("no .go file under %s to change for the one-file run", root)
+	if err == nil && path == "" {
+		err = fmt.Errorf("no source file under %s to change for the one-file run (looked for %s)", root, strings.Join(slices.Sorted(maps.Keys(commentLeaders)), " "))
 	}
-	return p, err
+	return path, leader, err
 }
 
 func appendLine(path, line string) error {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -45,6 +46,11 @@ var regexPatterns = []string{
 	`handshake failure`, `[a-z]+_[a-z]+_[a-z]+\(`, `zqxjkvw`,
 }
 
+// errNoQueries is searchPhase's error for a tree without documented Go
+// functions to make queries from (another language's tree, measured for
+// its index only).
+var errNoQueries = errors.New("no documented Go functions to make queries from")
+
 // searchPhase measures queries against the index of root: descriptions
 // made from the tree's doc comments (hybrid, text, vector), the documented
 // functions' names (symbol) and regexPatterns (regex), each mode as one
@@ -56,7 +62,7 @@ func searchPhase(ctx context.Context, bin, root string, n int) ([]SearchMeasurem
 		return nil, err
 	}
 	if len(descs) == 0 {
-		return nil, fmt.Errorf("no documented functions under %s to make queries from", root)
+		return nil, fmt.Errorf("%w under %s", errNoQueries, root)
 	}
 	var out []SearchMeasurement
 	for _, run := range []struct {
