@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -246,7 +247,7 @@ func (c Config) check() error {
 
 // merge decodes the file at path over c and returns what it holds as a
 // generic document (nil for a missing file).
-func merge(c *Config, path string) (map[string]any, error) {
+func merge(c *Config, path string) (doc map[string]any, err error) {
 	data, err := fsafe.ReadFile(path, maxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -254,7 +255,13 @@ func merge(c *Config, path string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read config %s: %w", path, err)
 	}
-	var doc map[string]any
+	defer func() {
+		// go-toml 2.2.4 panicked on a quoted key holding an escape: whatever
+		// the decoder does with a hostile file, it is this file's error.
+		if r := recover(); r != nil {
+			doc, err = nil, fmt.Errorf("config %s: the TOML decoder failed on this file (%v): check its syntax, and please report it", path, r)
+		}
+	}()
 	if err := toml.Unmarshal(data, &doc); err == nil {
 		// Gated settings are found by their exact names, so the decoder's
 		// tolerance of other spellings must not let one through.
@@ -265,23 +272,54 @@ func merge(c *Config, path string) (map[string]any, error) {
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, col := de.Position()
-			// The message only: de.String() quotes the file's lines, which
-			// for a symlinked config may be anyone's secrets.
-			return nil, fmt.Errorf("config %s:%d:%d: %s", path, row, col, de.Error())
-		}
-		var sm *toml.StrictMissingError
-		if errors.As(err, &sm) {
-			return nil, fmt.Errorf("config %s: unknown setting: %s", path, sm.String())
-		}
-		return nil, fmt.Errorf("config %s: %w", path, err)
+		return nil, decodeError(path, err)
 	}
 	if doc == nil {
 		return nil, fmt.Errorf("config %s: not a TOML document", path)
 	}
 	return doc, checkURLs(path, doc)
+}
+
+// decodeError names the file, line and column of what the decoder refused,
+// and for an unknown setting its name. It quotes neither the file's lines
+// (de.String() does: for a symlinked config they may be anyone's secrets)
+// nor a key as written: a quoted key may hold escapes ("a\u001b") that
+// would reach the terminal raw.
+func decodeError(path string, err error) error {
+	// StrictMissingError unwraps to DecodeErrors, so it is asked first.
+	var sm *toml.StrictMissingError
+	if errors.As(err, &sm) && len(sm.Errors) > 0 {
+		e := &sm.Errors[0]
+		row, col := e.Position()
+		more := ""
+		if n := len(sm.Errors) - 1; n > 0 {
+			more = fmt.Sprintf(" (and %d more)", n)
+		}
+		return fmt.Errorf("config %s:%d:%d: unknown setting %s%s: remove it or check its spelling", path, row, col, keyName(e.Key()), more)
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return fmt.Errorf("config %s:%d:%d: %s", path, row, col, de.Error())
+	}
+	return fmt.Errorf("config %s: %w", path, err)
+}
+
+// keyName spells a dotted key as TOML would, quoting a part that is not a
+// bare key, with Go's escapes for what is not printable.
+func keyName(k toml.Key) string {
+	parts := make([]string, len(k))
+	for i, p := range k {
+		parts[i] = p
+		if p == "" || strings.IndexFunc(p, notBare) >= 0 {
+			parts[i] = strconv.Quote(p)
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+func notBare(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
 }
 
 // maxConfigFile bounds a config file: a settings file is a few KB.

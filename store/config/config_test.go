@@ -65,11 +65,16 @@ func TestHistoryKeys(t *testing.T) {
 
 func TestErrorsNameFileAndPlace(t *testing.T) {
 	for name, tc := range map[string]struct{ file, want string }{
-		"unknown key": {"[index]\nmax_size = 1\n", "unknown setting"},
-		"wrong type":  {"[index]\nworkers = \"two\"\n", ":2:"},
-		"bad syntax":  {"[index\n", ":1:"},
-		"negative":    {"[index]\nworkers = -1\n", "index.workers"},
-		"zero size":   {"[index]\nmax_file_size = 0\n", "max_file_size must be positive"},
+		"unknown key": {"[index]\nmax_size = 1\n", ":2:1: unknown setting index.max_size"},
+		// Quoted keys holding escapes crashed go-toml 2.2.4's error wrapping
+		// (issue 30); the name is shown with Go's escapes, never raw.
+		"escape in key":  {"[llm]\n\"a\\u001b\" = 1\n", `:2:1: unknown setting llm."a\x1b"`},
+		"tab in key":     {"[llm]\n\"a\\tb\" = 1\n", `:2:1: unknown setting llm."a\tb"`},
+		"newline in key": {"[llm]\n\"a\\nb\" = 1\nc = 2\n", `:2:1: unknown setting llm."a\nb" (and 1 more)`},
+		"wrong type":     {"[index]\nworkers = \"two\"\n", ":2:"},
+		"bad syntax":     {"[index\n", ":1:"},
+		"negative":       {"[index]\nworkers = -1\n", "index.workers"},
+		"zero size":      {"[index]\nmax_file_size = 0\n", "max_file_size must be positive"},
 	} {
 		_, err := Load(workspace(t, "", tc.file))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -78,13 +83,17 @@ func TestErrorsNameFileAndPlace(t *testing.T) {
 		if err != nil && name != "negative" && name != "zero size" && !strings.Contains(err.Error(), FileName) {
 			t.Errorf("%s: error does not name the file: %v", name, err)
 		}
+		if err != nil && strings.ContainsFunc(err.Error(), func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			t.Errorf("%s: error holds a control character: %q", name, err)
+		}
 	}
 }
 
 func FuzzLoad(f *testing.F) {
 	for _, s := range []string{"", "[index]\nworkers = 2\n", "[index]\nexclude = [\"a\", \"b/\"]\n", "[[x]]\n", "a = 1\n[index]\nmax_file_size = 9\n",
 		"[embed]\nprovider = \"openai\"\nbase_url = \"http://h/v1\"\nmodel = \"m\"\napi_key_env = \"K\"\n",
-		"[llm]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\napi_key_env = \"K\"\nserver_state = true\ntemperature = 0.5\n"} {
+		"[llm]\nbase_url = \"http://h/v1\"\nmodel = \"m\"\napi_key_env = \"K\"\nserver_state = true\ntemperature = 0.5\n",
+		"[llm]\n\"a\\u001b\" = 1\n", "[llm]\n\"a\\tb\" = 1\n", "[llm]\n\"a\\nb\" = 1\n", "[\"e\\u001b\"]\n\"\\u0000\" = 1\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
@@ -92,6 +101,9 @@ func FuzzLoad(f *testing.F) {
 		root := t.TempDir()
 		os.WriteFile(filepath.Join(root, FileName), []byte(data), 0o644)
 		c, err := Load(root)
+		if err != nil && strings.ContainsFunc(err.Error(), func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			t.Errorf("error holds a control character: %q", err)
+		}
 		if err == nil && (c.Index.MaxFileSize <= 0 || c.Index.Workers < 0) {
 			t.Errorf("accepted invalid settings %+v", c.Index)
 		}
