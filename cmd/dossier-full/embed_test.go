@@ -246,7 +246,7 @@ func TestRemoteSearchWhenTheEndpointFails(t *testing.T) {
 	go func() { done <- waiting.Wait() }()
 	select {
 	case <-done:
-		if code := waiting.ProcessState.ExitCode(); code != exitInterrupted || !strings.Contains(errb.String(), "interrupted") {
+		if code := waiting.ProcessState.ExitCode(); code != exitInterrupted || !strings.Contains(errb.String(), "stopped by SIGINT") {
 			t.Errorf("interrupted search: exit %d, %q", code, errb.String())
 		}
 	case <-time.After(30 * time.Second):

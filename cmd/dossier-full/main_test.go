@@ -156,8 +156,8 @@ func TestSideBySide(t *testing.T) {
 		t.Errorf("search beside a watcher: err %v\n%s", err, out)
 	}
 	watch.Process.Signal(syscall.SIGINT)
-	if err := watch.Wait(); err != nil {
-		t.Errorf("watch did not exit cleanly on Ctrl-C: %v\n%s", err, werr.String())
+	if err := watch.Wait(); watch.ProcessState.ExitCode() != 128+int(syscall.SIGINT) {
+		t.Errorf("watch did not exit 130 on Ctrl-C: %v\n%s", err, werr.String())
 	}
 }
 

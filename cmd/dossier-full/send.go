@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dossierhq/dossier/assemble/send"
+	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/evidence"
 	"github.com/dossierhq/dossier/store/config"
 	"github.com/dossierhq/dossier/ui/termsafe"
@@ -130,17 +131,21 @@ func (o *sendOptions) run(cmd *cobra.Command) error {
 		fmt.Fprintln(stdout) // the summary starts on its own line
 	}
 	where := shortPath(root, turn.Answer)
+	stopped, code := "cancelled", exitInterrupted
+	if s, ok := cli.StoppedBy(cmd.Context()); ok {
+		stopped, code = s.Error(), s.ExitCode()
+	}
 	switch {
 	case err != nil && turn.N > 0 && evidence.Cancelled(err):
-		fmt.Fprintf(stderr, "dossier: cancelled; the partial answer is kept, marked incomplete, in %s\n", where)
-		return errReported{exitInterrupted}
+		fmt.Fprintf(stderr, "dossier: %s; the partial answer is kept, marked incomplete, in %s\n", stopped, where)
+		return errReported{code}
 	case err != nil && turn.N > 0:
 		fmt.Fprintln(stderr, "dossier:", err)
 		fmt.Fprintf(stderr, "dossier: the partial answer is kept, marked incomplete, in %s\n", where)
 		return errReported{exitError}
 	case evidence.Cancelled(err):
-		fmt.Fprintln(stderr, "dossier: cancelled before any answer arrived; the flow is as it was")
-		return errReported{exitInterrupted}
+		fmt.Fprintf(stderr, "dossier: %s before any answer arrived; the flow is as it was\n", stopped)
+		return errReported{code}
 	case err != nil:
 		// Said here: a stall's error wraps a cancelled context, which is
 		// not the user's interrupt.

@@ -249,40 +249,45 @@ func TestSendRetrySaysSo(t *testing.T) {
 	}
 }
 
-// TestSendCtrlC: SIGINT while the server stalls mid-answer keeps what
-// arrived, marked incomplete, and says where.
-func TestSendCtrlC(t *testing.T) {
-	root, _ := sendWorkspace(t, "chat", sendtest.Script{Chunks: []string{"So ", "far ", "never"}, Stall: true, StallAfter: 2}, "timeout = \"60s\"\n")
-	cmd := dossier("send", "--root", root)
-	stdout, _ := cmd.StdoutPipe()
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(stdout)
-	got := ""
-	for got != "So far " {
-		b, err := r.ReadByte()
-		if err != nil {
-			t.Fatalf("stdout ended after %q: %s", got, errb.String())
-		}
-		got += string(b)
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	rest, _ := io.ReadAll(r)
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted || len(rest) != 0 {
-		t.Fatalf("wait %v, more output %q: %s", err, rest, errb.String())
-	}
-	ans := filepath.Join(flowDir(t, root), "turns", "001.answer.md")
-	if !strings.Contains(errb.String(), "partial answer is kept, marked incomplete, in "+shortPath(root, ans)) {
-		t.Errorf("stderr: %s", errb.String())
-	}
-	raw, _ := os.ReadFile(ans)
-	if !strings.Contains(string(raw), "status=incomplete; reason=cancelled -->\n\nSo far \n") {
-		t.Errorf("answer:\n%s", raw)
+// TestSendStoppedBySignal: SIGINT (Ctrl-C), SIGTERM (kill) or SIGHUP (the
+// terminal closed) while the server stalls mid-answer keeps what arrived,
+// marked incomplete, says where and by what, and exits 128 + the signal.
+func TestSendStoppedBySignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(stopSignals[sig], func(t *testing.T) {
+			root, _ := sendWorkspace(t, "chat", sendtest.Script{Chunks: []string{"So ", "far ", "never"}, Stall: true, StallAfter: 2}, "timeout = \"60s\"\n")
+			cmd := dossier("send", "--root", root)
+			stdout, _ := cmd.StdoutPipe()
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			r := bufio.NewReader(stdout)
+			got := ""
+			for got != "So far " {
+				b, err := r.ReadByte()
+				if err != nil {
+					t.Fatalf("stdout ended after %q: %s", got, errb.String())
+				}
+				got += string(b)
+			}
+			cmd.Process.Signal(sig)
+			rest, _ := io.ReadAll(r)
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) || len(rest) != 0 {
+				t.Fatalf("wait %v, more output %q: %s", err, rest, errb.String())
+			}
+			ans := filepath.Join(flowDir(t, root), "turns", "001.answer.md")
+			if !strings.Contains(errb.String(), "stopped by "+stopSignals[sig]+"; the partial answer is kept, marked incomplete, in "+shortPath(root, ans)) {
+				t.Errorf("stderr: %s", errb.String())
+			}
+			raw, _ := os.ReadFile(ans)
+			if !strings.Contains(string(raw), "status=incomplete; reason=cancelled -->\n\nSo far \n") {
+				t.Errorf("answer:\n%s", raw)
+			}
+		})
 	}
 }
 

@@ -160,3 +160,39 @@ func command(tm *tmuxTerm, line string) {
 	tm.waitFor("the typed command", 0, func(s *screen) bool { return strings.HasPrefix(s.bottom(), ":"+line) })
 	tm.keys("Enter")
 }
+
+// TestWorkbenchHangupKeepsTheAnswer: the terminal goes away (the tmux
+// session is killed, which hangs up the pane) while an answer streams in
+// and the server stalls: the part that arrived is kept as an incomplete
+// turn, as Ctrl-C and SIGTERM keep it.
+func TestWorkbenchHangupKeepsTheAnswer(t *testing.T) {
+	tmuxPath := tmuxOrSkip(t)
+	root := filepath.Join(t.TempDir(), "hupws")
+	writeFile(t, root, "calc/calc.go", "package calc\n\n// Div divides.\nfunc Div(a, b int) int { return a / b }\n")
+	srv := sendtest.New(t, sendtest.Script{Chunks: []string{"So ", "far ", "never"}, Stall: true, StallAfter: 2})
+	cfgHome := t.TempDir()
+	writeFile(t, cfgHome, "dossier/config.toml", "[llm]\nbase_url = \""+srv.URL+"\"\nmodel = \"gpt-4o-mini\"\nmax_retries = -1\ntimeout = \"10m\"\n")
+	tm := startTmux(t, tmuxPath, root, cfgHome)
+	tm.waitFor("the flow loaded", 20*time.Second, func(s *screen) bool {
+		return strings.HasPrefix(s.title(), "dossier · hupws-") && strings.Contains(s.status(), "index up to date")
+	})
+	id, err := os.ReadFile(filepath.Join(root, ".dossier", "flows", "current"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := filepath.Join(root, ".dossier", "flows", strings.TrimSpace(string(id)), "turns", "001.answer.md")
+	command(tm, "/request why does Div panic?")
+	tm.waitFor("the request part", 0, func(s *screen) bool { return strings.Contains(s.text, "010_request") })
+	tm.keys("S")
+	tm.waitFor("the answer streaming", 20*time.Second, func(s *screen) bool { return strings.Contains(s.text, "So far") })
+	tm.mustRun("kill-session", "-t", "e2e")
+	var raw []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if raw, err = os.ReadFile(answer); err == nil {
+			break
+		}
+	}
+	if !strings.Contains(string(raw), "status=incomplete; reason=cancelled -->\n\nSo far \n") {
+		t.Errorf("%s after the hangup: %v\n%s", answer, err, raw)
+	}
+}

@@ -20,7 +20,8 @@ import (
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
 
-// Exit codes.
+// Exit codes. A command a signal stopped exits with 128 + the signal
+// (Stopped.ExitCode); ExitInterrupted is for one cancelled otherwise.
 const (
 	ExitOK          = 0
 	ExitError       = 1
@@ -79,6 +80,9 @@ func Run(ctx context.Context, stderr io.Writer, name func() string, fn func(ctx 
 // report prints what err says went wrong, as one line, and returns the
 // exit code.
 func report(ctx context.Context, stderr io.Writer, name string, err error) int {
+	if s, ok := StoppedBy(ctx); ok {
+		return reportStopped(stderr, s, err)
+	}
 	var reported Reported
 	switch {
 	case err == nil:
@@ -101,6 +105,26 @@ func report(ctx context.Context, stderr io.Writer, name string, err error) int {
 		fmt.Fprintln(stderr, "dossier:", err)
 		return ExitError
 	}
+}
+
+// reportStopped ends a command that a signal stopped: whatever it
+// returned, the exit code is the signal's (a watch, a server and the
+// workbench return nothing when stopped, yet did not end of their own
+// accord). An error that is not the cancel itself is said first.
+func reportStopped(stderr io.Writer, s *Stopped, err error) int {
+	var reported Reported
+	switch {
+	case errors.As(err, &reported):
+		// The command said what happened, and what became of its work.
+	case err == nil:
+		s.say(stderr, "")
+	case errors.Is(err, context.Canceled):
+		s.say(stderr, keptNote)
+	default:
+		fmt.Fprintln(stderr, "dossier:", err)
+		s.say(stderr, keptNote)
+	}
+	return s.ExitCode()
 }
 
 // Wrap returns stdout and stderr as a command writes them: output to a
