@@ -3,6 +3,7 @@ package evidence
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -90,14 +91,39 @@ func (f *Flow) Writable() error {
 		if err := os.MkdirAll(dir, DirMode); err != nil {
 			return writeErr(dir, err)
 		}
+		if err := probeDir(dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// probeDir checks that dir takes new files, or, when it does not exist
+// yet, that it can be made there, and leaves nothing behind: a probe file
+// (or directory) is made and removed again.
+func probeDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("cannot write %s: it is %s, not a directory: move it away", dir, fileKind(st.Mode()))
+	case err == nil:
 		t, err := os.CreateTemp(dir, ".probe-*")
 		if err != nil {
 			return writeErr(dir, err)
 		}
 		t.Close()
-		os.Remove(t.Name())
+		return os.Remove(t.Name())
+	case !errors.Is(err, fs.ErrNotExist):
+		return writeErr(dir, err)
 	}
-	return nil
+	if to, err := os.Readlink(dir); err == nil {
+		return fmt.Errorf("cannot write %s: it is a symlink to %s, which does not exist: make that directory, or remove the link", dir, to)
+	}
+	d, err := os.MkdirTemp(filepath.Dir(dir), ".probe-*")
+	if err != nil {
+		return writeErr(dir, err)
+	}
+	return os.Remove(d)
 }
 
 // rename moves a part file, refusing to replace an existing one.

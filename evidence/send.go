@@ -174,6 +174,11 @@ func (e *Engine) SendPrepared(ctx context.Context, out *Outgoing, onDelta func(s
 			return Turn{}, fmt.Errorf("send: the API key variable %s is not set (or empty): export it, or change [llm] api_key_env (leave it out for a server that needs no key)", e.LLM.APIKeyEnv)
 		}
 	}
+	// An answer that could not be kept would be paid for and lost: turns/
+	// must take it before anything is sent.
+	if err := probeDir(filepath.Join(out.flowDir, turnsDir)); err != nil {
+		return Turn{}, fmt.Errorf("send: nothing was sent, the answer could not be kept: %w", err)
+	}
 	started := e.Now()
 	res, err := send.Stream(ctx, cfg, out.Request, onDelta)
 	if res.Text == "" {

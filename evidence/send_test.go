@@ -325,6 +325,46 @@ func TestFailedSendLeavesTheFlowAsItWas(t *testing.T) {
 	}
 }
 
+// TestUnwritableTurnsSendsNothing: a flow whose turns/ cannot take the
+// answer (a symlink to a directory that is gone, which stops root too; a
+// read-only directory) is refused before the request goes, with the
+// directory named, and left as it was.
+func TestUnwritableTurnsSendsNothing(t *testing.T) {
+	for name, spoil := range map[string]func(t *testing.T, turns string){
+		"dangling symlink": func(t *testing.T, turns string) {
+			if err := os.Symlink(filepath.Join(t.TempDir(), "gone"), turns); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"read-only": func(t *testing.T, turns string) {
+			os.Mkdir(turns, 0o500)
+			t.Cleanup(func() { os.Chmod(turns, 0o700) })
+			if f, err := os.CreateTemp(turns, "x"); err == nil {
+				f.Close()
+				t.Skip("running with privileges that ignore directory permissions")
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e, srv := sendEngine(t, send.Chat, sendtest.Script{})
+			f, _ := e.Flow()
+			turns := filepath.Join(f.Dir, turnsDir)
+			spoil(t, turns)
+			before := hashDir(t, f.Dir)
+			_, err := e.Send(context.Background(), SendOptions{}, nil)
+			if err == nil || !strings.Contains(err.Error(), "cannot write "+turns) || !strings.Contains(err.Error(), "nothing was sent") {
+				t.Errorf("err %v", err)
+			}
+			if n := len(srv.Requests()); n != 0 {
+				t.Errorf("%d requests sent", n)
+			}
+			if hashDir(t, f.Dir) != before {
+				t.Error("the flow changed")
+			}
+		})
+	}
+}
+
 // TestErrorAfterTextKeepsThePartial: what streamed before the stream
 // broke is kept, marked incomplete with the error as the reason, and the
 // error still reaches the caller.
