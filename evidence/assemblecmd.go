@@ -3,7 +3,6 @@ package evidence
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -75,7 +74,7 @@ func (e *Engine) assembleCmd(c *call) error {
 		if !filepath.IsAbs(out) {
 			out = filepath.Join(e.cwd(), out)
 		}
-		if err := WriteFileAtomicPerm(out, []byte(res.Text), outMode(out)); err != nil {
+		if err := WriteOutput(c.ctx, out, []byte(res.Text)); err != nil {
 			return err
 		}
 		fmt.Fprintf(c.w, "✓ Wrote %s (%s, %s)\n", out, format, summary)
@@ -87,15 +86,6 @@ func (e *Engine) assembleCmd(c *call) error {
 		return e.copy(c, f, res, summary)
 	}
 	return nil
-}
-
-// outMode is the mode of an --out file: a new one is FileMode; one that
-// is replaced keeps its permission bits, which its owner chose.
-func outMode(path string) os.FileMode {
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-		return st.Mode().Perm()
-	}
-	return FileMode
 }
 
 // copy sends the prompt to the clipboard and says where it went.

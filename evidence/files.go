@@ -23,18 +23,22 @@ const (
 // the new one, never half of either. The file is FileMode; missing
 // directories are made DirMode.
 func WriteFileAtomic(path string, data []byte) error {
-	return WriteFileAtomicPerm(path, data, FileMode)
+	return replaceFile(path, data, FileMode, nil)
 }
 
-// WriteFileAtomicPerm is WriteFileAtomic with the file's permission bits
-// given (chmod, so the umask does not apply).
-func WriteFileAtomicPerm(path string, data []byte, perm os.FileMode) error {
+// replaceFile is WriteFileAtomic with the file's permission bits given
+// (chmod, so the umask does not apply) and, when owner is not nil, its
+// uid and gid where the process may set them (root only).
+func replaceFile(path string, data []byte, perm os.FileMode, owner *syscall.Stat_t) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, DirMode); err != nil {
 		return writeErr(path, err)
 	}
 	name, err := writeTemp(path, data, perm)
 	if err == nil {
+		if owner != nil {
+			_ = os.Chown(name, int(owner.Uid), int(owner.Gid))
+		}
 		if err = os.Rename(name, path); err != nil {
 			os.Remove(name)
 		}

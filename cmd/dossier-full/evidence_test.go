@@ -5,10 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -401,6 +404,21 @@ func TestAssembleFormatsEnvAndCopy(t *testing.T) {
 	out := must(t, "assemble", "--format", "aptix", "--out", filepath.Join(root, "p.txt"), r)
 	if got, _ := os.ReadFile(filepath.Join(root, "p.txt")); string(got) != aptix || !strings.Contains(out, "✓ Wrote") {
 		t.Errorf("--out wrote %d bytes, printed %s", len(got), out)
+	}
+	// --out to a FIFO writes into it, as a shell's > would: a reader that
+	// has it open gets the prompt, and the FIFO is still there.
+	fifo := filepath.Join(t.TempDir(), "p.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err == nil {
+		rd, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		must(t, "assemble", "--format", "aptix", "--out", fifo, r)
+		got, _ := io.ReadAll(rd)
+		rd.Close()
+		if st, err := os.Lstat(fifo); string(got) != aptix || err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
+			t.Errorf("--out to a FIFO: its reader got %d bytes; now %v %v", len(got), st.Mode(), err)
+		}
 	}
 	out = must(t, "assemble", "--copy", "--copy-method", "file", r)
 	if got, _ := os.ReadFile(filepath.Join(dir, "build", "clipboard.txt")); string(got) != md || !strings.Contains(out, "via file") || !strings.Contains(out, "tokens") {
