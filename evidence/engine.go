@@ -11,6 +11,7 @@ import (
 	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/assemble/tokens"
 	"github.com/dossierhq/dossier/store"
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // Engine runs the flow commands of one workspace. The CLI makes one per
@@ -257,6 +258,7 @@ func (e *Engine) build() (assemble.Result, []byte, error) {
 	}
 	plan := assemble.NewPlan(snap, res, e.Budget()).JSON()
 	dir := e.flow.BuildDir()
+	fsafe.Sweep(dir)
 	if err := WriteFileAtomic(filepath.Join(dir, "prompt.mdctx"), []byte(res.Text)); err != nil {
 		return res, nil, err
 	}

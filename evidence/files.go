@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/dossierhq/dossier/index/lang"
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // Modes of what dossier writes: flows quote the workspace, so only their
@@ -34,45 +35,17 @@ func replaceFile(path string, data []byte, perm os.FileMode, owner *syscall.Stat
 	if err := os.MkdirAll(dir, DirMode); err != nil {
 		return writeErr(path, err)
 	}
-	name, err := writeTemp(path, data, perm)
-	if err == nil {
-		if owner != nil {
-			_ = os.Chown(name, int(owner.Uid), int(owner.Gid))
-		}
-		if err = os.Rename(name, path); err != nil {
-			os.Remove(name)
-		}
-	}
+	t, err := fsafe.WriteTemp(path, data, perm)
 	if err != nil {
 		return writeErr(path, err)
 	}
+	if owner != nil {
+		_ = os.Chown(t.Name(), int(owner.Uid), int(owner.Gid))
+	}
+	if err := t.Rename(path); err != nil {
+		return writeErr(path, err)
+	}
 	return nil
-}
-
-// writeTemp writes data to a synced temporary file next to path, with
-// the permission bits perm, and returns its name; on an error nothing is
-// left behind.
-func writeTemp(path string, data []byte, perm os.FileMode) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return "", err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(name, perm.Perm())
-	}
-	if err != nil {
-		os.Remove(name)
-		return "", err
-	}
-	return name, nil
 }
 
 // writeErr names the file and says what to do about the common causes.
@@ -88,8 +61,9 @@ func writeErr(path string, err error) error {
 
 // Writable checks, before a command changes anything, that ctx/,
 // ctx/evidence/ and build/ take new files, so a read-only flow fails whole
-// instead of half-way.
+// instead of half-way. It first sweeps what killed commands left.
 func (f *Flow) Writable() error {
+	f.sweep()
 	for _, d := range []string{ctxDir, evidenceDir, buildDir} {
 		dir := filepath.Join(f.Dir, filepath.FromSlash(d))
 		if err := os.MkdirAll(dir, DirMode); err != nil {
@@ -100,6 +74,14 @@ func (f *Flow) Writable() error {
 		}
 	}
 	return nil
+}
+
+// sweep removes, from the flow's directories, the temporary files that
+// commands killed mid-write left and no live writer holds (fsafe.Sweep).
+func (f *Flow) sweep() {
+	for _, d := range []string{".", ctxDir, evidenceDir, buildDir, "build/removed", turnsDir} {
+		fsafe.Sweep(filepath.Join(f.Dir, filepath.FromSlash(d)))
+	}
 }
 
 // probeDir checks that dir takes new files, or, when it does not exist
@@ -116,7 +98,7 @@ func probeDir(dir string) error {
 			return writeErr(dir, err)
 		}
 		t.Close()
-		return os.Remove(t.Name())
+		return ignoreGone(os.Remove(t.Name()))
 	case !errors.Is(err, fs.ErrNotExist):
 		return writeErr(dir, err)
 	}
@@ -127,7 +109,16 @@ func probeDir(dir string) error {
 	if err != nil {
 		return writeErr(dir, err)
 	}
-	return os.Remove(d)
+	return ignoreGone(os.Remove(d))
+}
+
+// ignoreGone drops the error of removing a probe a concurrent sweep
+// removed first.
+func ignoreGone(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
 
 // rename moves a part file, refusing to replace an existing one.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dossierhq/dossier/store"
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // FlowDirEnv names a flow directory anywhere, as in seed 003; it wins over
@@ -72,6 +73,7 @@ func Use(root, id string) error {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("no flow %q in %s: see `dossier flow list`", id, FlowsDir(root))
 	}
+	fsafe.Sweep(FlowsDir(root))
 	return WriteFileAtomic(currentFile(root), []byte(id+"\n"))
 }
 

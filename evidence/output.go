@@ -78,7 +78,7 @@ func WriteOutput(ctx context.Context, path string, data []byte) error {
 func writeInto(ctx context.Context, path string, data []byte) error {
 	f, err := openInto(ctx, path)
 	if err != nil {
-		return writeErr(path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	stop := context.AfterFunc(ctx, func() { _ = f.SetWriteDeadline(time.Now()) }) // a reader that stops reading
 	defer stop()
@@ -90,7 +90,7 @@ func writeInto(ctx context.Context, path string, data []byte) error {
 		err = ctx.Err()
 	}
 	if err != nil {
-		return writeErr(path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

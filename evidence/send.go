@@ -11,6 +11,7 @@ import (
 
 	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/assemble/send"
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // LLMConfig is the engine's endpoint for Send: config [llm] and the
@@ -176,7 +177,9 @@ func (e *Engine) SendPrepared(ctx context.Context, out *Outgoing, onDelta func(s
 	}
 	// An answer that could not be kept would be paid for and lost: turns/
 	// must take it before anything is sent.
-	if err := probeDir(filepath.Join(out.flowDir, turnsDir)); err != nil {
+	turns := filepath.Join(out.flowDir, turnsDir)
+	fsafe.Sweep(turns)
+	if err := probeDir(turns); err != nil {
 		return Turn{}, fmt.Errorf("send: nothing was sent, the answer could not be kept: %w", err)
 	}
 	started := e.Now()

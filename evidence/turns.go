@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dossierhq/dossier/assemble/send"
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // Turn is one exchange of a flow's conversation, as its two files in
@@ -237,12 +238,11 @@ func keepTurn(dir string, n int, body []byte, answer func(n int) string) (int, e
 // path exists: the data goes to a synced temporary file, hard-linked to
 // path (which never replaces), then the temporary name is removed.
 func writeNew(path string, data []byte) error {
-	name, err := writeTemp(path, data, FileMode)
+	t, err := fsafe.WriteTemp(path, data, FileMode)
 	if err != nil {
 		return writeErr(path, err)
 	}
-	defer os.Remove(name)
-	if err := os.Link(name, path); err != nil {
+	if err := t.Link(path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return err
 		}

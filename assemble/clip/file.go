@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
+
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // writeFileAtomic writes data to path through a temporary file in the same
@@ -27,35 +28,16 @@ func writeFileAtomic(path string, data []byte) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	// The prompt may quote anything in the workspace: only its owner reads
+	// it. The temporary file is locked while written (fsafe.Temp), so the
+	// flow's sweep of build/ never takes it for one a killed copy left.
+	tmp, err := fsafe.WriteTemp(path, data, 0o600)
 	if err != nil {
 		return fail(err)
 	}
-	committed := false
-	defer func() {
-		if !committed {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
+	if err := tmp.Rename(path); err != nil {
 		return fail(err)
 	}
-	// The prompt may quote anything in the workspace: only its owner reads
-	// it. CreateTemp already makes it 0600; say so for other systems.
-	if err := tmp.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fail(err)
-	}
-	committed = true
 	syncDir(dir)
 	return path, nil
 }

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // TestRefreshKeepsHandNotes: any byte of a part that differs from what
@@ -367,4 +371,37 @@ func TestFlowFilesAndOutputNeverBlock(t *testing.T) {
 			t.Errorf("status with a FIFO flow.json: exit %d %s", code, errOut)
 		}
 	})
+}
+
+// TestKilledWritesAreSwept: the temporary files a command killed
+// mid-write leaves in a flow (flow.json's, a part's, a turn's, a probe)
+// are removed by the next command that changes the flow, run as a
+// process; the temporary file a live writer is still writing (here the
+// test's own, locked as every writer's is) is left alone.
+func TestKilledWritesAreSwept(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	must(t, "evidence", "add", "parser/parse.go", r)
+	dir := flowDir(t, root)
+	left := []string{".flow.json.tmp-1234", "ctx/evidence/.100_parse_go.evidence.md.tmp-5678", "build/.probe-42", "turns/.001.answer.md.tmp-99"}
+	for _, rel := range left {
+		// What a kill leaves: the file, and no process holding it.
+		writeFile(t, dir, rel, "half of it")
+	}
+	live, err := fsafe.WriteTemp(filepath.Join(dir, "ctx", "evidence", "110_render_go.evidence.md"), []byte("being written"), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Discard()
+	if out, err := dossier("evidence", "toggle", "off", "100", r).CombinedOutput(); err != nil {
+		t.Fatalf("toggle: %v\n%s", err, out)
+	}
+	for _, rel := range left {
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel))); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s is still there: %v", rel, err)
+		}
+	}
+	if _, err := os.Lstat(live.Name()); err != nil {
+		t.Errorf("a live writer's temporary file was removed: %v", err)
+	}
 }

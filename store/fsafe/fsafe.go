@@ -1,7 +1,9 @@
 // Package fsafe reads the small files dossier keeps or is handed (config,
 // caches, trust records) without trusting them to be what their names
 // say: a FIFO, a device or a huge file put in their place is refused,
-// never waited on or read to the end.
+// never waited on or read to the end. It also writes them whole (Temp),
+// so that what a killed writer leaves can be told from what a live one is
+// writing, and swept (Sweep).
 package fsafe
 
 import (

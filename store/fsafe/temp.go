@@ -1,0 +1,173 @@
+package fsafe
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+)
+
+// Temp is the temporary file of an atomic write: it sits next to the file
+// it replaces as .NAME.tmp-N, and its writer holds an exclusive flock on
+// it from its creation until it is renamed into place or removed. A
+// process that ends (killed, crashed) drops the lock with its descriptors,
+// so Sweep can tell a temporary file left behind from one still being
+// written, without guessing from its age.
+type Temp struct {
+	f *os.File
+}
+
+// CreateTemp creates and locks a temporary file for path, in path's
+// directory, with the permission bits perm (set with chmod, past the
+// umask).
+func CreateTemp(path string, perm fs.FileMode) (*Temp, error) {
+	for {
+		f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+		if err != nil {
+			return nil, err
+		}
+		if err := lock(f, 0); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, err
+		}
+		// Between the create and the lock a sweep may have taken the
+		// file for a dead writer's and removed it: make another.
+		if st, err := f.Stat(); err == nil && st.Sys().(*syscall.Stat_t).Nlink == 0 {
+			f.Close()
+			continue
+		}
+		if err := f.Chmod(perm.Perm()); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, err
+		}
+		return &Temp{f: f}, nil
+	}
+}
+
+// WriteTemp is CreateTemp with data written and synced.
+func WriteTemp(path string, data []byte, perm fs.FileMode) (*Temp, error) {
+	t, err := CreateTemp(path, perm)
+	if err != nil {
+		return nil, err
+	}
+	if _, err = t.f.Write(data); err == nil {
+		err = t.f.Sync()
+	}
+	if err != nil {
+		t.Discard()
+		return nil, err
+	}
+	return t, nil
+}
+
+// Name is the temporary file's path.
+func (t *Temp) Name() string { return t.f.Name() }
+
+// Rename moves the file to path, replacing what is there, and lets it go.
+// On an error the temporary file is removed.
+func (t *Temp) Rename(path string) error {
+	err := os.Rename(t.f.Name(), path)
+	if err != nil {
+		os.Remove(t.f.Name())
+	}
+	return errors.Join(err, t.f.Close())
+}
+
+// Link gives the file the name path only if nothing has it (fs.ErrExist
+// otherwise), removes the temporary name and lets the file go.
+func (t *Temp) Link(path string) error {
+	err := os.Link(t.f.Name(), path)
+	os.Remove(t.f.Name())
+	t.f.Close()
+	return err
+}
+
+// Discard removes the temporary file.
+func (t *Temp) Discard() {
+	os.Remove(t.f.Name())
+	t.f.Close()
+}
+
+// leftName matches what a killed writer leaves: Temp's .NAME.tmp-N and a
+// writability probe's .probe-N (the N of os.CreateTemp).
+var leftName = regexp.MustCompile(`^(\..+\.tmp|\.probe)-[0-9]+$`)
+
+// Sweep removes, from dir, the temporary files that killed writers left:
+// a Temp no process holds locked (one a live writer holds is never
+// touched), and probes, which live for a moment and mean nothing (a
+// prober whose probe is swept meanwhile loses nothing). It returns the
+// names it removed; a directory that cannot be read is not an error (a
+// missing one has nothing to sweep, a read-only one fails the command
+// that writes to it anyway).
+func Sweep(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, en := range entries {
+		name := en.Name()
+		if !leftName.MatchString(name) {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		if strings.HasPrefix(name, ".probe-") {
+			if os.Remove(path) == nil {
+				removed = append(removed, name)
+			}
+			continue
+		}
+		if sweepTemp(path) {
+			removed = append(removed, name)
+		}
+	}
+	return removed
+}
+
+// sweepTemp removes the temporary file at path when no writer holds it.
+func sweepTemp(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || lock(f, syscall.LOCK_NB) != nil {
+		return false // not a file of ours, or a live writer's
+	}
+	// The writer may have renamed it into place and let it go between
+	// the open and the lock: remove the name only while it is this file.
+	if now, err := os.Lstat(path); err != nil || !os.SameFile(st, now) {
+		return false
+	}
+	return os.Remove(path) == nil
+}
+
+// lock takes an exclusive flock on f (with how = LOCK_NB, without
+// waiting).
+func lock(f *os.File, how int) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var lerr error
+	if err := rc.Control(func(fd uintptr) {
+		for {
+			if lerr = syscall.Flock(int(fd), syscall.LOCK_EX|how); !errors.Is(lerr, syscall.EINTR) {
+				return
+			}
+		}
+	}); err != nil {
+		return err
+	}
+	if lerr != nil {
+		return fmt.Errorf("lock %s: %w", f.Name(), lerr)
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package fsafe
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+)
+
+// TestSweep: what killed writers left (an unlocked temporary file, a
+// probe) is removed; a live writer's locked temporary file, other files
+// and a FIFO with a temporary file's name are left alone.
+func TestSweep(t *testing.T) {
+	dir := t.TempDir()
+	touch := func(name string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	left := []string{".flow.json.tmp-123", ".100_a_go.evidence.md.tmp-4567", ".probe-89"}
+	kept := []string{"flow.json", ".x.tmp-abc", "a.tmp-1", ".tmp-12", "notes.probe-1"}
+	for _, name := range append(left, kept...) {
+		touch(name)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".probe-90"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	left = append(left, ".probe-90")
+	if err := syscall.Mkfifo(filepath.Join(dir, ".p.tmp-77"), 0o600); err == nil {
+		kept = append(kept, ".p.tmp-77")
+	}
+	live, err := WriteTemp(filepath.Join(dir, "flow.json"), []byte("new"), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept = append(kept, filepath.Base(live.Name()))
+
+	removed := Sweep(dir)
+	slices.Sort(removed)
+	slices.Sort(left)
+	if !slices.Equal(removed, left) {
+		t.Errorf("removed %q, want %q", removed, left)
+	}
+	for _, name := range kept {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := live.Rename(filepath.Join(dir, "flow.json")); err != nil {
+		t.Fatalf("the live writer's rename: %v", err)
+	}
+	if raw, _ := os.ReadFile(filepath.Join(dir, "flow.json")); string(raw) != "new" {
+		t.Errorf("flow.json is %q", raw)
+	}
+	// Once its writer is gone, a temporary file is swept.
+	dead, err := CreateTemp(filepath.Join(dir, "flow.json"), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead.f.Close() // as a killed process's descriptors are
+	if removed := Sweep(dir); !slices.Equal(removed, []string{filepath.Base(dead.Name())}) {
+		t.Errorf("after its writer ended: removed %q", removed)
+	}
+}
