@@ -17,9 +17,21 @@ import (
 	"github.com/dossierhq/dossier/store"
 )
 
-// MaxSourceBytes bounds one evidence file: anything larger is not prompt
-// material as a whole and wants a range.
+// MaxSourceBytes bounds one evidence source. Every part of a source, a
+// range or a symbol too, has the source read whole: to cut the span, to
+// scan the file for a secret the span cuts (a key that starts above it),
+// and to tell when the span's lines changed. A larger file is refused
+// whatever the selector (tooLarge says so).
 const MaxSourceBytes = 8 << 20
+
+// tooLarge is the refusal of a source over MaxSourceBytes: why a range
+// does not help, and what does.
+func tooLarge(path string, size int64) string {
+	return fmt.Sprintf("%s is %.1f MB, over the %d MB limit of an evidence source, for a range or a symbol of it too: "+
+		"dossier reads the whole source for any part of it (to find a secret that starts outside the range, and to see when its lines change); "+
+		"copy the lines you need into a smaller file (sed -n '100,400p' %s > excerpt.txt) and add that",
+		path, float64(size)/(1<<20), MaxSourceBytes>>20, path)
+}
 
 // Extract is a resolved selector: the span's text and its provenance.
 type Extract struct {
@@ -69,7 +81,7 @@ func inRoot(root, p string) (string, string, error) {
 		return "", "", fmt.Errorf("%s is %s, not a regular file: evidence is read from regular files only", orig, fileKind(st.Mode()))
 	}
 	if st.Size() > MaxSourceBytes {
-		return "", "", fmt.Errorf("%s is %d MB, too large to add whole: select a range (%s::100,400) or a symbol (%s::@Name)", orig, st.Size()>>20, orig, orig)
+		return "", "", errors.New(tooLarge(orig, st.Size()))
 	}
 	return filepath.ToSlash(clean), abs, nil
 }

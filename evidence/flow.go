@@ -297,7 +297,7 @@ func (p *Part) refuse(err error, broken string) {
 	case RefusedNotRegular:
 		p.Broken = fmt.Sprintf("%s leads to %s (%s), not a regular file: point it at a regular file or remove it", what, re.What, re.Real)
 	case RefusedTooLarge:
-		p.Broken = fmt.Sprintf("%s leads to %s, %d MB, over the %d MB evidence limit: add a range of it instead (evidence add PATH::100,400)", what, re.Real, re.Size>>20, MaxSourceBytes>>20)
+		p.Broken = what + ": " + tooLarge(re.Real, re.Size)
 	}
 }
 

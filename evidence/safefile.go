@@ -42,7 +42,7 @@ func (e *RefusedError) Error() string {
 	case RefusedNotRegular:
 		return fmt.Sprintf("%s is not a regular file (%s, %s): evidence is read from regular files only; replace it with a file", e.Path, e.What, e.Real)
 	}
-	return fmt.Sprintf("%s is %d MB, over the %d MB evidence limit: select a range of it instead", e.Path, e.Size>>20, MaxSourceBytes>>20)
+	return tooLarge(e.Path, e.Size)
 }
 
 // refusedState is the state of a RefusedError in err's chain, or "".

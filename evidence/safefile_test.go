@@ -1,9 +1,11 @@
 package evidence
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -62,5 +64,31 @@ func TestReadRegularSeesSymlinkedDirectories(t *testing.T) {
 	}
 	if raw, err := ReadRegular(filepath.Join(ws, "mine"), roots); err != nil || string(raw) != "mine" {
 		t.Errorf("a plain file inside: %q, %v", raw, err)
+	}
+}
+
+// TestTooLargeForARangeToo: a source over MaxSourceBytes is refused for a
+// range as for the whole file, and the refusal says why a
+// range does not help and what does (it said "select a range" to a range).
+func TestTooLargeForARangeToo(t *testing.T) {
+	e, root := newTestEngine(t)
+	run(t, e, "flow", "new", "big")
+	huge := filepath.Join(root, "huge.go")
+	if err := os.WriteFile(huge, []byte("package huge\n\nfunc F() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, MaxSourceBytes+1<<20); err != nil { // sparse: nothing is written
+		t.Fatal(err)
+	}
+	for _, sel := range []string{"huge.go::1,10", "huge.go::100c,200c", "huge.go"} {
+		var w strings.Builder
+		err := e.Exec(context.Background(), []string{"evidence", "add", sel}, &w)
+		if err == nil || !strings.Contains(err.Error(), "huge.go is 9.0 MB, over the 8 MB limit of an evidence source, for a range or a symbol of it too") ||
+			!strings.Contains(err.Error(), "sed -n '100,400p' huge.go") || strings.Contains(err.Error(), "select a range") {
+			t.Errorf("add %s: %v", sel, err)
+		}
+	}
+	if f, _ := e.Flow(); len(f.EvidenceParts()) != 0 {
+		t.Errorf("parts were added: %v", f.EvidenceParts())
 	}
 }
