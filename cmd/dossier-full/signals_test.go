@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -170,5 +172,35 @@ func TestNohupOutlivesTheTerminal(t *testing.T) {
 	}
 	if code := stopProcess(t, cmd, syscall.SIGTERM); code != 128+int(syscall.SIGTERM) || strings.Contains(errb.String(), "SIGHUP") {
 		t.Errorf("exit %d: %s", code, errb.String())
+	}
+}
+
+// TestWorkbenchStoppedBySignal: the workbench, in a real terminal, ends on
+// SIGTERM with 143 and on SIGHUP with 129, as every command does.
+func TestWorkbenchStoppedBySignal(t *testing.T) {
+	tmuxPath := tmuxOrSkip(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(stopSignals[sig], func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "sigws")
+			writeFile(t, root, "a.go", "package a\n")
+			tm := startTmux(t, tmuxPath, root, t.TempDir())
+			tm.waitFor("the workbench", 20*time.Second, func(s *screen) bool { return strings.HasPrefix(s.title(), "dossier · sigws-") })
+			// The pane runs a shell that runs the workbench and then says
+			// how it exited.
+			shell := strings.TrimSpace(tm.mustRun("list-panes", "-t", "e2e", "-F", "#{pane_pid}"))
+			children, err := os.ReadFile("/proc/" + shell + "/task/" + shell + "/children")
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(children)))
+			if err != nil || pid <= 0 {
+				t.Skipf("the workbench's pid is not to be found here: %q %v", children, err)
+			}
+			if err := syscall.Kill(pid, sig); err != nil {
+				t.Fatal(err)
+			}
+			tm.waitFor("the exit status", 0, func(s *screen) bool { return strings.Contains(s.text, exitMarker) })
+			tm.exited = true
+			if s := tm.capture(); !strings.Contains(s.text, fmt.Sprintf("%s%d.", exitMarker, 128+int(sig))) {
+				t.Errorf("want exit %d:\n%s", 128+int(sig), s)
+			}
+		})
 	}
 }
