@@ -131,6 +131,7 @@ func (f *Flow) copyParts() *Flow {
 	return &out
 }
 
+// scan is scanPart remembered by part version (see redact).
 func (a *Assembler) scan(p *Part) *scanned {
 	k := scanKey{file: strings.TrimSuffix(p.File, ".skip"), cid: p.CID, pieces: piecesKey(p.SourceSecrets)}
 	if s, ok := a.scans[k]; ok {
@@ -140,25 +141,46 @@ func (a *Assembler) scan(p *Part) *scanned {
 		a.scans[k] = clean
 		return clean
 	}
+	s := scanPart(p)
+	if s == clean && p.CID != "" && k.pieces == "" {
+		a.clean.Add(p.CID)
+	}
+	a.scans[k] = s
+	return s
+}
+
+// RedactPart returns p with its texts as every format carries them, each
+// secret replaced by its marker, and the secrets found: the redaction of
+// Assemble for an exit that sends one span of a source alone (a tool's
+// read of it). Give p the source's SourceSecrets and the span is redacted
+// whatever it cuts.
+func RedactPart(p Part) (Part, []Redaction) {
+	s := scanPart(&p)
+	if s.changed {
+		p.Body, p.Code, p.OutlineText = s.body, s.code, s.outline
+	}
+	return p, s.found
+}
+
+// scanPart finds and replaces the secrets of p's texts; clean when there
+// are none.
+func scanPart(p *Part) *scanned {
 	s := &scanned{}
 	// The source's pieces first, so a line keeps its place; then whatever
-	// the part's own text shows.
-	body, code, outline := p.Body, p.Code, p.OutlineText
+	// the part's own text shows. The code's ends may cut a piece (a byte
+	// range): the body holds the code, so it takes the code's redaction.
+	body, code := p.Body, p.Code
+	hit := map[int]bool{}
+	if code != "" {
+		red := RedactPieces(code, p.SourceSecrets, hit)
+		body, code = strings.Replace(body, code, red, 1), red
+	}
+	body = RedactPieces(body, p.SourceSecrets, hit)
+	outline := RedactPieces(p.OutlineText, p.SourceSecrets, hit)
 	reported := map[int]bool{}
-	for _, x := range p.SourceSecrets {
-		marker := secrets.Marker(x.Rule)
-		hit := false
-		for _, t := range []*string{&body, &code, &outline} {
-			if strings.Contains(*t, x.Text) {
-				*t, hit = strings.ReplaceAll(*t, x.Text, marker), true
-			}
-		}
-		// A byte range may start or end inside the piece.
-		if c := cutEnds(code, x.Text, marker); c != code {
-			body, code, hit = strings.Replace(body, code, c, 1), c, true
-		}
-		if hit && !reported[x.ID] {
-			reported[x.ID] = true
+	for i, x := range p.SourceSecrets {
+		if hit[i] && !reported[x.ID] {
+			reported[x.ID] = true // at its first line the span holds
 			s.found = append(s.found, Redaction{Part: p.ID(), Rule: x.Rule, Line: x.Line, Source: p.Source.Path})
 		}
 	}
@@ -186,13 +208,33 @@ func (a *Assembler) scan(p *Part) *scanned {
 		}
 	}
 	if !s.changed && len(s.found) == 0 {
-		if p.CID != "" && k.pieces == "" {
-			a.clean.Add(p.CID)
-		}
-		s = clean
+		return clean
 	}
-	a.scans[k] = s
 	return s
+}
+
+// RedactPieces replaces in text, a span of a source file, the pieces of
+// that file's secrets (see Part.SourceSecrets) by their markers: every
+// piece it holds, and its first or last line where a byte range starts or
+// ends inside one. Each line of a secret becomes one marker, so the lines
+// keep their numbers. It is the first step of every exit's redaction, and
+// of the workbench's preview; the indexes of the pieces it replaced are
+// set in hit (nil: not wanted).
+func RedactPieces(text string, pieces []SourceSecret, hit map[int]bool) string {
+	for i, x := range pieces {
+		marker := secrets.Marker(x.Rule)
+		t := text
+		if strings.Contains(t, x.Text) {
+			t = strings.ReplaceAll(t, x.Text, marker)
+		}
+		// A byte range may start or end inside the piece.
+		t = cutEnds(t, x.Text, marker)
+		if t != text && hit != nil {
+			hit[i] = true
+		}
+		text = t
+	}
+	return text
 }
 
 // scanKey is what a part's scan depends on.

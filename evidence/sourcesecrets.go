@@ -38,14 +38,38 @@ func (e *Engine) markSourceSecrets(snap *assemble.Flow) {
 		if p.Role != assemble.Evidence || p.Link || src.Path == "" || src.Span == "all" {
 			continue
 		}
-		for id, s := range e.sourceSecrets(src.Path) {
-			for j, piece := range s.pieces {
-				if len(strings.TrimSpace(piece)) >= assemble.MinPiece {
-					p.SourceSecrets = append(p.SourceSecrets, assemble.SourceSecret{ID: id, Rule: s.rule, Line: s.line + j, Text: piece})
-				}
+		p.SourceSecrets = append(p.SourceSecrets, e.sourcePieces(src.Path)...)
+	}
+}
+
+// sourcePieces are the line pieces of every secret in the workspace file
+// rel, long enough to be matched by content (assemble.MinPiece).
+func (e *Engine) sourcePieces(rel string) []assemble.SourceSecret {
+	var out []assemble.SourceSecret
+	for id, s := range e.sourceSecrets(rel) {
+		for j, piece := range s.pieces {
+			if len(strings.TrimSpace(piece)) >= assemble.MinPiece {
+				out = append(out, assemble.SourceSecret{ID: id, Rule: s.rule, Line: s.line + j, Text: piece})
 			}
 		}
 	}
+	return out
+}
+
+// RedactSpan returns text, a span of the workspace file rel starting on
+// line start (lines, bytes or a definition, as ExtractSpan reads them),
+// redacted as assembling a part of that span redacts it
+// (assemble.RedactPart): the whole file is scanned, so a span holding only
+// a private key's middle lines, or a byte range ending inside it, is
+// redacted too. Each line of a secret the file holds becomes one marker,
+// whatever the span, so the lines after it keep their numbers. It is for
+// the exits that send a span without a flow: the MCP server's read and
+// search.
+func (e *Engine) RedactSpan(rel string, start int, text string) string {
+	p := assemble.Part{Role: assemble.Evidence, Source: assemble.Source{Path: rel, StartLine: start},
+		Body: text, Code: text, SourceSecrets: e.sourcePieces(rel)}
+	p, _ = assemble.RedactPart(p)
+	return p.Code
 }
 
 // sourceSecrets scans a workspace file, remembered by size and time; the

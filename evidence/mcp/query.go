@@ -211,10 +211,12 @@ func (s *Server) chunkText(r search.Result, budget int) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	if len(x.Content) <= budget {
-		return x.Content, false, nil
+	// Redacted whole, before the cut: the cut may fall inside a secret.
+	text := s.opts.Engine.RedactSpan(x.Source.Path, x.Source.StartLine, x.Content)
+	if len(text) <= budget {
+		return text, false, nil
 	}
-	cut := x.Content[:budget]
+	cut := text[:budget]
 	if i := strings.LastIndexByte(cut, '\n'); i >= 0 {
 		cut = cut[:i+1]
 	} else {
@@ -249,13 +251,14 @@ func (s *Server) read(_ context.Context, in readIn) (string, any, error) {
 		return "", nil, err
 	}
 	src := x.Source
+	text := s.opts.Engine.RedactSpan(src.Path, src.StartLine, x.Content)
 	out := readOut{Selector: sel.String(), Path: src.Path, StartLine: src.StartLine, EndLine: src.EndLine,
-		Symbol: src.Symbol, Language: src.Language, Text: x.Content}
+		Symbol: src.Symbol, Language: src.Language, Text: text}
 	head := fmt.Sprintf("%s:%d-%d", src.Path, src.StartLine, src.EndLine)
 	if src.Symbol != "" {
 		head += "  @" + src.Symbol
 	}
-	return head + "\n" + numbered(x.Content, max(src.StartLine, 1)), out, nil
+	return head + "\n" + numbered(text, max(src.StartLine, 1)), out, nil
 }
 
 func (s *Server) related(ctx context.Context, in relatedIn) (string, any, error) {

@@ -3,6 +3,8 @@
 // are assembled at run time so the source itself does not trip scanners.
 package secrettest
 
+import "strings"
+
 // The made-up credentials.
 var (
 	AWSKey   = "AKIA" + "Z3MSJV4WWNKWW5FG"
@@ -27,3 +29,36 @@ func GoFile() string {
 
 // All lists the four credentials in file order.
 func All() []string { return []string{AWSKey, GitHub, SlackBot, PEM} }
+
+// TLSPEM is a made-up private key of 27 lines, the length of a 2048-bit RSA
+// key's PEM: long enough that a span can hold only its middle lines.
+var TLSPEM = func() string {
+	lines := []string{"-----BEGIN RSA " + "PRIVATE KEY-----"}
+	const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	x := uint32(2048)
+	for range 25 {
+		var l [64]byte
+		for j := range l {
+			x = x*1103515245 + 12345 // any fixed sequence: no two lines alike
+			l[j] = b64[x>>26]
+		}
+		lines = append(lines, string(l[:]))
+	}
+	return strings.Join(append(lines, "-----END RSA "+"PRIVATE KEY-----"), "\n")
+}()
+
+// TLSGoFile is a Go file whose constant TLSKey holds TLSPEM from line 4
+// (its BEGIN line) to line 30 (its END line); lines 31-34 are code.
+func TLSGoFile() string {
+	return "package deploy\n\n// TLSKey is the server's key.\nconst TLSKey = `" + TLSPEM + "`\n\n// Port is where it listens.\nconst Port = 8443\n"
+}
+
+// TLSPieces are cuts of every body line of TLSPEM (its first, middle and
+// last 16 characters): a text showing any of them shows part of the key.
+func TLSPieces() []string {
+	var out []string
+	for _, l := range strings.Split(TLSPEM, "\n")[1:26] {
+		out = append(out, l[:16], l[24:40], l[48:])
+	}
+	return out
+}
