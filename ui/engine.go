@@ -180,9 +180,18 @@ func (r *runner) snapshotLocked(format assemble.Format) snapshot {
 	if err != nil {
 		return snapshot{Version: r.version, Err: err.Error(), Format: format}
 	}
-	res, _, err := r.e.Assemble(format)
+	res, snap, err := r.e.Assemble(format)
 	if err != nil {
 		return snapshot{Version: r.version, Err: err.Error(), Format: format}
+	}
+	// The pieces of the secrets each part's whole source holds, which
+	// the prompt's redaction replaces first: a part may hold only a
+	// private key's middle lines, which no scan of the part finds.
+	pieces := map[string][]assemble.SourceSecret{}
+	for _, p := range snap.Parts {
+		if len(p.SourceSecrets) > 0 {
+			pieces[p.ID()] = p.SourceSecrets
+		}
 	}
 	s := snapshot{Version: r.version, FlowID: f.Meta.ID, Dir: f.Dir, Format: format, Text: res.Text, Tokens: res.Tokens,
 		Budget: r.e.Budget(), Exact: res.Exact, Encoding: res.Encoding, ByRole: res.ByRole, Frame: res.Frame,
@@ -211,7 +220,7 @@ func (r *runner) snapshotLocked(format assemble.Format) snapshot {
 		if rw.Code == "" {
 			rw.Code, rw.Lang = p.Body, "markdown"
 		}
-		rw.Code = mask(p.Source.Path, rw.Code)
+		rw.Code = mask(p.Source.Path, assemble.RedactPieces(rw.Code, pieces[p.ID()], nil))
 		if rw.StartLine == 0 {
 			rw.StartLine = 1
 		}

@@ -19,36 +19,66 @@ import (
 // that file's lines 1-16 and 1-13 (the second cut inside the private key).
 func secretModel(t *testing.T) (Model, string) {
 	t.Helper()
-	root, e := fixture(t)
-	p := filepath.Join(root, "config", "keys.go")
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(secrettest.GoFile()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Exec(context.Background(), []string{"evidence", "add", "config/keys.go"}, io_discard{}); err != nil {
-		t.Fatal(err)
-	}
-	e.Reload()
 	fake := func(ctx context.Context, q search.Query, _ search.Graph) (search.Response, error) {
 		return search.Response{Results: []search.Result{
 			{Path: "config/keys.go", StartLine: 1, EndLine: 16, Language: "go", Score: 0.9, Sources: []string{"text"}},
 			{Path: "config/keys.go", StartLine: 1, EndLine: 13, Language: "go", Score: 0.8, Sources: []string{"text"}},
 		}}, nil
 	}
+	return partModel(t, "config/keys.go", secrettest.GoFile(), "config/keys.go", fake)
+}
+
+// partModel is the test workbench with the file rel (holding text) added
+// as the part sel, selected.
+func partModel(t *testing.T, rel, text, sel string, fake SearchFunc) (Model, string) {
+	t.Helper()
+	root, e := fixture(t)
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Exec(context.Background(), []string{"evidence", "add", sel}, io_discard{}); err != nil {
+		t.Fatal(err)
+	}
+	e.Reload()
 	m := New(Options{Root: root, Engine: e, Styles: testStyles(), Search: fake})
 	m.cmd.input.Cursor.SetMode(cursor.CursorStatic) // as newTestModel: no blinking
 	m.search.input.Cursor.SetMode(cursor.CursorStatic)
 	m = drive(t, m, m.Init())
 	m = send(t, m, tea.WindowSizeMsg{Width: 160, Height: 50})
 	for i, r := range m.snap.Rows {
-		if strings.Contains(r.Source, "keys.go") {
+		if strings.Contains(r.Source, rel) {
 			m.list.cursor = i
 		}
 	}
-	if r, _ := m.selected(); !strings.Contains(r.Source, "keys.go") {
-		t.Fatalf("no keys.go part: %s", rowStates(m))
+	if r, _ := m.selected(); !strings.Contains(r.Source, rel) {
+		t.Fatalf("no %s part: %s", rel, rowStates(m))
 	}
 	return m, root
+}
+
+// TestPreviewRedactsSpansOfAKey previews parts holding only part of a
+// private key (its middle lines, a byte range starting and ending inside
+// it): the whole source is scanned, as the assembled prompt's redaction
+// does, so the preview shows one marker per line of the key, numbered as
+// in the file, and none of its text.
+func TestPreviewRedactsSpansOfAKey(t *testing.T) {
+	for sel, want := range map[string][]string{
+		"deploy/tls.go::6,10":      {" 6" + gutterSep + "[REDACTED:private-key]", "10" + gutterSep + "[REDACTED:private-key]"},
+		"deploy/tls.go::3,8":       {"3" + gutterSep + "// TLSKey is the server's key.", "4" + gutterSep + "const TLSKey = `[REDACTED:private-key]", "8" + gutterSep + "[REDACTED:private-key]"},
+		"deploy/tls.go::100c,600c": {" 5" + gutterSep + "[REDACTED:private-key]", "12" + gutterSep + "[REDACTED:private-key]"},
+	} {
+		m, _ := partModel(t, "deploy/tls.go", secrettest.TLSGoFile(), sel, nil)
+		v := m.View()
+		for _, piece := range secrettest.TLSPieces() {
+			if strings.Contains(v, piece) {
+				t.Errorf("the preview of %s shows %q of the key:\n%s", sel, piece, v)
+				break
+			}
+		}
+		hasLines(t, "the preview of "+sel, v, want)
+	}
 }
 
 // noSecret fails when text holds any line of any made-up credential.
