@@ -15,6 +15,7 @@ import (
 
 	"github.com/dossierhq/dossier/index/embed/embedtest"
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/index/secrets/secrettest"
 	"github.com/dossierhq/dossier/store/config"
 )
 
@@ -61,6 +62,17 @@ func TestRemoteEmbedder(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &resp); err != nil || len(resp.Results) == 0 || resp.Results[0].Symbol != "SendInvoiceEmail" {
 		t.Fatalf("vector search with the remote model: %v %s", err, out)
+	}
+
+	// A key pasted into the query reaches the endpoint as its marker, and
+	// the output says so.
+	srv.Set("")
+	out = mustRun("search", "--root", root, "invoice email "+secrettest.AWSKey)
+	if in := srv.Inputs(); len(in) != 1 || in[0] != "invoice email [REDACTED:aws-access-token]" {
+		t.Errorf("the query's key was sent: %q", in)
+	}
+	if !strings.Contains(out, "note: the query holds a secret (aws-access-token)") {
+		t.Errorf("search does not say the query was redacted:\n%s", out)
 	}
 
 	// Nothing changed: nothing is embedded again.

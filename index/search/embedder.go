@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/dossierhq/dossier/index/embed"
+	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/config"
 )
@@ -56,6 +58,19 @@ type queryEmbedding struct {
 	model store.VectorModel
 	vec   []float32
 	err   error // an *EndpointError, or embed.ErrNoRemote
+	// redacted are the rules of the secrets the query held, which the
+	// endpoint was sent as markers.
+	redacted []string
+}
+
+// redactedNote says which secrets of the query the endpoint was sent as
+// markers; empty when none (or no query went out).
+func (qe *queryEmbedding) redactedNote() string {
+	if qe == nil || len(qe.redacted) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the query holds a secret (%s): the embeddings endpoint was sent it as %s, and its vector is of the other words",
+		strings.Join(qe.redacted, ", "), secrets.Marker(qe.redacted[0]))
 }
 
 // embedsRemotely reports whether q, at the index in tx, needs its query
@@ -77,7 +92,10 @@ func (e *Engine) embedsRemotely(tx *store.Tx, q Query) (store.VectorModel, bool)
 
 // embedQuery embeds text with the remote model m. It is called with no
 // transaction open: the wait on the endpoint, bounded by the settings'
-// timeout and retries and by ctx, holds nothing.
+// timeout and retries and by ctx, holds nothing. It is the one place a
+// query leaves the machine, so the secrets in it (a key pasted into the
+// search box) are replaced by their markers here, as every other text
+// that leaves is: the query is still searched, by its other words.
 func (e *Engine) embedQuery(ctx context.Context, m store.VectorModel, text string) *queryEmbedding {
 	qe := &queryEmbedding{model: m}
 	fail := func(err error) *queryEmbedding {
@@ -100,7 +118,13 @@ func (e *Engine) embedQuery(ctx context.Context, m store.VectorModel, text strin
 	if err != nil {
 		return fail(fmt.Errorf("%s: %w", at, err))
 	}
-	vs, err := c.Embed(ctx, []string{text})
+	sent, found := secrets.RedactString("", text)
+	for _, f := range found {
+		if !slices.Contains(qe.redacted, f.Rule) {
+			qe.redacted = append(qe.redacted, f.Rule)
+		}
+	}
+	vs, err := c.Embed(ctx, []string{sent})
 	if err != nil {
 		return fail(err)
 	}

@@ -331,6 +331,9 @@ func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, er
 		resp.Debug.Notes = append(resp.Debug.Notes, "no search snapshot yet: every file read from its own record (run `dossier index`)")
 	}
 	resp.Debug.Notes = append(resp.Debug.Notes, v.notes...)
+	if n := qe.redactedNote(); n != "" {
+		resp.Debug.Notes = append(resp.Debug.Notes, n)
+	}
 	resp.Debug.Notes = append(resp.Debug.Notes, resp.Debug.Warnings...)
 	fused, total := fuse(lists, order, cos)
 	resp.Debug.TotalCandidates = total

@@ -42,6 +42,7 @@ type Server struct {
 	mu       sync.Mutex
 	requests int
 	texts    int
+	inputs   []string
 	mode     string
 	failOn   string // fail any request holding a text with this
 	arrived  chan struct{}
@@ -68,7 +69,7 @@ func (s *Server) BaseURL() string { return s.URL + "/v1" }
 func (s *Server) Set(mode string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.mode, s.requests, s.texts, s.failOn = mode, 0, 0, ""
+	s.mode, s.requests, s.texts, s.failOn, s.inputs = mode, 0, 0, "", nil
 	for len(s.arrived) > 0 {
 		<-s.arrived
 	}
@@ -79,6 +80,14 @@ func (s *Server) FailOn(substr string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.failOn = substr
+}
+
+// Inputs returns every text the requests since the last Set carried, as
+// they arrived.
+func (s *Server) Inputs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.inputs...)
 }
 
 // Counts returns the requests and texts embedded since the last Set.
@@ -109,6 +118,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests++
 	s.texts += len(req.Input)
+	s.inputs = append(s.inputs, req.Input...)
 	mode, failOn := s.mode, s.failOn
 	s.mu.Unlock()
 	select {
