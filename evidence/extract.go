@@ -55,6 +55,9 @@ func inRoot(root, p string) (string, string, error) {
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return "", "", fmt.Errorf("%s leaves the workspace %s: evidence comes from inside the workspace", orig, root)
 	}
+	if err := RefuseGitPath(orig, clean); err != nil {
+		return "", "", err
+	}
 	abs := filepath.Join(root, clean)
 	real, err := filepath.EvalSymlinks(abs)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -67,8 +70,12 @@ func inRoot(root, p string) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	r, err := filepath.Rel(realRoot, real)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return "", "", fmt.Errorf("%s is a symlink to %s, outside the workspace %s: evidence comes from inside the workspace", orig, real, root)
+	}
+	if err := RefuseGitPath(orig, r); err != nil {
+		return "", "", err
 	}
 	st, err := os.Stat(real)
 	if err != nil {
@@ -84,6 +91,21 @@ func inRoot(root, p string) (string, string, error) {
 		return "", "", errors.New(tooLarge(orig, st.Size()))
 	}
 	return filepath.ToSlash(clean), abs, nil
+}
+
+// RefuseGitPath refuses rel, a workspace-relative path (slash or OS
+// separated) that orig names, when it is git's own: anything under a .git
+// directory at any depth (the workspace's, a submodule's), or a .git file
+// (a worktree's or submodule's pointer), see discover.GitOwn. Git's files
+// are not workspace content, and its config may hold remote URLs carrying
+// a token. Every path a front-end reads a file by passes here
+// (ExtractSpan, evidence add, gather, the MCP server's confinement); the
+// indexer skips symlinks into them.
+func RefuseGitPath(orig, rel string) error {
+	if discover.GitOwn(rel) {
+		return fmt.Errorf("%s is git's own (under .git): git's files are not workspace content, and dossier does not read them (its config may hold remote URLs with tokens); select a file of the workspace", orig)
+	}
+	return nil
 }
 
 // ExtractSpan reads sel from the disk. idx, when not nil, resolves

@@ -178,6 +178,44 @@ func TestCredentialFilesStayOutOfFlows(t *testing.T) {
 	must(t, "evidence", "add", ".pgpass", r)
 }
 
+// TestGitFilesStayOutOfFlows: git's own files (its config may hold a
+// remote URL with a token) are no workspace content: evidence add refuses
+// them, at any depth, by a range, through a symlink, as a request, and
+// gather refuses them as a target.
+func TestGitFilesStayOutOfFlows(t *testing.T) {
+	root := secretsWorkspace(t)
+	r := "--root=" + root
+	for rel, text := range map[string]string{
+		".git/config":     "[remote \"origin\"]\n\turl = https://user:tok@example.com/r.git\n",
+		".git/HEAD":       "ref: refs/heads/main\n",
+		"sub/.git/config": "[core]\n\tbare = false\n",
+		"wt/.git":         "gitdir: ../.git/worktrees/wt\n",
+	} {
+		writeFile(t, root, rel, text)
+	}
+	os.Symlink(".git/config", filepath.Join(root, "gitconfig.txt"))
+	must(t, "index", r)
+	for _, args := range [][]string{
+		{"evidence", "add", ".git/config"}, {"evidence", "add", ".git/config::1,2"}, {"evidence", "add", "./.git/HEAD"},
+		{"evidence", "add", "sub/.git/config"}, {"evidence", "add", "wt/.git"}, {"evidence", "add", "gitconfig.txt"},
+		{"evidence", "add", filepath.Join(root, ".git", "config")}, {"evidence", "add", "cmd/../.git/config"},
+		{"evidence", "add", "--role", "user", ".git/config"}, {"evidence", "gather", "fix", ".git/config"},
+	} {
+		_, errOut, code := runCLI(t, append(args, r)...)
+		if code == 0 || !strings.Contains(errOut, "is git's own") {
+			t.Errorf("%v: exit %d %s", args, code, errOut)
+		}
+	}
+	// Their look-alikes are workspace files.
+	writeFile(t, root, ".gitignore", "build/\n")
+	writeFile(t, root, ".github/workflows/ci.yml", "on: push\n")
+	must(t, "evidence", "add", ".gitignore", ".github/workflows/ci.yml", r)
+	out, _, _ := runCLI(t, "evidence", "status", r)
+	if strings.Contains(out, "config") || strings.Contains(out, "HEAD") {
+		t.Errorf("a git file reached the flow:\n%s", out)
+	}
+}
+
 // TestSpansThatCutASecret: a range that holds only the middle of a private
 // key, or a value whose key is outside it, is still redacted: the source
 // file is scanned whole.

@@ -13,8 +13,9 @@ import (
 )
 
 // confine checks a path a client gave: relative to the workspace root,
-// not climbing out of it, and, when it exists, not a symlink (or under
-// one) that leads out. It returns the path cleaned, slash separated.
+// not climbing out of it, not git's own, and, when it exists, not a
+// symlink (or under one) that leads out (the evidence reader checks
+// where a symlink inside leads, git's files included). It returns the path cleaned, slash separated.
 func (s *Server) confine(p string) (string, error) {
 	if p == "" {
 		return "", fmt.Errorf("empty path: give a path relative to the workspace root %s", s.opts.Root)
@@ -25,6 +26,9 @@ func (s *Server) confine(p string) (string, error) {
 	clean := path.Clean(filepath.ToSlash(p))
 	if clean == ".." || strings.HasPrefix(clean, "../") {
 		return "", fmt.Errorf("%s leaves the workspace %s: nothing outside the workspace is served", p, s.opts.Root)
+	}
+	if err := evidence.RefuseGitPath(p, clean); err != nil {
+		return "", err
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(s.opts.Root, filepath.FromSlash(clean)))
 	if errors.Is(err, fs.ErrNotExist) {

@@ -66,3 +66,35 @@ func noPiece(t *testing.T, what, text string, out map[string]any) {
 		t.Errorf("%s has no marker:\n%s\n%s", what, text, raw)
 	}
 }
+
+// TestGitFilesAreNotServed: read, evidence_add, related and search's text
+// refuse git's own files, however they are named.
+func TestGitFilesAreNotServed(t *testing.T) {
+	root := testWorkspace(t)
+	for rel, text := range map[string]string{
+		".git/config":     "[remote \"origin\"]\n\turl = https://user:tok@example.com/r.git\n",
+		"sub/.git/config": "[core]\n\tbare = false\n",
+		"wt/.git":         "gitdir: ../.git/worktrees/wt\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(".git/config", filepath.Join(root, "cfg.txt")); err != nil {
+		t.Fatal(err)
+	}
+	indexWorkspace(t, root)
+	_, cs := connect(t, root, false)
+	for _, sel := range []string{".git/config", ".git/config::1,2", "./.git/config", "calc/../.git/config", "sub/.git/config", "wt/.git", "cfg.txt", "cfg.txt::2"} {
+		fails(t, cs, "read", map[string]any{"selector": sel}, "is git's own")
+		fails(t, cs, "evidence_add", map[string]any{"selector": sel}, "is git's own")
+	}
+	fails(t, cs, "related", map[string]any{"target": ".git/config"}, "is git's own")
+	text, out := ok(t, cs, "search", map[string]any{"query": "url", "mode": "regex"})
+	raw, _ := json.Marshal(out)
+	if strings.Contains(text+string(raw), "tok@") {
+		t.Errorf("search shows the git config:\n%s", text)
+	}
+}

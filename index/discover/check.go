@@ -57,6 +57,9 @@ func Check(root, rel string, opts Options) (Candidate, string, error) {
 			if real != realRoot && !strings.HasPrefix(real, realRoot+string(filepath.Separator)) {
 				return Candidate{}, ReasonOutsideRoot, nil
 			}
+			if r, _ := filepath.Rel(realRoot, real); GitOwn(r) {
+				return Candidate{}, ReasonDefault, nil
+			}
 			if info, err = os.Stat(real); err != nil {
 				return Candidate{}, ReasonUnreadable, nil
 			}

@@ -290,7 +290,21 @@ func (w *walker) dir(ctx context.Context, abs string, rel []string, patterns []g
 	return nil
 }
 
-// resolveLink follows a symlink and refuses targets outside the root.
+// GitOwn reports whether rel, a path relative to a workspace root (slash
+// or OS separated), is git's own: under a .git directory at any depth, or a
+// .git file (a worktree's or submodule's pointer). Names are compared
+// without case, as a case-insensitive file system would resolve them.
+func GitOwn(rel string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveLink follows a symlink and refuses targets outside the root and
+// in git's own files (the .git/ default ignore sees the link's name only).
 func (w *walker) resolveLink(abs string) (os.FileInfo, string, string) {
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
@@ -302,6 +316,9 @@ func (w *walker) resolveLink(abs string) (os.FileInfo, string, string) {
 	}
 	if real != w.realRoot && !strings.HasPrefix(real, w.realRoot+string(filepath.Separator)) {
 		return nil, ReasonOutsideRoot, real
+	}
+	if rel, _ := filepath.Rel(w.realRoot, real); GitOwn(rel) {
+		return nil, ReasonDefault, "a symlink into git's own files (" + filepath.ToSlash(rel) + ")"
 	}
 	info, err := os.Stat(real)
 	if err != nil {

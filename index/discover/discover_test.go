@@ -141,6 +141,31 @@ func TestSymlinks(t *testing.T) {
 	}
 }
 
+// TestSymlinksIntoGit: a link into git's own files (its config may hold a
+// token) is skipped by the walk and by Check, as the files themselves are;
+// a name that only looks like git's is not.
+func TestSymlinksIntoGit(t *testing.T) {
+	root := tree(t, map[string]string{"a.go": "package a\n", ".git/config": "[remote]\n", "sub/.git/HEAD": "ref\n", ".github/ci.yml": "on: push\n"})
+	for name, target := range map[string]string{"cfg.txt": ".git/config", "hooks": ".git", "head.txt": "sub/.git/HEAD", "ci.yml": ".github/ci.yml"} {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, skips := walk(t, root, Options{})
+	sort.Strings(got)
+	if want := []string{".github/ci.yml", "a.go", "ci.yml"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("candidates = %v, want %v\n%v", got, want, skips.List())
+	}
+	for _, rel := range []string{"cfg.txt", "hooks/config", "head.txt"} {
+		if _, reason, err := Check(root, rel, Options{}); err != nil || reason != ReasonDefault {
+			t.Errorf("Check %s: reason %q err %v", rel, reason, err)
+		}
+	}
+	if _, reason, err := Check(root, "ci.yml", Options{}); err != nil || reason != "" {
+		t.Errorf("Check ci.yml: reason %q err %v", reason, err)
+	}
+}
+
 func TestUnreadableDirectory(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root reads every directory")
