@@ -2,9 +2,11 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -22,15 +24,27 @@ import (
 // all when the caller sets no text_budget.
 const DefaultTextBudget = 12000
 
+// MaxK and MaxTextBudget bound a search's results and their text, so one
+// call cannot make the server read and return the whole workspace (a regex
+// matching every line once returned 30 MB and took the server to 271 MB).
+// 100 results are more than an agent reads in one answer; 256 KiB of code
+// is some 64k tokens, a third to a half of a model's context, which an
+// agent asks for in pieces with read instead. The schema says so, and a
+// call over either is refused before it runs (see checkBounds).
+const (
+	MaxK          = 100
+	MaxTextBudget = 256 << 10
+)
+
 type searchIn struct {
 	Query      string   `json:"query" jsonschema:"what to look for: words, an identifier, or a Go regular expression in regex mode"`
-	K          int      `json:"k,omitempty" jsonschema:"number of results (default 12)"`
+	K          int      `json:"k,omitempty" jsonschema:"number of results (default 12, at most 100)"`
 	Mode       string   `json:"mode,omitempty" jsonschema:"hybrid (default: text, vectors and symbol names fused), text (BM25), vector, symbol (exact, prefix and fuzzy names) or regex"`
 	Types      []string `json:"types,omitempty" jsonschema:"keep only these chunk kinds or source types, e.g. function, method, type, test, doc, file_change (recent commits per file), run_summary (kept answers)"`
 	PathPrefix string   `json:"path_prefix,omitempty" jsonschema:"keep only paths starting with this, e.g. index/search/"`
 	Near       string   `json:"near,omitempty" jsonschema:"a workspace path you are working on: results near it rank higher"`
 	MinScore   *float64 `json:"min_score,omitempty" jsonschema:"drop results scoring below this, between 0 and 1 (default 0.25; 1 is a strong match)"`
-	TextBudget *int     `json:"text_budget,omitempty" jsonschema:"bytes of chunk text to return over all results, best first (default 12000; 0 returns locations only)"`
+	TextBudget *int     `json:"text_budget,omitempty" jsonschema:"bytes of chunk text to return over all results, best first (default 12000, at most 262144; 0 returns locations only)"`
 	Route      []string `json:"route,omitempty" jsonschema:"Laravel, Django, Express, Next.js: keep results on the walk of these routes (name, URI or 'METHOD URI')"`
 	Controller []string `json:"controller,omitempty" jsonschema:"Laravel, Django, Express, Next.js: keep results on the walk of these controllers (Name or Name@method)"`
 	Table      []string `json:"table,omitempty" jsonschema:"Laravel, Django, Express, Next.js: keep results on the walk of these tables"`
@@ -92,7 +106,8 @@ func (s *Server) addQueryTools() {
 	ro := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
 	addTool(s, &sdk.Tool{Name: "search", Annotations: ro, InputSchema: searchSchema(),
 		Description: "Search the workspace's index and return ranked code chunks: path, lines, symbol, kind, score and the chunk's text " +
-			"with line numbers. Use it to find where something is implemented or used; then read a selector (path::start,end) for more."},
+			"with line numbers. Use it to find where something is implemented or used; then read a selector (path::start,end) for more. " +
+			"At most 100 results (k) and 262144 bytes of chunk text in all (text_budget) per call."},
 		s.search)
 	addTool(s, &sdk.Tool{Name: "read", Annotations: ro,
 		Description: "Read a selector's text with line numbers: a whole file, a line or byte range, or a definition by name " +
@@ -109,6 +124,37 @@ func (s *Server) addQueryTools() {
 		s.assemble)
 }
 
+// checkBounds refuses a search over MaxK or MaxTextBudget with a tool
+// error that says what to do. The SDK would refuse it too, checking the
+// schema, but in its own words ("maximum: 1000/1 is greater than
+// 100.000000"); this runs first.
+func checkBounds(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		p, ok := req.GetParams().(*sdk.CallToolParamsRaw)
+		if !ok || p.Name != "search" {
+			return next(ctx, method, req)
+		}
+		var in struct {
+			K          *float64 `json:"k"`
+			TextBudget *float64 `json:"text_budget"`
+		}
+		_ = json.Unmarshal(p.Arguments, &in) // what is not numbers, the schema refuses
+		msg := ""
+		switch {
+		case in.K != nil && *in.K > MaxK:
+			msg = fmt.Sprintf("k %s is over the maximum of %d results per search: ask for fewer, or narrow the search (path_prefix, types)", num(*in.K), MaxK)
+		case in.TextBudget != nil && *in.TextBudget > MaxTextBudget:
+			msg = fmt.Sprintf("text_budget %s is over the maximum of %d bytes per search: ask for less, and read a selector (path::start,end) for more of a result", num(*in.TextBudget), MaxTextBudget)
+		default:
+			return next(ctx, method, req)
+		}
+		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}, nil
+	}
+}
+
+// num is a JSON number as the client wrote it, without an exponent.
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
 // searchSchema is searchIn's schema with the choices spelled out.
 func searchSchema() *jsonschema.Schema {
 	sc, err := jsonschema.For[searchIn](nil)
@@ -118,9 +164,9 @@ func searchSchema() *jsonschema.Schema {
 	for _, m := range search.Modes {
 		sc.Properties["mode"].Enum = append(sc.Properties["mode"].Enum, string(m))
 	}
-	sc.Properties["k"].Minimum = ptr(1.0)
+	sc.Properties["k"].Minimum, sc.Properties["k"].Maximum = ptr(1.0), ptr(float64(MaxK))
 	sc.Properties["min_score"].Minimum, sc.Properties["min_score"].Maximum = ptr(0.0), ptr(1.0)
-	sc.Properties["text_budget"].Minimum = ptr(0.0)
+	sc.Properties["text_budget"].Minimum, sc.Properties["text_budget"].Maximum = ptr(0.0), ptr(float64(MaxTextBudget))
 	sc.Properties["query"].MinLength = ptr(1)
 	return sc
 }

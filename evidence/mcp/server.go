@@ -80,7 +80,7 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "dossier", Title: "dossier", Version: opts.Version},
 		&sdk.ServerOptions{Instructions: instructions})
-	s.srv.AddReceivingMiddleware(s.logRequests)
+	s.srv.AddReceivingMiddleware(s.logRequests, checkBounds)
 	s.addQueryTools()
 	if !opts.ReadOnly {
 		s.addFlowTools()
