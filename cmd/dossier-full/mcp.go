@@ -33,6 +33,9 @@ type mcpOptions struct {
 	http        string
 	allowRemote bool
 	tokenEnv    string
+	// allowOrigins are the web origins whose pages may call the server
+	// besides its own (see originCheck).
+	allowOrigins []string
 }
 
 func newMCPCmd(g *globals) *cobra.Command {
@@ -44,7 +47,8 @@ func newMCPCmd(g *globals) *cobra.Command {
 			"input and output (the protocol: nothing else is written there) or, with --http, over\n" +
 			"streamable HTTP. The index is kept current for the server's life (as index --watch);\n" +
 			"a missing one is built at start. Nothing outside the workspace is served and secrets\n" +
-			"are redacted in every result. With --debug every request is logged to\n" +
+			"are redacted in every result. Over HTTP, a web page of another origin is refused (403)\n" +
+			"unless --allow-origin names it. With --debug every request is logged to\n" +
 			"$XDG_CACHE_HOME/dossier/debug.log.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
@@ -56,6 +60,7 @@ func newMCPCmd(g *globals) *cobra.Command {
 	f.StringVar(&o.http, "http", "", "serve streamable HTTP on this address (127.0.0.1:PORT) instead of stdio")
 	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow --http on an address that is not loopback (needs --token-env)")
 	f.StringVar(&o.tokenEnv, "token-env", "", "with --http, require the bearer token held in this environment variable")
+	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "with --http, also serve web pages of this origin (scheme://host[:port], repeatable); other cross-origin requests get 403")
 	return cmd
 }
 
@@ -137,10 +142,13 @@ func (nopWriteCloser) Close() error { return nil }
 // a remote one without a token.
 func (o *mcpOptions) checkHTTP() error {
 	if o.http == "" {
-		if o.allowRemote || o.tokenEnv != "" {
-			return fmt.Errorf("%w: --allow-remote and --token-env go with --http", errUsage)
+		if o.allowRemote || o.tokenEnv != "" || len(o.allowOrigins) > 0 {
+			return fmt.Errorf("%w: --allow-remote, --token-env and --allow-origin go with --http", errUsage)
 		}
 		return nil
+	}
+	if _, err := originCheck(nil, o.allowOrigins); err != nil {
+		return err
 	}
 	host, _, err := net.SplitHostPort(o.http)
 	if err != nil {
@@ -172,9 +180,15 @@ func (o *mcpOptions) serveHTTP(ctx context.Context, srv *mcp.Server, token strin
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", o.http, err)
 	}
+	// The SDK's handler refuses a Host that is not loopback on a loopback
+	// address (a name rebound to 127.0.0.1); originCheck refuses pages of
+	// other origins.
 	h := http.Handler(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv.SDK() }, nil))
 	if token != "" {
 		h = requireToken(h, token)
+	}
+	if h, err = originCheck(h, o.allowOrigins); err != nil {
+		return err
 	}
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "dossier mcp: serving http://%s/mcp\n", ln.Addr())
@@ -188,6 +202,39 @@ func (o *mcpOptions) serveHTTP(ctx context.Context, srv *mcp.Server, token strin
 		return err
 	}
 	return nil
+}
+
+// originCheck answers 403 to a request a web page sent from an origin other
+// than the server's own and not in allowed: the MCP transport's rule
+// against DNS rebinding (servers must validate Origin), so a page the
+// user happens to open cannot search the workspace or change its flows.
+// A request without Origin (an agent, curl) is not a browser's and
+// passes. net/http's CrossOriginProtection decides: Sec-Fetch-Site when
+// the browser sends it, else Origin against Host; a page on another port
+// of localhost is another origin, refused unless allowed. It lets GET,
+// HEAD and OPTIONS pass, but here a GET opens the event stream that
+// carries results, so every method is checked as a POST is.
+func originCheck(next http.Handler, allowed []string) (http.Handler, error) {
+	p := http.NewCrossOriginProtection()
+	for _, o := range allowed {
+		if err := p.AddTrustedOrigin(o); err != nil {
+			return nil, fmt.Errorf("%w: --allow-origin %q: give scheme://host[:port], e.g. http://localhost:6274: %v", errUsage, o, err)
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		check := r
+		if r.Method != http.MethodPost {
+			c := *r // shallow: Check reads the method and headers only
+			c.Method = http.MethodPost
+			check = &c
+		}
+		if err := p.Check(check); err != nil {
+			origin := r.Header.Get("Origin")
+			http.Error(w, fmt.Sprintf("dossier mcp: refused a cross-origin request from Origin %q (%v): start the server with --allow-origin %s to serve that page", origin, err, origin), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	}), nil
 }
 
 // requireToken answers 401 to a request without the bearer token.

@@ -30,6 +30,9 @@ func TestMCPHTTPAddress(t *testing.T) {
 		{[]string{"--http", "0.0.0.0:8765", "--allow-remote"}, "needs --token-env"},
 		{[]string{"--http", "8765"}, "give HOST:PORT"},
 		{[]string{"--token-env", "X"}, "go with --http"},
+		{[]string{"--allow-origin", "http://localhost:6274"}, "go with --http"},
+		{[]string{"--http", "127.0.0.1:0", "--allow-origin", "localhost:6274"}, "--allow-origin \"localhost:6274\": give scheme://host[:port]"},
+		{[]string{"--http", "127.0.0.1:0", "--allow-origin", "http://localhost:6274/mcp"}, "path, query, and fragment are not allowed"},
 		{[]string{"--http", "127.0.0.1:0", "--token-env", "DOSSIER_TEST_TOKEN"}, "DOSSIER_TEST_TOKEN: the variable is empty"},
 	} {
 		_, stderr, code := runCLI(t, append([]string{"mcp", "--root", root}, c.args...)...)
@@ -48,16 +51,12 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// TestMCPHTTPToken serves streamable HTTP with a bearer token: a request
-// without it gets 401, the SDK's client with it searches; with node, the
-// TypeScript SDK's client does too.
-func TestMCPHTTPToken(t *testing.T) {
-	t.Setenv("FLOW_DIR", "")
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	root := workspace(t, 3)
-	must(t, "index", "--root", root)
-	cmd := dossier("mcp", "--root", root, "--http", "127.0.0.1:0", "--token-env", "DOSSIER_TEST_TOKEN")
-	cmd.Env = append(cmd.Env, "DOSSIER_TEST_TOKEN=s3cret-token")
+// serveHTTP starts `dossier ARGS` (an mcp --http server) with env added,
+// stopped by SIGINT when the test ends, and returns the URL it serves.
+func serveHTTP(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	cmd := dossier(args...)
+	cmd.Env = append(cmd.Env, env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -65,10 +64,10 @@ func TestMCPHTTPToken(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGINT)
 		_ = cmd.Wait()
-	}()
+	})
 	sc := bufio.NewScanner(stderr)
 	url := ""
 	for sc.Scan() {
@@ -84,6 +83,18 @@ func TestMCPHTTPToken(t *testing.T) {
 		for sc.Scan() {
 		}
 	}()
+	return url
+}
+
+// TestMCPHTTPToken serves streamable HTTP with a bearer token: a request
+// without it gets 401, the SDK's client with it searches; with node, the
+// TypeScript SDK's client does too.
+func TestMCPHTTPToken(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	root := workspace(t, 3)
+	must(t, "index", "--root", root)
+	url := serveHTTP(t, []string{"DOSSIER_TEST_TOKEN=s3cret-token"}, "mcp", "--root", root, "--http", "127.0.0.1:0", "--token-env", "DOSSIER_TEST_TOKEN")
 
 	for _, auth := range []string{"", "Bearer wrong", "s3cret-token"} {
 		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
