@@ -3,8 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,11 +21,7 @@ func TestSearchBounds(t *testing.T) {
 			fmt.Fprintf(&b, "\tn = n + 1 // step %d of %d: %s\n", j, i, strings.Repeat("x", 90))
 		}
 		b.WriteString("\treturn n\n}\n")
-		p := filepath.Join(root, "big", fmt.Sprintf("f%03d.go", i))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, root, fmt.Sprintf("big/f%03d.go", i), b.String())
 	}
 	indexWorkspace(t, root)
 	_, cs := connect(t, root, true)

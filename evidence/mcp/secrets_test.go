@@ -20,13 +20,7 @@ import (
 // after it keep their numbers.
 func TestReadRedactsSpansOfAKey(t *testing.T) {
 	root := testWorkspace(t)
-	src := secrettest.TLSGoFile()
-	if err := os.MkdirAll(filepath.Join(root, "deploy"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "deploy", "tls.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, root, "deploy/tls.go", secrettest.TLSGoFile())
 	indexWorkspace(t, root)
 	selectors := []string{"::5,5", "::7", "::6,10", "::6,30", "::3,8", "::100c,600c", "::4,30", "::1,33", ""}
 	for _, readOnly := range []bool{false, true} {
@@ -76,11 +70,7 @@ func TestGitFilesAreNotServed(t *testing.T) {
 		"sub/.git/config": "[core]\n\tbare = false\n",
 		"wt/.git":         "gitdir: ../.git/worktrees/wt\n",
 	} {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, root, rel, text)
 	}
 	if err := os.Symlink(".git/config", filepath.Join(root, "cfg.txt")); err != nil {
 		t.Fatal(err)

@@ -30,15 +30,7 @@ func testWorkspace(t *testing.T) string {
 	t.Setenv("FLOW_DIR", "")
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	root := t.TempDir()
-	write := func(rel, text string) {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { writeFile(t, root, rel, text) }
 	write("go.mod", "module example.com/calc\n\ngo 1.22\n")
 	write("calc/calc.go", "package calc\n\n// Add returns the sum of a and b, clamped to the limit.\nfunc Add(a, b int) int {\n\treturn clamp(a + b)\n}\n\n// clamp keeps n under the limit.\nfunc clamp(n int) int {\n\tif n > 100 {\n\t\treturn 100\n\t}\n\treturn n\n}\n")
 	write("calc/calc_test.go", "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n")
@@ -54,6 +46,18 @@ func testWorkspace(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return root
+}
+
+// writeFile writes text to rel under root, making its directories.
+func writeFile(t *testing.T, root, rel, text string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func indexWorkspace(t *testing.T, root string) {
