@@ -50,7 +50,12 @@ func Run(ctx context.Context, o RunOptions) error {
 		stopIndex()
 		m.bg.stop()
 	}()
-	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx)}
+	// The signals are the caller's: it cancels ctx on them. Bubble Tea's
+	// own handler would race it for the same SIGTERM and then block its
+	// shutdown, sending a QuitMsg that no event loop is left to take, until
+	// the caller's backstop ended the process with the terminal still in
+	// the alternate screen.
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithoutSignalHandler()}
 	if o.In != nil {
 		opts = append(opts, tea.WithInput(o.In))
 	}

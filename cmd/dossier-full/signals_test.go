@@ -198,8 +198,14 @@ func TestWorkbenchStoppedBySignal(t *testing.T) {
 			}
 			tm.waitFor("the exit status", 0, func(s *screen) bool { return strings.Contains(s.text, exitMarker) })
 			tm.exited = true
-			if s := tm.capture(); !strings.Contains(s.text, fmt.Sprintf("%s%d.", exitMarker, 128+int(sig))) {
+			s := tm.capture()
+			if !strings.Contains(s.text, fmt.Sprintf("%s%d.", exitMarker, 128+int(sig))) {
 				t.Errorf("want exit %d:\n%s", 128+int(sig), s)
+			}
+			// The terminal is given back: the workbench's screen is gone
+			// (a backstop exit left it in the alternate screen).
+			if strings.Contains(s.text, "q quit") || strings.Contains(s.text, "Budget") {
+				t.Errorf("the workbench's screen is still up after it exited:\n%s", s)
 			}
 		})
 	}
