@@ -36,7 +36,7 @@ func TestUpdateRebuildsDamagedIndex(t *testing.T) {
 		t.Errorf("notices: %q", notices)
 	}
 	checkDB(t, root)
-	if problems, err := Doctor(root); err != nil || len(problems) > 0 {
-		t.Errorf("doctor after the rebuild: %v %v", problems, err)
+	if rep, err := Doctor(root); err != nil || len(rep.Problems) > 0 || rep.Incomplete != "" {
+		t.Errorf("doctor after the rebuild: %+v %v", rep, err)
 	}
 }

@@ -14,11 +14,12 @@ import (
 // Doctor checks the index of the workspace at root (see store.Doctor) and
 // what only this package knows: the search and vector records' chunk
 // counts, the snapshot's header and the stored summary's totals. It
-// returns the problems found, none when the index is sound.
-func Doctor(root string) ([]store.Problem, error) {
+// returns the problems found (none when the index is sound) and whether
+// the last run finished.
+func Doctor(root string) (store.Report, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return nil, fmt.Errorf("root %q: %w", root, err)
+		return store.Report{}, fmt.Errorf("root %q: %w", root, err)
 	}
 	return store.Doctor(store.Path(abs), store.DoctorChecks{
 		SearchChunks: func(rec []byte) (int, error) {
@@ -58,8 +59,10 @@ func doctorMore(tx *store.Tx, report func(check, detail string)) error {
 	case err != nil:
 		report("summary", fmt.Sprintf("the summary of the last run does not decode: %v", err))
 		return nil
-	case !ok:
-		report("summary", "no completed run is recorded")
+	case !ok, tx.Unfinished():
+		// A run was interrupted: its batches are not in the last summary's
+		// totals (nor is there one after a first run), and the next run
+		// completes both (store.Report.Incomplete).
 		return nil
 	}
 	t := summary.NewTotals()

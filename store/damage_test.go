@@ -237,12 +237,12 @@ func TestFaultIsAnError(t *testing.T) {
 func TestDoctor(t *testing.T) {
 	checks := func(t *testing.T, path string, want ...string) {
 		t.Helper()
-		problems, err := Doctor(path, DoctorChecks{})
+		rep, err := Doctor(path, DoctorChecks{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, p := range problems {
+		for _, p := range rep.Problems {
 			got = append(got, p.Check+": "+p.Detail)
 		}
 		if len(want) == 0 && len(got) > 0 {

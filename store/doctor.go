@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -46,15 +47,28 @@ type DoctorChecks struct {
 // maxPerCheck bounds the problems listed per check; the rest are counted.
 const maxPerCheck = 10
 
+// Report is what Doctor found.
+type Report struct {
+	// Problems lists what is wrong, each with its fix; none: the index is
+	// sound.
+	Problems []Problem
+	// Incomplete, when set, says that the last index run did not finish
+	// (see Tx.Unfinished): no problem, since every batch it wrote is whole
+	// and the next run completes the rest.
+	Incomplete string
+}
+
 // Doctor checks the index at path thoroughly: its layout, bbolt's
 // consistency check (every page reachable or free, none twice), every
 // value's checksum and dossier's invariants between buckets. It returns
-// the problems found (none: the index is sound); an error means it could
-// not check at all (no index, or locked).
-func Doctor(path string, checks DoctorChecks) ([]Problem, error) {
+// the problems found (none: the index is sound) and whether the last run
+// finished; an error means it could not check at all (no index, or
+// locked). It changes nothing in the index; a problem it finds is noted
+// for the next writer (see noteDamage), which rebuilds, as the fix says.
+func Doctor(path string, checks DoctorChecks) (Report, error) {
 	d := &doctor{path: path, counts: map[string]int{}}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w at %s: run `dossier index` first", ErrNoIndex, path)
+		return Report{}, fmt.Errorf("%w at %s: run `dossier index` first", ErrNoIndex, path)
 	}
 	// Open checks the file's layout before bbolt maps it.
 	db, err := Open(path, Options{ReadOnly: true})
@@ -65,12 +79,14 @@ func Doctor(path string, checks DoctorChecks) ([]Problem, error) {
 	if err := d.checkFreelist(); err != nil {
 		return d.fatal("file", err)
 	}
+	var incomplete string
 	err = db.View(func(tx *Tx) error {
 		if !d.walk(tx) {
 			return nil // bbolt's check would read the same damaged pages
 		}
 		d.bolt(tx)
 		d.records(tx, checks)
+		incomplete = unfinishedRun(tx, filepath.Dir(path))
 		if checks.More != nil {
 			return checks.More(tx, func(check, detail string) { d.add(check, detail, FixRebuild) })
 		}
@@ -84,7 +100,26 @@ func Doctor(path string, checks DoctorChecks) ([]Problem, error) {
 		// the note makes it rebuild from scratch.
 		db.noteDamage(damaged(path, "`dossier doctor` found %s: %s", d.problems[0].Check, d.problems[0].Detail))
 	}
-	return d.list(), nil
+	return Report{Problems: d.list(), Incomplete: incomplete}, nil
+}
+
+// unfinishedRun says why the index in dir is incomplete, or "" when its
+// last run finished.
+func unfinishedRun(tx *Tx, dir string) string {
+	first := tx.b(bucketMeta).Get(metaSummary) == nil
+	switch {
+	case !first && !tx.Unfinished():
+		return ""
+	case writerActive(dir):
+		holder := "another process"
+		if pid := writerPID(dir); pid > 0 {
+			holder = fmt.Sprintf("process %d", pid)
+		}
+		return fmt.Sprintf("%s is writing the index (`dossier index`, a watcher, `dossier mcp` or the workbench): what it wrote so far is sound, and it completes the rest", holder)
+	case first:
+		return "the first `dossier index` did not finish (it was interrupted): what it wrote is sound, and the next `dossier index` resumes it"
+	}
+	return "the last `dossier index` did not finish (it was interrupted): what it wrote is sound, and the next `dossier index` resumes it"
 }
 
 type doctor struct {
@@ -111,18 +146,19 @@ func (d *doctor) list() []Problem {
 }
 
 // fatal ends the check with err as a problem when it is one (damage, an
-// older schema) and as an error otherwise.
-func (d *doctor) fatal(check string, err error) ([]Problem, error) {
+// older schema) and as an error otherwise: an index with nothing in it
+// yet (ErrNoIndex, as a missing file) is not damaged.
+func (d *doctor) fatal(check string, err error) (Report, error) {
 	var de *DamageError
 	switch {
 	case errors.As(err, &de):
 		d.add(check, de.Problem, FixDamaged)
-	case errors.Is(err, ErrOlderSchema), errors.Is(err, ErrNoIndex):
+	case errors.Is(err, ErrOlderSchema):
 		d.add("schema", err.Error(), FixRebuild)
 	default:
-		return nil, err
+		return Report{}, err
 	}
-	return d.list(), nil
+	return Report{Problems: d.list()}, nil
 }
 
 // checkFreelist checks the freelist page's header before bbolt's check

@@ -105,6 +105,11 @@ var (
 	// sizes and mtimes, valid while the generation it names is the
 	// index's. A re-index checks it with one stat per file and directory.
 	metaWalk = []byte("walktree")
+	// metaUnfinished is present while file records were written that no
+	// stored summary accounts for: an index run was interrupted (or is
+	// under way), and the next one completes it. Put and DeleteFile set
+	// it, SetSummary removes it.
+	metaUnfinished = []byte("unfinished")
 )
 
 // snapMeta is the key of the search snapshot's header inside a snapshot

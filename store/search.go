@@ -70,7 +70,18 @@ func (t *Tx) Dirty() []string {
 // DirtyCount is len(Dirty()) without building the list.
 func (t *Tx) DirtyCount() int { return t.b(bucketDirty).Stats().KeyN }
 
-func (t *Tx) markDirty(path string) error { return t.b(bucketDirty).Put([]byte(path), nil) }
+// markDirty records that path's records changed: the search snapshot no
+// longer holds them, and no summary accounts for them yet (see
+// metaUnfinished).
+func (t *Tx) markDirty(path string) error {
+	if !t.unfinished {
+		if err := t.b(bucketMeta).Put(metaUnfinished, []byte("1")); err != nil {
+			return err
+		}
+		t.unfinished = true
+	}
+	return t.b(bucketDirty).Put([]byte(path), nil)
+}
 
 // The search snapshot lives in one of two slots. Readers use the active
 // one; a rebuild fills the other in short transactions (ClearStaging,

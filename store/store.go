@@ -475,6 +475,18 @@ func AcquireWriter(root string, timeout time.Duration) (*WriterLock, error) {
 	return &WriterLock{f: f}, nil
 }
 
+// writerActive reports whether a process holds the writer lock of the
+// workspace whose .dossier directory is dir, without waiting for it or
+// keeping it.
+func writerActive(dir string) bool {
+	l := flock.New(filepath.Join(dir, "index.lock"), flock.SetFlag(os.O_RDONLY))
+	ok, err := l.TryRLock()
+	if ok {
+		l.Unlock()
+	}
+	return err == nil && !ok
+}
+
 // Release gives the lock back.
 func (l *WriterLock) Release() error { return l.f.Unlock() }
 

@@ -19,6 +19,8 @@ import (
 type Tx struct {
 	tx *bolt.Tx
 	f  *os.File // the file bbolt maps (see readat.go)
+	// unfinished: this transaction has set metaUnfinished.
+	unfinished bool
 }
 
 func (t *Tx) b(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }
@@ -329,8 +331,20 @@ func (t *Tx) SetWalkTree(tree []byte) error {
 	return t.b(bucketMeta).Put(metaWalk, tree)
 }
 
-// SetSummary stores the summary of the last index run (any JSON value).
-func (t *Tx) SetSummary(v any) error { return putJSON(t.b(bucketMeta), metaSummary, v) }
+// SetSummary stores the summary of the last index run (any JSON value),
+// which accounts for every file record written before it.
+func (t *Tx) SetSummary(v any) error {
+	if err := t.b(bucketMeta).Delete(metaUnfinished); err != nil {
+		return err
+	}
+	t.unfinished = false
+	return putJSON(t.b(bucketMeta), metaSummary, v)
+}
+
+// Unfinished reports whether file records were written since the last
+// summary was stored (see metaUnfinished): an index run was interrupted,
+// or is under way, and the next one completes it.
+func (t *Tx) Unfinished() bool { return t.b(bucketMeta).Get(metaUnfinished) != nil }
 
 // Summary decodes the summary of the last index run into v; false if none.
 func (t *Tx) Summary(v any) (bool, error) { return getJSON(t.b(bucketMeta), metaSummary, v) }

@@ -26,11 +26,13 @@ func newDoctorCmd(g *globals) *cobra.Command {
 		Short: "Check the index for damage and inconsistencies",
 		Long: "Check .dossier/index.db thoroughly: its file layout, bbolt's consistency check, the\n" +
 			"checksum of every value and the records' agreement with each other. Each problem is\n" +
-			"printed with its fix; the exit code is 0 when the index is sound, 1 otherwise.",
+			"printed with its fix; the exit code is 0 when the index is sound, 1 otherwise. An index\n" +
+			"whose last run was interrupted is sound: it is reported as incomplete (exit 0), and\n" +
+			"the next `dossier index` resumes it.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "print {ok, problems: [{check, detail, fix}]} as one JSON object")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print {ok, incomplete, problems: [{check, detail, fix}]} as one JSON object")
 	return cmd
 }
 
@@ -39,10 +41,11 @@ func (o *doctorOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	problems, err := index.Doctor(root)
+	rep, err := index.Doctor(root)
 	if err != nil {
 		return err
 	}
+	problems := rep.Problems
 	w := cmd.OutOrStdout()
 	if o.json {
 		if problems == nil {
@@ -51,14 +54,18 @@ func (o *doctorOptions) run(cmd *cobra.Command) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
-			OK       bool            `json:"ok"`
-			Problems []store.Problem `json:"problems"`
-		}{len(problems) == 0, problems}); err != nil {
+			OK         bool            `json:"ok"`
+			Incomplete string          `json:"incomplete,omitempty"`
+			Problems   []store.Problem `json:"problems"`
+		}{len(problems) == 0, rep.Incomplete, problems}); err != nil {
 			return err
 		}
 	} else {
 		if len(problems) == 0 {
 			fmt.Fprintf(w, "%s: no problems found\n", store.Path(root))
+		}
+		if rep.Incomplete != "" {
+			fmt.Fprintf(w, "incomplete: %s\n", rep.Incomplete)
 		}
 		for _, p := range problems {
 			fmt.Fprintf(w, "%s: %s\n  fix: %s\n", p.Check, p.Detail, p.Fix)
