@@ -24,8 +24,9 @@ const quickLimit = 64
 // run follows.
 func (ix *Indexer) quickRun(ctx context.Context) (sum Summary, ok bool, err error) {
 	start := time.Now()
-	if ix.opts.Verbose || ix.noQuick || store.DamageNoted(store.Path(ix.root)) {
-		// A reader found the index damaged: a full run's open repairs it.
+	if p := store.Path(ix.root); ix.opts.Verbose || ix.noQuick || store.DamageNoted(p) || store.ChangedOutside(p) {
+		// A reader found the index damaged, or it changed behind
+		// dossier's back: a full run's open checks and repairs it.
 		return sum, false, nil
 	}
 	var tree *discover.Tree

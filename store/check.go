@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"slices"
 	"syscall"
 
 	"github.com/gofrs/flock"
@@ -170,6 +171,70 @@ func checkLayout(path string, r io.ReaderAt, size int64) error {
 	}
 	if need := int64(cur.pgid) * pageSize; size < need {
 		return damaged(path, "the file is %d bytes, its header says %d (%d pages of %d): it was cut short", size, need, cur.pgid, pageSize)
+	}
+	return nil
+}
+
+// bbolt's page flags and the size of a branch page's element header
+// (pos, ksize uint32; the child's pgid uint64).
+const (
+	boltBranchFlag    = 0x01
+	boltLeafFlag      = 0x02
+	boltBranchElement = 16
+)
+
+// pageWalk checks the page tree of buckets by reading each page's header
+// (and a branch page's child ids) with pread: what bbolt asserts of every
+// page as it reads one, for pages no run may read (see checkOutside).
+type pageWalk struct {
+	path     string
+	f        io.ReaderAt
+	pageSize int64
+	hwm      uint64   // pages 0..hwm-1 exist
+	seen     []uint64 // a bit per page reached
+}
+
+// tree checks the pages of the tree rooted at root: each is the page its
+// parent names, a branch or a leaf page, within the high-water mark, and
+// reached once.
+func (w *pageWalk) tree(name string, root uint64) error {
+	var hdr [boltPageHeader]byte
+	var elems []byte
+	stack := []uint64{root}
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if id < 2 || id >= w.hwm {
+			return damaged(w.path, "bucket %q: page %d is not a data page below the high-water mark %d", name, id, w.hwm)
+		}
+		if w.seen[id/64]&(1<<(id%64)) != 0 {
+			return damaged(w.path, "bucket %q: page %d is reached twice", name, id)
+		}
+		w.seen[id/64] |= 1 << (id % 64)
+		if _, err := w.f.ReadAt(hdr[:], int64(id)*w.pageSize); err != nil {
+			return damaged(w.path, "bucket %q: page %d: %v", name, id, err)
+		}
+		ne := binary.NativeEndian
+		self, flags, count, overflow := ne.Uint64(hdr[0:]), ne.Uint16(hdr[8:]), int64(ne.Uint16(hdr[10:])), uint64(ne.Uint32(hdr[12:]))
+		switch {
+		case self != id:
+			return damaged(w.path, "bucket %q: page %d says it is page %d", name, id, self)
+		case id+overflow >= w.hwm:
+			return damaged(w.path, "bucket %q: page %d and its %d overflow pages run past the high-water mark %d", name, id, overflow, w.hwm)
+		case flags == boltLeafFlag:
+			continue
+		case flags != boltBranchFlag:
+			return damaged(w.path, "bucket %q: page %d has flags %#x, not a branch or leaf page's", name, id, flags)
+		case count == 0 || boltPageHeader+count*boltBranchElement > int64(overflow+1)*w.pageSize:
+			return damaged(w.path, "bucket %q: branch page %d holds %d children, which do not fit it", name, id, count)
+		}
+		elems = slices.Grow(elems[:0], int(count*boltBranchElement))[:count*boltBranchElement]
+		if _, err := w.f.ReadAt(elems, int64(id)*w.pageSize+boltPageHeader); err != nil {
+			return damaged(w.path, "bucket %q: page %d: %v", name, id, err)
+		}
+		for e := range count {
+			stack = append(stack, ne.Uint64(elems[e*boltBranchElement+8:]))
+		}
 	}
 	return nil
 }

@@ -10,6 +10,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"syscall"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // A damaged index must never take the process down: bbolt maps the file
@@ -66,6 +69,7 @@ func SetAside(path string) (string, error) {
 		return "", fmt.Errorf("keep damaged index as %s: %w (move or delete %s by hand)", dst, err, path)
 	}
 	_ = os.Remove(notePath(path))
+	_ = os.Remove(stampPath(path))
 	return dst, nil
 }
 
@@ -105,6 +109,91 @@ func (db *DB) checkNote() error {
 		return nil
 	}
 	return damaged(db.path, "found by an earlier reader: %s", n.Problem)
+}
+
+// A page no run reads can be damaged too: bbolt asserts a page only when
+// it reads it, and a run reads little more than what it changes. dossier's
+// own writes never damage a page (a commit is atomic; a crash leaves the
+// last one whole), so such damage comes from outside: another program
+// writing the file, a copy cut short, a sync client, the disk. A writer
+// leaves the file's identity (size, modification time, inode) in
+// index.db.stamp as it closes it, and the next writer to open a file that
+// is not as it was left checks the structure of every page before it
+// keeps what it does not rewrite (checkOutside), with one pread per page
+// (no value is read). Damage that
+// leaves the file as it was (a failing disk) is found by the first reader
+// of the page or value, or by `dossier doctor`, which note it for the next
+// writer.
+
+// stampPath holds the identity of the index file as its last writer left it.
+func stampPath(path string) string { return path + ".stamp" }
+
+// stampOf is the identity of the file f: its size, modification time and
+// inode.
+func stampOf(f *os.File) string {
+	st, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	var ino uint64
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		ino = sys.Ino
+	}
+	return fmt.Sprintf("%d %d %d\n", st.Size(), st.ModTime().UnixNano(), ino)
+}
+
+// writeStamp records the file as this writer leaves it. Best effort: a
+// stamp not written costs the next writer a check, nothing more.
+func (db *DB) writeStamp() {
+	if s := stampOf(db.file); s != "" {
+		_ = os.WriteFile(stampPath(db.path), []byte(s), 0o600)
+	}
+}
+
+// stamped reports whether f is the index file at path as its last writer
+// left it.
+func stamped(path string, f *os.File) bool {
+	data, err := fsafe.ReadFile(stampPath(path), 256)
+	return err == nil && string(data) == stampOf(f)
+}
+
+// checkOutside checks the structure of every page (see pageWalk) when the
+// file is not as dossier's last writer left it.
+func (db *DB) checkOutside() error {
+	if stamped(db.path, db.file) {
+		return nil
+	}
+	return guard(db.path, func() error {
+		return db.bolt.View(func(tx *bolt.Tx) error {
+			ps := int64(tx.DB().Info().PageSize)
+			hwm := uint64(tx.Size() / ps)
+			w := &pageWalk{path: db.path, f: db.file, pageSize: ps, hwm: hwm, seen: make([]uint64, hwm/64+1)}
+			if err := w.tree("(root)", uint64(tx.Cursor().Bucket().Root())); err != nil {
+				return err
+			}
+			for _, name := range allBuckets {
+				if b := tx.Bucket(name); b != nil && b.Root() != 0 {
+					if err := w.tree(string(name), uint64(b.Root())); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// ChangedOutside reports whether the index file at path is not as
+// dossier's last writer left it (see checkOutside): a caller that would
+// only read the index, finding nothing to write, leaves it to a writer's
+// open, which checks it.
+func ChangedOutside(path string) bool {
+	f, err := openRegular(path)
+	if err != nil {
+		return false // nothing to check: a writer's open reports it
+	}
+	defer f.Close()
+	return !stamped(path, f)
 }
 
 // guard runs fn, turning a memory fault on the mapped file, a panic inside

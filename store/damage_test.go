@@ -161,6 +161,63 @@ func TestDamagedPageIsAnError(t *testing.T) {
 	wantDamaged(t, readAll(db), path, "bbolt")
 }
 
+// A writer's open checks the structure of every page when the file is not
+// as the last writer left it: a page no transaction would read is damage
+// then, before a run keeps it. Readers do not pay for the check.
+func TestWriterChecksPagesChangedOutside(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		damage  func(f *os.File, ps int64, root, child uint64)
+		problem string
+	}{
+		{"zeroed", func(f *os.File, ps int64, _, child uint64) { f.WriteAt(make([]byte, ps), int64(child)*ps) }, "says it is page 0"},
+		{"past the end", func(f *os.File, ps int64, root, _ uint64) {
+			f.WriteAt(binary.NativeEndian.AppendUint64(nil, 1<<40), int64(root)*ps+boltPageHeader+8)
+		}, "not a data page below the high-water mark"},
+		{"reached twice", func(f *os.File, ps int64, root, child uint64) {
+			f.WriteAt(binary.NativeEndian.AppendUint64(nil, child), int64(root)*ps+boltPageHeader+boltBranchElement+8)
+		}, "is reached twice"},
+		{"freelist flags", func(f *os.File, ps int64, _, child uint64) {
+			f.WriteAt(binary.NativeEndian.AppendUint16(nil, 0x10), int64(child)*ps+8)
+		}, "has flags 0x10, not a branch or leaf page's"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filled(t, 60)
+			if ChangedOutside(path) {
+				t.Error("the file as its writer left it counts as changed")
+			}
+			b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var root uint64
+			var ps int64
+			b.View(func(tx *bolt.Tx) error {
+				root, ps = uint64(tx.Bucket(bucketBlobs).Root()), int64(tx.DB().Info().PageSize)
+				return nil
+			})
+			b.Close()
+			// The root of blobs is a branch page: its first child.
+			f, _ := os.OpenFile(path, os.O_RDWR, 0)
+			var elem [boltBranchElement]byte
+			f.ReadAt(elem[:], int64(root)*ps+boltPageHeader)
+			tc.damage(f, ps, root, binary.NativeEndian.Uint64(elem[8:]))
+			f.Close()
+			if !ChangedOutside(path) {
+				t.Error("a file written from outside does not count as changed")
+			}
+			db, err := Open(path, Options{ReadOnly: true})
+			if err != nil {
+				t.Fatalf("a reader's open checks pages: %v", err)
+			}
+			db.Close()
+			_, err = Open(path, Options{})
+			wantDamaged(t, err, path, `bucket "blobs": page `)
+			wantDamaged(t, err, path, tc.problem)
+		})
+	}
+}
+
 // flip inverts one byte of the file at off.
 func flip(t *testing.T, path string, off int64) {
 	t.Helper()

@@ -75,6 +75,8 @@ type DB struct {
 	gen uint64
 	// turn is the turnstile, open once Current has looked at it.
 	turn *os.File
+	// writer: opened for writing, it leaves its stamp (see writeStamp).
+	writer bool
 }
 
 // Open opens the index at path. A writer creates it when missing; a reader
@@ -127,12 +129,17 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 	db := &DB{bolt: b, path: path, file: file}
 	err = guard(path, func() error { return db.checkSchema(opts.ReadOnly) })
 	if err == nil && !opts.ReadOnly {
-		err = db.checkNote()
+		// What a reader found, then what changed behind dossier's back;
+		// a writer acts on the damage itself (it rebuilds).
+		if err = db.checkNote(); err == nil {
+			err = db.checkOutside()
+		}
 	}
 	if err != nil {
 		b.Close()
 		return nil, err
 	}
+	db.writer = !opts.ReadOnly
 	return db, nil
 }
 
@@ -140,6 +147,9 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 func (db *DB) Close() error {
 	if db.turn != nil {
 		db.turn.Close()
+	}
+	if db.writer {
+		db.writeStamp()
 	}
 	return db.bolt.Close()
 }

@@ -283,11 +283,17 @@ func renamed(name string, files map[string]bool) bool {
 // compareWithFresh checks that the index the kills left behind, once
 // completed, answers exactly as a fresh index of a copy of the tree.
 func (c *crasher) compareWithFresh() {
-	t := c.t
-	t.Helper()
+	c.t.Helper()
 	c.compared++
+	compareWithFresh(c.t, c.root, "F3_4 does a thing\nchanges\nreturn x\nM12\nthing x int\n")
+}
+
+// compareWithFresh checks that the index of root answers queries (one a
+// line) exactly as a fresh index of a copy of its tree.
+func compareWithFresh(t *testing.T, root, queries string) {
+	t.Helper()
 	fresh := t.TempDir()
-	if err := exec.Command("cp", "-a", c.root+"/.", fresh).Run(); err != nil {
+	if err := exec.Command("cp", "-a", root+"/.", fresh).Run(); err != nil {
 		t.Fatal(err)
 	}
 	os.RemoveAll(store.Dir(fresh))
@@ -295,7 +301,6 @@ func (c *crasher) compareWithFresh() {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("fresh index: %v\n%s", err, out)
 	}
-	queries := "F3_4 does a thing\nchanges\nreturn x\nM12\nthing x int\n"
 	search := func(root string) string {
 		cmd := dossier("search", "--json", "-k", "20", "--root", root)
 		cmd.Stdin = strings.NewReader(queries)
@@ -325,7 +330,7 @@ func (c *crasher) compareWithFresh() {
 		}
 		return b.String()
 	}
-	if got, want := search(c.root), search(fresh); got != want {
-		t.Errorf("after kills the index answers differently from a fresh index of the same tree:\n got %s\nwant %s", got, want)
+	if got, want := search(root), search(fresh); got != want {
+		t.Errorf("the index answers differently from a fresh index of the same tree:\n got %s\nwant %s", got, want)
 	}
 }

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/search"
@@ -241,6 +245,78 @@ func TestFlippedVectorTableByte(t *testing.T) {
 		t.Errorf("doctor on a damaged vector table: exit %d\n%s%s", code, out, errOut)
 	}
 	repairs(t, root)
+}
+
+// Damage on a page no run reads (a leaf of the symbol-name lists that the
+// edited files do not reach, or that nothing reaches when no file changed)
+// is found by the next index anyway, which keeps the file aside and
+// rebuilds: the file changed behind dossier's back, so the run checks
+// every page before keeping what it does not rewrite (issue 30).
+func TestDamagedPageNoRunReads(t *testing.T) {
+	for _, edited := range []int{3, 0} {
+		t.Run(fmt.Sprintf("%d files edited", edited), func(t *testing.T) {
+			root := t.TempDir()
+			files := map[string]string{}
+			for i := range 300 {
+				files[fmt.Sprintf("pkg%03d/f%d.go", i/50, i)] = fmt.Sprintf("package p\n\n// Limits of F%d.\nconst (\n\tMinF%d = 1\n\tMaxF%d = 2\n)\n\n// F%d does a thing.\nfunc F%d(x int) int { return x * MaxF%d }\n", i, i, i, i, i, i)
+			}
+			writeTree(t, root, files)
+			// Old enough for a run that finds nothing changed to trust
+			// the tree and write nothing.
+			old := time.Now().Add(-time.Hour)
+			filepath.WalkDir(root, func(p string, _ fs.DirEntry, _ error) error { return os.Chtimes(p, old, old) })
+			for range 2 { // the second run learns the tree .dossier was added to
+				if _, errOut, code := runCLI(t, "index", "--root", root); code != 0 {
+					t.Fatalf("index: exit %d: %s", code, errOut)
+				}
+			}
+			page := zeroPageOf(t, store.Path(root), "pkg005/f280.gominf280", "pkg005/f280.gomaxf280")
+			changed := map[string]string{}
+			for i := range edited {
+				rel := fmt.Sprintf("pkg000/f%d.go", i)
+				changed[rel] = files[rel] + "\n// Changed.\n"
+			}
+			writeTree(t, root, changed)
+			out, errOut, code := run(t, "index", "--root", root)
+			noTrace(t, "index", out+errOut)
+			problem := fmt.Sprintf(`index.db is damaged (bucket "symnames": page %d says it is page 0): kept as index.db.damaged, rebuilding from scratch`, page)
+			if code != 0 || !strings.Contains(errOut, problem) {
+				t.Fatalf("index after damage on a page it does not rewrite: exit %d\n%s%s", code, out, errOut)
+			}
+			doctorClean(t, root)
+			compareWithFresh(t, root, "F280 does a thing\nMaxF280\nlimits of F1\nreturn x\n")
+		})
+	}
+}
+
+// zeroPageOf zeroes the page of the index file at path that holds one of
+// entries (a leaf's key followed by the start of its value), found once in
+// the file, and returns its number.
+func zeroPageOf(t *testing.T, path string, entries ...string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pageSize := int(binary.NativeEndian.Uint32(data[16+8:]))
+	at := -1
+	for _, e := range entries {
+		if i := bytes.Index(data, []byte(e)); i >= 0 && bytes.Count(data, []byte(e)) == 1 {
+			at = i
+		}
+	}
+	if at < 0 {
+		t.Fatalf("none of %q is in %s, once", entries, path)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(make([]byte, pageSize), int64(at/pageSize*pageSize)); err != nil {
+		t.Fatal(err)
+	}
+	return at / pageSize
 }
 
 func flipByte(t *testing.T, path string, off int64) {
