@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"syscall"
 
@@ -121,6 +122,32 @@ func checkFile(path string, readOnly bool) error {
 		return fmt.Errorf("open index %s: %w", path, err)
 	}
 	return checkLayout(path, f, st.Size())
+}
+
+// checkLink refuses a symbolic link at the index's path whose target is
+// missing and cannot be created: its directory does not exist. A writer
+// follows a link whose target's directory exists and creates the target,
+// as a shell's redirection would; readers then find no index yet.
+func checkLink(path string) error {
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return nil
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		return nil // the target exists (or the error is the open's to report)
+	}
+	target, err := os.Readlink(path)
+	if err != nil {
+		return nil
+	}
+	dir := filepath.Dir(target)
+	if !filepath.IsAbs(target) {
+		dir = filepath.Join(filepath.Dir(path), dir)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	return fmt.Errorf("index %s is a symbolic link to %s, whose directory %s does not exist: create that directory, or remove the link to keep the index in %s",
+		path, target, dir, filepath.Dir(path))
 }
 
 // openRegular opens the index file for reading without blocking, and only

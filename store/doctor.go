@@ -67,6 +67,9 @@ type Report struct {
 // for the next writer (see noteDamage), which rebuilds, as the fix says.
 func Doctor(path string, checks DoctorChecks) (Report, error) {
 	d := &doctor{path: path, counts: map[string]int{}}
+	if err := checkLink(path); err != nil {
+		return Report{}, err
+	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return Report{}, fmt.Errorf("%w at %s: run `dossier index` first", ErrNoIndex, path)
 	}

@@ -100,6 +100,9 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 	if timeout == 0 {
 		timeout = DefaultWait
 	}
+	if err := checkLink(path); err != nil {
+		return nil, err
+	}
 	if !opts.ReadOnly {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("create index directory: %w (make %s writable or choose another --root)", err, filepath.Dir(path))
