@@ -123,7 +123,7 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 			return nil, fmt.Errorf("open index %s: %w", path, err)
 		case errors.Is(err, os.ErrPermission):
-			return nil, fmt.Errorf("open index %s: permission denied: make %s writable or choose another --root", path, filepath.Dir(path))
+			return nil, permissionError(path, opts.ReadOnly, err)
 		case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
 			return nil, damaged(path, "bbolt: %v", err)
 		}
@@ -144,6 +144,23 @@ func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	db.writer = !opts.ReadOnly
 	return db, nil
+}
+
+// permissionError says which keeps this process out of the index at
+// path, the file or its directory, and what to do.
+func permissionError(path string, readOnly bool, err error) error {
+	cause := "permission denied"
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+		cause = pe.Err.Error()
+	}
+	if _, serr := os.Stat(path); serr != nil {
+		// No file yet: the directory must let this process create it.
+		return fmt.Errorf("open index %s: %s: make %s writable or choose another --root", path, cause, filepath.Dir(path))
+	}
+	if readOnly {
+		return fmt.Errorf("open index %s: the file cannot be read (%s): make it readable (`chmod u+r %s`) or choose another --root", path, cause, path)
+	}
+	return fmt.Errorf("open index %s: the file cannot be opened for writing (%s): make it writable (`chmod u+rw %s`) or choose another --root", path, cause, path)
 }
 
 // Close releases the file.
