@@ -136,22 +136,12 @@ func TestFlippedValueByteIsDamaged(t *testing.T) {
 // A page bbolt cannot make sense of makes it panic; the panic is an error.
 func TestDamagedPageIsAnError(t *testing.T) {
 	path := filled(t, 60)
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var root uint64
-	var pageSize int
-	b.View(func(tx *bolt.Tx) error {
-		root, pageSize = uint64(tx.Bucket(bucketSearch).Root()), tx.DB().Info().PageSize
-		return nil
-	})
-	b.Close()
+	root, pageSize := bucketRoot(t, path, bucketSearch)
 	// The page's own id no longer matches where it is.
 	var id [8]byte
 	binary.NativeEndian.PutUint64(id[:], root+1000)
 	f, _ := os.OpenFile(path, os.O_RDWR, 0)
-	f.WriteAt(id[:], int64(root)*int64(pageSize))
+	f.WriteAt(id[:], int64(root)*pageSize)
 	f.Close()
 	db, err := Open(path, Options{ReadOnly: true})
 	if err != nil {
@@ -186,17 +176,7 @@ func TestWriterChecksPagesChangedOutside(t *testing.T) {
 			if ChangedOutside(path) {
 				t.Error("the file as its writer left it counts as changed")
 			}
-			b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var root uint64
-			var ps int64
-			b.View(func(tx *bolt.Tx) error {
-				root, ps = uint64(tx.Bucket(bucketBlobs).Root()), int64(tx.DB().Info().PageSize)
-				return nil
-			})
-			b.Close()
+			root, ps := bucketRoot(t, path, bucketBlobs)
 			// The root of blobs is a branch page: its first child.
 			f, _ := os.OpenFile(path, os.O_RDWR, 0)
 			var elem [boltBranchElement]byte
@@ -216,6 +196,24 @@ func TestWriterChecksPagesChangedOutside(t *testing.T) {
 			wantDamaged(t, err, path, tc.problem)
 		})
 	}
+}
+
+// bucketRoot returns the root page of bucket in the index at path and the
+// file's page size.
+func bucketRoot(t *testing.T, path string, bucket []byte) (uint64, int64) {
+	t.Helper()
+	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var root uint64
+	var pageSize int64
+	b.View(func(tx *bolt.Tx) error {
+		root, pageSize = uint64(tx.Bucket(bucket).Root()), int64(tx.DB().Info().PageSize)
+		return nil
+	})
+	return root, pageSize
 }
 
 // flip inverts one byte of the file at off.
