@@ -118,12 +118,11 @@ func (db *DB) checkNote() error {
 // writing the file, a copy cut short, a sync client, the disk. A writer
 // leaves the file's identity (size, modification time, inode) in
 // index.db.stamp as it closes it, and the next writer to open a file that
-// is not as it was left checks the structure of every page before it
-// keeps what it does not rewrite (checkOutside), with one pread per page
-// (no value is read). Damage that
-// leaves the file as it was (a failing disk) is found by the first reader
-// of the page or value, or by `dossier doctor`, which note it for the next
-// writer.
+// is not as it was left checks the structure of every page, with one
+// pread per page and no value read, before it keeps what it does not
+// rewrite (checkOutside). Damage that leaves the file as it was (a
+// failing disk) is found by the first reader of the page or value, or by
+// `dossier doctor`, which note it for the next writer.
 
 // stampPath holds the identity of the index file as its last writer left it.
 func stampPath(path string) string { return path + ".stamp" }
