@@ -74,7 +74,12 @@ func interruptIndex(t *testing.T, root string, prepare func(), interrupted func(
 			case <-time.After(5 * time.Millisecond):
 				if readIndex(t, root, interrupted) {
 					cmd.Process.Signal(os.Interrupt)
-					err = <-exited
+					select {
+					case err = <-exited:
+					case <-time.After(time.Minute): // a hang, not a slow stop
+						cmd.Process.Kill()
+						t.Fatalf("index still running a minute after SIGINT\n%s", errb.String())
+					}
 					break poll
 				}
 			}
