@@ -100,7 +100,8 @@ type Debug struct {
 	// Warnings are the notes that say the answer is partial: a retriever
 	// the mode asks for was left out (an embeddings endpoint that did not
 	// answer, or one the settings do not name), and the results come from
-	// the others. Front-ends show them where the user looks (the CLI on
+	// the others; or the vectors answered the query with a secret of it
+	// redacted. Front-ends show them where the user looks (the CLI on
 	// standard error); they are in Notes too.
 	Warnings []string `json:"warnings,omitempty"`
 	// NearMisses are the best results below the threshold, when none
@@ -332,7 +333,10 @@ func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, er
 	}
 	resp.Debug.Notes = append(resp.Debug.Notes, v.notes...)
 	if n := qe.redactedNote(); n != "" {
-		resp.Debug.Notes = append(resp.Debug.Notes, n)
+		// A warning, so that every front-end shows it where the user
+		// looks (the workbench's overlay, the CLI's standard error): the
+		// vectors answered another query than the one typed.
+		resp.Debug.Warnings = append(resp.Debug.Warnings, n)
 	}
 	resp.Debug.Notes = append(resp.Debug.Notes, resp.Debug.Warnings...)
 	fused, total := fuse(lists, order, cos)
