@@ -62,11 +62,18 @@ type damageNote struct {
 
 // SetAside renames a damaged index file to DamagedPath (replacing an older
 // one) so a writer can rebuild from scratch; the caller holds the
-// workspace's writer lock. It returns the new path.
+// workspace's writer lock. It returns the new path. Where path is a
+// symbolic link (an index kept on another disk), the file it leads to is
+// set aside beside it and the link stays, so the rebuild is written where
+// the user put the index.
 func SetAside(path string) (string, error) {
-	dst := DamagedPath(path)
-	if err := os.Rename(path, dst); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("keep damaged index as %s: %w (move or delete %s by hand)", dst, err, path)
+	target := path
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		target = t
+	}
+	dst := DamagedPath(target)
+	if err := os.Rename(target, dst); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("keep damaged index as %s: %w (move or delete %s by hand)", dst, err, target)
 	}
 	_ = os.Remove(notePath(path))
 	_ = os.Remove(stampPath(path))

@@ -400,3 +400,35 @@ func TestFIFOIndexIsDamaged(t *testing.T) {
 		}
 	}
 }
+
+// TestSetAsideKeepsTheLink: an index.db that is a link to a file on
+// another disk has that file set aside beside it, and the link stays, so
+// the rebuild goes where the user keeps the index.
+func TestSetAsideKeepsTheLink(t *testing.T) {
+	file := filled(t, 3)
+	link := filepath.Join(t.TempDir(), DirName, "index.db")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(file, link); err != nil {
+		t.Fatal(err)
+	}
+	kept, err := SetAside(link)
+	if err != nil || kept != DamagedPath(file) {
+		t.Fatalf("SetAside = %q, %v; want %q", kept, err, DamagedPath(file))
+	}
+	if to, err := os.Readlink(link); err != nil || to != file {
+		t.Errorf("the link is %q, %v; want it kept, to %s", to, err, file)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("the damaged file is not kept: %v", err)
+	}
+	db, err := Open(link, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if st, err := os.Stat(file); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("the new index is not written where the link leads: %v", err)
+	}
+}
