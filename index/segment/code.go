@@ -2,7 +2,9 @@ package segment
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -13,8 +15,26 @@ import (
 )
 
 // ParseTimeout bounds one tree-sitter parse; a file that takes longer is
-// indexed as text windows.
+// indexed as text windows. A smaller file has less time (parseTimeout):
+// some grammars' scanners are quadratic on hostile input (Python's, on a
+// run of indented comments: 6.5 s for 128 KB), and a bound in proportion
+// to the size keeps any tree's cost in proportion to its bytes.
 const ParseTimeout = 10 * time.Second
+
+// parseTimeout is the time a parse of n bytes has: a second, and 10 µs a
+// byte (tree-sitter parses 0.2 to 1.6 µs a byte of dense code), at most
+// ParseTimeout.
+func parseTimeout(n int) time.Duration {
+	return min(ParseTimeout, time.Second+time.Duration(n)*10*time.Microsecond)
+}
+
+// MaxWalkSteps bounds the walk of one file's syntax tree, in nodes gone
+// through (see walker.spend); a file that needs more is indexed as text
+// windows. A count, not a clock, so that the same bytes always give the
+// same segments. Each node costs the walk a few calls into tree-sitter,
+// about a second for the whole budget; the most any file of Go's own
+// source needs is 7,666 (GOROOT/src), 1 MiB of `//x` lines 262,144.
+const MaxWalkSteps = 1 << 18
 
 // Parsers holds one tree-sitter parser per language for one goroutine
 // (parsers are not safe for concurrent use).
@@ -24,6 +44,9 @@ type Parsers struct {
 	// is freed, so a framework describer reads the same parse (see
 	// index/laravel) instead of parsing the file again.
 	OnTree func(language string, root *sitter.Node, src []byte)
+	// budget, when not 0, stands for MaxWalkSteps (tests); steps is what
+	// the last walk took.
+	budget, steps int
 }
 
 // NewParsers returns an empty parser cache.
@@ -37,41 +60,48 @@ func (p *Parsers) Close() {
 	p.m = nil
 }
 
-func (p *Parsers) code(ctx context.Context, language string, src []byte) (Result, bool) {
+// code segments src with its language's grammar. why, when not "", is
+// why it could not, and the file is indexed as text windows.
+func (p *Parsers) code(ctx context.Context, language string, src []byte) (res Result, why string) {
 	sp := specs[language]
 	if sp == nil {
-		return Result{}, false
+		return Result{}, "no grammar for " + language
 	}
-	if ctx.Err() != nil {
-		return Result{}, false
+	if err := ctx.Err(); err != nil {
+		return Result{}, err.Error()
 	}
 	ps := p.m[language]
 	if ps == nil {
 		ps = sitter.NewParser()
 		ps.SetLanguage(grammar.Of(language))
-		// tree-sitter's own timeout, not a cancellable context: the
-		// binding's cancel goroutine can fire after a parse completes and
-		// leave the parser refusing every later parse.
-		ps.SetOperationLimit(int(ParseTimeout / time.Microsecond))
 		p.m[language] = ps
 	}
+	// tree-sitter's own timeout, not a cancellable context: the binding's
+	// cancel goroutine can fire after a parse completes and leave the
+	// parser refusing every later parse.
+	limit := parseTimeout(len(src))
+	ps.SetOperationLimit(int(limit / time.Microsecond))
 	tree, err := ps.ParseCtx(context.Background(), nil, src)
 	if err != nil || tree == nil {
 		ps.Close()
 		delete(p.m, language)
-		return Result{}, false
+		return Result{}, fmt.Sprintf("the parse took over %s", limit.Round(10*time.Millisecond))
 	}
 	defer tree.Close()
 	root := tree.RootNode()
 	if p.OnTree != nil {
 		p.OnTree(language, root, src)
 	}
-	w := &walker{sp: sp, src: src, ls: newLines(src)}
+	w := &walker{sp: sp, src: src, ls: newLines(src), budget: cmp.Or(p.budget, MaxWalkSteps)}
 	w.container(root, nil, false)
 	w.flush()
+	p.steps = w.steps
+	if w.over {
+		return Result{}, fmt.Sprintf("over %d syntax nodes to walk", w.budget)
+	}
 	sort.SliceStable(w.out, func(i, j int) bool { return w.out[i].StartByte < w.out[j].StartByte })
 	sort.SliceStable(w.syms, func(i, j int) bool { return w.syms[i].StartByte < w.syms[j].StartByte })
-	return Result{Segments: w.out, Symbols: w.syms, Imports: w.imports, ParseError: root.HasError()}, true
+	return Result{Segments: w.out, Symbols: w.syms, Imports: w.imports, ParseError: root.HasError()}, ""
 }
 
 // spec describes one grammar to the generic walker.
@@ -139,18 +169,39 @@ type walker struct {
 	syms     []Symbol
 	seen     map[string]bool // member symbols emitted, by qualified name
 	cls      *sitter.Node    // the class whose body is being walked
+	// steps counts the nodes the walk has gone through (see spend); past
+	// budget, over is set and the walk stops.
+	steps, budget int
+	over          bool
+}
+
+// spend charges n steps to the walk and reports whether it is over its
+// budget, in which case the caller stops.
+func (w *walker) spend(n int) bool {
+	w.steps += n
+	if w.steps > w.budget {
+		w.over = true
+	}
+	return w.over
+}
+
+// named lists n's named children, charged to the walk's budget by the
+// children the cursor goes through; none once the walk is over it.
+func (w *walker) named(n *sitter.Node) []*sitter.Node {
+	if w.over || w.spend(int(n.ChildCount())) {
+		return nil
+	}
+	return children(n, "")
 }
 
 func (w *walker) text(n *sitter.Node) string { return string(w.src[n.StartByte():n.EndByte()]) }
 
 // container walks the named children of n.
 func (w *walker) container(n *sitter.Node, parents []string, inClass bool) {
-	count := int(n.NamedChildCount())
 	var prev *sitter.Node
-	for i := 0; i < count; i++ {
-		c := n.NamedChild(i)
-		if c == nil {
-			continue
+	for _, c := range w.named(n) {
+		if w.over {
+			return
 		}
 		w.child(n, prev, c, parents, inClass)
 		prev = c
@@ -266,8 +317,8 @@ func (w *walker) unwrap(n *sitter.Node) *sitter.Node {
 		var next *sitter.Node
 		if field != "" {
 			next = n.ChildByFieldName(field)
-		} else if k := int(n.NamedChildCount()); k > 0 {
-			next = n.NamedChild(k - 1)
+		} else if k := w.named(n); len(k) > 0 {
+			next = k[len(k)-1]
 		}
 		if next == nil {
 			return n
@@ -282,10 +333,15 @@ func (w *walker) body(n *sitter.Node) *sitter.Node { return n.ChildByFieldName("
 // its condition (the macro name of #ifdef, the expression of #if).
 func (w *walker) conditional(n *sitter.Node, parents []string) {
 	w.flushAll()
+	// Looked up once: a field lookup goes through the children, a
+	// conditional can hold thousands.
+	name, cond := n.ChildByFieldName("name"), n.ChildByFieldName("condition")
 	var prev *sitter.Node
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		c := n.NamedChild(i)
-		if w.isField(n, c, "name") || w.isField(n, c, "condition") {
+	for _, c := range w.named(n) {
+		if w.over {
+			return
+		}
+		if same(name, c) || same(cond, c) {
 			prev = c
 			continue
 		}
@@ -295,8 +351,8 @@ func (w *walker) conditional(n *sitter.Node, parents []string) {
 	w.flushPending()
 }
 
-func (w *walker) isField(n, c *sitter.Node, field string) bool {
-	f := n.ChildByFieldName(field)
+// same reports whether f (nil: none) is the node c.
+func same(f, c *sitter.Node) bool {
 	return f != nil && f.StartByte() == c.StartByte() && f.EndByte() == c.EndByte()
 }
 
@@ -346,8 +402,7 @@ func (w *walker) headerComments(n *sitter.Node) []*sitter.Node {
 		return nil
 	}
 	var out []*sitter.Node
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		c := n.NamedChild(i)
+	for _, c := range w.named(n) {
 		if w.sp.comments[c.Type()] && c.StartByte() >= name.EndByte() && c.EndByte() <= body.StartByte() {
 			out = append(out, c)
 		}
@@ -408,9 +463,7 @@ func (w *walker) class(n, outer *sitter.Node, parents []string) {
 	// Elide the bodies of direct members that get chunks of their own.
 	var cuts [][2]int
 	members := false
-	count := int(body.NamedChildCount())
-	for i := 0; i < count; i++ {
-		m := body.NamedChild(i)
+	for _, m := range w.named(body) {
 		inner := w.unwrap(m)
 		t := inner.Type()
 		if w.sp.funcs[t] || w.sp.classes[t] != "" {

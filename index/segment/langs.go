@@ -197,8 +197,8 @@ func goImports(n *sitter.Node, src []byte) []string {
 			}
 			return
 		}
-		for i := 0; i < int(x.NamedChildCount()); i++ {
-			visit(x.NamedChild(i))
+		for _, c := range children(x, "") {
+			visit(c)
 		}
 	}
 	visit(n)
@@ -218,8 +218,8 @@ func goName(n *sitter.Node, src []byte) (string, []string) {
 	// The receiver's type node, not its text: "(f *FlagBase[T, C, VC])"
 	// splits on spaces inside the type arguments.
 	var t string
-	for i := 0; i < int(recv.NamedChildCount()); i++ {
-		if p := recv.NamedChild(i); p.Type() == "parameter_declaration" {
+	for _, p := range children(recv, "") {
+		if p.Type() == "parameter_declaration" {
 			t = goBaseType(p.ChildByFieldName("type"), src)
 		}
 	}
@@ -252,8 +252,9 @@ func goTypes(w *walker, n, outer *sitter.Node, parents []string, _ bool) bool {
 		return false
 	}
 	var specsN []*sitter.Node
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		if s := n.NamedChild(i); s.Type() == "type_spec" || s.Type() == "type_alias" {
+	kids := w.named(n)
+	for _, s := range kids {
+		if s.Type() == "type_spec" || s.Type() == "type_alias" {
 			specsN = append(specsN, s)
 		}
 	}
@@ -273,7 +274,7 @@ func goTypes(w *walker, n, outer *sitter.Node, parents []string, _ bool) bool {
 		return true
 	}
 	w.flushLeftover()
-	if len(specsN) == 1 && n.NamedChildCount() == 1 {
+	if len(specsN) == 1 && len(kids) == 1 {
 		name, _ := w.nameOf(specsN[0])
 		w.emitSymbol(specsN[0], outer, kindOf(specsN[0]), name, parents)
 		return true
@@ -282,8 +283,7 @@ func goTypes(w *walker, n, outer *sitter.Node, parents []string, _ bool) bool {
 	// the parentheses.
 	w.flushAll()
 	var prev *sitter.Node
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		c := n.NamedChild(i)
+	for _, c := range kids {
 		switch {
 		case w.sp.comments[c.Type()]:
 			w.child(n, prev, c, parents, false)
@@ -306,8 +306,7 @@ func pythonImports(n *sitter.Node, src []byte) []string {
 		}
 	case "import_statement":
 		var out []string
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			c := n.NamedChild(i)
+		for _, c := range children(n, "") {
 			if c.Type() == "aliased_import" {
 				c = c.ChildByFieldName("name")
 			}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/dossierhq/dossier/index/grammar"
 )
 
 // member is one member symbol a declaration names: its name and kind, the
@@ -24,6 +26,9 @@ type member struct {
 // one scope (a reassigned module variable, `self.x` set in two branches)
 // keeps its first declaration.
 func (w *walker) addMembers(ms []member, outer *sitter.Node, parents []string) {
+	if w.spend(len(ms)) {
+		return
+	}
 	for _, m := range ms {
 		if m.name == "" || m.node == nil {
 			continue
@@ -92,20 +97,15 @@ func (w *walker) trails(off int) bool {
 }
 
 // children returns n's named children, or those under field when field is
-// not "". A cursor walks them in one pass (Child(i) starts over at the
-// first child each time, which is quadratic on a group of thousands of
-// constants).
+// not "", in one pass (see grammar.Children).
 func children(n *sitter.Node, field string) []*sitter.Node {
-	if n == nil {
-		return nil
+	if field == "" {
+		return grammar.Named(n)
 	}
 	var out []*sitter.Node
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
-	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
-		x := c.CurrentNode()
-		if x.IsNamed() && (field == "" || c.CurrentFieldName() == field) {
-			out = append(out, x)
+	for _, c := range grammar.Children(n) {
+		if c.Field == field && c.Node.IsNamed() {
+			out = append(out, c.Node)
 		}
 	}
 	return out

@@ -111,7 +111,9 @@ type Result struct {
 	Symbols    []Symbol
 	Imports    []string
 	ParseError bool // the parser recovered from syntax errors
-	Fallback   string
+	// Fallback, when not "", says why a code file is in text windows
+	// instead (the parser gave up, or its tree was over MaxWalkSteps).
+	Fallback string
 }
 
 // File segments src, whose language is language. parsers caches tree-sitter
@@ -125,9 +127,9 @@ func File(ctx context.Context, parsers *Parsers, language, srcType string, src [
 	case srcType == lang.SrcGenerated:
 		res.Segments = windows(src, 0)
 	case lang.IsCode(language):
-		var ok bool
-		if res, ok = parsers.code(ctx, language, src); !ok {
-			res = Result{Segments: windows(src, 0), Fallback: "parser gave up; indexed as text windows"}
+		var why string
+		if res, why = parsers.code(ctx, language, src); why != "" {
+			res = Result{Segments: windows(src, 0), Fallback: why}
 		}
 	case language == lang.Markdown:
 		res.Segments = markdown(src)

@@ -5,6 +5,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"github.com/dossierhq/dossier/index/grammar"
 	"github.com/dossierhq/dossier/index/lang"
 )
 
@@ -235,8 +236,8 @@ func (g *goX) params(n *sitter.Node) {
 		if p.Type() == "variadic_parameter_declaration" && v.Known() {
 			v.coll = 's'
 		}
-		for i := 0; i < int(p.NamedChildCount()); i++ {
-			if c := p.NamedChild(i); c.Type() == "identifier" {
+		for _, c := range named(p) {
+			if c.Type() == "identifier" {
 				g.sc.set(text(c, g.src), v)
 			}
 		}
@@ -302,8 +303,8 @@ func (g *goX) anonStruct(t *sitter.Node) (Val, bool) {
 						continue
 					}
 					fv := g.typeVal(field(f, "type"))
-					for k := 0; k < int(f.NamedChildCount()); k++ {
-						if c := f.NamedChild(k); c.Type() == "field_identifier" {
+					for _, c := range named(f) {
+						if c.Type() == "field_identifier" {
 							v.fields[text(c, g.src)] = fv
 						}
 					}
@@ -397,8 +398,7 @@ func (g *goX) structFields(i int, t *sitter.Node) {
 			g.types(ft, false)
 			typ, _ := g.base(ft)
 			names := 0
-			for k := 0; k < int(f.NamedChildCount()); k++ {
-				c := f.NamedChild(k)
+			for _, c := range named(f) {
 				if c.Type() != "field_identifier" {
 					continue
 				}
@@ -454,9 +454,9 @@ func (g *goX) valueDecl(n *sitter.Node) {
 		values := named(field(s, "value"))
 		first := -1
 		k := 0
-		for c := 0; c < int(s.ChildCount()); c++ {
-			id := s.Child(c)
-			if id.Type() != "identifier" || s.FieldNameForChild(c) != "name" {
+		for _, c := range grammar.Children(s) {
+			id := c.Node
+			if id.Type() != "identifier" || c.Field != "name" {
 				continue
 			}
 			d := Def{Name: text(id, g.src), Kind: kind, Start: int(s.StartByte()), End: int(s.EndByte()),

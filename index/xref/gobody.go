@@ -2,6 +2,8 @@ package xref
 
 import (
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/dossierhq/dossier/index/grammar"
 )
 
 // typeFields are the fields of Go nodes that hold a type, not an
@@ -82,16 +84,14 @@ func (g *goX) visit(n *sitter.Node) {
 
 // children visits n's children, reading those in type fields as types.
 func (g *goX) children(n *sitter.Node) {
-	k := int(n.ChildCount())
-	for i := 0; i < k; i++ {
-		c := n.Child(i)
-		if !c.IsNamed() {
+	for _, c := range grammar.Children(n) {
+		if !c.Node.IsNamed() {
 			continue
 		}
-		if typeFields[n.FieldNameForChild(i)] {
-			g.types(c, false)
+		if typeFields[c.Field] {
+			g.types(c.Node, false)
 		} else {
-			g.visit(c)
+			g.visit(c.Node)
 		}
 	}
 }
@@ -325,9 +325,9 @@ func (g *goX) localDecl(n *sitter.Node) {
 		values := field(s, "value")
 		g.visit(values)
 		var names []*sitter.Node
-		for c := 0; c < int(s.ChildCount()); c++ {
-			if s.FieldNameForChild(c) == "name" {
-				names = append(names, s.Child(c))
+		for _, c := range grammar.Children(s) {
+			if c.Field == "name" {
+				names = append(names, c.Node)
 			}
 		}
 		if t != nil {
@@ -375,16 +375,14 @@ func (g *goX) typeSwitch(n *sitter.Node) {
 	for _, a := range named(field(n, "alias")) {
 		alias = text(a, g.src)
 	}
-	k := int(n.ChildCount())
-	for i := 0; i < k; i++ {
-		c := n.Child(i)
+	for _, c := range grammar.Children(n) {
 		switch {
-		case !c.IsNamed():
-		case n.FieldNameForChild(i) == "alias":
-		case c.Type() == "type_case" || c.Type() == "default_case":
-			g.typeCase(c, alias)
+		case !c.Node.IsNamed():
+		case c.Field == "alias":
+		case c.Node.Type() == "type_case" || c.Node.Type() == "default_case":
+			g.typeCase(c.Node, alias)
 		default:
-			g.visit(c)
+			g.visit(c.Node)
 		}
 	}
 }
@@ -393,10 +391,10 @@ func (g *goX) typeCase(c *sitter.Node, alias string) {
 	g.sc = g.sc.push()
 	defer func() { g.sc = g.sc.up }()
 	var types []*sitter.Node
-	k := int(c.ChildCount())
-	for i := 0; i < k; i++ {
-		if c.FieldNameForChild(i) == "type" {
-			types = append(types, c.Child(i))
+	kids := grammar.Children(c)
+	for _, k := range kids {
+		if k.Field == "type" {
+			types = append(types, k.Node)
 		}
 	}
 	var v Val
@@ -406,15 +404,14 @@ func (g *goX) typeCase(c *sitter.Node, alias string) {
 	if alias != "" {
 		g.sc.set(alias, v)
 	}
-	for i := 0; i < k; i++ {
-		ch := c.Child(i)
-		if !ch.IsNamed() {
+	for _, k := range kids {
+		if !k.Node.IsNamed() {
 			continue
 		}
-		if c.FieldNameForChild(i) == "type" {
-			g.types(ch, false)
+		if k.Field == "type" {
+			g.types(k.Node, false)
 		} else {
-			g.visit(ch)
+			g.visit(k.Node)
 		}
 	}
 }

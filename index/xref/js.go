@@ -5,6 +5,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"github.com/dossierhq/dossier/index/grammar"
 	"github.com/dossierhq/dossier/index/lang"
 )
 
@@ -59,6 +60,9 @@ type jsExtractor struct {
 	// cls is the class whose body is walked ("" outside a class
 	// definition): the type `this` names.
 	cls string
+	// overloaded holds the start of each function signature that its
+	// implementation follows in the same block (see overloads).
+	overloaded map[uint32]bool
 }
 
 func extractJS(language string, src []byte) (*File, error) {
@@ -235,8 +239,8 @@ func (x *jsExtractor) exportStatement(n *sitter.Node) {
 	src := field(n, "source")
 	spec := unquoteJS(x.text(src))
 	isDefault := false
-	for i := 0; i < int(n.ChildCount()); i++ {
-		if c := n.Child(i); !c.IsNamed() && c.Type() == "default" {
+	for _, c := range grammar.Children(n) {
+		if !c.Node.IsNamed() && c.Node.Type() == "default" {
 			isDefault = true
 		}
 	}
@@ -289,8 +293,37 @@ func unquoteJS(s string) string { return strings.Trim(s, "\"'`") }
 // statements walks the statements of a program, block or namespace body.
 func (x *jsExtractor) statements(n *sitter.Node) {
 	x.hoist(n)
-	for _, c := range named(n) {
+	kids := named(n)
+	x.overloads(kids)
+	for _, c := range kids {
 		x.statement(c)
+	}
+}
+
+// overloads marks in x.overloaded the function signatures of a block
+// (its statements, kids), exported or not, that an implementation of the
+// same name follows, found in one pass from the end: a look ahead from
+// every signature was quadratic in a file of them.
+func (x *jsExtractor) overloads(kids []*sitter.Node) {
+	var impl map[string]bool
+	for i := len(kids) - 1; i >= 0; i-- {
+		d := kids[i]
+		if d.Type() == "export_statement" {
+			d = field(d, "declaration")
+		}
+		switch {
+		case d == nil:
+		case d.Type() == "function_declaration" || d.Type() == "generator_function_declaration":
+			if impl == nil {
+				impl = map[string]bool{}
+			}
+			impl[x.text(field(d, "name"))] = true
+		case d.Type() == "function_signature" && impl[x.text(field(d, "name"))]:
+			if x.overloaded == nil {
+				x.overloaded = map[uint32]bool{}
+			}
+			x.overloaded[d.StartByte()] = true
+		}
 	}
 }
 
@@ -425,14 +458,8 @@ func (x *jsExtractor) functionSignature(n *sitter.Node) {
 		return
 	}
 	name := x.text(id)
-	for s := n.NextNamedSibling(); s != nil; s = s.NextNamedSibling() {
-		d := s
-		if d.Type() == "export_statement" {
-			d = field(d, "declaration")
-		}
-		if d != nil && (d.Type() == "function_declaration" || d.Type() == "generator_function_declaration") && x.text(field(d, "name")) == name {
-			return
-		}
+	if x.overloaded[n.StartByte()] {
+		return
 	}
 	x.b.def(Def{Name: name, Kind: "function", Container: x.ns, Start: int(n.StartByte()), End: int(n.EndByte()),
 		NameStart: int(id.StartByte()), Type: x.resultType(n)})

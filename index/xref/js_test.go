@@ -425,3 +425,21 @@ func FuzzJS(f *testing.F) {
 		}
 	})
 }
+
+// TestJSOverloadSignatures proves an overload signature followed by its
+// implementation in the same block is no definition of its own, and one
+// without (an ambient declaration) is, also past comments between them.
+func TestJSOverloadSignatures(t *testing.T) {
+	f := parseJS(t, lang.TypeScript, `function f(a: string): void;
+// the other one
+function f(a: number): void;
+function f(a: any) {}
+function g(): number;
+export function h(a: string): void;
+export function h(a: any) {}
+`)
+	want := []string{"function f", "function g", "function h"}
+	if got := jsDefs(f); !reflect.DeepEqual(got, want) {
+		t.Errorf("defs = %q, want %q", got, want)
+	}
+}

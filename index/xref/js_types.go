@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/dossierhq/dossier/index/grammar"
 )
 
 // Classes, interfaces, type aliases and enums of JavaScript and
@@ -167,8 +169,8 @@ func (x *jsExtractor) parameterProperties(ctor *sitter.Node, class string) {
 				prop = true
 			}
 		}
-		for i := 0; i < int(p.ChildCount()); i++ {
-			if p.Child(i).Type() == "readonly" {
+		for _, c := range grammar.Children(p) {
+			if c.Node.Type() == "readonly" {
 				prop = true
 			}
 		}

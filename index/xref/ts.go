@@ -74,30 +74,12 @@ func field(n *sitter.Node, name string) *sitter.Node {
 	return n.ChildByFieldName(name)
 }
 
-// named lists n's named children.
-func named(n *sitter.Node) []*sitter.Node {
-	if n == nil {
-		return nil
-	}
-	k := int(n.NamedChildCount())
-	out := make([]*sitter.Node, 0, k)
-	for i := 0; i < k; i++ {
-		out = append(out, n.NamedChild(i))
-	}
-	return out
-}
+// named lists n's named children (see grammar.Named).
+func named(n *sitter.Node) []*sitter.Node { return grammar.Named(n) }
 
 // walk visits n and its descendants in source order; fn returns false to
 // skip a node's children.
-func walk(n *sitter.Node, fn func(*sitter.Node) bool) {
-	if n == nil || !fn(n) {
-		return
-	}
-	k := int(n.ChildCount())
-	for i := 0; i < k; i++ {
-		walk(n.Child(i), fn)
-	}
-}
+func walk(n *sitter.Node, fn func(*sitter.Node) bool) { grammar.Walk(n, fn) }
 
 // builder is what every extractor fills: the File, plus the stack of
 // enclosing definitions that gives each Ref its In.
