@@ -521,6 +521,7 @@ func (ix *Indexer) finish(gone []string, sum *Summary, skips *discover.Skips, to
 		sum.Skipped[k] = v
 	}
 	sum.SkippedFiles = skips.List()
+	sum.SortNoted()
 	err := ix.update(func(tx *store.Tx) error {
 		if err := tx.ReplaceTestLinks(testLinks(tx.Paths())); err != nil {
 			return fmt.Errorf("test links: %w", err)
@@ -676,8 +677,8 @@ func (w *batchWriter) add(o outcome) {
 		}
 		w.skipped[o.path] = true
 	default:
-		if o.note != "" {
-			w.sum.Notes[o.note]++
+		for _, n := range o.notes {
+			w.sum.Note(n, w.ix.opts.Verbose)
 		}
 		if o.touched != nil {
 			w.sum.Touched++

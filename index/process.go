@@ -16,6 +16,7 @@ import (
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/index/segment"
+	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/fsafe"
@@ -30,9 +31,9 @@ type outcome struct {
 	file    *store.File    // the record of a new or changed file
 	enc     *store.Encoded // everything derived from it, ready to write
 	bytes   int
-	note    string      // e.g. "invalid_utf8": indexed, but worth counting
-	err     error       // a bug in the describers; the file is left as it was
-	embeds  []embedItem // the chunks' texts, when a remote embedder gives the vectors
+	notes   []summary.Skipped // indexed, but worth knowing (see Summary.Notes)
+	err     error             // a bug in the describers; the file is left as it was
+	embeds  []embedItem       // the chunks' texts, when a remote embedder gives the vectors
 }
 
 // touch is a file whose content is unchanged but whose size or time is
@@ -108,10 +109,11 @@ func (w *worker) process(ctx context.Context, c discover.Candidate, old *store.F
 	}
 	head := data[:min(len(data), 2048)]
 	language := lang.Detect(c.Rel, head)
-	note := ""
+	var notes []summary.Skipped
 	if !utf8.Valid(data) {
 		// Chunks index into the repaired text, which is also what is stored.
-		data, note = bytes.ToValidUTF8(data, []byte("\uFFFD")), "invalid_utf8"
+		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+		notes = append(notes, summary.Skipped{Path: c.Rel, Reason: discover.ReasonInvalidUTF8})
 	}
 	found := secrets.Scan(c.Rel, string(data))
 	srcType := lang.SourceType(c.Rel, language, head)
@@ -124,11 +126,14 @@ func (w *worker) process(ctx context.Context, c discover.Candidate, old *store.F
 		fc.SourceType, fc.Facts = st, facts
 	}
 	o := w.derive(ctx, fc, hash, size, c.ModTime, found)
-	if o.note == "" {
-		o.note = note
-	}
+	o.notes = append(notes, o.notes...)
 	return o
 }
+
+// NoteAsText is the note of a code file indexed as text windows: its
+// parse gave up or its tree was too costly to walk (see segment.Result's
+// Fallback, which the note's detail gives).
+const NoteAsText = "indexed_as_text"
 
 // derive is the pure part: file context (and the secrets found in it) in,
 // file update out.
@@ -161,7 +166,11 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 	if err != nil {
 		return outcome{path: fc.Path, err: err}
 	}
-	return outcome{path: fc.Path, bytes: len(fc.Contents), file: &f, enc: enc, embeds: embeds}
+	o := outcome{path: fc.Path, bytes: len(fc.Contents), file: &f, enc: enc, embeds: embeds}
+	if res.Fallback != "" {
+		o.notes = []summary.Skipped{{Path: fc.Path, Reason: NoteAsText, Detail: res.Fallback}}
+	}
+	return o
 }
 
 // markSecrets gives each chunk the findings inside its span; outline

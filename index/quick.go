@@ -107,7 +107,7 @@ func (ix *Indexer) quickRun(ctx context.Context) (sum Summary, ok bool, err erro
 		sum.Indexed, sum.Touched, sum.Removed = 0, 0, 0
 		sum.Unchanged = tree.Files(discover.StateIndexed)
 		sum.Skipped, sum.SkippedFiles = tree.SkipCounts(), nil
-		sum.Notes, sum.Errors = map[string]int{}, nil
+		sum.Notes, sum.NotedFiles, sum.Errors = map[string]int{}, nil, nil
 		sum.Root, sum.RebuiltFrom, sum.RebuiltDamaged, sum.Damage, sum.DamagedFile = ix.root, -1, false, "", ""
 		sum.Seconds = time.Since(start).Seconds()
 		return sum, true, nil

@@ -107,7 +107,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 	}
 	sum.Root, sum.Repo, sum.RebuiltFrom = ix.root, ix.repo, -1
 	sum.Indexed, sum.Unchanged, sum.Touched, sum.Removed = 0, 0, 0, 0
-	sum.Skipped, sum.SkippedFiles, sum.Notes, sum.Errors = map[string]int{}, nil, map[string]int{}, nil
+	sum.Skipped, sum.SkippedFiles, sum.Notes, sum.NotedFiles, sum.Errors = map[string]int{}, nil, map[string]int{}, nil, nil
 
 	wk := ix.newWorker()
 	defer wk.parsers.Close()
@@ -173,8 +173,8 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 			}
 			sum.Totals.Apply(*o.file, 1)
 			sum.Indexed++
-			if o.note != "" {
-				sum.Notes[o.note]++
+			for _, n := range o.notes {
+				sum.Note(n, ix.opts.Verbose)
 			}
 		}
 		var removed []string
@@ -205,6 +205,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 		}
 		sum.Skipped = skips.Counts()
 		sum.SkippedFiles = skips.List()
+		sum.SortNoted()
 		if qt != nil {
 			if err := qt.save(tx, &sum, cands, states); err != nil {
 				return err

@@ -7,7 +7,9 @@ package summary
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/dossierhq/dossier/store"
@@ -24,8 +26,11 @@ type Summary struct {
 	Skipped      map[string]int `json:"skipped"`
 	SkippedFiles []Skipped      `json:"skipped_files,omitempty"`
 	Notes        map[string]int `json:"notes,omitempty"`
-	Errors       []string       `json:"errors,omitempty"`
-	Seconds      float64        `json:"seconds"`
+	// NotedFiles are the files behind Notes, each with its note as Reason
+	// and why (kept, like SkippedFiles, by a verbose run).
+	NotedFiles []Skipped `json:"noted_files,omitempty"`
+	Errors     []string  `json:"errors,omitempty"`
+	Seconds    float64   `json:"seconds"`
 	// ManifestState is what manifestState found at the end of the run.
 	ManifestState string `json:"manifest_state,omitempty"`
 	// HistoryMark names the history files this run indexed (see
@@ -69,6 +74,24 @@ type Skipped struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
 	Detail string `json:"detail,omitempty"`
+}
+
+// Note counts one indexed file's note n, and keeps n when verbose (see
+// SortNoted).
+func (s *Summary) Note(n Skipped, verbose bool) {
+	if s.Notes == nil {
+		s.Notes = map[string]int{}
+	}
+	s.Notes[n.Reason]++
+	if verbose {
+		s.NotedFiles = append(s.NotedFiles, n)
+	}
+}
+
+// SortNoted puts NotedFiles in path order, as SkippedFiles are, once a
+// run's workers, which finish files in any order, are done.
+func (s *Summary) SortNoted() {
+	slices.SortFunc(s.NotedFiles, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
 }
 
 // Remove takes path's record, if the index holds one, out of t (nil: no

@@ -85,15 +85,21 @@ func PrintSummary(w io.Writer, s summary.Summary, verbose bool) {
 		fmt.Fprintf(w, "error   %s\n", e)
 	}
 	if verbose {
-		for _, sk := range s.SkippedFiles {
-			if sk.Detail != "" {
-				fmt.Fprintf(w, "  skip %-22s %s (%s)\n", sk.Reason, termsafe.Line(sk.Path), sk.Detail)
-			} else {
-				fmt.Fprintf(w, "  skip %-22s %s\n", sk.Reason, termsafe.Line(sk.Path))
-			}
-		}
+		printFiles(w, "skip", s.SkippedFiles)
+		printFiles(w, "note", s.NotedFiles)
 	}
 	fmt.Fprintf(w, "time    %.2fs\n", s.Seconds)
+}
+
+// printFiles lists files skipped or noted, each with its reason.
+func printFiles(w io.Writer, what string, files []summary.Skipped) {
+	for _, f := range files {
+		if f.Detail != "" {
+			fmt.Fprintf(w, "  %s %-22s %s (%s)\n", what, f.Reason, termsafe.Line(f.Path), termsafe.Line(f.Detail))
+		} else {
+			fmt.Fprintf(w, "  %s %-22s %s\n", what, f.Reason, termsafe.Line(f.Path))
+		}
+	}
 }
 
 // printSecrets lists where the index found secrets.
