@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -75,7 +76,8 @@ func (ix *Indexer) syncHistory(ctx context.Context, sum *Summary) {
 
 // historyOptions are the history settings of the index at repo's HEAD.
 func (ix *Indexer) historyOptions(repo store.Repo) history.Options {
-	return history.Options{Root: ix.root, Head: repo.Commit, Depth: ix.opts.HistoryDepth, Window: ix.opts.HistoryCommits}
+	return history.Options{Root: ix.root, Head: repo.Commit, Depth: ix.opts.HistoryDepth, Window: ix.opts.HistoryCommits,
+		MaxFileSize: cmp.Or(ix.opts.MaxFileSize, discover.DefaultMaxFileSize)}
 }
 
 // answersMark names the kept answers of every flow as found now (path,
@@ -107,55 +109,11 @@ func (ix *Indexer) answersMark() string {
 }
 
 // walkDossier offers the walk's callback the history files of the files
-// the walk found (a file ignored, binary or gone has none indexed) and
-// the kept answers of every flow. Called after the walk, so seen holds
-// the workspace's files. When the history sync touched nothing and the
-// last finished run indexed the same history, the history files are
-// offered as the index holds them (old), unread: an unchanged HEAD then
-// costs no walk of a directory as large as the workspace.
+// the walk found and the kept answers of every flow. Called after the
+// walk, so seen holds the workspace's files. See walkHistory.
 func (ix *Indexer) walkDossier(ctx context.Context, old map[string]store.File, seen map[string]bool, visit func(discover.Candidate) error) error {
-	if ix.opts.HistoryDepth > 0 && ix.history.Unchanged && ix.history.Mark == ix.prevHistoryMark {
-		for rel, f := range old {
-			if src, ok := history.Source(rel); ok && seen[src] {
-				c := discover.Candidate{Rel: rel, Abs: filepath.Join(ix.root, filepath.FromSlash(rel)), Size: f.Size, ModTime: f.ModTime}
-				if err := visit(c); err != nil {
-					return err
-				}
-			}
-		}
-		// A file the index did not hold (back after a while, or no longer
-		// ignored) has its history file on disk but no record: read it.
-		for src := range seen {
-			if _, held := old[src]; held || strings.HasPrefix(src, ".dossier/") {
-				continue
-			}
-			rel := history.File(src)
-			if _, indexed := old[rel]; indexed {
-				continue
-			}
-			if err := offer(filepath.Join(ix.root, filepath.FromSlash(rel)), rel, visit); err != nil {
-				return err
-			}
-		}
-	} else if ix.opts.HistoryDepth > 0 {
-		dir := filepath.Join(ix.root, filepath.FromSlash(history.Dir))
-		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !d.Type().IsRegular() {
-				return nil
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			rel, rerr := filepath.Rel(ix.root, p)
-			rel = filepath.ToSlash(rel)
-			if src, ok := history.Source(rel); rerr != nil || !ok || !seen[src] {
-				return nil
-			}
-			return offer(p, rel, visit)
-		})
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
+	if err := ix.walkHistory(ctx, old, seen, visit); err != nil {
+		return err
 	}
 	if !ix.opts.RunSummaries {
 		return nil
@@ -180,6 +138,67 @@ func (ix *Indexer) walkDossier(ctx context.Context, old map[string]store.File, s
 	return nil
 }
 
+// walkHistory offers the history files of the files the walk found (a
+// file ignored, binary or gone has none indexed), found from the files'
+// paths (a long name's history file is named after its hash). When the
+// history sync touched nothing and the last finished run indexed the same
+// history, the history files are offered as the index holds them (old),
+// unread: an unchanged HEAD then costs no walk of a directory as large as
+// the workspace.
+func (ix *Indexer) walkHistory(ctx context.Context, old map[string]store.File, seen map[string]bool, visit func(discover.Candidate) error) error {
+	if ix.opts.HistoryDepth <= 0 {
+		return nil
+	}
+	want := make(map[string]string, len(seen)) // history file -> its source
+	for src := range seen {
+		if !strings.HasPrefix(src, ".dossier/") {
+			want[history.File(src)] = src
+		}
+	}
+	if ix.history.Unchanged && ix.history.Mark == ix.prevHistoryMark {
+		for rel, f := range old {
+			if _, ok := want[rel]; ok {
+				c := discover.Candidate{Rel: rel, Abs: filepath.Join(ix.root, filepath.FromSlash(rel)), Size: f.Size, ModTime: f.ModTime}
+				if err := visit(c); err != nil {
+					return err
+				}
+			}
+		}
+		// A file the index did not hold (back after a while, or no longer
+		// ignored) has its history file on disk but no record: read it.
+		for rel, src := range want {
+			if _, held := old[rel]; held {
+				continue
+			}
+			if _, held := old[src]; held {
+				continue
+			}
+			if err := offer(filepath.Join(ix.root, filepath.FromSlash(rel)), rel, visit); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	dir := filepath.Join(ix.root, filepath.FromSlash(history.Dir))
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rel, rerr := filepath.Rel(ix.root, p)
+		if _, ok := want[filepath.ToSlash(rel)]; rerr != nil || !ok {
+			return nil
+		}
+		return offer(p, filepath.ToSlash(rel), visit)
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
 func offer(abs, rel string, visit func(discover.Candidate) error) error {
 	st, err := os.Lstat(abs)
 	if err != nil || !st.Mode().IsRegular() {
@@ -189,10 +208,10 @@ func offer(abs, rel string, visit func(discover.Candidate) error) error {
 }
 
 // dossierSource is the source type of a file under .dossier the index
-// reads, with the facts its chunks' finders carry, or "" for any other
-// file.
-func dossierSource(root, rel string) (string, []string) {
-	if src, ok := history.Source(rel); ok {
+// reads (text, its content), with the facts its chunks' finders carry, or
+// "" for any other file.
+func dossierSource(root, rel string, text []byte) (string, []string) {
+	if src, ok := history.SourceOf(rel, text); ok {
 		return lang.SrcFileChange, []string{"file", src}
 	}
 	dir, name := path.Split(rel)

@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,19 +105,8 @@ func waitFor(ctx context.Context, get func() (store.Chunk, bool), want bool) (st
 // last finished run indexed that history; files a cut-short run wrote
 // are walked and indexed.
 func TestHistoryFromRecordsOnlyWhenIndexed(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed: file_change chunks need the git CLI")
-	}
 	root := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", root}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@x",
-			"GIT_COMMITTER_NAME=A", "GIT_COMMITTER_EMAIL=a@x")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, root)
 	git("init", "-q")
 	write(t, root, "a.go", "package a\n\nfunc A() {}\n")
 	git("add", "-A")

@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -15,14 +14,7 @@ import (
 // sync (same HEAD): the next run must index the re-rendered history.
 func TestHistoryAfterACutRun(t *testing.T) {
 	root := t.TempDir()
-	git := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-C", root}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@x",
-			"GIT_COMMITTER_NAME=A", "GIT_COMMITTER_EMAIL=a@x")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, root)
 	git("init", "-q")
 	write(t, root, "a.go", "package a\n\nfunc A() {}\n")
 	git("add", "-A")

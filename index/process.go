@@ -122,7 +122,7 @@ func (w *worker) process(ctx context.Context, c discover.Candidate, old *store.F
 	}
 	fc := &describe.FileContext{Path: c.Rel, Abs: c.Abs, Contents: data, Language: language,
 		SourceType: srcType, Repo: w.repo}
-	if st, facts := dossierSource(w.repo.Root, c.Rel); st != "" {
+	if st, facts := dossierSource(w.repo.Root, c.Rel, data); st != "" {
 		fc.SourceType, fc.Facts = st, facts
 	}
 	o := w.derive(ctx, fc, hash, size, c.ModTime, found)

@@ -56,7 +56,7 @@ func BenchmarkReadPasses(b *testing.B) {
 	}
 	b.Run("symbols", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := symbolsOf(ctx, root, cs); err != nil {
+			if _, err := symbolsOf(ctx, root, cs, 1<<20); err != nil {
 				b.Fatal(err)
 			}
 		}

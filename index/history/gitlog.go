@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // commit is one commit as the metadata pass reads it.
@@ -25,16 +26,22 @@ type commit struct {
 }
 
 // rawChange is one path a commit changed: its status letter (A, M, D,
-// T, R or C) and, for a rename or copy, the path it came from.
+// T, R or C), for a rename or copy the path it came from, and the blobs
+// before and after (all zeros for none).
 type rawChange struct {
-	Status string
-	Path   string
-	From   string
+	Status   string
+	Path     string
+	From     string
+	Old, New string
 }
 
 // maxLogBytes bounds what one git log pass may write: a window of
 // commits normally takes a few MB.
 const maxLogBytes = 512 << 20
+
+// gitRead counts the bytes git commands wrote to this package, for the
+// tests of what a sync reads.
+var gitRead atomic.Int64
 
 // git runs git in root and returns its standard output; stderr's first
 // line names the failure.
@@ -54,6 +61,7 @@ func git(ctx context.Context, root string, stdin []byte, args ...string) ([]byte
 		return nil, err
 	}
 	data, rerr := io.ReadAll(io.LimitReader(out, maxLogBytes+1))
+	gitRead.Add(int64(len(data)))
 	if len(data) > maxLogBytes {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
@@ -145,7 +153,7 @@ func parseCommits(out []byte) ([]commit, error) {
 			if len(f) < 5 || f[4] == "" {
 				return cs, fmt.Errorf("git log output: a malformed raw entry %q in commit %s", meta, c.Hash)
 			}
-			ch := rawChange{Status: f[4][:1]}
+			ch := rawChange{Status: f[4][:1], Old: f[2], New: f[3]}
 			if path, p, ok = cutNul(p); !ok {
 				return cs, fmt.Errorf("git log output: a raw entry without its path in commit %s", c.Hash)
 			}
@@ -199,8 +207,9 @@ var symbolExts = []string{"php", "go", "py", "rb", "java", "kt", "cs", "rs", "c"
 	"ex", "exs", "pl", "sh", "js", "jsx", "mjs", "cjs", "ts", "tsx", "vue", "svelte", "swift", "scala", "dart", "lua"}
 
 // readSymbols reads the patches of the given commits (-U0, code files
-// only) and returns, per commit and path, the symbols the hunks touch.
-func readSymbols(ctx context.Context, root, attrFile string, hashes []string) (map[string]map[string][]string, error) {
+// only, those in skip left out) and returns, per commit and path, the
+// symbols the hunks touch.
+func readSymbols(ctx context.Context, root, attrFile string, hashes, skip []string) (map[string]map[string][]string, error) {
 	if len(hashes) == 0 {
 		return nil, nil
 	}
@@ -208,6 +217,9 @@ func readSymbols(ctx context.Context, root, attrFile string, hashes []string) (m
 		"--stdin", "--format=%x1e%H", "-p", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--"}
 	for _, e := range symbolExts {
 		args = append(args, "*."+e)
+	}
+	for _, p := range skip {
+		args = append(args, ":(exclude,literal)"+p)
 	}
 	out, err := git(ctx, root, []byte(strings.Join(hashes, "\n")+"\n"), args...)
 	if err != nil {
@@ -270,6 +282,26 @@ func parseSymbols(out []byte) map[string]map[string][]string {
 		}
 	}
 	return res
+}
+
+// blobSizes returns the size of each blob in ids (one git process, which
+// reads the objects' headers alone); a blob git cannot find has none.
+func blobSizes(ctx context.Context, root string, ids []string) (map[string]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	out, err := git(ctx, root, []byte(strings.Join(ids, "\n")+"\n"), "cat-file", "--batch-check=%(objectname) %(objectsize)")
+	if err != nil {
+		return nil, err
+	}
+	sizes := make(map[string]int64, len(ids))
+	for line := range strings.Lines(string(out)) {
+		id, size, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if n, err := strconv.ParseInt(size, 10, 64); ok && err == nil {
+			sizes[id] = n
+		}
+	}
+	return sizes, nil
 }
 
 // maxSymbols caps the symbols kept per (commit, file).

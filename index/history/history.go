@@ -21,9 +21,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -48,6 +50,9 @@ type Options struct {
 	// its files are removed); Window how many commits a full read takes
 	// at most.
 	Depth, Window int
+	// MaxFileSize is the index's size cap: the changed symbols of a file
+	// are not read from a version over it (0: no cap).
+	MaxFileSize int64
 }
 
 // Result says what a sync did.
@@ -83,6 +88,9 @@ type state struct {
 	Shallow bool                 `json:"shallow,omitempty"`
 	Commits map[string]commitRef `json:"commits"`
 	Files   map[string][]change  `json:"files"`
+	// Unwritten are the paths whose history file the last sync could not
+	// write or remove: the next sync renders them again.
+	Unwritten []string `json:"unwritten,omitempty"`
 }
 
 // commitRef is what a rendered section says about its commit.
@@ -140,13 +148,26 @@ func Sync(ctx context.Context, opts Options) (Result, error) {
 	if next.Shallow {
 		res.NoteKey, res.Note = "history_shallow", "history: a shallow clone: commits before its boundary are not read (git fetch --unshallow reads them)"
 	}
-	w, r, err := render(opts.Root, dir, next, changed, res.Full)
+	w, r, failed, err := render(opts.Root, dir, next, changed, res.Full)
 	res.Written, res.Removed = w, r
 	if err != nil {
 		return res, err
 	}
+	next.Unwritten = slices.Sorted(maps.Keys(failed))
 	if err := saveState(dir, next); err != nil {
 		return res, err
+	}
+	if len(failed) > 0 {
+		// No mark: the next sync finds the state read, and writes the
+		// files that failed alone.
+		if err := os.Remove(filepath.Join(dir, markFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return res, fmt.Errorf("history: %w", err)
+		}
+		more := ""
+		if len(failed) > 1 {
+			more = fmt.Sprintf(", and %d more history files", len(failed)-1)
+		}
+		return res, fmt.Errorf("%w%s: the next run tries again", failed[next.Unwritten[0]], more)
 	}
 	res.Mark = mark(opts)
 	return res, writeAtomic(filepath.Join(dir, markFile), []byte(res.Mark))
@@ -226,7 +247,7 @@ func read(ctx context.Context, opts Options, old *state) (Result, *state, map[st
 		}
 	}
 	cs = kept
-	syms, err := symbolsOf(ctx, opts.Root, cs)
+	syms, err := symbolsOf(ctx, opts.Root, cs, opts.MaxFileSize)
 	if err != nil {
 		return res, nil, nil, err
 	}
@@ -244,6 +265,9 @@ func read(ctx context.Context, opts Options, old *state) (Result, *state, map[st
 	// Old lists follow their file's renames; a file deleted since loses
 	// its old list (a file of the same name added since starts afresh).
 	changed := map[string]bool{}
+	for _, p := range old.Unwritten {
+		changed[resolve(alias, p)] = true
+	}
 	for p, list := range old.Files {
 		if deleted[p] {
 			changed[p] = true
@@ -330,18 +354,29 @@ func resolve(alias map[string]string, p string) string {
 }
 
 // symbolsOf reads the changed symbols of the commits that touched code.
-func symbolsOf(ctx context.Context, root string, cs []commit) (map[string]map[string][]string, error) {
-	var hashes []string
+// A path that had a blob over maxSize (0: no bound) is left out, so that
+// git never reads it whole into a patch: a file the index skips as too
+// large costs its history no more than its name.
+func symbolsOf(ctx context.Context, root string, cs []commit, maxSize int64) (map[string]map[string][]string, error) {
+	var hashes, blobs []string
 	for _, c := range cs {
+		code := false
 		for _, ch := range c.Changes {
-			if ch.Status != "D" && symbolExt(ch.Path) {
-				hashes = append(hashes, c.Hash)
-				break
+			if symbolExt(ch.Path) || ch.From != "" && symbolExt(ch.From) {
+				code = code || ch.Status != "D"
+				blobs = append(blobs, ch.Old, ch.New)
 			}
+		}
+		if code {
+			hashes = append(hashes, c.Hash)
 		}
 	}
 	if len(hashes) == 0 {
 		return nil, nil
+	}
+	skip, err := largeBlobPaths(ctx, root, cs, blobs, maxSize)
+	if err != nil {
+		return nil, err
 	}
 	attr, err := os.CreateTemp("", "dossier-history-*.attributes")
 	if err != nil {
@@ -364,7 +399,37 @@ func symbolsOf(ctx context.Context, root string, cs []commit) (map[string]map[st
 	if err := attr.Close(); err != nil {
 		return nil, err
 	}
-	return readSymbols(ctx, root, attr.Name(), hashes)
+	return readSymbols(ctx, root, attr.Name(), hashes, skip)
+}
+
+// largeBlobPaths lists the paths of cs's changes with a blob (of blobs,
+// which git reports sizes of) over maxSize, sorted.
+func largeBlobPaths(ctx context.Context, root string, cs []commit, blobs []string, maxSize int64) ([]string, error) {
+	if maxSize <= 0 {
+		return nil, nil
+	}
+	var ids []string
+	for _, b := range blobs {
+		if strings.Trim(b, "0") != "" {
+			ids = append(ids, b)
+		}
+	}
+	sizes, err := blobSizes(ctx, root, ids)
+	if err != nil {
+		return nil, err
+	}
+	large := map[string]bool{}
+	for _, c := range cs {
+		for _, ch := range c.Changes {
+			if sizes[ch.Old] > maxSize || sizes[ch.New] > maxSize {
+				large[ch.Path] = true
+				if ch.From != "" {
+					large[ch.From] = true
+				}
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(large)), nil
 }
 
 func symbolExt(p string) bool {

@@ -2,6 +2,8 @@ package history
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,37 +11,92 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/dossierhq/dossier/store/fsafe"
 )
 
-// File is the history file of a source path, relative to the root.
-func File(src string) string { return Dir + "/" + src + ".md" }
+// File is the history file of a source path, relative to the root: the
+// path with ".md" added. A file name too long to take those 3 bytes (253
+// of the 255 a name can have) is named after its path's SHA-256 instead,
+// in a directory no source path has a history file in (.dossier); its
+// content names the path (see SourceOf).
+func File(src string) string {
+	if len(path.Base(src))+len(".md") > maxName {
+		sum := sha256.Sum256([]byte(src))
+		return longDir + hex.EncodeToString(sum[:]) + ".md"
+	}
+	return Dir + "/" + src + ".md"
+}
+
+// maxName is the longest file name most file systems take, in bytes.
+const maxName = 255
+
+// longDir holds the history files of paths with long names (see File).
+const longDir = Dir + "/.dossier/"
 
 // Source is the source path a history file (relative to the root) tells
-// the history of.
+// the history of, when its name says it (see SourceOf).
 func Source(rel string) (string, bool) {
+	if strings.HasPrefix(rel, longDir) {
+		return "", false
+	}
 	s, ok := strings.CutPrefix(rel, Dir+"/")
 	if !ok {
 		return "", false
 	}
 	s, ok = strings.CutSuffix(s, ".md")
-	return s, ok && s != ""
+	return s, ok && s != "" && !strings.HasSuffix(s, "/")
+}
+
+// SourceOf is the source path of a history file, rel, whose content is
+// text: from its name, or for a long name from the path its sections
+// name, checked against the hash the file is named after.
+func SourceOf(rel string, text []byte) (string, bool) {
+	if !strings.HasPrefix(rel, longDir) {
+		return Source(rel)
+	}
+	for line := range strings.Lines(string(text)) {
+		rest, ok := strings.CutPrefix(line, "- file: ")
+		if !ok {
+			continue
+		}
+		// "- file: PATH (action)": the path may hold " (" itself.
+		for i := strings.Index(rest, " ("); i >= 0; {
+			if src := rest[:i]; File(src) == rel {
+				return src, true
+			}
+			j := strings.Index(rest[i+1:], " (")
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+		break
+	}
+	return "", false
 }
 
 // render writes the history file of every changed path (of every path
 // when all) and removes those of paths without history, or whose file is
-// no longer text on disk. It returns the files written and removed.
-func render(root, dir string, s *state, changed map[string]bool, all bool) (int, int, error) {
-	written, removed := 0, 0
+// no longer text on disk. A file that cannot be written or removed is
+// left for the next sync (failed, with why), never a reason to stop. It
+// returns the files written and removed.
+func render(root, dir string, s *state, changed map[string]bool, all bool) (written, removed int, failed map[string]error, err error) {
 	paths := changed
 	if all {
 		paths = map[string]bool{}
 		for p := range s.Files {
 			paths[p] = true
 		}
+	}
+	fail := func(p string, err error) {
+		if failed == nil {
+			failed = map[string]error{}
+		}
+		failed[p] = err
 	}
 	for p := range paths {
 		dst := filepath.Join(root, filepath.FromSlash(File(p)))
@@ -50,40 +107,36 @@ func render(root, dir string, s *state, changed map[string]bool, all bool) (int,
 			}
 			if err := os.Remove(dst); err == nil {
 				removed++
-			} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrInvalid) {
-				return written, removed, fmt.Errorf("history: remove %s: %w", dst, err)
+			} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrInvalid) && !errors.Is(err, syscall.ENOTDIR) {
+				fail(p, fmt.Errorf("history: remove %s: %w", dst, err))
 			}
 			continue
 		}
 		if err := writeAtomic(dst, []byte(renderFile(p, list, s.Commits))); err != nil {
-			return written, removed, err
+			fail(p, err)
+			continue
 		}
 		written++
 	}
-	if all {
-		// Files of paths the new state does not hold (a rewritten history,
-		// files deleted while history was read again).
-		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return nil
-			}
-			rel, rerr := filepath.Rel(root, p)
-			src, ok := Source(filepath.ToSlash(rel))
-			if rerr != nil || !ok {
-				return nil
-			}
-			if _, keep := s.Files[src]; !keep {
-				if os.Remove(p) == nil {
-					removed++
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return written, removed, err
-		}
+	if !all {
+		return written, removed, failed, nil
 	}
-	return written, removed, nil
+	// Files of paths the new state does not hold (a rewritten history,
+	// files deleted while history was read again).
+	keep := make(map[string]bool, len(s.Files))
+	for p := range s.Files {
+		keep[File(p)] = true
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		if rel, err := filepath.Rel(root, p); err == nil && !keep[filepath.ToSlash(rel)] && os.Remove(p) == nil {
+			removed++
+		}
+		return nil
+	})
+	return written, removed, failed, err
 }
 
 // renderable reports whether src is a file whose history is worth

@@ -1,0 +1,127 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSyncSkipsLargeBlobs proves a file with a version over the size cap
+// costs its history no read of that version: git is never asked for its
+// patch, so the bytes git writes stay far below the blob (issue 30: a
+// 200 MB file cost the first index 775 MB), while its commits are still
+// in its history and the other files keep their changed symbols.
+func TestSyncSkipsLargeBlobs(t *testing.T) {
+	r := newRepo(t)
+	var big strings.Builder
+	big.WriteString("package a\n\n")
+	for i := 0; big.Len() < 2<<20; i++ {
+		fmt.Fprintf(&big, "func F%d() int { return %d }\n", i, i)
+	}
+	r.write("big.go", big.String())
+	r.write("small.go", "package a\n\nfunc Small() {}\n")
+	r.commit("Add both")
+	r.write("big.go", big.String()+"func Last() {}\n")
+	r.write("small.go", "package a\n\nfunc Small() { println() }\n")
+	r.commit("Change both")
+	head := r.git("rev-parse", "HEAD")
+	dir := filepath.Join(r.dir, filepath.FromSlash(Dir))
+	for _, tc := range []struct {
+		max         int64
+		under, over int64 // bounds of what git writes
+	}{
+		{max: 64 << 10, under: 64 << 10},
+		{max: 0, over: 2 << 20}, // no cap: the patches hold the blob
+	} {
+		os.RemoveAll(dir)
+		before := gitRead.Load()
+		if _, err := Sync(context.Background(), Options{Root: r.dir, Head: head, Depth: 5, Window: 100, MaxFileSize: tc.max}); err != nil {
+			t.Fatal(err)
+		}
+		read := gitRead.Load() - before
+		if tc.under > 0 && read >= tc.under || read <= tc.over {
+			t.Errorf("cap %d: git wrote %d bytes, want under %d, over %d", tc.max, read, tc.under, tc.over)
+		}
+		if h := r.history("big.go"); strings.Count(h, "## ") != 2 || strings.Contains(h, "- changed:") != (tc.max == 0) {
+			t.Errorf("cap %d: big.go's history:\n%s", tc.max, h)
+		}
+		if h := r.history("small.go"); !strings.Contains(h, "- changed: Small") {
+			t.Errorf("cap %d: small.go's history:\n%s", tc.max, h)
+		}
+	}
+}
+
+// TestSyncLongFileName proves a file name too long to take ".md" (255
+// bytes) has its history written, named after its path's hash, read back
+// by SourceOf, and that the next sync finds it current (issue 30: every
+// run failed with `file name too long` and read the history again).
+func TestSyncLongFileName(t *testing.T) {
+	r := newRepo(t)
+	long := "dir/" + strings.Repeat("n", 252) + ".go" // 255 bytes
+	near := "dir/" + strings.Repeat("m", 249) + ".go" // 252: ".md" still fits
+	r.write(long, "package a\n")
+	r.write(near, "package a\n")
+	r.commit("Add (long) names")
+	if res := r.sync(5); res.Written != 2 {
+		t.Fatalf("Sync = %+v, want 2 files written", res)
+	}
+	if f := File(near); f != Dir+"/"+near+".md" {
+		t.Errorf("File(%q) = %q", near, f)
+	}
+	rel := File(long)
+	if !strings.HasPrefix(rel, Dir+"/.dossier/") || len(filepath.Base(rel)) > maxName {
+		t.Fatalf("File(long) = %q", rel)
+	}
+	h := r.history(long)
+	if !strings.Contains(h, "Add (long) names") {
+		t.Fatalf("the long name's history:\n%s", h)
+	}
+	if src, ok := SourceOf(rel, []byte(h)); !ok || src != long {
+		t.Errorf("SourceOf = %q, %v", src, ok)
+	}
+	if src, ok := Source(rel); ok {
+		t.Errorf("Source of a hashed name = %q", src)
+	}
+	if src, ok := SourceOf(rel, []byte(strings.Replace(h, long, long[:len(long)-1], 1))); ok {
+		t.Errorf("SourceOf a file naming another path = %q", src)
+	}
+	if res := r.sync(5); !res.Unchanged {
+		t.Errorf("the next sync: %+v, want nothing to do", res)
+	}
+}
+
+// TestSyncRetriesUnwrittenFile proves a history file that cannot be
+// written costs the next syncs that file alone, not the whole history
+// again, and is written once it can be.
+func TestSyncRetriesUnwrittenFile(t *testing.T) {
+	r := newRepo(t)
+	r.write("a.go", "package a\n")
+	r.write("b.go", "package a\n")
+	head := r.commit("First")
+	// A directory where b.go's history file goes: its rename fails.
+	blocker := filepath.Join(r.dir, filepath.FromSlash(File("b.go")))
+	if err := os.MkdirAll(filepath.Join(blocker, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sync := func() (Result, error) {
+		return Sync(context.Background(), Options{Root: r.dir, Head: head, Depth: 5, Window: 100})
+	}
+	res, err := sync()
+	if err == nil || !strings.Contains(err.Error(), "b.go.md") || res.Read != 1 || r.history("a.go") == "" {
+		t.Fatalf("Sync = %+v, %v; want a.go written, an error naming b.go's file", res, err)
+	}
+	res, err = sync()
+	if err == nil || res.Read != 0 || res.Full {
+		t.Fatalf("again: %+v, %v; want the same error, no commit read", res, err)
+	}
+	os.RemoveAll(blocker)
+	if res, err = sync(); err != nil || res.Read != 0 || res.Written != 1 || !strings.Contains(r.history("b.go"), "First") {
+		t.Fatalf("once it can: %+v, %v; want b.go's file written, no commit read", res, err)
+	}
+	if res, err = sync(); err != nil || !res.Unchanged {
+		t.Errorf("then: %+v, %v; want nothing to do", res, err)
+	}
+}
