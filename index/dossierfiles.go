@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -110,9 +111,10 @@ func (ix *Indexer) answersMark() string {
 
 // walkDossier offers the walk's callback the history files of the files
 // the walk found and the kept answers of every flow. Called after the
-// walk, so seen holds the workspace's files. See walkHistory.
-func (ix *Indexer) walkDossier(ctx context.Context, old map[string]store.File, seen map[string]bool, visit func(discover.Candidate) error) error {
-	if err := ix.walkHistory(ctx, old, seen, visit); err != nil {
+// walk, so seen holds the workspace's files and read those the run
+// reads (new or changed). See walkHistory.
+func (ix *Indexer) walkDossier(ctx context.Context, old map[string]store.File, seen, read map[string]bool, visit func(discover.Candidate) error) error {
+	if err := ix.walkHistory(ctx, old, seen, read, visit); err != nil {
 		return err
 	}
 	if !ix.opts.RunSummaries {
@@ -138,14 +140,16 @@ func (ix *Indexer) walkDossier(ctx context.Context, old map[string]store.File, s
 	return nil
 }
 
-// walkHistory offers the history files of the files the walk found (a
-// file ignored, binary or gone has none indexed), found from the files'
-// paths (a long name's history file is named after its hash). When the
+// walkHistory offers the history files the index holds: that of each
+// text file of the tree which has one. What is indexed depends on the
+// tree and the history files alone, never on what an earlier run saw, so
+// an incremental index holds the history a fresh one holds (a file away
+// while its history was read has it indexed again once back). When the
 // history sync touched nothing and the last finished run indexed the same
 // history, the history files are offered as the index holds them (old),
 // unread: an unchanged HEAD then costs no walk of a directory as large as
 // the workspace.
-func (ix *Indexer) walkHistory(ctx context.Context, old map[string]store.File, seen map[string]bool, visit func(discover.Candidate) error) error {
+func (ix *Indexer) walkHistory(ctx context.Context, old map[string]store.File, seen, read map[string]bool, visit func(discover.Candidate) error) error {
 	if ix.opts.HistoryDepth <= 0 {
 		return nil
 	}
@@ -155,22 +159,22 @@ func (ix *Indexer) walkHistory(ctx context.Context, old map[string]store.File, s
 			want[history.File(src)] = src
 		}
 	}
+	// A file the index holds and the run does not read is text; one it
+	// reads is looked at (a binary file's history is not indexed).
+	text := func(src string) bool { return !read[src] || ix.textFile(src) }
 	if ix.history.Unchanged && ix.history.Mark == ix.prevHistoryMark {
 		for rel, f := range old {
-			if _, ok := want[rel]; ok {
+			if src, ok := want[rel]; ok && text(src) {
 				c := discover.Candidate{Rel: rel, Abs: filepath.Join(ix.root, filepath.FromSlash(rel)), Size: f.Size, ModTime: f.ModTime}
 				if err := visit(c); err != nil {
 					return err
 				}
 			}
 		}
-		// A file the index did not hold (back after a while, or no longer
-		// ignored) has its history file on disk but no record: read it.
+		// A file the run reads (new, back after a while, changed from
+		// binary) has its history file on disk but maybe no record.
 		for rel, src := range want {
-			if _, held := old[rel]; held {
-				continue
-			}
-			if _, held := old[src]; held {
+			if _, held := old[rel]; held || !read[src] || !text(src) {
 				continue
 			}
 			if err := offer(filepath.Join(ix.root, filepath.FromSlash(rel)), rel, visit); err != nil {
@@ -188,15 +192,55 @@ func (ix *Indexer) walkHistory(ctx context.Context, old map[string]store.File, s
 			return err
 		}
 		rel, rerr := filepath.Rel(ix.root, p)
-		if _, ok := want[filepath.ToSlash(rel)]; rerr != nil || !ok {
+		rel = filepath.ToSlash(rel)
+		if src, ok := want[rel]; rerr != nil || !ok || !text(src) {
 			return nil
 		}
-		return offer(p, filepath.ToSlash(rel), visit)
+		return offer(p, rel, visit)
 	})
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
+}
+
+// textFile reports whether src is a regular file within the size cap
+// whose head has no NUL byte: what the indexer reads as text (see
+// worker.process).
+func (ix *Indexer) textFile(src string) bool {
+	abs := filepath.Join(ix.root, filepath.FromSlash(src))
+	head, err := fsafe.ReadHead(abs, sniffLen, cmp.Or(ix.opts.MaxFileSize, discover.DefaultMaxFileSize))
+	return err == nil && bytes.IndexByte(head, 0) < 0
+}
+
+// historyOf adds the history files of paths, which updatePaths brings up
+// to date, to cands (those it reads) or gone, as walkHistory decides
+// them: indexed when the path is a text file of the tree (a candidate)
+// with a history file on disk, removed otherwise.
+func (ix *Indexer) historyOf(paths []string, cands []discover.Candidate, gone []string) ([]discover.Candidate, []string) {
+	if ix.opts.HistoryDepth <= 0 {
+		return cands, gone
+	}
+	isCand := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		isCand[c.Rel] = true
+	}
+	for _, p := range paths {
+		if strings.HasPrefix(p, ".dossier/") {
+			continue
+		}
+		rel := history.File(p)
+		abs := filepath.Join(ix.root, filepath.FromSlash(rel))
+		if st, err := os.Lstat(abs); err == nil && st.Mode().IsRegular() && isCand[p] && ix.textFile(p) {
+			cands = append(cands, discover.Candidate{Rel: rel, Abs: abs, Size: st.Size(), ModTime: st.ModTime().UnixNano()})
+			continue
+		}
+		gone = append(gone, rel)
+		if !isCand[p] {
+			gone = append(gone, history.Dir+"/"+p) // a directory gone: its files' history
+		}
+	}
+	return cands, gone
 }
 
 func offer(abs, rel string, visit func(discover.Candidate) error) error {

@@ -49,7 +49,7 @@ func benchNoopHistory(b *testing.B, fromRecords bool) {
 		if fromRecords {
 			ix.prevHistoryMark = res.Mark // as after a finished run
 		}
-		_ = ix.walkDossier(context.Background(), old, seen, func(discover.Candidate) error { n++; return nil })
+		_ = ix.walkDossier(context.Background(), old, seen, nil, func(discover.Candidate) error { n++; return nil })
 		b.ReportMetric(float64(n), "files")
 	}
 }

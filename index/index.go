@@ -397,6 +397,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	seen := make(map[string]bool, len(old))
+	read := map[string]bool{} // the files seen that the run reads
 	var walkErr error
 	var total atomic.Int64
 	total.Store(-1) // unknown until the walk ends
@@ -414,6 +415,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 				return nil
 			}
 			found++
+			read[c.Rel] = true
 			select {
 			case jobs <- c:
 				return nil
@@ -423,7 +425,7 @@ func (ix *Indexer) processAll(ctx context.Context, old map[string]store.File, w 
 		}
 		walkErr = discover.Walk(ctx, ix.root, opts, w.skips, visit)
 		if walkErr == nil {
-			walkErr = ix.walkDossier(ctx, old, seen, visit)
+			walkErr = ix.walkDossier(ctx, old, seen, read, visit)
 		}
 		total.Store(found)
 	}()

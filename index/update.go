@@ -61,6 +61,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 			cands = append(cands, c)
 		}
 	}
+	cands, gone = ix.historyOf(paths, cands, gone)
 
 	db, err := ix.openDB()
 	if err != nil {

@@ -76,8 +76,10 @@ type Result struct {
 // stateFile holds what the last sync read (see state).
 const stateFile = "state.json"
 
-// stateVersion changes when the state or the rendered files change shape.
-const stateVersion = 1
+// stateVersion changes when the state or the rendered files change shape
+// (2: a history file for every path with history, whatever is on disk, and
+// long names hashed; history files version 1 removed are written again).
+const stateVersion = 2
 
 // state is the history as last read: per path the newest commits first.
 type state struct {

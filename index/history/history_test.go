@@ -191,7 +191,7 @@ func TestSyncIsIncrementalAndRereadsRewrittenHistory(t *testing.T) {
 	}
 }
 
-func TestSyncFollowsRenamesAndSkipsMergesAndBinaries(t *testing.T) {
+func TestSyncFollowsRenamesAndSkipsMerges(t *testing.T) {
 	r := newRepo(t)
 	r.write("old name.go", "package a\n\nfunc Keep() {\n\tprintln(1)\n\tprintln(2)\n\tprintln(3)\n}\n")
 	r.write("logo.png", "\x89PNG\x00\x00binary")
@@ -219,8 +219,10 @@ func TestSyncFollowsRenamesAndSkipsMergesAndBinaries(t *testing.T) {
 	if r.history("old name.go") != "" {
 		t.Error("the old name of a renamed file keeps a history")
 	}
-	if r.history("logo.png") != "" {
-		t.Error("a binary file has a history file")
+	// The history files depend on git alone: the indexer leaves those
+	// of binary files out.
+	if !strings.Contains(r.history("logo.png"), "Add files") {
+		t.Error("a binary file has no history file")
 	}
 	if !strings.Contains(r.history("dir/ü odd\"name.go"), "Add files") {
 		t.Error("a path with odd characters has no history")

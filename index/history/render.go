@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -14,8 +13,6 @@ import (
 	"syscall"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // File is the history file of a source path, relative to the root: the
@@ -80,10 +77,12 @@ func SourceOf(rel string, text []byte) (string, bool) {
 }
 
 // render writes the history file of every changed path (of every path
-// when all) and removes those of paths without history, or whose file is
-// no longer text on disk. A file that cannot be written or removed is
-// left for the next sync (failed, with why), never a reason to stop. It
-// returns the files written and removed.
+// when all) and removes those of paths without history. What history
+// files there are depends on git alone, never on the files on disk (the
+// indexer decides which it reads): a file away while its history was
+// read has it once it is back, as after a fresh read. A file that cannot
+// be written or removed is left for the next sync (failed, with why),
+// never a reason to stop. It returns the files written and removed.
 func render(root, dir string, s *state, changed map[string]bool, all bool) (written, removed int, failed map[string]error, err error) {
 	paths := changed
 	if all {
@@ -101,7 +100,7 @@ func render(root, dir string, s *state, changed map[string]bool, all bool) (writ
 	for p := range paths {
 		dst := filepath.Join(root, filepath.FromSlash(File(p)))
 		list := s.Files[p]
-		if len(list) == 0 || !renderable(root, p) {
+		if len(list) == 0 || !nameable(p) {
 			if len(list) == 0 {
 				delete(s.Files, p)
 			}
@@ -139,20 +138,16 @@ func render(root, dir string, s *state, changed map[string]bool, all bool) (writ
 	return written, removed, failed, err
 }
 
-// renderable reports whether src is a file whose history is worth
-// keeping: a regular text file on disk under a path a history file can
-// be named after.
-func renderable(root, src string) bool {
+// nameable reports whether a history file can be named after src: no
+// control character (no file name of ours carries a newline), inside
+// the workspace, and none of dossier's or git's own files.
+func nameable(src string) bool {
 	for _, r := range src {
 		if unicode.IsControl(r) {
-			return false // no file name of ours carries a newline
+			return false
 		}
 	}
-	if strings.HasPrefix(src, ".dossier/") || strings.HasPrefix(src, ".git/") || path.IsAbs(src) || strings.Contains("/"+src+"/", "/../") {
-		return false
-	}
-	head, err := fsafe.ReadHead(filepath.Join(root, filepath.FromSlash(src)), 8000, 1<<40)
-	return err == nil && bytes.IndexByte(head, 0) < 0
+	return !strings.HasPrefix(src, ".dossier/") && !strings.HasPrefix(src, ".git/") && !path.IsAbs(src) && !strings.Contains("/"+src+"/", "/../")
 }
 
 // renderFile writes a path's history: one H2 section per commit, newest
