@@ -167,27 +167,52 @@ type quickTree struct {
 	seen []discover.Candidate // the changed files as the check found them
 }
 
-// save brings the tree up to date with what updatePaths did (cands as it
-// read them, states of the paths not indexed), completes sum with the
-// figures of the whole tree, and writes the tree for the generation tx
+// save brings the tree up to date with what updatePaths did with paths
+// (cands as it read them, states of those not indexed), completes sum
+// with the figures of the whole tree (dossier: the files written or
+// touched that no tree holds), and writes the tree for the generation tx
 // commits.
-func (q *quickTree) save(tx *store.Tx, sum *Summary, cands []discover.Candidate, states map[string]string) error {
-	read := make(map[string]discover.Candidate, len(cands))
+func (q *quickTree) save(tx *store.Tx, sum *Summary, paths []string, cands []discover.Candidate, states map[string]string, dossier int) error {
+	read := make(map[string]discover.Candidate, len(cands)+len(q.seen))
+	for _, c := range q.seen {
+		read[c.Rel] = c
+	}
 	for _, c := range cands {
 		read[c.Rel] = c
 	}
-	for _, c := range q.seen {
-		if r, ok := read[c.Rel]; ok {
-			c = r
+	for _, p := range paths {
+		c, ok := read[p]
+		switch state := states[p]; {
+		case ok && state != discover.ReasonVanished:
+			q.tree.Put(p, c.Size, c.ModTime, state)
+		case state == discover.ReasonTooLarge || state == discover.ReasonSpecial:
+			q.tree.Put(p, 0, 0, state) // no size known: the next check reads it again
+		default:
+			q.tree.Drop(p) // gone, or no file a walk records
 		}
-		q.tree.Set(c.Rel, c.Size, c.ModTime, states[c.Rel])
 	}
 	if !q.tree.Usable() {
 		return tx.SetWalkTree(nil)
 	}
-	sum.Unchanged = q.tree.Files(discover.StateIndexed) - sum.Indexed - sum.Touched
+	sum.Unchanged = q.tree.Files(discover.StateIndexed) - (sum.Indexed + sum.Touched - dossier)
 	sum.Skipped = q.tree.SkipCounts()
 	q.tree.Gen = tx.Generation() + 1
 	sum.Generation = q.tree.Gen // the totals were current, and kept so
 	return tx.SetWalkTree(q.tree.Encode())
+}
+
+// watchTree is the walk tree for a watcher's update, when the index's is
+// current: recorded at the index's generation by a run whose summary,
+// sum, is current too (else nil, and the update counts skips as best it
+// can, see mergeSkips).
+func watchTree(tx *store.Tx, sum Summary) *quickTree {
+	b := tx.WalkTree()
+	if b == nil {
+		return nil
+	}
+	t, err := discover.DecodeTree(b)
+	if err != nil || t.Gen != tx.Generation() || sum.Generation != t.Gen || !t.Usable() {
+		return nil
+	}
+	return &quickTree{tree: t}
 }

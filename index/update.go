@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -90,11 +92,17 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 				prevs[c.Rel] = old
 			}
 		}
-		_, err := tx.Summary(&sum)
-		return err
+		if _, err := tx.Summary(&sum); err != nil {
+			return err
+		}
+		if qt == nil {
+			qt = watchTree(tx, sum)
+		}
+		return nil
 	}); err != nil {
 		return sum, err
 	}
+	prevSkipped, prevSkippedFiles := sum.Skipped, sum.SkippedFiles
 	// Not holding the index file while files are parsed (or a remote
 	// endpoint answers): readers get in meanwhile. The writer lock keeps
 	// every other writer out, so the records read above stay current.
@@ -146,6 +154,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 	if db, err = ix.openDB(); err != nil {
 		return sum, err // db is nil: nothing for the deferred Close
 	}
+	dossier := 0 // files under .dossier written or touched, which no tree holds
 	err = db.Update(func(tx *store.Tx) error {
 		changedSet := false
 		for _, o := range outs {
@@ -166,6 +175,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 				if ok {
 					sum.Totals.Apply(cur, 1)
 					sum.Touched++
+					dossier += dossierFile(o.path)
 				}
 				continue
 			}
@@ -174,6 +184,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 			}
 			sum.Totals.Apply(*o.file, 1)
 			sum.Indexed++
+			dossier += dossierFile(o.path)
 			for _, n := range o.notes {
 				sum.Note(n, ix.opts.Verbose)
 			}
@@ -204,13 +215,16 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 				return err
 			}
 		}
-		sum.Skipped = skips.Counts()
-		sum.SkippedFiles = skips.List()
+		// The skips of the whole tree: the batch's files as they are now,
+		// the others as they were.
+		sum.SkippedFiles = mergeSkipped(prevSkippedFiles, paths, skips.List())
 		sum.SortNoted()
 		if qt != nil {
-			if err := qt.save(tx, &sum, cands, states); err != nil {
+			if err := qt.save(tx, &sum, paths, cands, states, dossier); err != nil {
 				return err
 			}
+		} else {
+			sum.Skipped = mergeSkips(prevSkipped, prevs, states)
 		}
 		sum.Seconds = time.Since(start).Seconds()
 		sum.Finished = time.Now().UTC()
@@ -227,4 +241,50 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 		return sum, err
 	}
 	return sum, ix.refreshSearch(sum.Totals.Files)
+}
+
+// dossierFile is 1 for a file under .dossier (a history file), else 0.
+func dossierFile(p string) int {
+	if strings.HasPrefix(p, store.DirName+"/") {
+		return 1
+	}
+	return 0
+}
+
+// mergeSkips is the skip counts of the whole tree after a batch when no
+// walk tree tells each file's state: the last counts, with the files the
+// index held before the batch (prevs) and now skips (states) counted in.
+// A file the index did not hold keeps the count it had, whatever it was.
+func mergeSkips(prev map[string]int, prevs map[string]store.File, states map[string]string) map[string]int {
+	out := maps.Clone(prev)
+	if out == nil {
+		out = map[string]int{}
+	}
+	for p, state := range states {
+		if _, held := prevs[p]; held && state != discover.StateFailed && state != discover.ReasonVanished {
+			out[state]++
+		}
+	}
+	return out
+}
+
+// mergeSkipped is the list of skipped files (kept by a verbose run) after
+// a batch of paths: prev's entries of other paths, and the batch's skips
+// but for files gone, which a walk would not find.
+func mergeSkipped(prev []summary.Skipped, paths []string, batch []summary.Skipped) []summary.Skipped {
+	if len(prev) == 0 && len(batch) == 0 {
+		return nil
+	}
+	in := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		in[p] = true
+	}
+	out := slices.DeleteFunc(slices.Clone(prev), func(s summary.Skipped) bool { return in[s.Path] })
+	for _, s := range batch {
+		if s.Reason != discover.ReasonVanished {
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(a, b summary.Skipped) int { return strings.Compare(a.Path, b.Path) })
+	return out
 }

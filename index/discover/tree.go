@@ -128,24 +128,15 @@ func (t *Tree) SetState(rel, state string) {
 // file is rel's entry; for a path the tree does not hold it is nil, and
 // the tree no longer usable.
 func (t *Tree) file(rel string) *treeFile {
-	if t.dirAt == nil {
-		t.dirAt = make(map[string]int, len(t.dirs))
-		for i, d := range t.dirs {
-			t.dirAt[d.rel] = i
-		}
-	}
-	dir, name := "", rel
-	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
-		dir, name = rel[:i], rel[i+1:]
-	}
-	if i, ok := t.dirAt[dir]; ok {
-		fs := t.dirs[i].files
+	dir, name := splitRel(rel)
+	if d := t.dir(dir); d != nil {
+		fs := d.files
 		// A walk records a directory's files in the order it reads them.
 		if j := sort.Search(len(fs), func(j int) bool { return fs[j].name >= name }); j < len(fs) && fs[j].name == name {
 			return &fs[j]
 		}
 	}
-	t.broken = "a file outside the recorded tree changed: " + rel
+	t.breakOn(rel)
 	return nil
 }
 
