@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/dossierhq/dossier/index/grammar"
 )
 
 // x walks one file's tree.
@@ -56,45 +58,21 @@ func (e *x) span(n *sitter.Node) Span {
 	return Span{StartByte: int(n.StartByte()), EndByte: end, StartLine: e.line(int(n.StartByte())), EndLine: e.line(last)}
 }
 
-// named lists n's named children. A cursor walks them in one pass
-// (NamedChild(i) starts from the first child each time).
-func named(n *sitter.Node) []*sitter.Node {
-	if n.ChildCount() == 0 {
-		return nil
-	}
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
-	var out []*sitter.Node
-	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
-		if k := c.CurrentNode(); k.IsNamed() {
-			out = append(out, k)
-		}
-	}
-	return out
-}
+// named lists n's named children (see grammar.Named).
+func named(n *sitter.Node) []*sitter.Node { return grammar.Named(n) }
 
 // eachNamed calls f with each named node under n (n left out), parents
 // before their children, with one cursor for the whole walk; f returns
 // whether to go into the node's children. Only named nodes are gone into.
 func eachNamed(n *sitter.Node, f func(k *sitter.Node) bool) {
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
-	if !c.GoToFirstChild() {
-		return
-	}
-	depth := 1
-	for {
-		k := c.CurrentNode()
-		if k.IsNamed() && f(k) && c.GoToFirstChild() {
-			depth++
-			continue
+	top := true
+	grammar.Walk(n, func(k *sitter.Node) bool {
+		if top {
+			top = false
+			return true
 		}
-		for !c.GoToNextSibling() {
-			if depth--; depth == 0 || !c.GoToParent() {
-				return
-			}
-		}
-	}
+		return k.IsNamed() && f(k)
+	})
 }
 
 func childOf(n *sitter.Node, typ string) *sitter.Node {
