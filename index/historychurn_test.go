@@ -29,9 +29,9 @@ func historyRecords(t *testing.T, root string) map[string]string {
 	return out
 }
 
-// freshHistory indexes a copy of root's tree and git repository, without
-// its .dossier, and returns its history records.
-func freshHistory(t *testing.T, root string, opts func(*Options)) map[string]string {
+// freshCopy copies root's tree (and git repository) without its .dossier:
+// a workspace a run indexes afresh.
+func freshCopy(t *testing.T, root string) string {
 	t.Helper()
 	fresh := t.TempDir()
 	if out, err := exec.Command("cp", "-a", root+"/.", fresh).CombinedOutput(); err != nil {
@@ -40,6 +40,14 @@ func freshHistory(t *testing.T, root string, opts func(*Options)) map[string]str
 	if err := os.RemoveAll(store.Dir(fresh)); err != nil {
 		t.Fatal(err)
 	}
+	return fresh
+}
+
+// freshHistory indexes a fresh copy of root and returns its history
+// records.
+func freshHistory(t *testing.T, root string, opts func(*Options)) map[string]string {
+	t.Helper()
+	fresh := freshCopy(t, root)
 	run(t, fresh, opts)
 	return historyRecords(t, fresh)
 }

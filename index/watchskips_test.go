@@ -4,26 +4,17 @@ import (
 	"context"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/dossierhq/dossier/index/summary"
-	"github.com/dossierhq/dossier/store"
 )
 
-// freshSkips indexes a copy of root's tree, without its .dossier, and
-// returns the skips of that full walk.
+// freshSkips indexes a fresh copy of root and returns the skips of that
+// full walk.
 func freshSkips(t *testing.T, root string) map[string]int {
 	t.Helper()
-	fresh := t.TempDir()
-	if out, err := exec.Command("cp", "-a", root+"/.", fresh).CombinedOutput(); err != nil {
-		t.Fatalf("copy: %v\n%s", err, out)
-	}
-	if err := os.RemoveAll(store.Dir(fresh)); err != nil {
-		t.Fatal(err)
-	}
-	return run(t, fresh).Skipped
+	return run(t, freshCopy(t, root)).Skipped
 }
 
 // storedSkips is what `dossier stats` shows of the skips: the stored
