@@ -60,8 +60,10 @@ func TestWorkbenchFollowsWorkspace(t *testing.T) {
 	if err := os.Remove(filepath.Join(root, "old", "gone.go")); err != nil {
 		t.Fatal(err)
 	}
+	// Two: the file and its history (.dossier/history/old/gone.go.md),
+	// which a fresh index of the tree no longer holds either.
 	tm.waitFor("the deletion on the status line", 0, func(s *screen) bool {
-		return strings.Contains(s.status(), "index: 1 file removed")
+		return strings.Contains(s.status(), "index: 2 files removed")
 	})
 	t.Logf("a deleted file's batch on the status line %v after the delete", time.Since(deleted).Round(time.Millisecond))
 	tm.keys("/")
