@@ -25,9 +25,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // Dir is where the history is kept, relative to the workspace root
@@ -132,6 +135,7 @@ func Sync(ctx context.Context, opts Options) (Result, error) {
 		// The common case: nothing to read, no process started.
 		return Result{Mark: mark(opts), Unchanged: true}, nil
 	}
+	sweep(dir)
 	old := loadState(dir)
 	if _, err := exec.LookPath("git"); err != nil {
 		return Result{NoteKey: "history_no_git",
@@ -507,23 +511,36 @@ func writeAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	t, err := fsafe.WriteTemp(path, data, 0o644)
+	if err == nil {
+		err = t.Rename(path)
+	}
 	if err != nil {
-		return fmt.Errorf("history: %w", err)
-	}
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("history: write %s: %w", path, werr)
+		return fmt.Errorf("history: write %s: %w", path, err)
 	}
 	return nil
 }
+
+// sweep removes the temporary files that a killed sync left anywhere
+// under dir (see fsafe.Sweep: one a live writer holds stays), and the
+// .tmp-N files of the writer before it wrote through fsafe, which held no
+// lock: the directory is dossier's alone, and Sync runs under the index's
+// writer lock. A sync that did not finish left no mark, so the next one,
+// which reads, comes here.
+func sweep(dir string) {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		if !fsafe.SweepFile(p) && oldTemp.MatchString(d.Name()) {
+			os.Remove(p)
+		}
+		return nil
+	})
+}
+
+// oldTemp is the name of the earlier writer's temporary files.
+var oldTemp = regexp.MustCompile(`^\.tmp-[0-9]+$`)
 
 // removeAll removes the history directory and returns how many history
 // files it held.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // TestSyncSkipsLargeBlobs proves a file with a version over the size cap
@@ -123,5 +125,39 @@ func TestSyncRetriesUnwrittenFile(t *testing.T) {
 	}
 	if res, err = sync(); err != nil || !res.Unchanged {
 		t.Errorf("then: %+v, %v; want nothing to do", res, err)
+	}
+}
+
+// TestSyncSweepsKilledWrites proves the temporary files a killed sync
+// left under the history directory (today's .NAME.tmp-N and the older
+// writer's .tmp-N) are removed by the next sync, and that one a live
+// writer holds is not (issue 30: they stayed for good).
+func TestSyncSweepsKilledWrites(t *testing.T) {
+	r := newRepo(t)
+	r.write("pkg/a.go", "package pkg\n")
+	r.commit("Add a")
+	r.sync(5)
+	sub := filepath.Dir(filepath.Join(r.dir, filepath.FromSlash(File("pkg/a.go"))))
+	left := []string{filepath.Join(sub, ".tmp-123"), filepath.Join(sub, ".a.go.md.tmp-456"), filepath.Join(r.dir, filepath.FromSlash(Dir), ".state.json.tmp-789")}
+	for _, p := range left {
+		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live, err := fsafe.CreateTemp(filepath.Join(sub, "b.go.md"), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Discard()
+	r.write("pkg/a.go", "package pkg\n\nfunc A() {}\n")
+	r.commit("Change a") // a new HEAD: the next sync reads
+	r.sync(5)
+	for _, p := range left {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s is left after the next sync", p)
+		}
+	}
+	if _, err := os.Lstat(live.Name()); err != nil {
+		t.Errorf("a live writer's temporary file was removed: %v", err)
 	}
 }

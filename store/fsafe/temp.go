@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 )
 
 // Temp is the temporary file of an atomic write: it sits next to the file
@@ -26,7 +27,7 @@ type Temp struct {
 // umask).
 func CreateTemp(path string, perm fs.FileMode) (*Temp, error) {
 	for {
-		f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+		f, err := os.CreateTemp(filepath.Dir(path), "."+tempBase(filepath.Base(path))+".tmp-*")
 		if err != nil {
 			return nil, err
 		}
@@ -48,6 +49,18 @@ func CreateTemp(path string, perm fs.FileMode) (*Temp, error) {
 		}
 		return &Temp{f: f}, nil
 	}
+}
+
+// tempBase is name cut short enough that .NAME.tmp-N fits the 255 bytes
+// a file name may have, however long name is (up to that limit itself):
+// the temporary name only has to be recognisable.
+func tempBase(name string) string {
+	const most = 255 - len("..tmp-") - 10 // os.CreateTemp's N: up to 10 digits
+	for len(name) > most {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	return name
 }
 
 // WriteTemp is CreateTemp with data written and synced.
@@ -112,22 +125,24 @@ func Sweep(dir string) []string {
 	}
 	var removed []string
 	for _, en := range entries {
-		name := en.Name()
-		if !leftName.MatchString(name) {
-			continue
-		}
-		path := filepath.Join(dir, name)
-		if strings.HasPrefix(name, ".probe-") {
-			if os.Remove(path) == nil {
-				removed = append(removed, name)
-			}
-			continue
-		}
-		if sweepTemp(path) {
-			removed = append(removed, name)
+		if SweepFile(filepath.Join(dir, en.Name())) {
+			removed = append(removed, en.Name())
 		}
 	}
 	return removed
+}
+
+// SweepFile is Sweep for one path: it removes the file when its name is a
+// temporary file's and no writer holds it, and reports whether it did.
+func SweepFile(path string) bool {
+	name := filepath.Base(path)
+	if !leftName.MatchString(name) {
+		return false
+	}
+	if strings.HasPrefix(name, ".probe-") {
+		return os.Remove(path) == nil
+	}
+	return sweepTemp(path)
 }
 
 // sweepTemp removes the temporary file at path when no writer holds it.

@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestSweep: what killed writers left (an unlocked temporary file, a
@@ -62,5 +64,29 @@ func TestSweep(t *testing.T) {
 	dead.f.Close() // as a killed process's descriptors are
 	if removed := Sweep(dir); !slices.Equal(removed, []string{filepath.Base(dead.Name())}) {
 		t.Errorf("after its writer ended: removed %q", removed)
+	}
+}
+
+// TestTempOfALongName: a file whose name is near the 255-byte limit gets
+// a temporary file too (its .NAME.tmp-N would not fit), which Sweep
+// recognises once its writer is gone.
+func TestTempOfALongName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, strings.Repeat("é", 120)+".go.md") // 246 bytes
+	tmp, err := WriteTemp(path, []byte("x"), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base := filepath.Base(tmp.Name()); len(base) > 255 || !utf8.ValidString(base) {
+		t.Errorf("temporary name %q: %d bytes", base, len(base))
+	}
+	f, err := os.Open(tmp.Name()) // a second descriptor, so the name outlives the lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tmp.f.Close() // the writer dies: its lock goes
+	if got := Sweep(dir); len(got) != 1 {
+		t.Errorf("Sweep = %q, want the dead writer's temporary file", got)
 	}
 }
