@@ -46,9 +46,10 @@ const (
 const IgnoreFile = ".dossierignore"
 
 // defaultIgnores are patterns applied before any ignore file; a workspace can
-// re-include with "!pattern" in .dossierignore.
+// re-include with "!pattern" in .dossierignore. ".git" is a directory, or
+// the file that points a worktree or a submodule at one: git's either way.
 var defaultIgnores = []string{
-	".git/", ".hg/", ".svn/", ".dossier/", "node_modules/", "bower_components/",
+	".git", ".hg/", ".svn/", ".dossier/", "node_modules/", "bower_components/",
 	"__pycache__/", ".venv/", "venv/", ".tox/", ".mypy_cache/", ".pytest_cache/", ".ruff_cache/",
 	".next/", ".nuxt/", ".gradle/", ".terraform/", ".idea/", ".vscode/",
 	"/dist/", "/build/", "/target/", "/out/", "/coverage/", "/bin/", "/obj/",

@@ -145,7 +145,9 @@ func TestSymlinks(t *testing.T) {
 // token) is skipped by the walk and by Check, as the files themselves are;
 // a name that only looks like git's is not.
 func TestSymlinksIntoGit(t *testing.T) {
-	root := tree(t, map[string]string{"a.go": "package a\n", ".git/config": "[remote]\n", "sub/.git/HEAD": "ref\n", ".github/ci.yml": "on: push\n"})
+	// wt/.git is a worktree's (or a submodule's) pointer file: git's too.
+	root := tree(t, map[string]string{"a.go": "package a\n", ".git/config": "[remote]\n", "sub/.git/HEAD": "ref\n", ".github/ci.yml": "on: push\n",
+		"wt/.git": "gitdir: /elsewhere/.git/worktrees/wt\n", "wt/b.go": "package b\n"})
 	for name, target := range map[string]string{"cfg.txt": ".git/config", "hooks": ".git", "head.txt": "sub/.git/HEAD", "ci.yml": ".github/ci.yml"} {
 		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
 			t.Fatal(err)
@@ -153,10 +155,10 @@ func TestSymlinksIntoGit(t *testing.T) {
 	}
 	got, skips := walk(t, root, Options{})
 	sort.Strings(got)
-	if want := []string{".github/ci.yml", "a.go", "ci.yml"}; !reflect.DeepEqual(got, want) {
+	if want := []string{".github/ci.yml", "a.go", "ci.yml", "wt/b.go"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("candidates = %v, want %v\n%v", got, want, skips.List())
 	}
-	for _, rel := range []string{"cfg.txt", "hooks/config", "head.txt"} {
+	for _, rel := range []string{"cfg.txt", "hooks/config", "head.txt", "wt/.git"} {
 		if _, reason, err := Check(root, rel, Options{}); err != nil || reason != ReasonDefault {
 			t.Errorf("Check %s: reason %q err %v", rel, reason, err)
 		}

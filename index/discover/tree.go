@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -158,10 +159,12 @@ func joinRel(dir, name string) string {
 }
 
 // signature names what a walk's result depends on besides the tree's own
-// entries: the options and the root's .git/info/exclude.
+// entries: the options, the root's .git/info/exclude and dossier's own
+// built-in rules (a tree a release with other rules walked is walked
+// again).
 func signature(root string, opts Options) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "max=%d\x00", opts.MaxFileSize)
+	fmt.Fprintf(&b, "max=%d\x00rules=%x\x00", opts.MaxFileSize, builtinRules())
 	for _, e := range opts.Exclude {
 		b.WriteString(e)
 		b.WriteByte(0)
@@ -171,6 +174,16 @@ func signature(root string, opts Options) string {
 	}
 	return b.String()
 }
+
+// builtinRules sums the built-in ignore and credential-file patterns.
+var builtinRules = sync.OnceValue(func() uint64 {
+	h := fnv.New64a()
+	for _, p := range slices.Concat(defaultIgnores, secretFiles) {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+})
 
 // recorder is the walk's side of a Tree.
 type recorder struct{ t *Tree }
