@@ -124,30 +124,60 @@ func checkFile(path string, readOnly bool) error {
 	return checkLayout(path, f, st.Size())
 }
 
-// checkLink refuses a symbolic link at the index's path whose target is
-// missing and cannot be created: its directory does not exist. A writer
-// follows a link whose target's directory exists and creates the target,
-// as a shell's redirection would; readers then find no index yet.
+// checkLink decides what a symbolic link at the index's path may lead to:
+// an index dossier made (a bbolt file: its magic number on a meta page),
+// which is then read and written there, the link kept (an index on
+// another disk); or to nothing where such an index was set aside as
+// damaged, for the rebuild. A link to anything else, or to nothing, is refused:
+// dossier never creates or overwrites a file through a link, since a
+// repository can hold one (.dossier/index.db -> ~/.bashrc, or as root to
+// a file a system service reads) as easily as a user can make one.
 func checkLink(path string) error {
 	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		return nil
 	}
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		return nil // the target exists (or the error is the open's to report)
+	target, err := filepath.EvalSymlinks(path)
+	if err == nil && boltFile(target) {
+		return nil
 	}
-	target, err := os.Readlink(path)
 	if err != nil {
-		return nil
+		target, _ = os.Readlink(path)
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		// The index a writer set aside there as damaged (SetAside): the
+		// rebuild goes where it was.
+		if boltFile(DamagedPath(target)) {
+			return nil
+		}
 	}
-	dir := filepath.Dir(target)
-	if !filepath.IsAbs(target) {
-		dir = filepath.Join(filepath.Dir(path), dir)
+	what := "which does not exist"
+	if err == nil {
+		what = "which is not a dossier index"
 	}
-	if _, err := os.Stat(dir); err == nil {
-		return nil
+	return fmt.Errorf("index %s is a symbolic link to %s, %s: dossier reads and writes an index through a link only when it leads to an index dossier made, and never creates or replaces a file through one; remove the link to keep the index in %s, or, to keep it at %s, run `dossier index` without the link and then move the file there (mv %s %s && ln -s %s %s)",
+		path, target, what, filepath.Dir(path), target, path, target, target, path)
+}
+
+// boltFile reports whether path is a regular file with bbolt's magic
+// number on one of its meta pages (the other may be damaged), without
+// waiting on a FIFO or a device.
+func boltFile(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
 	}
-	return fmt.Errorf("index %s is a symbolic link to %s, whose directory %s does not exist: create that directory, or remove the link to keep the index in %s",
-		path, target, dir, filepath.Dir(path))
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	for _, off := range []int64{0, int64(os.Getpagesize())} {
+		var buf [boltPageHeader + 4]byte
+		if _, err := f.ReadAt(buf[:], off); err == nil && binary.NativeEndian.Uint32(buf[boltPageHeader:]) == boltMagic {
+			return true
+		}
+	}
+	return false
 }
 
 // openRegular opens the index file for reading without blocking, and only

@@ -63,12 +63,13 @@ type damageNote struct {
 // SetAside renames a damaged index file to DamagedPath (replacing an older
 // one) so a writer can rebuild from scratch; the caller holds the
 // workspace's writer lock. It returns the new path. Where path is a
-// symbolic link (an index kept on another disk), the file it leads to is
-// set aside beside it and the link stays, so the rebuild is written where
-// the user put the index.
+// symbolic link to an index (one on another disk, see checkLink), that
+// file is set aside beside it and the link stays, so the rebuild is
+// written where the user put the index; a link to anything else is what
+// is set aside, and the file it leads to is left alone.
 func SetAside(path string) (string, error) {
 	target := path
-	if t, err := filepath.EvalSymlinks(path); err == nil {
+	if t, err := filepath.EvalSymlinks(path); err == nil && boltFile(t) {
 		target = t
 	}
 	dst := DamagedPath(target)

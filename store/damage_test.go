@@ -431,4 +431,24 @@ func TestSetAsideKeepsTheLink(t *testing.T) {
 	if st, err := os.Stat(file); err != nil || !st.Mode().IsRegular() {
 		t.Errorf("the new index is not written where the link leads: %v", err)
 	}
+
+	// A link to a file that is not an index: the link is set aside, the
+	// file it leads to is left as it is.
+	precious := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(precious, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(link)
+	if err := os.Symlink(precious, link); err != nil {
+		t.Fatal(err)
+	}
+	if kept, err := SetAside(link); err != nil || kept != DamagedPath(link) {
+		t.Errorf("SetAside of a link to a file not an index = %q, %v; want %q", kept, err, DamagedPath(link))
+	}
+	if data, err := os.ReadFile(precious); err != nil || string(data) != "precious" {
+		t.Errorf("the file the link led to: %q, %v", data, err)
+	}
+	if _, err := os.Lstat(DamagedPath(precious)); err == nil {
+		t.Errorf("the file the link led to was set aside")
+	}
 }
