@@ -360,9 +360,10 @@ func resolve(alias map[string]string, p string) string {
 }
 
 // symbolsOf reads the changed symbols of the commits that touched code.
-// A path that had a blob over maxSize (0: no bound) is left out, so that
-// git never reads it whole into a patch: a file the index skips as too
-// large costs its history no more than its name.
+// A path is left out of a commit whose change of it has a blob over
+// maxSize (0: no bound), so that git never reads it whole into a patch: a
+// file the index skips as too large costs its history no more than its
+// name.
 func symbolsOf(ctx context.Context, root string, cs []commit, maxSize int64) (map[string]map[string][]string, error) {
 	var hashes, blobs []string
 	for _, c := range cs {
@@ -380,7 +381,7 @@ func symbolsOf(ctx context.Context, root string, cs []commit, maxSize int64) (ma
 	if len(hashes) == 0 {
 		return nil, nil
 	}
-	skip, err := largeBlobPaths(ctx, root, cs, blobs, maxSize)
+	skips, err := largeBlobPaths(ctx, root, cs, blobs, maxSize)
 	if err != nil {
 		return nil, err
 	}
@@ -405,12 +406,33 @@ func symbolsOf(ctx context.Context, root string, cs []commit, maxSize int64) (ma
 	if err := attr.Close(); err != nil {
 		return nil, err
 	}
-	return readSymbols(ctx, root, attr.Name(), hashes, skip)
+	// One pass per set of paths to leave out (most commits: none), so a
+	// path is left out only of the commits whose own change of it is
+	// large: its other commits read the same in any window of history.
+	groups := map[string][]string{}
+	for _, h := range hashes {
+		key := strings.Join(skips[h], "\x00")
+		groups[key] = append(groups[key], h)
+	}
+	syms := map[string]map[string][]string{}
+	for _, key := range slices.Sorted(maps.Keys(groups)) {
+		var skip []string
+		if key != "" {
+			skip = strings.Split(key, "\x00")
+		}
+		got, err := readSymbols(ctx, root, attr.Name(), groups[key], skip)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(syms, got)
+	}
+	return syms, nil
 }
 
-// largeBlobPaths lists the paths of cs's changes with a blob (of blobs,
-// which git reports sizes of) over maxSize, sorted.
-func largeBlobPaths(ctx context.Context, root string, cs []commit, blobs []string, maxSize int64) ([]string, error) {
+// largeBlobPaths lists, for each commit of cs with a change holding a blob
+// (of blobs, which git reports sizes of) over maxSize, the paths of those
+// changes, sorted.
+func largeBlobPaths(ctx context.Context, root string, cs []commit, blobs []string, maxSize int64) (map[string][]string, error) {
 	if maxSize <= 0 {
 		return nil, nil
 	}
@@ -424,18 +446,22 @@ func largeBlobPaths(ctx context.Context, root string, cs []commit, blobs []strin
 	if err != nil {
 		return nil, err
 	}
-	large := map[string]bool{}
+	large := map[string][]string{}
 	for _, c := range cs {
 		for _, ch := range c.Changes {
 			if sizes[ch.Old] > maxSize || sizes[ch.New] > maxSize {
-				large[ch.Path] = true
+				large[c.Hash] = append(large[c.Hash], ch.Path)
 				if ch.From != "" {
-					large[ch.From] = true
+					large[c.Hash] = append(large[c.Hash], ch.From)
 				}
 			}
 		}
+		if ps := large[c.Hash]; ps != nil {
+			slices.Sort(ps)
+			large[c.Hash] = slices.Compact(ps)
+		}
 	}
-	return slices.Sorted(maps.Keys(large)), nil
+	return large, nil
 }
 
 func symbolExt(p string) bool {

@@ -161,3 +161,41 @@ func TestSyncSweepsKilledWrites(t *testing.T) {
 		t.Errorf("a live writer's temporary file was removed: %v", err)
 	}
 }
+
+// TestLargeBlobLeavesOutItsCommitOnly: a path is left out of the symbol
+// pass only in the commit whose change of it is over the cap, so an
+// incremental history (a sync after each commit) and a fresh one of the
+// same HEAD agree: before, one large version of p.go left its changed
+// symbols out of every commit a fresh read saw, while the incremental
+// read of a later window kept them.
+func TestLargeBlobLeavesOutItsCommitOnly(t *testing.T) {
+	r := newRepo(t)
+	var big strings.Builder
+	big.WriteString("package a\n\n")
+	for i := 0; big.Len() < 128<<10; i++ {
+		fmt.Fprintf(&big, "func F%d() int { return %d }\n", i, i)
+	}
+	opts := func() Options {
+		return Options{Root: r.dir, Head: r.git("rev-parse", "HEAD"), Depth: 5, Window: 100, MaxFileSize: 64 << 10}
+	}
+	dir := filepath.Join(r.dir, filepath.FromSlash(Dir))
+	steps := []string{big.String(), "package a\n\nfunc Small() {}\n", "package a\n\nfunc Small() {}\n\nfunc Third() {}\n"}
+	for i, text := range steps {
+		r.write("p.go", text)
+		r.commit(fmt.Sprint("step ", i))
+		if _, err := Sync(context.Background(), opts()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	incremental := r.history("p.go")
+	os.RemoveAll(dir)
+	if _, err := Sync(context.Background(), opts()); err != nil {
+		t.Fatal(err)
+	}
+	if fresh := r.history("p.go"); fresh != incremental {
+		t.Errorf("incremental history:\n%s\nfresh history:\n%s", incremental, fresh)
+	}
+	if !strings.Contains(incremental, "- changed: Third") && !strings.Contains(incremental, ", Third") {
+		t.Errorf("the last commit's symbols are missing:\n%s", incremental)
+	}
+}
