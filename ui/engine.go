@@ -28,6 +28,18 @@ type runner struct {
 	print  string
 	closed bool
 	masked maskCache // the previews' masked code
+	// quit ends what a command waits for outside the flow (an export's
+	// FIFO with no reader yet) when the workbench closes; nothing of the
+	// engine's own writes looks at it.
+	quit     context.Context
+	stopWait context.CancelFunc
+}
+
+// newRunner is the runner of e.
+func newRunner(e *evidence.Engine) *runner {
+	r := &runner{e: e}
+	r.quit, r.stopWait = context.WithCancel(context.Background())
+	return r
 }
 
 // row is one part as the evidence list shows it.
@@ -144,8 +156,10 @@ func (r *runner) currentDir() string {
 }
 
 // close waits for the command in flight and refuses later ones, so
-// quitting never cuts a change short.
+// quitting never cuts a change short; one waiting on the outside (quit)
+// stops waiting.
 func (r *runner) close() {
+	r.stopWait()
 	r.mu.Lock()
 	r.closed = true
 	r.mu.Unlock()

@@ -138,7 +138,7 @@ const (
 
 // New builds the workbench.
 func New(o Options) Model {
-	m := Model{opts: o, keys: DefaultKeyMap(), styles: o.Styles, run: &runner{e: o.Engine}, hl: &Highlighter{}, bg: &background{},
+	m := Model{opts: o, keys: DefaultKeyMap(), styles: o.Styles, run: newRunner(o.Engine), hl: &Highlighter{}, bg: &background{},
 		help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)), format: assemble.MDCtx}
 	m.format = o.Engine.Format()
 	m.cmd = newCmdLine()

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -171,7 +170,8 @@ func (m *Model) learnUndo(msg execMsg) {
 // startHead runs the first queued command. Engine writes are not tied to
 // the program's context: a command that started finishes, and Run waits
 // for it (runner.close) before it returns, so quitting never cuts a
-// change short.
+// change short; only a wait on the outside (an export's FIFO) ends with
+// the workbench.
 func (m *Model) startHead() tea.Cmd {
 	m.busy++
 	q, r, format := m.queue[0], m.run, m.format
@@ -187,7 +187,7 @@ func (m *Model) startHead() tea.Cmd {
 		case a.learn == learnAdd && a.undo == nil:
 			learned, out, snap, err = r.execAdd(a.do, format)
 		default:
-			out, snap, err = r.exec(context.Background(), a.do, format)
+			out, snap, err = r.exec(r.quit, a.do, format)
 		}
 		return execMsg{act: q.act, out: out, err: err, snap: snap, kind: q.kind, seq: q.seq, learned: learned}
 	}
