@@ -72,6 +72,11 @@ func StoppedBy(ctx context.Context) (*Stopped, bool) {
 // keptNote follows "stopped by SIGTERM" for a command that did not finish.
 const keptNote = "; everything written so far is kept, run the command again to finish"
 
+// endedNote says the backstop, not the command, ended the process: it did
+// not wind down within stopGrace (or a second signal came), which is worth
+// telling apart from a command that stopped on its own (tests do).
+const endedNote = " (ended: it had not stopped when the signal came again or 0.9 s after it)"
+
 // Interruptible returns a context cancelled by any of stopSignals, with a
 // *Stopped as its cause. Every command winds down on it; one blocked where
 // a context cannot reach (a read of a terminal or a pipe that never ends,
@@ -104,7 +109,7 @@ func Interruptible(stderr io.Writer, exit func(int)) (context.Context, func()) {
 		case <-sigs:
 		case <-time.After(stopGrace):
 		}
-		stopped.say(stderr, keptNote)
+		stopped.say(stderr, endedNote+keptNote)
 		exit(stopped.ExitCode())
 	}()
 	return ctx, func() {
