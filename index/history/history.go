@@ -131,11 +131,14 @@ func Sync(ctx context.Context, opts Options) (Result, error) {
 		return Result{Removed: n, NoteKey: "history_no_commits",
 			Note: "history: the workspace root is not a git repository with a commit (file_change chunks need one)"}, err
 	}
-	if readMark(dir) == mark(opts) {
+	last := readMark(dir)
+	if last == mark(opts) {
 		// The common case: nothing to read, no process started.
 		return Result{Mark: mark(opts), Unchanged: true}, nil
 	}
-	sweep(dir)
+	if last == "" {
+		sweep(dir) // the last sync did not finish (or there was none)
+	}
 	old := loadState(dir)
 	if _, err := exec.LookPath("git"); err != nil {
 		return Result{NoteKey: "history_no_git",
@@ -154,6 +157,11 @@ func Sync(ctx context.Context, opts Options) (Result, error) {
 	if next.Shallow {
 		res.NoteKey, res.Note = "history_shallow", "history: a shallow clone: commits before its boundary are not read (git fetch --unshallow reads them)"
 	}
+	// No mark while files are written: a sync killed meanwhile leaves
+	// none, so the next one sweeps what it left.
+	if err := os.Remove(filepath.Join(dir, markFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return res, fmt.Errorf("history: %w", err)
+	}
 	w, r, failed, err := render(opts.Root, dir, next, changed, res.Full)
 	res.Written, res.Removed = w, r
 	if err != nil {
@@ -166,9 +174,6 @@ func Sync(ctx context.Context, opts Options) (Result, error) {
 	if len(failed) > 0 {
 		// No mark: the next sync finds the state read, and writes the
 		// files that failed alone.
-		if err := os.Remove(filepath.Join(dir, markFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return res, fmt.Errorf("history: %w", err)
-		}
 		more := ""
 		if len(failed) > 1 {
 			more = fmt.Sprintf(", and %d more history files", len(failed)-1)
@@ -551,8 +556,8 @@ func writeAtomic(path string, data []byte) error {
 // under dir (see fsafe.Sweep: one a live writer holds stays), and the
 // .tmp-N files of the writer before it wrote through fsafe, which held no
 // lock: the directory is dossier's alone, and Sync runs under the index's
-// writer lock. A sync that did not finish left no mark, so the next one,
-// which reads, comes here.
+// writer lock. A sync that did not finish left no mark (Sync removes it
+// before it writes), so the next one comes here.
 func sweep(dir string) {
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.Type().IsRegular() {
