@@ -7,8 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // outputPlan is what WriteOutput does with a path: replace a regular file
@@ -28,6 +31,12 @@ type outputPlan struct {
 
 // planOutput decides how WriteOutput writes path.
 func planOutput(path string) (outputPlan, error) {
+	if kernelPath(path) {
+		// /dev/stdout, /dev/fd/N, /proc/self/fd/N lead to whatever the
+		// descriptor is, a regular file too (`>> log`): the shell writes
+		// into it, and so does dossier.
+		return outputPlan{Target: path, Into: true}, nil
+	}
 	target, err := filepath.EvalSymlinks(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, lerr := os.Readlink(path); lerr == nil {
@@ -70,7 +79,38 @@ func WriteOutput(ctx context.Context, path string, data []byte) error {
 	if p.Into {
 		return writeInto(ctx, p.Target, data)
 	}
-	return replaceFile(p.Target, data, p.Perm, p.owner)
+	// A file the shell could not write is refused as the shell refuses
+	// it, though its directory would take a replacement.
+	if err := unix.Access(p.Target, unix.W_OK); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot write %s: %w (make it writable, chmod u+w, or choose another file)", p.Target, err)
+	}
+	err = replaceFile(p.Target, data, p.Perm, p.owner)
+	if err != nil && inPlace(err) {
+		// The directory takes no new file (read-only, a file mounted on
+		// its own): write into the file, as the shell does, not atomically.
+		if ierr := writeInto(ctx, p.Target, data); ierr == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// inPlace reports whether a replacement failed where writing into the
+// file may still work: the directory cannot take the temporary file, or
+// the rename cannot cross to the file's mount.
+func inPlace(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EXDEV) || errors.Is(err, syscall.EBUSY)
+}
+
+// kernelPath reports whether path is one of the kernel's views of a
+// descriptor (/dev/stdout, /dev/fd/1, /proc/self/fd/1) or lies under /dev
+// or /proc at all: nothing there is replaced.
+func kernelPath(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	return strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")
 }
 
 // writeInto writes data into the file at path as it is, creating a

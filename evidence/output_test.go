@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -164,5 +165,48 @@ func checkLink(t *testing.T, link, target string) {
 	t.Helper()
 	if to, err := os.Readlink(link); err != nil || to != target {
 		t.Errorf("%s is no longer a link to %s: %q %v", link, target, to, err)
+	}
+}
+
+// TestWriteOutputThroughADescriptor: /proc/self/fd/N (and /dev/stdout,
+// /dev/fd/N) of a regular file, as `--out /dev/stdout >> log` gives, is
+// written into as the shell writes it: the file stays the descriptor's
+// (before, it was replaced by a new file, which the descriptor no longer
+// reached, and the log's later lines were lost).
+func TestWriteOutputThroughADescriptor(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log.txt")
+	mustWrite(t, log, "earlier\n", 0o644)
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	before, _ := os.Stat(log)
+	if err := WriteOutput(context.Background(), "/proc/self/fd/"+strconv.Itoa(int(f.Fd())), []byte(outText)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("after\n"); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(log)
+	raw, _ := os.ReadFile(log)
+	if !os.SameFile(before, after) || string(raw) != outText+"after\n" {
+		t.Errorf("the descriptor's file was replaced (same file: %v), it holds %q", os.SameFile(before, after), raw)
+	}
+}
+
+// TestWriteOutputRefusesAFileTheShellWould: a file its owner may not
+// write is refused, though its directory would take a replacement.
+func TestWriteOutputRefusesAFileTheShellWould(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes a 0444 file, as its shell does")
+	}
+	ro := filepath.Join(t.TempDir(), "ro.md")
+	mustWrite(t, ro, "old", 0o444)
+	if err := WriteOutput(context.Background(), ro, []byte(outText)); err == nil || !strings.Contains(err.Error(), "cannot write "+ro) {
+		t.Errorf("a 0444 file: %v", err)
+	}
+	if raw, _ := os.ReadFile(ro); string(raw) != "old" {
+		t.Errorf("the 0444 file was replaced: %q", raw)
 	}
 }
