@@ -18,15 +18,11 @@ import (
 // in its history and the other files keep their changed symbols.
 func TestSyncSkipsLargeBlobs(t *testing.T) {
 	r := newRepo(t)
-	var big strings.Builder
-	big.WriteString("package a\n\n")
-	for i := 0; big.Len() < 2<<20; i++ {
-		fmt.Fprintf(&big, "func F%d() int { return %d }\n", i, i)
-	}
-	r.write("big.go", big.String())
+	big := bigGo(2 << 20)
+	r.write("big.go", big)
 	r.write("small.go", "package a\n\nfunc Small() {}\n")
 	r.commit("Add both")
-	r.write("big.go", big.String()+"func Last() {}\n")
+	r.write("big.go", big+"func Last() {}\n")
 	r.write("small.go", "package a\n\nfunc Small() { println() }\n")
 	r.commit("Change both")
 	head := r.git("rev-parse", "HEAD")
@@ -175,16 +171,12 @@ func TestSyncSweepsKilledWrites(t *testing.T) {
 // read of a later window kept them.
 func TestLargeBlobLeavesOutItsCommitOnly(t *testing.T) {
 	r := newRepo(t)
-	var big strings.Builder
-	big.WriteString("package a\n\n")
-	for i := 0; big.Len() < 128<<10; i++ {
-		fmt.Fprintf(&big, "func F%d() int { return %d }\n", i, i)
-	}
+	big := bigGo(128 << 10)
 	opts := func() Options {
 		return Options{Root: r.dir, Head: r.git("rev-parse", "HEAD"), Depth: 5, Window: 100, MaxFileSize: 64 << 10}
 	}
 	dir := filepath.Join(r.dir, filepath.FromSlash(Dir))
-	steps := []string{big.String(), "package a\n\nfunc Small() {}\n", "package a\n\nfunc Small() {}\n\nfunc Third() {}\n"}
+	steps := []string{big, "package a\n\nfunc Small() {}\n", "package a\n\nfunc Small() {}\n\nfunc Third() {}\n"}
 	for i, text := range steps {
 		r.write("p.go", text)
 		r.commit(fmt.Sprint("step ", i))
@@ -203,4 +195,14 @@ func TestLargeBlobLeavesOutItsCommitOnly(t *testing.T) {
 	if !strings.Contains(incremental, "- changed: Third") && !strings.Contains(incremental, ", Third") {
 		t.Errorf("the last commit's symbols are missing:\n%s", incremental)
 	}
+}
+
+// bigGo is Go source of at least n bytes, one small function a line.
+func bigGo(n int) string {
+	var b strings.Builder
+	b.WriteString("package a\n\n")
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "func F%d() int { return %d }\n", i, i)
+	}
+	return b.String()
 }
