@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"github.com/dossierhq/dossier/index/lang"
@@ -78,11 +79,21 @@ func (f *Flow) Writable() error {
 
 // sweep removes, from the flow's directories, the temporary files that
 // commands killed mid-write left and no live writer holds (fsafe.Sweep).
+// Once a process a flow: a killed command's leftovers are found by the
+// next command (a process of its own), while the workbench and the MCP
+// server, which run command after command, do not read six directories
+// again at every keystroke or call (a toggle cost 0.5 ms more).
 func (f *Flow) sweep() {
+	if _, done := swept.LoadOrStore(f.Dir, true); done {
+		return
+	}
 	for _, d := range []string{".", ctxDir, evidenceDir, buildDir, "build/removed", turnsDir} {
 		fsafe.Sweep(filepath.Join(f.Dir, filepath.FromSlash(d)))
 	}
 }
+
+// swept holds the flow directories this process has swept.
+var swept sync.Map
 
 // probeDir checks that dir takes new files, or, when it does not exist
 // yet, that it can be made there, and leaves nothing behind: a probe file
