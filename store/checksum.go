@@ -33,11 +33,11 @@ func sealed(v []byte) []byte {
 // value without it (a subslice: it stays valid as long as v does).
 func (t *Tx) unseal(bucket, k, v []byte) ([]byte, error) {
 	if len(v) < sumSize {
-		return nil, damaged(t.tx.DB().Path(), "the %s value of %q is %d bytes, too short to hold its checksum", bucket, k, len(v))
+		return nil, damaged(t.where(), "the %s value of %q is %d bytes, too short to hold its checksum", bucket, k, len(v))
 	}
 	body := v[:len(v)-sumSize]
 	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(v[len(body):]) {
-		return nil, damaged(t.tx.DB().Path(), "the %s value of %q fails its checksum", bucket, k)
+		return nil, damaged(t.where(), "the %s value of %q fails its checksum", bucket, k)
 	}
 	return body, nil
 }

@@ -232,7 +232,7 @@ func (t *Tx) Guard(fn func() error) (err error) {
 			err = fmt.Errorf("internal error: %v; please report it", r)
 		}
 	}()
-	return guard(t.tx.DB().Path(), fn)
+	return guard(t.where(), fn)
 }
 
 // damageOf classifies a recovered panic value: a *DamageError, a memory

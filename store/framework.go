@@ -4,7 +4,7 @@ package store
 // FileUpdate.Framework), in path order. data is valid only during the
 // call; fn copies what it keeps.
 func (t *Tx) EachFramework(fn func(path string, data []byte) error) error {
-	b := t.b(bucketFramework)
+	b := t.r(bucketFramework)
 	if b == nil {
 		return nil
 	}

@@ -21,7 +21,7 @@ import (
 // which a writer may have renamed away (SetAside) and replaced since.
 func (t *Tx) file() (*os.File, error) {
 	if t.f == nil {
-		return nil, fmt.Errorf("read %s: the index file is not open", t.tx.DB().Path())
+		return nil, fmt.Errorf("read %s: the index file is not open", t.where())
 	}
 	return t.f, nil
 }
@@ -30,7 +30,7 @@ func (t *Tx) file() (*os.File, error) {
 // is not in the file's memory map (a value a write transaction has not
 // committed yet).
 func (t *Tx) offset(v []byte) (int64, bool) {
-	if len(v) == 0 || t.tx.Writable() {
+	if len(v) == 0 || t.tx == nil || t.shared != nil || t.tx.Writable() {
 		return 0, false
 	}
 	base := t.tx.DB().Info().Data
@@ -57,7 +57,7 @@ func (t *Tx) readAt(v, p []byte, off int) error {
 		return err
 	}
 	if _, err := f.ReadAt(p, at+int64(off)); err != nil {
-		return fmt.Errorf("read %s: %w", t.tx.DB().Path(), err)
+		return fmt.Errorf("read %s: %w", t.where(), err)
 	}
 	return nil
 }

@@ -12,14 +12,14 @@ import (
 // that keep accepts, in path order. keep sees only the path, so files of
 // other languages cost no decoding; a nil keep accepts every file.
 func (t *Tx) EachImports(keep func(path string) bool, fn func(path string, imports []string) error) error {
-	return t.b(bucketImports).ForEach(func(k, v []byte) error {
+	return t.r(bucketImports).ForEach(func(k, v []byte) error {
 		path := string(k)
 		if keep != nil && !keep(path) {
 			return nil
 		}
 		var imps []string
 		if err := json.Unmarshal(v, &imps); err != nil {
-			return undecodable(t.b(bucketImports), k, err)
+			return undecodable(t.r(bucketImports), k, err)
 		}
 		return fn(path, imps)
 	})
@@ -31,5 +31,5 @@ func (t *Tx) EachImports(keep func(path string) bool, fn func(path string, impor
 // A damaged value ends the transaction with an error wrapping ErrDamaged.
 func (t *Tx) RawBlob(path string) []byte {
 	k := []byte(path)
-	return t.mustUnseal(bucketBlobs, k, t.b(bucketBlobs).Get(k))
+	return t.mustUnseal(bucketBlobs, k, t.r(bucketBlobs).Get(k))
 }

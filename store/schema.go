@@ -7,7 +7,8 @@ package store
 // its random keys made every batch of a full index rewrite pages all over it.
 // 12: blobs in blocks of 16 KB compressed each on its own (blob.go), so a
 // chunk's lines decode without the rest of its file.
-const SchemaVersion = 12
+// 13: search records (version 5) hold no term of a secret.
+const SchemaVersion = 13
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact. The values of chunks,

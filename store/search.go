@@ -22,20 +22,20 @@ import (
 // ErrDamaged.
 func (t *Tx) SearchRecord(path string) []byte {
 	k := []byte(path)
-	return t.mustUnseal(bucketSearch, k, t.b(bucketSearch).Get(k))
+	return t.mustUnseal(bucketSearch, k, t.r(bucketSearch).Get(k))
 }
 
 // VectorRecord returns path's vector record; valid until the transaction
 // ends. A damaged record ends the transaction as SearchRecord's does.
 func (t *Tx) VectorRecord(path string) []byte {
 	k := []byte(path)
-	return t.mustUnseal(bucketVectors, k, t.b(bucketVectors).Get(k))
+	return t.mustUnseal(bucketVectors, k, t.r(bucketVectors).Get(k))
 }
 
 // eachSealed calls fn with every value of bucket, checked and without its
 // checksum.
 func (t *Tx) eachSealed(bucket []byte, fn func(path string, v []byte) error) error {
-	return t.b(bucket).ForEach(func(k, v []byte) error {
+	return t.r(bucket).ForEach(func(k, v []byte) error {
 		body, err := t.unseal(bucket, k, v)
 		if err != nil {
 			return err
@@ -60,7 +60,7 @@ func (t *Tx) VectorRecords(fn func(path string, rec []byte) error) error {
 // Dirty returns the paths written or deleted since the snapshot was built.
 func (t *Tx) Dirty() []string {
 	var out []string
-	c := t.b(bucketDirty).Cursor()
+	c := t.r(bucketDirty).Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		out = append(out, string(k))
 	}
@@ -68,7 +68,7 @@ func (t *Tx) Dirty() []string {
 }
 
 // DirtyCount is len(Dirty()) without building the list.
-func (t *Tx) DirtyCount() int { return t.b(bucketDirty).Stats().KeyN }
+func (t *Tx) DirtyCount() int { return t.r(bucketDirty).KeyN() }
 
 // markDirty records that path's records changed: the search snapshot no
 // longer holds them, and no summary accounts for them yet (see
@@ -96,7 +96,7 @@ func (t *Tx) markDirty(path string) error {
 // slot (active true) or the staging one.
 func (t *Tx) snapshotSlots(active bool) (postings, snapshot []byte) {
 	// Without a snapshot yet, slot a stages the first.
-	onA := string(t.b(bucketMeta).Get(metaSnapSlot)) == "a"
+	onA := string(t.r(bucketMeta).Get(metaSnapSlot)) == "a"
 	if onA == active {
 		return bucketPostingsA, bucketSnapshotA
 	}
@@ -111,13 +111,13 @@ func (t *Tx) unsealSnapshot(what string, key, v []byte) ([]byte, error) {
 	}
 	n := len(v) - sumSize
 	if n < 0 || crc32.Checksum(v[:n], castagnoli) != binary.BigEndian.Uint32(v[n:]) {
-		return nil, damaged(t.tx.DB().Path(), "search snapshot %s %q fails its checksum", what, key)
+		return nil, damaged(t.where(), "search snapshot %s %q fails its checksum", what, key)
 	}
 	return v[:n:n], nil
 }
 
 // HasSnapshot reports whether a search snapshot is active.
-func (t *Tx) HasSnapshot() bool { return t.b(bucketMeta).Get(metaSnapSlot) != nil }
+func (t *Tx) HasSnapshot() bool { return t.r(bucketMeta).Get(metaSnapSlot) != nil }
 
 // SnapshotValue returns one value of the active search snapshot (nil if
 // none), checked against its checksum; valid until the transaction ends.
@@ -126,7 +126,7 @@ func (t *Tx) SnapshotValue(key []byte) ([]byte, error) {
 		return nil, nil
 	}
 	_, sb := t.snapshotSlots(true)
-	return t.unsealSnapshot("value", key, t.b(sb).Get(key))
+	return t.unsealSnapshot("value", key, t.r(sb).Get(key))
 }
 
 // SealedValue is a value of the active search snapshot whose checksum is
@@ -147,7 +147,7 @@ func (t *Tx) SnapshotSealed(key []byte) SealedValue {
 		return SealedValue{}
 	}
 	_, sb := t.snapshotSlots(true)
-	return SealedValue{t: t, db: t.tx.DB().Path(), key: key, v: t.b(sb).Get(key)}
+	return SealedValue{t: t, db: t.where(), key: key, v: t.r(sb).Get(key)}
 }
 
 // Open checks the value against its checksum and returns it without the
@@ -170,7 +170,7 @@ func (t *Tx) Postings(term string) ([]byte, error) {
 		return nil, nil
 	}
 	pb, _ := t.snapshotSlots(true)
-	return t.unsealSnapshot("postings of", []byte(term), t.b(pb).Get([]byte(term)))
+	return t.unsealSnapshot("postings of", []byte(term), t.r(pb).Get([]byte(term)))
 }
 
 // ClearStaging empties the staging slot: before a rebuild stages into it
@@ -248,7 +248,7 @@ func (t *Tx) SwitchSnapshot() error {
 // AppendSymbolNames appends every distinct lower-cased symbol name to dst,
 // each followed by a NUL byte (no name holds one), in order.
 func (t *Tx) AppendSymbolNames(dst []byte) []byte {
-	c := t.b(bucketSymbols).Cursor()
+	c := t.r(bucketSymbols).Cursor()
 	last := -1 // where the last name appended starts in dst
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		name, _, _ := bytes.Cut(k, []byte{0})
@@ -277,7 +277,7 @@ func (t *Tx) CheckSnapshot() error {
 		name []byte
 		what string
 	}{{sb, "value"}, {pb, "postings of"}} {
-		err := t.b(b.name).ForEach(func(k, v []byte) error {
+		err := t.r(b.name).ForEach(func(k, v []byte) error {
 			_, err := t.unsealSnapshot(b.what, k, v)
 			return err
 		})

@@ -75,6 +75,9 @@ type DB struct {
 	turn *os.File
 	// writer: opened for writing, it leaves its stamp (see writeStamp).
 	writer bool
+	// shared: the workspace is linked to a shared store's snapshot (see
+	// shared.go); bolt is then the overlay, nil without a local index.
+	shared *sharedDB
 }
 
 // Open opens the index at path. A writer creates it when missing; a reader
@@ -94,6 +97,18 @@ func Open(path string, opts Options) (*DB, error) {
 // holds it until it has the file: a reader waiting for a writer holds it,
 // and the writer's next open queues behind that reader.
 func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
+	if opts.ReadOnly {
+		if l, ok, err := ReadLink(filepath.Dir(filepath.Dir(path))); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			return openShared(ctx, path, l, opts)
+		}
+	}
+	return openLocal(ctx, path, opts)
+}
+
+func openLocal(ctx context.Context, path string, opts Options) (*DB, error) {
 	timeout := opts.Timeout
 	if timeout == 0 {
 		timeout = DefaultWait
@@ -163,6 +178,13 @@ func permissionError(path string, readOnly bool, err error) error {
 
 // Close releases the file.
 func (db *DB) Close() error {
+	if db.shared != nil {
+		err := db.shared.remote.Close()
+		if db.bolt != nil {
+			err = errors.Join(err, db.bolt.Close())
+		}
+		return err
+	}
 	if db.turn != nil {
 		db.turn.Close()
 	}
@@ -179,6 +201,9 @@ func (db *DB) Close() error {
 // replaced). When it is not, the reader closes db and opens the index
 // again, after the writer.
 func (db *DB) Current() bool {
+	if db.shared != nil {
+		return db.shared.current()
+	}
 	if db.turn == nil {
 		f, err := os.OpenFile(filepath.Join(filepath.Dir(db.path), "index.turn"), os.O_RDONLY|os.O_CREATE, 0o600)
 		if err != nil {
@@ -370,6 +395,9 @@ func (db *DB) checkSchema(readOnly bool) error {
 // A damaged page or value ends it with an error wrapping ErrDamaged (see
 // guard), which is also noted for the next writer.
 func (db *DB) View(fn func(*Tx) error) error {
+	if db.shared != nil {
+		return db.shared.view(db, fn)
+	}
 	err := guard(db.path, func() error {
 		return db.bolt.View(func(tx *bolt.Tx) error {
 			return fn(&Tx{tx: tx, f: db.file})
@@ -384,6 +412,9 @@ func (db *DB) View(fn func(*Tx) error) error {
 // it returns an error. Every committed update bumps the index's generation.
 // A damaged page or value ends it as it does View.
 func (db *DB) Update(fn func(*Tx) error) error {
+	if db.shared != nil {
+		return fmt.Errorf("%s is a shared store's snapshot, read-only here: it is written by `dossier index --store`", db.shared.remote.Describe())
+	}
 	err := guard(db.path, func() error {
 		return db.bolt.Update(func(tx *bolt.Tx) error {
 			t := &Tx{tx: tx, f: db.file}
@@ -425,7 +456,7 @@ func structural(err error) bool {
 // committed update, so anything derived from the index and keyed by it is
 // current exactly while the generation is unchanged.
 func (t *Tx) Generation() uint64 {
-	v := t.b(bucketMeta).Get(metaGeneration)
+	v := t.r(bucketMeta).Get(metaGeneration)
 	if len(v) != 8 {
 		return 0
 	}
@@ -451,7 +482,7 @@ func (db *DB) Check() error {
 // getJSON decodes the record of k in b into v; false when there is none.
 // Every record was written by putJSON, so one that does not decode is
 // damage, which a writer repairs by rebuilding.
-func getJSON(b *bolt.Bucket, k []byte, v any) (bool, error) {
+func getJSON(b reader, k []byte, v any) (bool, error) {
 	data := b.Get(k)
 	if data == nil {
 		return false, nil
@@ -463,8 +494,8 @@ func getJSON(b *bolt.Bucket, k []byte, v any) (bool, error) {
 }
 
 // undecodable is the damage error for a record of b that does not decode.
-func undecodable(b *bolt.Bucket, k []byte, err error) error {
-	return damaged(b.Tx().DB().Path(), "a record (%q) does not decode: %v", k, err)
+func undecodable(b reader, k []byte, err error) error {
+	return damaged(b.Where(), "a record (%q) does not decode: %v", k, err)
 }
 
 func putJSON(b *bolt.Bucket, k []byte, v any) error {

@@ -21,6 +21,9 @@ type Tx struct {
 	f  *os.File // the file bbolt maps (see readat.go)
 	// unfinished: this transaction has set metaUnfinished.
 	unfinished bool
+	// shared: the workspace reads a shared store's snapshot, layered
+	// under tx (see layered.go); tx is then nil without a local index.
+	shared *sharedView
 }
 
 func (t *Tx) b(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }
@@ -28,16 +31,16 @@ func (t *Tx) b(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }
 // File returns the record of path.
 func (t *Tx) File(path string) (File, bool, error) {
 	var f File
-	ok, err := getJSON(t.b(bucketFiles), []byte(path), &f)
+	ok, err := getJSON(t.r(bucketFiles), []byte(path), &f)
 	return f, ok, err
 }
 
 // Files calls fn for every file record in path order.
 func (t *Tx) Files(fn func(File) error) error {
-	return t.b(bucketFiles).ForEach(func(k, v []byte) error {
+	return t.r(bucketFiles).ForEach(func(k, v []byte) error {
 		var f File
 		if err := json.Unmarshal(v, &f); err != nil {
-			return undecodable(t.b(bucketFiles), k, err)
+			return undecodable(t.r(bucketFiles), k, err)
 		}
 		return fn(f)
 	})
@@ -48,7 +51,7 @@ func (t *Tx) Chunk(id string) (Chunk, bool, error) {
 	if len(id) < 11 {
 		return Chunk{}, false, nil
 	}
-	for _, path := range splitPaths(t.b(bucketPathIDs).Get([]byte(id[1:11]))) {
+	for _, path := range splitPaths(t.r(bucketPathIDs).Get([]byte(id[1:11]))) {
 		chunks, err := t.FileChunks(path)
 		if err != nil {
 			return Chunk{}, false, err
@@ -64,7 +67,7 @@ func (t *Tx) Chunk(id string) (Chunk, bool, error) {
 
 // FileChunks returns the chunks of one file in source order.
 func (t *Tx) FileChunks(path string) ([]Chunk, error) {
-	v := t.b(bucketChunks).Get([]byte(path))
+	v := t.r(bucketChunks).Get([]byte(path))
 	if v == nil {
 		return nil, nil
 	}
@@ -90,7 +93,7 @@ func (t *Tx) decodeChunks(k, v []byte) ([]Chunk, error) {
 
 // Chunks calls fn for every chunk, file by file in path order.
 func (t *Tx) Chunks(fn func(Chunk) error) error {
-	return t.b(bucketChunks).ForEach(func(k, v []byte) error {
+	return t.r(bucketChunks).ForEach(func(k, v []byte) error {
 		cs, err := t.decodeChunks(k, v)
 		if err != nil {
 			return err
@@ -115,7 +118,7 @@ func (t *Tx) Blob(path string) ([]byte, bool) {
 	}
 	data, err := DecodeBlob(v)
 	if err != nil {
-		panic(damaged(t.tx.DB().Path(), "text of %s: %v", path, err))
+		panic(damaged(t.where(), "text of %s: %v", path, err))
 	}
 	return data, true
 }
@@ -168,7 +171,7 @@ func (t *Tx) FileSymbolNames(path string) ([]string, error) {
 			names = append(names, strings.ToLower(c.Symbol))
 		}
 	}
-	if v := t.b(bucketSymNames).Get([]byte(path)); v != nil {
+	if v := t.r(bucketSymNames).Get([]byte(path)); v != nil {
 		names = append(names, strings.Split(string(v), "\x00")...)
 	}
 	return names, nil
@@ -185,12 +188,12 @@ func (t *Tx) SymbolsLongerThan(prefix string, fn func(Symbol) bool) error {
 
 func (t *Tx) symbolsFrom(prefix, from string, fn func(Symbol) bool) error {
 	p := []byte(prefix)
-	c := t.b(bucketSymbols).Cursor()
+	c := t.r(bucketSymbols).Cursor()
 	// An exact-name lookup passes "name\x00"; a prefix passes the prefix.
 	for k, v := c.Seek([]byte(from)); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
 		s, err := decodeSymbol(k, v)
 		if err != nil {
-			return undecodable(t.b(bucketSymbols), k, err)
+			return undecodable(t.r(bucketSymbols), k, err)
 		}
 		if !fn(s) {
 			return nil
@@ -202,7 +205,7 @@ func (t *Tx) symbolsFrom(prefix, from string, fn func(Symbol) bool) error {
 // Imports returns the import specs of path as written in the source.
 func (t *Tx) Imports(path string) ([]string, error) {
 	var imps []string
-	_, err := getJSON(t.b(bucketImports), []byte(path), &imps)
+	_, err := getJSON(t.r(bucketImports), []byte(path), &imps)
 	return imps, err
 }
 
@@ -211,7 +214,7 @@ func (t *Tx) Imports(path string) ([]string, error) {
 func (t *Tx) TestLinks(path string) map[string]string {
 	links := map[string]string{}
 	prefix := key(path, "")
-	c := t.b(bucketTestLinks).Cursor()
+	c := t.r(bucketTestLinks).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		links[string(k[len(prefix):])] = string(v)
 	}
@@ -310,13 +313,13 @@ func (t *Tx) SetRepo(r Repo) error { return putJSON(t.b(bucketMeta), metaRepo, r
 // Repo returns the workspace's git facts.
 func (t *Tx) Repo() (Repo, error) {
 	var r Repo
-	_, err := getJSON(t.b(bucketMeta), metaRepo, &r)
+	_, err := getJSON(t.r(bucketMeta), metaRepo, &r)
 	return r, err
 }
 
 // WalkTree returns a copy of the stored walk tree (see metaWalk), or nil.
 func (t *Tx) WalkTree() []byte {
-	v := t.b(bucketMeta).Get(metaWalk)
+	v := t.r(bucketMeta).Get(metaWalk)
 	if v == nil {
 		return nil
 	}
@@ -344,16 +347,16 @@ func (t *Tx) SetSummary(v any) error {
 // Unfinished reports whether file records were written since the last
 // summary was stored (see metaUnfinished): an index run was interrupted,
 // or is under way, and the next one completes it.
-func (t *Tx) Unfinished() bool { return t.b(bucketMeta).Get(metaUnfinished) != nil }
+func (t *Tx) Unfinished() bool { return t.r(bucketMeta).Get(metaUnfinished) != nil }
 
 // Summary decodes the summary of the last index run into v; false if none.
-func (t *Tx) Summary(v any) (bool, error) { return getJSON(t.b(bucketMeta), metaSummary, v) }
+func (t *Tx) Summary(v any) (bool, error) { return getJSON(t.r(bucketMeta), metaSummary, v) }
 
 // Counts returns the number of records per bucket, for stats and tests.
 func (t *Tx) Counts() map[string]int {
 	out := map[string]int{}
 	for _, name := range allBuckets {
-		out[string(name)] = t.b(name).Stats().KeyN
+		out[string(name)] = t.r(name).KeyN()
 	}
 	return out
 }
@@ -361,7 +364,7 @@ func (t *Tx) Counts() map[string]int {
 // Paths lists every indexed path in order, without decoding records.
 func (t *Tx) Paths() []string {
 	var out []string
-	c := t.b(bucketFileStat).Cursor()
+	c := t.r(bucketFileStat).Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		out = append(out, string(k))
 	}
@@ -372,9 +375,9 @@ func (t *Tx) Paths() []string {
 // every indexed file, in path order, from the compact stat table: what a
 // re-index compares the walk with, without decoding the file records.
 func (t *Tx) FileStats(fn func(File)) error {
-	return t.b(bucketFileStat).ForEach(func(k, v []byte) error {
+	return t.r(bucketFileStat).ForEach(func(k, v []byte) error {
 		if len(v) < fileStatSize {
-			return undecodable(t.b(bucketFileStat), k, fmt.Errorf("%d bytes, want at least %d", len(v), fileStatSize))
+			return undecodable(t.r(bucketFileStat), k, fmt.Errorf("%d bytes, want at least %d", len(v), fileStatSize))
 		}
 		fn(File{Path: string(k), Size: int64(binary.LittleEndian.Uint64(v)), ModTime: int64(binary.LittleEndian.Uint64(v[8:])), Hash: string(v[fileStatSize:])})
 		return nil

@@ -42,7 +42,7 @@ func (m VectorModel) Same(o VectorModel) bool {
 // was recorded (an empty index, or one never finished).
 func (t *Tx) VectorModel() (VectorModel, bool, error) {
 	var m VectorModel
-	ok, err := getJSON(t.b(bucketMeta), metaVectors, &m)
+	ok, err := getJSON(t.r(bucketMeta), metaVectors, &m)
 	return m, ok, err
 }
 
@@ -59,7 +59,7 @@ func embKey(model string, dims int, hash []byte) []byte {
 // Embedding returns the cached embedding of a text by its hash under a
 // model; nil when there is none. Valid until the transaction ends.
 func (t *Tx) Embedding(model string, dims int, hash []byte) []byte {
-	return t.b(bucketEmbCache).Get(embKey(model, dims, hash))
+	return t.r(bucketEmbCache).Get(embKey(model, dims, hash))
 }
 
 // PutEmbedding caches the embedding of a text by its hash under a model.

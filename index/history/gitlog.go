@@ -337,3 +337,10 @@ func patchPath(s, prefix string) (string, bool) {
 	p, ok := strings.CutPrefix(s, prefix)
 	return filepath.ToSlash(p), ok
 }
+
+// Git runs git in root and returns its standard output, for the packages
+// that ask git one question (the shared store's repository identity and
+// commit); errors name the failure as git's first line of stderr does.
+func Git(ctx context.Context, root string, args ...string) ([]byte, error) {
+	return git(ctx, root, nil, args...)
+}

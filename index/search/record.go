@@ -70,7 +70,9 @@ func (m *Meta) IsTest() bool { return m.SrcType == "test" || m.Flavor == "test" 
 func MetaOf(c *store.Chunk, text string) Meta {
 	symbol := qualifiedSymbol(c)
 	if len(c.Secrets) > 0 {
-		text = secrets.Mask(text, secrets.OfChunk(c))
+		// Redacted, not masked: no character of a secret is kept in the
+		// index's tables (a shared store would hold them).
+		text = secrets.Redact(text, secrets.OfChunk(c))
 		// A heading is a section's symbol (a commit's subject in a
 		// history file): a secret in it is shown redacted too.
 		symbol, _ = secrets.RedactString("", symbol)
@@ -139,7 +141,22 @@ func analyzeInto(ct *ChunkTerms, tok *terms.Tokenizer, c *store.Chunk, text stri
 			ct.Len += w
 		})
 	}
-	for line := range strings.SplitSeq(c.Finder, "\n") {
+	finder := c.Finder
+	if len(c.Secrets) > 0 {
+		// A secret's text is never a term: the postings would hold it (and
+		// a shared store would send them to its server). Its hash is, so
+		// a search for a leaked key still finds it.
+		found := secrets.OfChunk(c)
+		for _, f := range found {
+			if f.Start >= 0 && f.End <= len(text) && f.Start < f.End {
+				ct.Terms[secrets.Term(text[f.Start:f.End])] += weightBody
+				ct.Len += weightBody
+			}
+		}
+		text = secrets.Redact(text, found)
+		finder, _ = secrets.RedactString("", finder)
+	}
+	for line := range strings.SplitSeq(finder, "\n") {
 		label, value, ok := strings.Cut(line, ": ")
 		if !ok {
 			add(line, weightBody)
@@ -160,7 +177,7 @@ func analyzeInto(ct *ChunkTerms, tok *terms.Tokenizer, c *store.Chunk, text stri
 const (
 	searchMagic = 'S'
 	vectorMagic = 'V'
-	version     = 4 // 4: chunk metadata holds the content hash and the near-duplicate signature
+	version     = 5 // 4: chunk metadata holds the content hash and the near-duplicate signature; 5: no term of a secret
 )
 
 // EncodeTerms encodes a file's chunks as a search record; mtime is the

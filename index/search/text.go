@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"github.com/dossierhq/dossier/index/secrets"
 	"maps"
 	"math"
 	"slices"
@@ -252,6 +253,7 @@ func (v *view) kindTables(f filter) (okKind, okSrc *[256]bool) {
 func (v *view) queryTerms(q string) (map[string]int, stats, error) {
 	if v.qt == nil || v.qtext != q {
 		qt := v.e.tok.Terms(q)
+		secrets.QueryTerms(q, func(term string) { qt[term]++ })
 		st, err := v.stats(qt)
 		if err != nil {
 			return nil, stats{}, err

@@ -33,7 +33,7 @@ func replace(text string, fs []Finding, hint bool) string {
 			continue
 		}
 		b.WriteString(text[at:f.Start])
-		if secret := text[f.Start:f.End]; hint && utf8.RuneCountInString(secret) >= 3*keep {
+		if secret := text[f.Start:f.End]; hint && secret[0] != sub && utf8.RuneCountInString(secret) >= 3*keep {
 			n := 0
 			for range keep {
 				_, size := utf8.DecodeRuneInString(secret[n:])

@@ -248,6 +248,10 @@ func Scan(path, text string) []Finding {
 	if text == "" {
 		return nil
 	}
+	var masked []Finding
+	if strings.IndexByte(text, sub) >= 0 {
+		masked = storedMasks(text)
+	}
 	// Keywords are ASCII: lower-casing only ASCII keeps every byte where
 	// it was (strings.ToLower grows invalid bytes and shrinks the Kelvin
 	// sign).
@@ -266,9 +270,9 @@ func Scan(path, text string) []Finding {
 		return true
 	})
 	if len(hits) == 0 {
-		return nil
+		return masked
 	}
-	var out []Finding
+	out := masked
 	var b strings.Builder
 	for r, kwLines := range hits {
 		rl := s.rules[r].compiled()

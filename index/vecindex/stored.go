@@ -76,3 +76,15 @@ func refine(u []float32, comps, resid []byte, scale float32) float32 {
 	}
 	return (s0 + s1) * (scale / residSteps)
 }
+
+// Decode returns the unit vector a stored entry and its residuals hold
+// (as refine reads them): for a server that keeps vectors of its own.
+func Decode(entry, resid []byte) []float32 {
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(entry))
+	comps := entry[8:]
+	v := make([]float32, len(resid))
+	for i := range v {
+		v[i] = float32(residSteps*int32(int8(comps[i]))+int32(int8(resid[i]))) * (scale / residSteps)
+	}
+	return v
+}

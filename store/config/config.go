@@ -28,6 +28,8 @@ const FileName = ".dossier.toml"
 type Config struct {
 	Index Index `toml:"index"`
 	Embed Embed `toml:"embed"`
+	// Store is the shared index (see store/shared.go).
+	Store Store `toml:"store"`
 	// LLM is the endpoint flows are sent to: see llm.go.
 	LLM    LLM    `toml:"llm"`
 	Prompt Prompt `toml:"prompt"`
@@ -69,6 +71,17 @@ type Prompt struct {
 	// Format is the default of `dossier assemble`: mdctx, aptix,
 	// responses or pack.
 	Format string `toml:"format"`
+}
+
+// Store names a shared index on a team's Postgres: `dossier index
+// --store` publishes to it, and a workspace it indexed reads it.
+type Store struct {
+	// URL is postgres://[user@]host[:port]/db[?sslmode=...], as libpq
+	// spells it, never with a password.
+	URL string `toml:"url"`
+	// PasswordEnv names the variable that holds the password (else
+	// PGPASSWORD or ~/.pgpass, as libpq reads them).
+	PasswordEnv string `toml:"password_env"`
 }
 
 // Embed chooses the embedder that gives chunks their vectors.

@@ -62,6 +62,8 @@ var GatedKeys = []GatedKey{
 	{Section: "llm", Key: "output_price"},
 	{Section: "secrets", Key: "allow", Safe: []string{"false"}, Means: "secrets leave unredacted"},
 	{Section: "evidence", Key: "extra_roots", Means: "flows may read any file under these directories"},
+	{Section: "store", Key: "url", URL: true, Means: "`dossier index --store` uploads the workspace's index (redacted text) here, and every reader queries it"},
+	{Section: "store", Key: "password_env", Means: "this variable's value is sent there as the database password"},
 }
 
 // Setting is one gated setting a file sets.

@@ -1,0 +1,263 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/dossierhq/dossier/index/history"
+	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/index/secrets"
+	"github.com/dossierhq/dossier/index/vecindex"
+	"github.com/dossierhq/dossier/store"
+)
+
+// Recipe names everything that shapes what the index holds of a file: the
+// store's layout (which changes with every record format) and the secret
+// rules (which decide what is masked). Two clones with one recipe derive
+// the same records from the same file; a shared store keeps one copy.
+func Recipe() string {
+	return fmt.Sprintf("s%d-%s", store.SchemaVersion, secrets.Ruleset())
+}
+
+// RepoID is the repository's identity in a shared store: its remote
+// "origin" normalised (host lower-cased, no scheme, user, port or ".git":
+// git@github.com:Org/x.git and https://github.com/Org/x are both
+// "github.com/Org/x"), so that every clone is the same repository.
+// override, when set, wins (--repo-id).
+func RepoID(ctx context.Context, root, override string) (string, error) {
+	if override != "" {
+		return override, nil
+	}
+	out, err := history.Git(ctx, root, "remote", "get-url", "origin")
+	if err != nil {
+		return "", fmt.Errorf("%s has no remote \"origin\" to name it in a shared store (%v): name it with --repo-id NAME", root, err)
+	}
+	id := NormalizeRemote(strings.TrimSpace(string(out)))
+	if id == "" {
+		return "", fmt.Errorf("the remote %q of %s does not name a repository: name it with --repo-id NAME", strings.TrimSpace(string(out)), root)
+	}
+	return id, nil
+}
+
+var scpLike = regexp.MustCompile(`^(?:[^@/]+@)?([^:/]+):(.+)$`)
+
+// NormalizeRemote is a remote URL as RepoID keeps it ("" when it names no
+// repository).
+func NormalizeRemote(remote string) string {
+	var host, path string
+	if u, err := url.Parse(remote); err == nil && u.Scheme != "" && u.Host != "" {
+		host, path = u.Hostname(), u.Path
+	} else if m := scpLike.FindStringSubmatch(remote); m != nil && !strings.Contains(remote, "://") {
+		host, path = m[1], m[2]
+	} else if u != nil && u.Scheme == "file" || strings.HasPrefix(remote, "/") {
+		host, path = "", strings.TrimPrefix(remote, "file://")
+	}
+	path = strings.TrimSuffix(strings.Trim(path, "/"), ".git")
+	if path == "" {
+		return ""
+	}
+	if host == "" {
+		return path
+	}
+	return strings.ToLower(host) + "/" + path
+}
+
+// HeadCommit is the commit HEAD names, and the paths of the working tree
+// that differ from it (modified, added, deleted or untracked, ignored files
+// left out): what a snapshot of that commit would get wrong.
+func HeadCommit(ctx context.Context, root string) (commit string, changed []string, err error) {
+	out, err := history.Git(ctx, root, "rev-parse", "--verify", "HEAD")
+	if err != nil {
+		return "", nil, fmt.Errorf("%s has no commit to index for a shared store (%v): commit first", root, err)
+	}
+	commit = strings.TrimSpace(string(out))
+	st, err := history.Git(ctx, root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
+	if err != nil {
+		return "", nil, err
+	}
+	for _, e := range strings.Split(string(st), "\x00") {
+		// dossier's own directory is the clone's, whether ignored or not.
+		if len(e) > 3 && !strings.HasPrefix(e[3:], store.DirName+"/") {
+			changed = append(changed, e[3:])
+		}
+	}
+	return commit, changed, nil
+}
+
+// PublishReport is what Publish did.
+type PublishReport struct {
+	Key store.SnapshotKey
+	// Done: the store held the snapshot already; nothing was sent.
+	Done bool
+	// Files in the snapshot, of which Sent the store lacked.
+	Files, Sent int
+	Bytes       int64 // of the records sent
+}
+
+// publishBatch bounds one PutRecords call: its files and bytes.
+const (
+	publishBatchFiles = 256
+	publishBatchBytes = 16 << 20
+)
+
+// Publish uploads the local index of root as the snapshot key to p: the
+// records of the files the store lacks, then the snapshot (its files and
+// search tables) in one step. The local index must be complete and match
+// key's commit (the caller checks the working tree). Secrets are masked
+// before anything leaves: the stored text holds the same number of bytes
+// with each secret's characters replaced (see maskSecrets), which every
+// exit then redacts as it redacts the local text.
+func Publish(ctx context.Context, root string, p store.Publisher, key store.SnapshotKey, progress func(sent, total int)) (PublishReport, error) {
+	rep := PublishReport{Key: key}
+	db, err := store.OpenLocal(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		return rep, err
+	}
+	defer db.Close()
+	return rep, db.View(func(tx *store.Tx) error {
+		if tx.Unfinished() {
+			return fmt.Errorf("the local index of %s is unfinished: run `dossier index` to complete it first", root)
+		}
+		m, _, err := tx.VectorModel()
+		if err != nil {
+			return err
+		}
+		u, done, err := p.Begin(ctx, key, m.String())
+		if err != nil {
+			return err
+		}
+		defer u.Close()
+		if rep.Done = done; done {
+			return nil
+		}
+		var files []store.File
+		var keys []store.RecordKey
+		if err := tx.Files(func(f store.File) error {
+			files = append(files, f)
+			keys = append(keys, store.RecordKey{Path: f.Path, Hash: f.Hash})
+			return nil
+		}); err != nil {
+			return err
+		}
+		rep.Files = len(files)
+		missing, err := u.Missing(ctx, keys)
+		if err != nil {
+			return err
+		}
+		need := map[store.RecordKey]bool{}
+		for _, k := range missing {
+			need[k] = true
+		}
+		var batch []store.FileRows
+		size := 0
+		flush := func() error {
+			if len(batch) == 0 {
+				return nil
+			}
+			if err := u.PutRecords(ctx, batch); err != nil {
+				return err
+			}
+			rep.Sent += len(batch)
+			rep.Bytes += int64(size)
+			batch, size = batch[:0], 0
+			if progress != nil {
+				progress(rep.Sent, len(missing))
+			}
+			return nil
+		}
+		for _, f := range files {
+			if !need[store.RecordKey{Path: f.Path, Hash: f.Hash}] {
+				continue
+			}
+			rows, err := exportFile(tx, f)
+			if err != nil {
+				return fmt.Errorf("publish %s: %w", f.Path, err)
+			}
+			batch = append(batch, rows)
+			for _, v := range rows.Values {
+				size += len(v)
+			}
+			if len(batch) >= publishBatchFiles || size >= publishBatchBytes {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		return u.Finish(ctx, keys, tx.ExportSnapshot)
+	})
+}
+
+// exportFile is f's records as a shared store keeps them: secrets masked,
+// and each chunk's vector for the server's vector index.
+func exportFile(tx *store.Tx, f store.File) (store.FileRows, error) {
+	rows, err := tx.ExportFile(f)
+	if err != nil {
+		return rows, err
+	}
+	chunks, err := tx.FileChunks(f.Path)
+	if err != nil {
+		return rows, err
+	}
+	if f.Secrets > 0 || anySecrets(chunks) {
+		text, _ := tx.Blob(f.Path)
+		if err := store.MaskRows(&rows, maskSecrets(f.Path, text, chunks), chunks); err != nil {
+			return rows, err
+		}
+		redact := func(s string) string { r, _ := secrets.RedactString("", s); return r }
+		if err := store.MaskSymbols(&rows, redact); err != nil {
+			return rows, err
+		}
+	}
+	if rec := tx.VectorRecord(f.Path); rec != nil {
+		vs, err := search.DecodeVectors(rec)
+		if err == nil && vs.Len() == len(chunks) {
+			for i, c := range chunks {
+				rows.Vectors = append(rows.Vectors, store.ChunkVector{ChunkID: c.ID, Hash: c.Hash,
+					Vector: vecindex.Decode(vs.Entry(i), vs.Resid(i))})
+			}
+		}
+	}
+	return rows, nil
+}
+
+func anySecrets(chunks []store.Chunk) bool {
+	for _, c := range chunks {
+		if len(c.Secrets) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// maskSecrets returns text with every secret the scanner finds in it
+// masked, and masks chunks' own texts (outlines, finder headers, symbols
+// and signatures) in place. A mask keeps the length and the newlines, so
+// every offset and line number stays true.
+func maskSecrets(path string, text []byte, chunks []store.Chunk) []byte {
+	out := []byte(string(text))
+	secrets.MaskStored(out, secrets.Scan(path, string(text)))
+	for _, c := range chunks {
+		if c.Outline == "" {
+			// A finding the index made (with the rules of its day).
+			secrets.MaskStored(out, c.Secrets)
+		}
+	}
+	for i := range chunks {
+		c := &chunks[i]
+		if c.Outline != "" && len(c.Secrets) > 0 {
+			o := []byte(c.Outline)
+			secrets.MaskStored(o, c.Secrets)
+			c.Outline = string(o)
+		}
+		c.Finder, _ = secrets.RedactString("", c.Finder)
+		c.Symbol, _ = secrets.RedactString("", c.Symbol)
+		c.Signature, _ = secrets.RedactString("", c.Signature)
+	}
+	return out
+}

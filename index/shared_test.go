@@ -1,0 +1,217 @@
+package index_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/index/related"
+	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/index/secrets/secrettest"
+	"github.com/dossierhq/dossier/store"
+	"github.com/dossierhq/dossier/store/sharedtest"
+)
+
+// sharedRepo is a git repository of real code (some of dossier's own
+// packages) and a file holding secrets, committed, with a remote.
+func sharedRepo(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, dir := range []string{"../store", "search", "related"} {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(root, filepath.Base(dir))
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "creds.go"), []byte(secrettest.GoFile()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, root, "init", "-q")
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "fixture")
+	gitIn(t, root, "remote", "add", "origin", "git@github.com:Example/Fixture.git")
+	return root
+}
+
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func indexRoot(t *testing.T, root string) {
+	t.Helper()
+	ix, err := index.Open(index.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// publishAndClone indexes root, publishes it to p and returns a clone of
+// root with no index of its own, linked to the snapshot.
+func publishAndClone(t *testing.T, root string, p store.Publisher, url string) string {
+	t.Helper()
+	ctx := context.Background()
+	indexRoot(t, root)
+	repo, err := index.RepoID(ctx, root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit, changed, err := index.HeadCommit(ctx, root)
+	if err != nil || len(changed) > 0 {
+		t.Fatalf("head: %v, changed %v", err, changed)
+	}
+	key := store.SnapshotKey{Repo: repo, Commit: commit, Recipe: index.Recipe()}
+	rep, err := index.Publish(ctx, root, p, key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Done || rep.Sent != rep.Files || rep.Files == 0 {
+		t.Fatalf("first publish: %+v", rep)
+	}
+	again, err := index.Publish(ctx, root, p, key, nil)
+	if err != nil || !again.Done {
+		t.Fatalf("second publish of one commit: %+v, %v (want done)", again, err)
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	gitIn(t, filepath.Dir(clone), "clone", "-q", root, clone)
+	if err := store.WriteLink(clone, store.Link{URL: url, SnapshotKey: key}); err != nil {
+		t.Fatal(err)
+	}
+	return clone
+}
+
+// sameAnswers runs the conformance queries on the local index of root and
+// on the clone that reads the shared snapshot, and wants identical
+// answers.
+func sameAnswers(t *testing.T, root, clone string) {
+	t.Helper()
+	ctx := context.Background()
+	queries := []search.Query{
+		{Text: "postings list of a term", Mode: search.Text},
+		{Text: "SnapshotSealed", Mode: search.Symbol},
+		{Text: "fuzzy symbol", Mode: search.Symbol},
+		{Text: `func \(t \*Tx\) [A-Z]\w+\(`, Mode: search.Regex},
+		{Text: "how is a file's text split into blocks", Mode: search.Hybrid},
+		{Text: "near duplicate folding", Mode: search.Hybrid, PathPrefix: "search/"},
+		{Text: "checksum damage", Mode: search.Hybrid, Types: []string{"function"}},
+		{Text: "access key", Mode: search.Text},
+	}
+	for _, q := range queries {
+		q.K = 10
+		local, err := search.NewEngine().SearchRoot(ctx, root, q)
+		if err != nil {
+			t.Fatalf("local %q: %v", q.Text, err)
+		}
+		shared, err := search.NewEngine().SearchRoot(ctx, clone, q)
+		if err != nil {
+			t.Fatalf("shared %q: %v", q.Text, err)
+		}
+		lj, sj := resultsJSON(t, local), resultsJSON(t, shared)
+		if lj != sj {
+			t.Errorf("%s %q: the shared snapshot answers otherwise\nlocal:  %s\nshared: %s", q.Mode, q.Text, lj, sj)
+		}
+		if len(local.Results) == 0 && q.Text != "access key" {
+			t.Errorf("%s %q: no results, the query proves nothing", q.Mode, q.Text)
+		}
+	}
+	for _, tgt := range []related.Target{{Path: "store/tx.go"}, {Path: "search/text.go", Symbol: "stats"}} {
+		lx, err := related.ExpandRoot(ctx, root, tgt, related.Options{})
+		if err != nil {
+			t.Fatalf("related local %v: %v", tgt, err)
+		}
+		sx, err := related.ExpandRoot(ctx, clone, tgt, related.Options{})
+		if err != nil {
+			t.Fatalf("related shared %v: %v", tgt, err)
+		}
+		if a, b := mustJSON(t, lx), mustJSON(t, sx); a != b {
+			t.Errorf("related %v differs\nlocal:  %.400s\nshared: %.400s", tgt, a, b)
+		}
+	}
+}
+
+// hint is the first characters of a secret a local preview shows before
+// its marker ("AKIA…[REDACTED:"): the shared store never had them.
+var hint = regexp.MustCompile(`[^"\s]{1,4}…\[REDACTED:`)
+
+func resultsJSON(t *testing.T, r search.Response) string {
+	return hint.ReplaceAllString(mustJSON(t, r.Results), "[REDACTED:")
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestSharedSnapshotAnswersAsTheLocalIndex is the conformance test of the
+// shared store's layers on the in-memory store (the Postgres store runs
+// the same in store/pg).
+func TestSharedSnapshotAnswersAsTheLocalIndex(t *testing.T) {
+	root := sharedRepo(t)
+	m := sharedtest.New("mem://" + t.Name())
+	clone := publishAndClone(t, root, m, "mem://"+t.Name())
+	if _, err := os.Stat(store.Path(clone)); !os.IsNotExist(err) {
+		t.Fatalf("the clone has an index of its own: %v", err)
+	}
+	sameAnswers(t, root, clone)
+}
+
+// TestSharedStoreHoldsNoSecret dumps everything the store received and
+// finds none of the fixture's secrets, nor a term made of one.
+func TestSharedStoreHoldsNoSecret(t *testing.T) {
+	root := sharedRepo(t)
+	m := sharedtest.New("mem://" + t.Name())
+	publishAndClone(t, root, m, "mem://"+t.Name())
+	n := 0
+	m.Dump(func(what string, b []byte) {
+		n++
+		// Values are compressed: the dump gives them decoded where they are.
+		low := strings.ToLower(string(b))
+		for _, s := range secrettest.All() {
+			for _, line := range strings.Split(s, "\n") {
+				if len(line) >= 12 && strings.Contains(low, strings.ToLower(line[:4])+"…") {
+					t.Errorf("%s holds the first characters of the secret %.12q...", what, line)
+				}
+				if len(line) >= 12 && !strings.HasPrefix(line, "-----") && strings.Contains(low, strings.ToLower(line)) {
+					t.Errorf("%s holds the secret %.12q...", what, line)
+				}
+			}
+		}
+	})
+	if n < 100 {
+		t.Fatalf("dumped only %d values", n)
+	}
+}

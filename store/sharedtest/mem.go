@@ -1,0 +1,292 @@
+// Package sharedtest is a shared store kept in memory: the reference the
+// conformance tests hold every shared store to (a Postgres store must
+// answer every bucket read as this one does), and a store for the tests of
+// the layers above that do not need a server.
+package sharedtest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dossierhq/dossier/store"
+)
+
+// Mem is a shared store in memory. Its URL scheme is "mem" (register it
+// with Register); every Mem of one process is one store per URL.
+type Mem struct {
+	mu      sync.Mutex
+	name    string
+	records map[recKey]store.FileRows
+	snaps   map[store.SnapshotKey]*snap
+	gen     uint64
+}
+
+type recKey struct {
+	store.RecordKey
+	recipe string
+}
+
+type snap struct {
+	gen    uint64
+	ready  bool
+	files  map[string]recKey
+	values map[string]map[string][]byte
+}
+
+var (
+	regMu sync.Mutex
+	mems  = map[string]*Mem{}
+	once  sync.Once
+)
+
+// New returns the store of url ("mem://NAME"), registering the scheme
+// with store.RegisterRemote the first time.
+func New(url string) *Mem {
+	once.Do(func() {
+		store.RegisterRemote("mem", func(_ context.Context, l store.Link) (store.Remote, error) {
+			regMu.Lock()
+			m := mems[l.URL]
+			regMu.Unlock()
+			if m == nil {
+				return nil, fmt.Errorf("no store at %s", l.URL)
+			}
+			return m.Open(l.SnapshotKey)
+		})
+	})
+	regMu.Lock()
+	defer regMu.Unlock()
+	if m := mems[url]; m != nil {
+		return m
+	}
+	m := &Mem{name: url, records: map[recKey]store.FileRows{}, snaps: map[store.SnapshotKey]*snap{}}
+	mems[url] = m
+	return m
+}
+
+// Describe names the store.
+func (m *Mem) Describe() string { return m.name }
+
+// Close does nothing: the store lives as long as the process.
+func (m *Mem) Close() error { return nil }
+
+// Begin starts the upload of key (store.Publisher).
+func (m *Mem) Begin(_ context.Context, key store.SnapshotKey, _ string) (store.Upload, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s := m.snaps[key]; s != nil && s.ready {
+		return upload{m: m, key: key}, true, nil
+	}
+	return upload{m: m, key: key}, false, nil
+}
+
+type upload struct {
+	m   *Mem
+	key store.SnapshotKey
+}
+
+func (u upload) Missing(_ context.Context, keys []store.RecordKey) ([]store.RecordKey, error) {
+	u.m.mu.Lock()
+	defer u.m.mu.Unlock()
+	var out []store.RecordKey
+	for _, k := range keys {
+		if _, ok := u.m.records[recKey{k, u.key.Recipe}]; !ok {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+func (u upload) PutRecords(_ context.Context, rows []store.FileRows) error {
+	u.m.mu.Lock()
+	defer u.m.mu.Unlock()
+	for _, r := range rows {
+		u.m.records[recKey{r.RecordKey, u.key.Recipe}] = r
+	}
+	return nil
+}
+
+func (u upload) Finish(_ context.Context, files []store.RecordKey, pairs func(put func(store.KV) error) error) error {
+	s := &snap{files: map[string]recKey{}, values: map[string]map[string][]byte{}}
+	err := pairs(func(kv store.KV) error {
+		if s.values[kv.Bucket] == nil {
+			s.values[kv.Bucket] = map[string][]byte{}
+		}
+		s.values[kv.Bucket][string(kv.Key)] = bytes.Clone(kv.Value)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	u.m.mu.Lock()
+	defer u.m.mu.Unlock()
+	for _, f := range files {
+		k := recKey{f, u.key.Recipe}
+		if _, ok := u.m.records[k]; !ok {
+			return fmt.Errorf("finish %s: the record of %s was never sent", u.key, f.Path)
+		}
+		s.files[f.Path] = k
+	}
+	u.m.gen++
+	s.gen, s.ready = u.m.gen, true
+	u.m.snaps[u.key] = s
+	return nil
+}
+
+func (upload) Close() error { return nil }
+
+// Open opens the ready snapshot key.
+func (m *Mem) Open(key store.SnapshotKey) (store.Remote, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.snaps[key]
+	if s == nil || !s.ready {
+		return nil, fmt.Errorf("%s holds no snapshot %s", m.name, key)
+	}
+	return &remote{m: m, s: s, key: key}, nil
+}
+
+// Records is how many file records the store holds.
+func (m *Mem) Records() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.records)
+}
+
+type remote struct {
+	m   *Mem
+	s   *snap
+	key store.SnapshotKey
+}
+
+func (r *remote) pairs(bucket string) [][2][]byte {
+	r.m.mu.Lock()
+	defer r.m.mu.Unlock()
+	var out [][2][]byte
+	switch {
+	case bucket == store.BucketSymbols:
+		for _, k := range r.s.files {
+			for _, kv := range r.m.records[k].Symbols {
+				out = append(out, [2][]byte{kv.Key, kv.Value})
+			}
+		}
+	case slices.Contains(store.FileBuckets, bucket):
+		for p, k := range r.s.files {
+			if v, ok := r.m.records[k].Values[bucket]; ok {
+				out = append(out, [2][]byte{[]byte(p), v})
+			}
+		}
+	default:
+		for k, v := range r.s.values[bucket] {
+			out = append(out, [2][]byte{[]byte(k), v})
+		}
+	}
+	slices.SortFunc(out, func(a, b [2][]byte) int { return bytes.Compare(a[0], b[0]) })
+	return out
+}
+
+func (r *remote) Get(_ context.Context, bucket string, key []byte) ([]byte, error) {
+	if slices.Contains(store.FileBuckets, bucket) {
+		r.m.mu.Lock()
+		defer r.m.mu.Unlock()
+		k, ok := r.s.files[string(key)]
+		if !ok {
+			return nil, nil
+		}
+		return r.m.records[k].Values[bucket], nil
+	}
+	for _, kv := range r.pairs(bucket) {
+		if bytes.Equal(kv[0], key) {
+			return kv[1], nil
+		}
+	}
+	return nil, nil
+}
+
+func (r *remote) Scan(_ context.Context, bucket string, from []byte, fn func(k, v []byte) bool) error {
+	for _, kv := range r.pairs(bucket) {
+		if from != nil && bytes.Compare(kv[0], from) < 0 {
+			continue
+		}
+		if !fn(kv[0], kv[1]) {
+			return nil
+		}
+	}
+	return nil
+}
+
+func (r *remote) Count(_ context.Context, bucket string) (int, error) {
+	return len(r.pairs(bucket)), nil
+}
+func (r *remote) Generation() uint64 { return r.s.gen }
+
+// Nearest answers exactly, by cosine over every vector of the snapshot.
+func (r *remote) Nearest(_ context.Context, _ string, q []float32, k int, prefix string) ([]store.VectorHit, bool, error) {
+	r.m.mu.Lock()
+	defer r.m.mu.Unlock()
+	var hits []store.VectorHit
+	for p, key := range r.s.files {
+		if !strings.HasPrefix(p, prefix) {
+			continue
+		}
+		for _, v := range r.m.records[key].Vectors {
+			hits = append(hits, store.VectorHit{Path: p, ChunkID: v.ChunkID, Score: cosine(q, v.Vector)})
+		}
+	}
+	slices.SortFunc(hits, func(a, b store.VectorHit) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.ChunkID, b.ChunkID)
+	})
+	return hits[:min(k, len(hits))], true, nil
+}
+
+func cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range min(len(a), len(b)) {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / (math.Sqrt(na) * math.Sqrt(nb))
+}
+
+func (r *remote) Describe() string { return r.m.name + " " + r.key.String() }
+func (r *remote) Close() error     { return nil }
+
+// Dump calls fn with every key and value the store holds, values in
+// readable form (store.Readable), each named by where it is.
+func (m *Mem) Dump(fn func(what string, b []byte)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, r := range m.records {
+		fn("record key "+k.Path, []byte(k.Path))
+		for b, v := range r.Values {
+			if rv, err := store.Readable(b, v); err == nil {
+				v = rv
+			}
+			fn(b+" of "+k.Path, v)
+		}
+		for _, kv := range r.Symbols {
+			fn("symbol of "+k.Path, append(append([]byte{}, kv.Key...), kv.Value...))
+		}
+	}
+	for key, s := range m.snaps {
+		for b, vals := range s.values {
+			for k, v := range vals {
+				fn(b+" "+k+" of "+key.String(), append([]byte(k+"\x00"), v...))
+			}
+		}
+	}
+}
