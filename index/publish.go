@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/dossierhq/dossier/index/history"
@@ -84,6 +85,7 @@ func HeadCommit(ctx context.Context, root string) (commit string, changed []stri
 			changed = append(changed, e[3:])
 		}
 	}
+	slices.Sort(changed)
 	return commit, changed, nil
 }
 

@@ -215,3 +215,72 @@ func TestSharedStoreHoldsNoSecret(t *testing.T) {
 		t.Fatalf("dumped only %d values", n)
 	}
 }
+
+// TestSharedOverlayAnswersForChangedFiles edits, adds and deletes files in
+// a clone linked to the snapshot: a search answers from the local index
+// for those files and from the snapshot for the rest.
+func TestSharedOverlayAnswersForChangedFiles(t *testing.T) {
+	root := sharedRepo(t)
+	m := sharedtest.New("mem://" + t.Name())
+	clone := publishAndClone(t, root, m, "mem://"+t.Name())
+	l, _, err := store.ReadLink(clone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := filepath.Join(clone, "store", "tx.go")
+	data, err := os.ReadFile(edit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, []byte("\n// Zanzibarify renames the quokka ledger.\nfunc Zanzibarify() {}\n")...)
+	if err := os.WriteFile(edit, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(clone, "added.go"), []byte("package x\n\n// Quetzalify grooms the axolotl.\nfunc Quetzalify() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(clone, "related", "xcache.go")); err != nil {
+		t.Fatal(err)
+	}
+	_, changed, err := index.HeadCommit(context.Background(), clone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(changed, " ") != "added.go related/xcache.go store/tx.go" {
+		t.Fatalf("changed: %q", changed)
+	}
+	indexRoot(t, clone)
+	l.Overlay = changed
+	if err := store.WriteLink(clone, l); err != nil {
+		t.Fatal(err)
+	}
+	find := func(q search.Query) []string {
+		t.Helper()
+		q.K = 5
+		res, err := search.NewEngine().SearchRoot(context.Background(), clone, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, r := range res.Results {
+			paths = append(paths, r.Path+":"+r.Symbol)
+		}
+		return paths
+	}
+	if got := find(search.Query{Text: "zanzibarify quokka ledger", Mode: search.Text}); len(got) == 0 || got[0] != "store/tx.go:Zanzibarify" {
+		t.Errorf("the edited file's new function: %v", got)
+	}
+	if got := find(search.Query{Text: "Quetzalify", Mode: search.Symbol}); len(got) == 0 || got[0] != "added.go:Quetzalify" {
+		t.Errorf("the added file: %v", got)
+	}
+	for _, got := range [][]string{find(search.Query{Text: "xcacheKey", Mode: search.Symbol}), find(search.Query{Text: "xcache key names a file's facts", Mode: search.Hybrid})} {
+		for _, p := range got {
+			if strings.HasPrefix(p, "related/xcache.go") {
+				t.Errorf("the deleted file answers: %v", got)
+			}
+		}
+	}
+	if got := find(search.Query{Text: "SnapshotSealed", Mode: search.Symbol}); len(got) == 0 || got[0] != "store/search.go:Tx.SnapshotSealed" {
+		t.Errorf("an unchanged file, from the snapshot: %v", got)
+	}
+}
