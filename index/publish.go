@@ -127,7 +127,7 @@ func Publish(ctx context.Context, root string, p store.Publisher, key store.Snap
 		if err != nil {
 			return err
 		}
-		u, done, err := p.Begin(ctx, key, m.String())
+		u, done, err := p.Begin(ctx, key, m.Key())
 		if err != nil {
 			return err
 		}
@@ -191,7 +191,23 @@ func Publish(ctx context.Context, root string, p store.Publisher, key store.Snap
 		if err := flush(); err != nil {
 			return err
 		}
-		return u.Finish(ctx, keys, tx.ExportSnapshot)
+		moments, err := vectorMoments(tx, m, files)
+		if err != nil {
+			return err
+		}
+		return u.Finish(ctx, keys, func(put func(store.KV) error) error {
+			if moments != nil {
+				if err := put(store.KV{Bucket: store.BucketMeta, Key: store.MetaVectorNull, Value: moments}); err != nil {
+					return err
+				}
+			}
+			return tx.ExportSnapshot(func(kv store.KV) error {
+				if kv.Bucket == store.BucketSnapshot && search.Unshared(kv.Key) {
+					return nil
+				}
+				return put(kv)
+			})
+		})
 	})
 }
 
@@ -220,7 +236,7 @@ func exportFile(tx *store.Tx, f store.File) (store.FileRows, error) {
 		vs, err := search.DecodeVectors(rec)
 		if err == nil && vs.Len() == len(chunks) {
 			for i, c := range chunks {
-				rows.Vectors = append(rows.Vectors, store.ChunkVector{ChunkID: c.ID, Hash: c.Hash,
+				rows.Vectors = append(rows.Vectors, store.ChunkVector{ChunkID: c.ID, Ord: i, Hash: c.Hash,
 					Vector: vecindex.Decode(vs.Entry(i), vs.Resid(i))})
 			}
 		}
@@ -262,4 +278,31 @@ func maskSecrets(path string, text []byte, chunks []store.Chunk) []byte {
 		c.Signature, _ = secrets.RedactString("", c.Signature)
 	}
 	return out
+}
+
+// vectorMoments are the moments of the index's vectors (see
+// search.VectorMoments), nil for an index without vectors.
+func vectorMoments(tx *store.Tx, m store.VectorModel, files []store.File) ([]byte, error) {
+	total := 0
+	for _, f := range files {
+		total += len(f.Chunks)
+	}
+	if m.Dims == 0 || total == 0 {
+		return nil, nil
+	}
+	mo := search.NewVectorMoments(m.Dims, total)
+	err := tx.VectorRecords(func(path string, rec []byte) error {
+		vs, err := search.DecodeVectors(rec)
+		if err != nil {
+			return fmt.Errorf("vectors of %s: %w", path, err)
+		}
+		if vs.Dims != m.Dims {
+			return nil
+		}
+		for i := range vs.Len() {
+			mo.Add(vs.Entry(i))
+		}
+		return nil
+	})
+	return mo.Encode(), err
 }

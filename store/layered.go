@@ -41,7 +41,7 @@ func (c *remoteCache) get(k string) ([]byte, bool) {
 }
 
 func (c *remoteCache) put(k string, v []byte) {
-	if len(v) > remoteCacheBytes/4 {
+	if len(v) > remoteCacheBytes/2 {
 		return
 	}
 	c.mu.Lock()
@@ -73,10 +73,13 @@ type sharedView struct {
 	// err is the first error of the remote: a read that failed reads as
 	// absent, and the transaction then ends with this error (see
 	// DB.View), so no answer is built on a failed read.
-	err error
+	err   error
+	errMu sync.Mutex
 }
 
 func (v *sharedView) fail(err error) {
+	v.errMu.Lock()
+	defer v.errMu.Unlock()
 	if v.err == nil {
 		v.err = err
 	}

@@ -63,7 +63,12 @@ func (t *Tx) readAt(v, p []byte, off int) error {
 }
 
 // Len is the length of the value without its checksum (0 if missing).
-func (s SealedValue) Len() int { return max(len(s.v)-sumSize, 0) }
+func (s SealedValue) Len() int {
+	if s.remote != nil {
+		return max(s.remote.size-sumSize, 0)
+	}
+	return max(len(s.v)-sumSize, 0)
+}
 
 // ReadAt copies len(p) bytes of the value from offset off on into p, by
 // copy (see valueFile), unchecked: for a caller whose values carry
@@ -72,6 +77,9 @@ func (s SealedValue) ReadAt(p []byte, off int) error {
 	if off+len(p) > s.Len() {
 		return damaged(s.db, "search snapshot value %q is %d bytes, too short to hold bytes %d-%d", s.key, s.Len(), off, off+len(p))
 	}
+	if s.remote != nil {
+		return s.remote.readAt(p, off)
+	}
 	return s.t.readAt(s.v, p, off)
 }
 
@@ -79,6 +87,9 @@ func (s SealedValue) ReadAt(p []byte, off int) error {
 // checksum unchecked: for a caller whose values carry checksums of their
 // own parts, each checked as it is read. Valid until the transaction ends.
 func (s SealedValue) Unchecked() []byte {
+	if s.remote != nil {
+		s.v = s.remote.whole()
+	}
 	if len(s.v) < sumSize {
 		return nil
 	}

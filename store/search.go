@@ -137,6 +137,9 @@ type SealedValue struct {
 	t      *Tx
 	db     string
 	key, v []byte
+	// remote: the value lies in a shared snapshot and is read by range
+	// (v is nil until a caller wants it whole).
+	remote *remoteValue
 }
 
 // SnapshotSealed returns one value of the active search snapshot (a zero
@@ -147,12 +150,18 @@ func (t *Tx) SnapshotSealed(key []byte) SealedValue {
 		return SealedValue{}
 	}
 	_, sb := t.snapshotSlots(true)
+	if t.shared != nil {
+		return t.shared.sealed(t, string(sb), key)
+	}
 	return SealedValue{t: t, db: t.where(), key: key, v: t.r(sb).Get(key)}
 }
 
 // Open checks the value against its checksum and returns it without the
 // checksum (nil for a missing value).
 func (s SealedValue) Open() ([]byte, error) {
+	if s.remote != nil {
+		s.v = s.remote.whole()
+	}
 	if s.v == nil {
 		return nil, nil
 	}

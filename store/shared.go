@@ -39,16 +39,23 @@ type Remote interface {
 	// (all when from is nil), in byte order of the keys, until fn returns
 	// false.
 	Scan(ctx context.Context, bucket string, from []byte, fn func(k, v []byte) bool) error
+	// Size returns the length of key's value in bucket, -1 when absent.
+	Size(ctx context.Context, bucket string, key []byte) (int, error)
+	// GetRange returns n bytes of key's value in bucket from offset off
+	// on (fewer at its end): the search tables are tens of megabytes, of
+	// which a query reads a few places.
+	GetRange(ctx context.Context, bucket string, key []byte, off, n int) ([]byte, error)
 	// Count returns how many keys bucket holds.
 	Count(ctx context.Context, bucket string) (int, error)
 	// Generation identifies the snapshot's content: it changes when the
 	// link moves to another snapshot.
 	Generation() uint64
 	// Nearest returns the k chunks of the snapshot whose vectors of model
-	// are nearest q (cosine), best first, keeping only chunks whose path
-	// starts with pathPrefix. ok is false when the server cannot answer
-	// vector queries (no pgvector): the caller leaves vectors out and says
-	// so.
+	// are nearest q, best first, by inner product with their stored
+	// vectors (unit length, as ChunkVector holds them), keeping only chunks
+	// whose path starts with pathPrefix. ok is false when the server cannot
+	// answer vector queries (no pgvector): the caller leaves vectors out
+	// and says so.
 	Nearest(ctx context.Context, model string, q []float32, k int, pathPrefix string) (hits []VectorHit, ok bool, err error)
 	// Describe names the server, repository and commit for messages,
 	// without a password.
@@ -60,7 +67,8 @@ type Remote interface {
 type VectorHit struct {
 	Path    string
 	ChunkID string
-	Score   float64 // cosine similarity
+	Ord     int     // the chunk's place in its file (ChunkVector.Ord)
+	Score   float64 // inner product of the query and the stored vector
 }
 
 // Bucket names of the shared layout: those of the local file.
@@ -119,6 +127,7 @@ type KV struct {
 // ChunkVector is one chunk's vector in the model of the snapshot.
 type ChunkVector struct {
 	ChunkID string
+	Ord     int // the chunk's place in its file's chunk list
 	Hash    string // Chunk.Hash
 	Vector  []float32
 }

@@ -74,3 +74,32 @@ func (t *Tx) PutEmbedding(model string, dims int, hash, v []byte) error {
 // SetVectors gives a file update its vector record after encoding (an
 // embedder that runs later than the rest, such as a remote one).
 func (e *Encoded) SetVectors(rec []byte) { e.vectors = seal(rec) }
+
+// Key names the model in a shared store: provider/model/dimensions.
+func (m VectorModel) Key() string { return fmt.Sprintf("%s/%s/%d", m.Provider, m.Model, m.Dims) }
+
+// MetaVectorNull is the meta key of a shared snapshot's vector moments
+// (see index/search's sharedNull).
+var MetaVectorNull = []byte("vecnull")
+
+// Shared reports whether t reads a shared store's snapshot.
+func (t *Tx) Shared() bool { return t.shared != nil }
+
+// Nearest asks the shared snapshot's server for the k chunks nearest q
+// (see Remote.Nearest); ok is false for a local index and for a server
+// that has no vectors.
+func (t *Tx) Nearest(model string, q []float32, k int, prefix string) ([]VectorHit, bool, error) {
+	if t.shared == nil {
+		return nil, false, nil
+	}
+	return t.shared.remote.Nearest(t.shared.ctx, model, q, k, prefix)
+}
+
+// SharedMeta returns key of a shared snapshot's meta bucket (nil for a
+// local index).
+func (t *Tx) SharedMeta(key []byte) []byte {
+	if t.shared == nil {
+		return nil
+	}
+	return t.r(bucketMeta).Get(key)
+}

@@ -45,6 +45,9 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 	if m.Provider == store.ProviderBuiltin {
 		floor = minCosine
 	}
+	if v.tx.Shared() {
+		return v.vectorShared(qv, m, f, limit, want, floor)
+	}
 	type file struct {
 		*vectorFile
 		keep func(ord int) bool

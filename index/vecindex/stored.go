@@ -88,3 +88,27 @@ func Decode(entry, resid []byte) []float32 {
 	}
 	return v
 }
+
+// EstimateSum is the sum of the query's int8 estimates (Estimate) with a
+// set of stored vectors, from the sum of their scaled components (each
+// entry's scale times its components, summed component by component; see
+// AddScaled): the estimate is linear in them.
+func (q *Query) EstimateSum(scaled []float64) float64 {
+	var s float64
+	for i, c := range q.q.comps {
+		if i < len(scaled) {
+			s += float64(c) * scaled[i]
+		}
+	}
+	return s * float64(q.q.scale)
+}
+
+// AddScaled adds an entry's scale times its components to sum.
+func AddScaled(sum []float64, entry []byte) {
+	scale := float64(math.Float32frombits(binary.LittleEndian.Uint32(entry)))
+	for i, c := range entry[8:] {
+		if i < len(sum) {
+			sum[i] += scale * float64(int8(c))
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -224,7 +223,8 @@ func (r *remote) Count(_ context.Context, bucket string) (int, error) {
 }
 func (r *remote) Generation() uint64 { return r.s.gen }
 
-// Nearest answers exactly, by cosine over every vector of the snapshot.
+// Nearest answers exactly, by inner product with every vector of the
+// snapshot.
 func (r *remote) Nearest(_ context.Context, _ string, q []float32, k int, prefix string) ([]store.VectorHit, bool, error) {
 	r.m.mu.Lock()
 	defer r.m.mu.Unlock()
@@ -234,7 +234,7 @@ func (r *remote) Nearest(_ context.Context, _ string, q []float32, k int, prefix
 			continue
 		}
 		for _, v := range r.m.records[key].Vectors {
-			hits = append(hits, store.VectorHit{Path: p, ChunkID: v.ChunkID, Score: cosine(q, v.Vector)})
+			hits = append(hits, store.VectorHit{Path: p, ChunkID: v.ChunkID, Ord: v.Ord, Score: dot(q, v.Vector)})
 		}
 	}
 	slices.SortFunc(hits, func(a, b store.VectorHit) int {
@@ -249,17 +249,12 @@ func (r *remote) Nearest(_ context.Context, _ string, q []float32, k int, prefix
 	return hits[:min(k, len(hits))], true, nil
 }
 
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
+func dot(a, b []float32) float64 {
+	var s float64
 	for i := range min(len(a), len(b)) {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
+		s += float64(a[i]) * float64(b[i])
 	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / (math.Sqrt(na) * math.Sqrt(nb))
+	return s
 }
 
 func (r *remote) Describe() string { return r.m.name + " " + r.key.String() }
@@ -289,4 +284,20 @@ func (m *Mem) Dump(fn func(what string, b []byte)) {
 			}
 		}
 	}
+}
+
+func (r *remote) Size(ctx context.Context, bucket string, key []byte) (int, error) {
+	v, err := r.Get(ctx, bucket, key)
+	if v == nil || err != nil {
+		return -1, err
+	}
+	return len(v), nil
+}
+
+func (r *remote) GetRange(ctx context.Context, bucket string, key []byte, off, n int) ([]byte, error) {
+	v, err := r.Get(ctx, bucket, key)
+	if err != nil || off >= len(v) {
+		return nil, err
+	}
+	return v[off:min(off+n, len(v))], nil
 }

@@ -1,0 +1,84 @@
+package store
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+)
+
+// remoteValue is a search table of a shared snapshot, read by blocks: a
+// query reads the offsets and entries of a few hundred chunks' metadata
+// out of a table of tens of megabytes. Blocks go into the snapshot's
+// cache, so a long-lived reader fetches each once.
+type remoteValue struct {
+	v           *sharedView
+	bucket, key string
+	size        int
+	mu          sync.Mutex // ReadAt may be called from several goroutines
+}
+
+// remoteBlock is the unit of a ranged read.
+const remoteBlock = 16 << 10
+
+func (v *sharedView) sealed(t *Tx, bucket string, key []byte) SealedValue {
+	sv := SealedValue{t: t, db: v.remote.Describe(), key: key}
+	ck := "size\x00" + bucket + "\x00" + string(key)
+	size := -1
+	if b, ok := v.cache.get(ck); ok {
+		size, _ = strconv.Atoi(string(b))
+	} else {
+		n, err := v.remote.Size(v.ctx, bucket, key)
+		if err != nil {
+			v.fail(err)
+			return sv
+		}
+		size = n
+		v.cache.put(ck, []byte(strconv.Itoa(n)))
+	}
+	if size < 0 {
+		return sv
+	}
+	sv.remote = &remoteValue{v: v, bucket: bucket, key: string(key), size: size}
+	return sv
+}
+
+// whole is the value with its checksum (nil when the read failed; the
+// transaction then ends with the error).
+func (r *remoteValue) whole() []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return remoteReader{v: r.v, name: r.bucket}.Get([]byte(r.key))
+}
+
+func (r *remoteValue) readAt(p []byte, off int) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for len(p) > 0 {
+		b := off / remoteBlock
+		block, err := r.block(b)
+		if err != nil {
+			return err
+		}
+		in := off - b*remoteBlock
+		if in >= len(block) {
+			return fmt.Errorf("read %s: %d bytes at %d of %s %q, past its end", r.v.remote.Describe(), len(p), off, r.bucket, r.key)
+		}
+		n := copy(p, block[in:])
+		p, off = p[n:], off+n
+	}
+	return nil
+}
+
+func (r *remoteValue) block(b int) ([]byte, error) {
+	ck := "block\x00" + r.bucket + "\x00" + r.key + "\x00" + strconv.Itoa(b)
+	if v, ok := r.v.cache.get(ck); ok {
+		return v, nil
+	}
+	v, err := r.v.remote.GetRange(r.v.ctx, r.bucket, []byte(r.key), b*remoteBlock, remoteBlock)
+	if err != nil {
+		r.v.fail(err)
+		return nil, err
+	}
+	r.v.cache.put(ck, v)
+	return v, nil
+}
