@@ -139,6 +139,13 @@ func applied(ctx context.Context, q querier) (map[int]bool, int, error) {
 	return done, top, err
 }
 
+// available tells whether the server can create extension ext.
+func available(ctx context.Context, q querier, ext string) (bool, error) {
+	var ok bool
+	err := q.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = $1)", ext).Scan(&ok)
+	return ok, err
+}
+
 // Migrate brings the store's schema up to this dossier's, under an
 // advisory lock so that concurrent migrators apply each file once.
 func (s *Store) Migrate(ctx context.Context) (MigrateReport, error) {
@@ -184,8 +191,8 @@ func (s *Store) migrateLocked(ctx context.Context, conn *pgx.Conn) (MigrateRepor
 			continue
 		}
 		if m.extension != "" {
-			var ok bool
-			if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = $1)", m.extension).Scan(&ok); err != nil {
+			ok, err := available(ctx, conn, m.extension)
+			if err != nil {
 				return rep, err
 			}
 			if !ok {

@@ -1,0 +1,219 @@
+package pg
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/dossierhq/dossier/store"
+)
+
+// fixture is a fake snapshot: every bucket kind as plain pairs, with the
+// keys and value bytes a bbolt index would hold (values are opaque to
+// the store, so any bytes do; they include 0 and 0xff bytes on purpose).
+type fixture struct {
+	key   store.SnapshotKey
+	files []store.FileRows
+	pairs []store.KV // per snapshot
+}
+
+// fileRows makes one file's rows, a function of path and version (its
+// content): version changes its hash and values.
+func fileRows(path string, version int) store.FileRows {
+	symbols := 3 + (len(path)+version)%5
+	r := store.FileRows{RecordKey: store.RecordKey{Path: path, Hash: fmt.Sprintf("%064x", len(path)*1000+version)}, Values: map[string][]byte{}}
+	for i, b := range store.FileBuckets {
+		if i%4 == 3 && version%2 == 1 {
+			continue // some files lack some buckets
+		}
+		r.Values[b] = []byte(fmt.Sprintf("%s\x00%s v%d \xff\x00", b, path, version))
+	}
+	for i := range symbols {
+		k := fmt.Sprintf("name%03d\x00%s\x00%d", i, path, version)
+		r.Symbols = append(r.Symbols, store.KV{Bucket: store.BucketSymbols, Key: []byte(k), Value: []byte("sym " + k)})
+	}
+	r.Vectors = []store.ChunkVector{{ChunkID: path + "#1", Hash: fmt.Sprintf("c%d-%s", version, path)}}
+	return r
+}
+
+// newFixture makes a snapshot of repo at commit with files (path ->
+// version) and extra per-snapshot pairs.
+func newFixture(repo, commit string, files map[string]int, postings int) fixture {
+	fx := fixture{key: store.SnapshotKey{Repo: repo, Commit: commit, Recipe: "recipe-1"}}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		fx.files = append(fx.files, fileRows(p, files[p]))
+	}
+	fx.pairs = append(fx.pairs, store.KV{Bucket: store.BucketMeta, Key: []byte("schema"), Value: []byte(commit)})
+	for i := range postings {
+		fx.pairs = append(fx.pairs, store.KV{Bucket: store.BucketPostings, Key: []byte(fmt.Sprintf("term%05d", i)), Value: []byte{byte(i), 0, 0xff}})
+	}
+	// keys that order differently bytewise than by any collation
+	for _, k := range []string{"a", "a\x00", "B", "\xc3\xa9", "\xff", "ab"} {
+		fx.pairs = append(fx.pairs, store.KV{Bucket: store.BucketTestLinks, Key: []byte(k), Value: []byte("link " + k)})
+	}
+	return fx
+}
+
+func (fx fixture) keys() []store.RecordKey {
+	var ks []store.RecordKey
+	for _, f := range fx.files {
+		ks = append(ks, f.RecordKey)
+	}
+	return ks
+}
+
+func (fx fixture) pairFunc() func(put func(store.KV) error) error {
+	return func(put func(store.KV) error) error {
+		for _, kv := range fx.pairs {
+			if err := put(kv); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// want returns what each bucket must hold, in key order.
+func (fx fixture) want() map[string][]store.KV {
+	w := map[string][]store.KV{}
+	for _, f := range fx.files {
+		for b, v := range f.Values {
+			w[b] = append(w[b], store.KV{Bucket: b, Key: []byte(f.Path), Value: v})
+		}
+		w[store.BucketSymbols] = append(w[store.BucketSymbols], f.Symbols...)
+	}
+	for _, kv := range fx.pairs {
+		w[kv.Bucket] = append(w[kv.Bucket], kv)
+	}
+	for _, kvs := range w {
+		slices.SortFunc(kvs, func(a, b store.KV) int { return bytes.Compare(a.Key, b.Key) })
+	}
+	return w
+}
+
+// publish uploads fx as a writer would: Begin, Missing, PutRecords of
+// the missing files, Finish. It returns how many files it sent.
+func publish(t *testing.T, s *Store, fx fixture) int {
+	t.Helper()
+	ctx := context.Background()
+	u, done, err := s.Begin(ctx, fx.key, "model/8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	if done {
+		return 0
+	}
+	missing, err := u.Missing(ctx, fx.keys())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []store.FileRows
+	for _, f := range fx.files {
+		if slices.Contains(missing, f.RecordKey) {
+			rows = append(rows, f)
+		}
+	}
+	for part := range slices.Chunk(rows, 7) {
+		if err := u.PutRecords(ctx, part); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := u.Finish(ctx, fx.keys(), fx.pairFunc()); err != nil {
+		t.Fatal(err)
+	}
+	return len(rows)
+}
+
+func openFixture(t *testing.T, s *Store, fx fixture) store.Remote {
+	t.Helper()
+	r, err := s.Snapshot(context.Background(), fx.key, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// checkReads asserts that r answers Get, Scan and Count of every bucket
+// exactly as fx holds them, byte for byte.
+func checkReads(t *testing.T, r store.Remote, fx fixture) {
+	t.Helper()
+	ctx := context.Background()
+	want := fx.want()
+	buckets := append(append([]string{store.BucketSymbols}, store.FileBuckets...), store.SnapshotBuckets...)
+	for _, b := range buckets {
+		kvs := want[b]
+		n, err := r.Count(ctx, b)
+		if err != nil || n != len(kvs) {
+			t.Fatalf("Count(%s) = %d, %v; want %d", b, n, err, len(kvs))
+		}
+		if got := scanAll(t, r, b, nil); !equalKVs(got, kvs) {
+			t.Fatalf("Scan(%s): got %d pairs, want %d\ngot  %q\nwant %q", b, len(got), len(kvs), keysOf(got), keysOf(kvs))
+		}
+		for i, kv := range kvs {
+			v, err := r.Get(ctx, b, kv.Key)
+			if err != nil || !bytes.Equal(v, kv.Value) {
+				t.Fatalf("Get(%s, %q) = %q, %v; want %q", b, kv.Key, v, err, kv.Value)
+			}
+			if i%97 == 0 || i == len(kvs)-1 {
+				// from a present key, and from just before it
+				if got := scanAll(t, r, b, kv.Key); !equalKVs(got, kvs[i:]) {
+					t.Fatalf("Scan(%s, from %q): %d pairs, want %d", b, kv.Key, len(got), len(kvs)-i)
+				}
+				before := kv.Key[:len(kv.Key)-1]
+				j, _ := slices.BinarySearchFunc(kvs, before, func(e store.KV, k []byte) int { return bytes.Compare(e.Key, k) })
+				if got := scanAll(t, r, b, before); !equalKVs(got, kvs[j:]) {
+					t.Fatalf("Scan(%s, from %q): %d pairs, want %d", b, before, len(got), len(kvs)-j)
+				}
+			}
+		}
+		if v, err := r.Get(ctx, b, []byte("no such key")); v != nil || err != nil {
+			t.Fatalf("Get(%s, absent) = %q, %v", b, v, err)
+		}
+	}
+}
+
+func scanAll(t *testing.T, r store.Remote, bucket string, from []byte) []store.KV {
+	t.Helper()
+	var got []store.KV
+	err := r.Scan(context.Background(), bucket, from, func(k, v []byte) bool {
+		got = append(got, store.KV{Bucket: bucket, Key: k, Value: v})
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func equalKVs(a, b []store.KV) bool {
+	return slices.EqualFunc(a, b, func(x, y store.KV) bool {
+		return x.Bucket == y.Bucket && bytes.Equal(x.Key, y.Key) && bytes.Equal(x.Value, y.Value)
+	})
+}
+
+func keysOf(kvs []store.KV) []string {
+	var ks []string
+	for _, kv := range kvs {
+		ks = append(ks, string(kv.Key))
+	}
+	return ks
+}
+
+// manyFiles is a map of n paths at version 1.
+func manyFiles(n int) map[string]int {
+	m := map[string]int{}
+	for i := range n {
+		m[fmt.Sprintf("pkg%d/file%03d.go", i%7, i)] = 1
+	}
+	return m
+}

@@ -1,0 +1,250 @@
+package pg
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/dossierhq/dossier/store"
+)
+
+func init() {
+	store.RegisterRemote("postgres", OpenSnapshot)
+}
+
+// OpenSnapshot opens the snapshot a link names, on a pool of its own that
+// Close closes.
+func OpenSnapshot(ctx context.Context, l store.Link) (store.Remote, error) {
+	s, err := Open(ctx, l.URL, Options{PasswordEnv: l.PasswordEnv})
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.Snapshot(ctx, l.SnapshotKey, l.Snapshot)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	r.(*remote).owner = true
+	return r, nil
+}
+
+// Snapshot opens a ready snapshot on s's pool: by id when id is not 0
+// (it must still be key's), else by key. Closing it leaves s open, so one
+// Store serves the snapshots of many repositories (search --all-repos).
+func (s *Store) Snapshot(ctx context.Context, key store.SnapshotKey, id int64) (store.Remote, error) {
+	if err := s.checkReadable(ctx); err != nil {
+		return nil, err
+	}
+	var got store.SnapshotKey
+	var state string
+	err := s.withTimeout(ctx, func(ctx context.Context) error {
+		return s.pool.QueryRow(ctx, `SELECT s.id, r.name, s.commit, s.recipe, s.state
+			FROM dossier_snapshots s JOIN dossier_repos r ON r.id = s.repo_id
+			WHERE ($1 <> 0 AND s.id = $1) OR ($1 = 0 AND r.name = $2 AND s.commit = $3 AND s.recipe = $4)`,
+			id, key.Repo, key.Commit, key.Recipe).Scan(&id, &got.Repo, &got.Commit, &got.Recipe, &state)
+	})
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, fmt.Errorf("shared store %s holds no snapshot %s (gc may have dropped it): run `dossier index --store` again", s.server, key)
+	case err != nil:
+		return nil, s.wrap("open snapshot "+key.String(), err)
+	case key.Repo != "" && got != key:
+		return nil, fmt.Errorf("shared store %s: snapshot %d is %s, not %s (the store was rebuilt?): run `dossier index --store` again", s.server, id, got, key)
+	case state != "ready":
+		return nil, fmt.Errorf("shared store %s: snapshot %s is still being uploaded: wait for its upload to finish", s.server, got)
+	}
+	return &remote{s: s, id: id, key: got, counts: map[string]int{}}, nil
+}
+
+// remote is one ready snapshot. Ready snapshots never change, so counts
+// are kept once asked.
+type remote struct {
+	s      *Store
+	id     int64
+	key    store.SnapshotKey
+	owner  bool // Close closes s
+	counts map[string]int
+}
+
+var _ store.Remote = (*remote)(nil)
+
+// bucketKind tells where a bucket's pairs live.
+type bucketKind int
+
+const (
+	kindNone     bucketKind = iota // not shared (dirty, embcache): always empty
+	kindFile                       // dossier_record_values, keyed by path
+	kindSymbols                    // dossier_symbols
+	kindSnapshot                   // dossier_snapshot_values
+)
+
+func kindOf(bucket string) bucketKind {
+	switch {
+	case bucket == store.BucketSymbols:
+		return kindSymbols
+	case slices.Contains(store.FileBuckets, bucket):
+		return kindFile
+	case slices.Contains(store.SnapshotBuckets, bucket):
+		return kindSnapshot
+	}
+	return kindNone
+}
+
+// The queries of the three kinds: $1 is the snapshot, then the bucket
+// (but for symbols, which have one), the key and a scan's limit. Scans
+// are keyset-paginated: each batch starts at the smallest key after the
+// last one seen, in bytea order, which is bytewise as in bbolt.
+const (
+	getFile = `SELECT v.value FROM dossier_snapshot_files f
+		JOIN dossier_record_values v ON v.record_id = f.record_id AND v.bucket = $2
+		WHERE f.snapshot_id = $1 AND f.path = $3`
+	getSymbol = `SELECT s.value FROM dossier_symbols s
+		WHERE s.key = $2 AND EXISTS (SELECT 1 FROM dossier_snapshot_files f WHERE f.record_id = s.record_id AND f.snapshot_id = $1)
+		LIMIT 1`
+	getSnapshot = `SELECT value FROM dossier_snapshot_values WHERE snapshot_id = $1 AND bucket = $2 AND key = $3`
+
+	scanFile = `SELECT f.path, v.value FROM dossier_snapshot_files f
+		JOIN dossier_record_values v ON v.record_id = f.record_id AND v.bucket = $2
+		WHERE f.snapshot_id = $1 AND f.path >= $3 ORDER BY f.path LIMIT $4`
+	// The symbols index is walked in key order from $2; each key is kept
+	// when its record belongs to the snapshot (one probe of
+	// dossier_snapshot_files_record).
+	scanSymbol = `SELECT s.key, s.value FROM dossier_symbols s
+		WHERE s.key >= $2 AND EXISTS (SELECT 1 FROM dossier_snapshot_files f WHERE f.record_id = s.record_id AND f.snapshot_id = $1)
+		ORDER BY s.key LIMIT $3`
+	scanSnapshot = `SELECT key, value FROM dossier_snapshot_values
+		WHERE snapshot_id = $1 AND bucket = $2 AND key >= $3 ORDER BY key LIMIT $4`
+
+	countFile = `SELECT count(*) FROM dossier_snapshot_files f
+		JOIN dossier_record_values v ON v.record_id = f.record_id AND v.bucket = $2 WHERE f.snapshot_id = $1`
+	countSymbol = `SELECT count(*) FROM dossier_snapshot_files f
+		JOIN dossier_symbols s ON s.record_id = f.record_id WHERE f.snapshot_id = $1`
+	countSnapshot = `SELECT count(*) FROM dossier_snapshot_values WHERE snapshot_id = $1 AND bucket = $2`
+)
+
+var queries = map[bucketKind]struct{ get, scan, count string }{
+	kindFile:     {getFile, scanFile, countFile},
+	kindSymbols:  {getSymbol, scanSymbol, countSymbol},
+	kindSnapshot: {getSnapshot, scanSnapshot, countSnapshot},
+}
+
+// args are a query's arguments: the snapshot, the bucket where the kind
+// has several, then rest.
+func (r *remote) args(kind bucketKind, bucket string, rest ...any) []any {
+	if kind == kindSymbols {
+		return append([]any{r.id}, rest...)
+	}
+	return append([]any{r.id, bucket}, rest...)
+}
+
+// scanBatch is how many pairs one round trip of Scan fetches.
+const scanBatch = 512
+
+// Get returns the value of key in bucket, nil when absent: one round
+// trip, on a statement pgx prepared once per connection.
+func (r *remote) Get(ctx context.Context, bucket string, key []byte) ([]byte, error) {
+	kind := kindOf(bucket)
+	if kind == kindNone {
+		return nil, nil
+	}
+	var v []byte
+	err := r.s.withTimeout(ctx, func(ctx context.Context) error {
+		return r.s.pool.QueryRow(ctx, queries[kind].get, r.args(kind, bucket, nonNil(key))...).Scan(&v)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, r.s.wrap(fmt.Sprintf("read %s of %s", bucket, r.key), err)
+	}
+	return v, nil
+}
+
+// Scan calls fn with bucket's pairs from from on, a batch per round trip.
+// fn runs between batches, never while a query is open, so it may call
+// r again.
+func (r *remote) Scan(ctx context.Context, bucket string, from []byte, fn func(k, v []byte) bool) error {
+	kind := kindOf(bucket)
+	if kind == kindNone {
+		return nil
+	}
+	next := nonNil(from)
+	for {
+		var keys, vals [][]byte
+		err := r.s.withTimeout(ctx, func(ctx context.Context) error {
+			rows, _ := r.s.pool.Query(ctx, queries[kind].scan, r.args(kind, bucket, next, scanBatch)...)
+			var k, v []byte
+			_, err := pgx.ForEachRow(rows, []any{&k, &v}, func() error {
+				keys, vals = append(keys, k), append(vals, v)
+				return nil
+			})
+			return err
+		})
+		if err != nil {
+			return r.s.wrap(fmt.Sprintf("scan %s of %s", bucket, r.key), err)
+		}
+		for i := range keys {
+			if !fn(keys[i], vals[i]) {
+				return nil
+			}
+		}
+		if len(keys) < scanBatch {
+			return nil
+		}
+		// The smallest key after the last one: the last with a 0 byte appended.
+		next = append(bytes.Clone(keys[len(keys)-1]), 0)
+	}
+}
+
+// Count returns how many pairs bucket holds.
+func (r *remote) Count(ctx context.Context, bucket string) (int, error) {
+	kind := kindOf(bucket)
+	if kind == kindNone {
+		return 0, nil
+	}
+	if n, ok := r.counts[bucket]; ok {
+		return n, nil
+	}
+	var n int
+	err := r.s.withTimeout(ctx, func(ctx context.Context) error {
+		return r.s.pool.QueryRow(ctx, queries[kind].count, r.args(kind, bucket)...).Scan(&n)
+	})
+	if err != nil {
+		return 0, r.s.wrap(fmt.Sprintf("count %s of %s", bucket, r.key), err)
+	}
+	r.counts[bucket] = n
+	return n, nil
+}
+
+// Generation is the snapshot's id: snapshots are immutable once ready,
+// and ids are never reused.
+func (r *remote) Generation() uint64 { return uint64(r.id) }
+
+// Nearest is answered by the vector tables (migration 0002).
+func (r *remote) Nearest(ctx context.Context, model string, q []float32, k int, pathPrefix string) ([]store.VectorHit, bool, error) {
+	// vectors: wired to vectors.go at merge
+	return nil, false, nil
+}
+
+// Describe names the server, repository and commit.
+func (r *remote) Describe() string { return r.s.server + " " + r.key.String() }
+
+// Close closes the pool when the Remote owns it.
+func (r *remote) Close() error {
+	if r.owner {
+		return r.s.Close()
+	}
+	return nil
+}
+
+// nonNil turns a nil key into the empty bytea: nil would be SQL NULL.
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
