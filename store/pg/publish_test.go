@@ -80,6 +80,7 @@ func TestConcurrentPublishers(t *testing.T) {
 	if err != nil || done {
 		t.Fatal(done, err)
 	}
+	defer u.Close()
 	type result struct {
 		done bool
 		err  error
