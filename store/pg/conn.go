@@ -151,7 +151,7 @@ func refusePassword(raw string) error {
 }
 
 var uriPassword = regexp.MustCompile(`(://[^:/@]*:)[^@]*@`)
-var queryPassword = regexp.MustCompile(`(?i)(password=)[^&\s]*`)
+var queryPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('[^']*'|[^&\s]*)`)
 
 // redact hides a password in a URL for messages.
 func redact(raw string) string {
@@ -191,7 +191,9 @@ func (s *Store) wrap(op string, err error) error {
 			hint = "create the database (createdb) or fix the URL"
 		case strings.HasPrefix(pgErr.Code, "57P") || strings.HasPrefix(pgErr.Code, "08"):
 			hint = "the server closed the connection (restarted or stopped): run the command again once it is up"
-		case strings.HasPrefix(pgErr.Code, "42"):
+		case pgErr.Code == "42501":
+			hint = "the user may not do this: grant it the privilege, or run `dossier store migrate` as the database's owner"
+		case pgErr.Code == "42P01" || pgErr.Code == "42703" || pgErr.Code == "42883":
 			hint = "the store's schema is not what this dossier expects: run `dossier store migrate`"
 		}
 	default:
