@@ -70,20 +70,28 @@ func TestPasswordSources(t *testing.T) {
 	openURL(t, userURL, Options{})
 }
 
+// readAndWrite publishes a snapshot and returns it open, with an upload
+// of another one in progress (closed when t ends).
+func readAndWrite(t *testing.T, s *Store) (fixture, store.Remote, store.Upload) {
+	t.Helper()
+	fx := newFixture("r", "c1", manyFiles(5), 5)
+	publish(t, s, fx)
+	r := openFixture(t, s, fx)
+	u, _, err := s.Begin(context.Background(), store.SnapshotKey{Repo: "r", Commit: "c2", Recipe: "x"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { u.Close() })
+	return fx, r, u
+}
+
 // TestServerKilled: a server that goes away mid-session turns reads and
 // writes into errors naming it, not hangs.
 func TestServerKilled(t *testing.T) {
 	srv := pgtest.NewServer(t)
 	s := openURL(t, srv.CreateDB(t), Options{})
-	fx := newFixture("r", "c1", manyFiles(5), 5)
-	publish(t, s, fx)
-	r := openFixture(t, s, fx)
+	fx, r, u := readAndWrite(t, s)
 	ctx := context.Background()
-	u, _, err := s.Begin(ctx, store.SnapshotKey{Repo: "r", Commit: "c2", Recipe: "x"}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer u.Close()
 	srv.Kill()
 	if _, err := r.Get(ctx, store.BucketFiles, []byte(fx.files[0].Path)); err == nil || !strings.Contains(err.Error(), s.Describe()) {
 		t.Fatalf("read from a dead server: %v", err)
@@ -103,15 +111,8 @@ func TestBackendsTerminated(t *testing.T) {
 	srv := pgtest.Shared(t)
 	url := srv.CreateDB(t)
 	s := openURL(t, url, Options{})
-	fx := newFixture("r", "c1", manyFiles(5), 5)
-	publish(t, s, fx)
-	r := openFixture(t, s, fx)
+	fx, r, u := readAndWrite(t, s)
 	ctx := context.Background()
-	u, _, err := s.Begin(ctx, store.SnapshotKey{Repo: "r", Commit: "c2", Recipe: "x"}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer u.Close()
 	srv.Terminate(t, dbName(url))
 	if err := u.PutRecords(ctx, fx.files); err == nil || !strings.Contains(err.Error(), s.Describe()) {
 		t.Fatalf("write on a terminated session: %v", err)

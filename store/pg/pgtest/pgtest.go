@@ -244,8 +244,8 @@ func (s *Server) CreateDB(t testing.TB) string {
 	return s.URL(db)
 }
 
-// Exec runs sql as postgres in the postgres database.
-func (s *Server) Exec(t testing.TB, sql string, args ...any) {
+// admin runs fn on a connection as postgres to the postgres database.
+func (s *Server) admin(t testing.TB, fn func(ctx context.Context, c *pgx.Conn) error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -254,31 +254,35 @@ func (s *Server) Exec(t testing.TB, sql string, args ...any) {
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, sql, args...); err != nil {
-		t.Fatalf("%s: %v", sql, err)
+	if err := fn(ctx, c); err != nil {
+		t.Fatal(err)
 	}
+}
+
+// Exec runs sql as postgres in the postgres database.
+func (s *Server) Exec(t testing.TB, sql string, args ...any) {
+	t.Helper()
+	s.admin(t, func(ctx context.Context, c *pgx.Conn) error {
+		if _, err := c.Exec(ctx, sql, args...); err != nil {
+			return fmt.Errorf("%s: %v", sql, err)
+		}
+		return nil
+	})
 }
 
 // Backends returns the process ids of the server's backends serving
 // database db (for a test that freezes or kills one).
 func (s *Server) Backends(t testing.TB, db string) []int {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := pgx.Connect(ctx, s.URL("postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	rows, _ := c.Query(ctx, "SELECT pid FROM pg_stat_activity WHERE datname = $1", db)
-	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]int, len(pids))
-	for i, p := range pids {
-		out[i] = int(p)
-	}
+	var out []int
+	s.admin(t, func(ctx context.Context, c *pgx.Conn) error {
+		rows, _ := c.Query(ctx, "SELECT pid FROM pg_stat_activity WHERE datname = $1", db)
+		pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+		for _, p := range pids {
+			out = append(out, int(p))
+		}
+		return err
+	})
 	return out
 }
 
