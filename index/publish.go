@@ -16,12 +16,11 @@ import (
 )
 
 // Recipe names everything that shapes what the index holds of a file: the
-// store's layout (which changes with every record format) and the secret
-// rules (which decide what is masked). Two clones with one recipe derive
-// the same records from the same file; a shared store keeps one copy.
-func Recipe() string {
-	return fmt.Sprintf("s%d-%s", store.SchemaVersion, secrets.Ruleset())
-}
+// store's layout (which changes with every record format), the secret
+// rules (which decide what is masked) and the vector model. Two clones
+// with one recipe derive the same records from the same file; a shared
+// store keeps one copy.
+func Recipe(m store.VectorModel) string { return store.Recipe(secrets.Ruleset()) + "+" + m.Key() }
 
 // RepoID is the repository's identity in a shared store: its remote
 // "origin" normalised (host lower-cased, no scheme, user, port or ".git":

@@ -265,3 +265,9 @@ func OpenRemote(ctx context.Context, l Link) (Remote, error) {
 	}
 	return open(ctx, l)
 }
+
+// Recipe is the recipe of this dossier's records, whose secrets are
+// masked by the rules ruleset names (index/secrets.Ruleset): the layout
+// version and the rules, the two things that change what a file's records
+// hold (see SnapshotKey).
+func Recipe(ruleset string) string { return fmt.Sprintf("s%d-%s", SchemaVersion, ruleset) }

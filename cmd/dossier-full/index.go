@@ -14,6 +14,7 @@ import (
 	"github.com/dossierhq/dossier/cmd/internal/query"
 	setup "github.com/dossierhq/dossier/cmd/internal/workspace"
 	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/config"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
@@ -26,6 +27,8 @@ type indexOptions struct {
 	maxSize  int64
 	workers  int
 	embedder string
+	store    string
+	repoID   string
 }
 
 func newIndexCmd(g *globals) *cobra.Command {
@@ -45,6 +48,8 @@ func newIndexCmd(g *globals) *cobra.Command {
 	f.BoolVar(&o.json, "json", false, "print the summary as one JSON object")
 	f.Int64Var(&o.maxSize, "max-file-size", 0, "skip files larger than this many bytes (default from config: 1 MiB)")
 	f.IntVar(&o.workers, "workers", 0, "parallel file processors (default: one per core)")
+	f.StringVar(&o.store, "store", "", "also publish to (or reuse from) a shared index: postgres://[user@]host[:port]/db (default: [store] url); the password comes from PGPASSWORD, [store] password_env or ~/.pgpass")
+	f.StringVar(&o.repoID, "repo-id", "", "the repository's name in the shared store (default: the normalised URL of the remote origin)")
 	f.StringVar(&o.embedder, "embedder", "", "builtin (offline, the default) or openai (the endpoint in the config's [embed]); a change re-embeds everything")
 	return cmd
 }
@@ -74,12 +79,33 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 	prog := newProgress(termsafe.Raw(stderr))
 	opts.Progress = prog.update
 	opts.Notice = func(msg string) { fmt.Fprintln(stderr, "dossier:", msg) }
+	ctx := cmd.Context()
+	var shared *sharedIndex
+	var key store.SnapshotKey
+	var changed []string
+	if url, pwEnv := storeSettings(o.store, cfg); url != "" {
+		if o.watch {
+			return fmt.Errorf("%w: --watch keeps the local index; a shared store is published from a commit: run `dossier index --store` once per commit", errUsage)
+		}
+		shared = &sharedIndex{url: url, passwordEnv: pwEnv, repoID: o.repoID, model: opts.Model, out: cmd.OutOrStdout(), errw: stderr}
+		var done bool
+		if key, changed, done, err = shared.before(ctx, root); err != nil || done {
+			return err
+		}
+	} else if o.repoID != "" {
+		return fmt.Errorf("%w: --repo-id names the repository in a shared store: give --store too", errUsage)
+	} else if l, ok, _ := store.ReadLink(root); ok {
+		// Indexed without a store: the workspace reads its own index again.
+		if err := store.RemoveLink(root); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "dossier: unlinked from the shared store %s (%s); reading the local index again\n", l.URL, l.SnapshotKey)
+	}
 	ix, err := index.Open(opts)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	ctx := cmd.Context()
 	sum, err := ix.Run(ctx)
 	prog.finish()
 	if err != nil {
@@ -87,6 +113,9 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 	}
 	if err := o.report(cmd.OutOrStdout(), sum); err != nil {
 		return err
+	}
+	if shared != nil {
+		return shared.after(ctx, root, key, changed)
 	}
 	if !o.watch {
 		return nil

@@ -82,7 +82,7 @@ func newRootCmd(_ context.Context, _, stderr io.Writer) *cobra.Command {
 	}
 	root.Flags().AddFlagSet(idx.Flags())
 	wb.Register(root.Flags())
-	root.AddCommand(newMCPCmd(g))
+	root.AddCommand(newMCPCmd(g), newStoreCmd(g))
 	root.AddCommand(idx, newStatsCmd(g.quietWorkspace), newSearchCmd(g.quietWorkspace), newRelatedCmd(g),
 		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newSendCmd(g), newTrustCmd(g), newDoctorCmd(g))
 	return root

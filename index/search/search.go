@@ -58,6 +58,10 @@ const MaxQueryLen = 2000
 
 // Result is one ranked chunk.
 type Result struct {
+	// Repo names the repository of a shared store the result is from,
+	// for a search of other repositories (search --repo, --all-repos);
+	// empty for the workspace's own.
+	Repo      string   `json:"repo,omitempty"`
 	ID        string   `json:"id"`
 	Path      string   `json:"path"`
 	StartLine int      `json:"start_line"`

@@ -211,7 +211,7 @@ func (u *upload) putRecords(ctx context.Context, tx pgx.Tx, rows []store.FileRow
 		for _, c := range r.Vectors {
 			if !seen[c.ChunkID] {
 				seen[c.ChunkID] = true
-				chunks = append(chunks, []any{id, c.ChunkID, c.Hash})
+				chunks = append(chunks, []any{id, c.ChunkID, int32(c.Ord), c.Hash})
 			}
 		}
 		// vectors: wired to vectors.go at merge

@@ -200,6 +200,49 @@ func (r *remote) Scan(ctx context.Context, bucket string, from []byte, fn func(k
 	}
 }
 
+// Size returns the length of key's value in bucket, -1 when absent.
+func (r *remote) Size(ctx context.Context, bucket string, key []byte) (int, error) {
+	kind := kindOf(bucket)
+	if kind == kindNone {
+		return -1, nil
+	}
+	var n int
+	err := r.s.withTimeout(ctx, func(ctx context.Context) error {
+		return r.s.pool.QueryRow(ctx, "SELECT octet_length(value) FROM ("+queries[kind].get+") v",
+			r.args(kind, bucket, nonNil(key))...).Scan(&n)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return -1, nil
+	}
+	if err != nil {
+		return 0, r.s.wrap(fmt.Sprintf("read the size of %s %q of %s", bucket, key, r.key), err)
+	}
+	return n, nil
+}
+
+// GetRange returns n bytes of key's value in bucket from off on: substring
+// of a value stored uncompressed (see 0001_core.sql) reads only the
+// TOAST chunks of the range.
+func (r *remote) GetRange(ctx context.Context, bucket string, key []byte, off, n int) ([]byte, error) {
+	kind := kindOf(bucket)
+	if kind == kindNone {
+		return nil, nil
+	}
+	var v []byte
+	args := r.args(kind, bucket, nonNil(key))
+	q := fmt.Sprintf("SELECT substring(value FROM $%d::int + 1 FOR $%d::int) FROM (%s) v", len(args)+1, len(args)+2, queries[kind].get)
+	err := r.s.withTimeout(ctx, func(ctx context.Context) error {
+		return r.s.pool.QueryRow(ctx, q, append(args, off, n)...).Scan(&v)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, r.s.wrap(fmt.Sprintf("read %s %q of %s", bucket, key, r.key), err)
+	}
+	return v, nil
+}
+
 // Count returns how many pairs bucket holds.
 func (r *remote) Count(ctx context.Context, bucket string) (int, error) {
 	kind := kindOf(bucket)

@@ -21,7 +21,7 @@ type table struct {
 var (
 	recordValues   = table{"dossier_record_values", []string{"record_id", "bucket", "value"}, []string{"bigint", "text", "bytea"}}
 	symbolsTable   = table{"dossier_symbols", []string{"record_id", "key", "value"}, []string{"bigint", "bytea", "bytea"}}
-	recordChunks   = table{"dossier_record_chunks", []string{"record_id", "chunk_id", "chunk_hash"}, []string{"bigint", "text", "text"}}
+	recordChunks   = table{"dossier_record_chunks", []string{"record_id", "chunk_id", "ord", "chunk_hash"}, []string{"bigint", "text", "int", "text"}}
 	snapshotValues = table{"dossier_snapshot_values", []string{"snapshot_id", "bucket", "key", "value"}, []string{"bigint", "text", "bytea", "bytea"}}
 )
 
@@ -84,6 +84,12 @@ func insertUnnest(ctx context.Context, tx pgx.Tx, t table, rows [][]any) error {
 			col := make([]int64, len(rows))
 			for i, r := range rows {
 				col[i] = r[c].(int64)
+			}
+			args[c] = col
+		case "int":
+			col := make([]int32, len(rows))
+			for i, r := range rows {
+				col[i] = r[c].(int32)
 			}
 			args[c] = col
 		case "text":

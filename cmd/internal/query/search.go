@@ -32,6 +32,10 @@ type Search struct {
 	minScore   float64
 	json       bool
 	embedder   string
+	// other repositories of a shared store (see repos.go)
+	repo     string
+	allRepos bool
+	store    string
 	// graph filters (Laravel, Django, Express, Next.js): keep results a walk of these reaches
 	routes, controllers, tables []string
 }
@@ -71,6 +75,9 @@ func (o *Search) Flags(f *pflag.FlagSet) {
 	f.StringSliceVar(&o.controllers, "controller", nil, "keep results on the walk of these controllers (a class, a module of views or handlers, Name@method)")
 	f.StringSliceVar(&o.tables, "table", nil, "keep results on the walk of these tables (migrations, models, related models)")
 	f.StringVar(&o.embedder, "embedder", "", "embed the query with this provider (builtin or openai); it must be the index's (default: the index's)")
+	f.StringVar(&o.repo, "repo", "", "search this repository of the shared store instead of the workspace (its name: the normalised remote URL, as `dossier store status` lists it)")
+	f.BoolVar(&o.allRepos, "all-repos", false, "search every repository of the shared store, results merged by score")
+	f.StringVar(&o.store, "store", "", "the shared store for --repo and --all-repos (default: [store] url, or the workspace's)")
 }
 
 // Run answers args (at most one: the query; none or "-" reads queries
@@ -88,7 +95,19 @@ func (o *Search) Run(ctx context.Context, std IO, args []string) error {
 	}
 	q, e, scope, err := o.prepare(ctx, root, cfg)
 	var resp search.Response
-	if err == nil && !stream {
+	if err == nil && (o.repo != "" || o.allRepos) {
+		switch {
+		case stream:
+			err = fmt.Errorf("%w: --repo and --all-repos answer one QUERY", cli.ErrUsage)
+		case o.repo != "" && o.allRepos:
+			err = fmt.Errorf("%w: give --repo NAME or --all-repos, not both", cli.ErrUsage)
+		case scope != nil:
+			err = fmt.Errorf("%w: --route, --controller and --table walk the workspace's own application", cli.ErrUsage)
+		default:
+			q.Text = args[0]
+			resp, err = o.searchRepos(ctx, root, cfg, q)
+		}
+	} else if err == nil && !stream {
 		q.Text = args[0]
 		e.OneShot()
 		resp, err = e.SearchRoot(ctx, root, q)
@@ -263,7 +282,11 @@ func printResults(w io.Writer, resp search.Response) {
 		return
 	}
 	for i, r := range resp.Results {
-		fmt.Fprintf(w, "%2d  %.3f  %s:%d-%d  %s  %s  [%s]\n", i+1, r.Score, termsafe.Line(r.Path), r.StartLine, r.EndLine, r.Kind, orDash(r.Symbol), strings.Join(r.Sources, ","))
+		path := r.Path
+		if r.Repo != "" {
+			path = r.Repo + ": " + path
+		}
+		fmt.Fprintf(w, "%2d  %.3f  %s:%d-%d  %s  %s  [%s]\n", i+1, r.Score, termsafe.Line(path), r.StartLine, r.EndLine, r.Kind, orDash(r.Symbol), strings.Join(r.Sources, ","))
 		if r.Line != "" {
 			if r.MatchLine > 0 {
 				fmt.Fprintf(w, "      %d: %s\n", r.MatchLine, r.Line)

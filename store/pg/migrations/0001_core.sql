@@ -13,9 +13,10 @@ CREATE TABLE dossier_symbols (record_id bigint NOT NULL REFERENCES dossier_recor
   key bytea NOT NULL, value bytea NOT NULL, PRIMARY KEY (record_id, key));
 CREATE INDEX dossier_symbols_key ON dossier_symbols (key);
 
--- chunk ids and content hashes of a record (vectors are keyed by chunk hash)
+-- chunk ids, places in their file and content hashes of a record (vectors
+-- are keyed by chunk hash)
 CREATE TABLE dossier_record_chunks (record_id bigint NOT NULL REFERENCES dossier_records ON DELETE CASCADE,
-  chunk_id text NOT NULL, chunk_hash text NOT NULL, PRIMARY KEY (record_id, chunk_id));
+  chunk_id text NOT NULL, ord int NOT NULL, chunk_hash text NOT NULL, PRIMARY KEY (record_id, chunk_id));
 CREATE INDEX dossier_record_chunks_hash ON dossier_record_chunks (chunk_hash);
 
 CREATE TABLE dossier_snapshots (id bigserial PRIMARY KEY, repo_id bigint NOT NULL REFERENCES dossier_repos,
@@ -32,6 +33,10 @@ CREATE INDEX dossier_snapshot_files_record ON dossier_snapshot_files (record_id,
 -- per-snapshot buckets: meta, snapshot.a, postings.a, testlinks, pathids
 CREATE TABLE dossier_snapshot_values (snapshot_id bigint NOT NULL REFERENCES dossier_snapshots ON DELETE CASCADE,
   bucket text NOT NULL, key bytea NOT NULL, value bytea NOT NULL, PRIMARY KEY (snapshot_id, bucket, key));
+-- Stored uncompressed out of line: a query reads a few 16 KB ranges of the
+-- search tables (tens of megabytes), and substring() of an uncompressed
+-- value reads only the chunks of the range.
+ALTER TABLE dossier_snapshot_values ALTER COLUMN value SET STORAGE EXTERNAL;
 
 CREATE TABLE dossier_refs (repo_id bigint NOT NULL REFERENCES dossier_repos, name text NOT NULL,
   snapshot_id bigint NOT NULL REFERENCES dossier_snapshots, PRIMARY KEY (repo_id, name));
