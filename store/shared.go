@@ -127,7 +127,7 @@ type KV struct {
 // ChunkVector is one chunk's vector in the model of the snapshot.
 type ChunkVector struct {
 	ChunkID string
-	Ord     int // the chunk's place in its file's chunk list
+	Ord     int    // the chunk's place in its file's chunk list
 	Hash    string // Chunk.Hash
 	Vector  []float32
 }
