@@ -149,7 +149,7 @@ func (r remoteReader) Get(k []byte) []byte {
 
 func (r remoteReader) ForEach(fn func(k, v []byte) error) error {
 	var ferr error
-	err := r.v.remote.Scan(r.v.ctx, r.name, nil, func(k, val []byte) bool {
+	err := r.v.remote.Scan(r.v.ctx, r.name, nil, 0, func(k, val []byte) bool {
 		ferr = fn(k, val)
 		return ferr == nil
 	})
@@ -172,26 +172,34 @@ func (r remoteReader) KeyN() int {
 
 func (r remoteReader) Where() string { return r.v.remote.Describe() }
 
-// remoteCursor walks a remote bucket in batches of Scan.
+// remoteCursor walks a remote bucket in batches of Scan: small at a
+// Seek (most are lookups of a name, which hold a few keys), growing as
+// the walk goes on.
 type remoteCursor struct {
 	r     remoteReader
 	batch [][2][]byte
 	i     int
+	size  int  // of the next batch
 	done  bool // the last batch reached the bucket's end
 }
 
-const cursorBatch = 256
+const (
+	firstBatch  = 16
+	cursorBatch = 512
+)
 
 func (c *remoteCursor) load(from []byte) (k, v []byte) {
 	c.batch, c.i, c.done = c.batch[:0], 0, false
-	err := c.r.v.remote.Scan(c.r.v.ctx, c.r.name, from, func(k, v []byte) bool {
+	size := c.size
+	err := c.r.v.remote.Scan(c.r.v.ctx, c.r.name, from, size, func(k, v []byte) bool {
 		c.batch = append(c.batch, [2][]byte{k, v})
-		return len(c.batch) < cursorBatch
+		return len(c.batch) < size
 	})
 	if err != nil {
 		c.r.v.fail(err)
 	}
-	c.done = err != nil || len(c.batch) < cursorBatch
+	c.done = err != nil || len(c.batch) < size
+	c.size = min(4*size, cursorBatch)
 	return c.cur()
 }
 
@@ -202,8 +210,9 @@ func (c *remoteCursor) cur() (k, v []byte) {
 	return c.batch[c.i][0], c.batch[c.i][1]
 }
 
-func (c *remoteCursor) First() (k, v []byte)           { return c.load(nil) }
-func (c *remoteCursor) Seek(from []byte) (k, v []byte) { return c.load(from) }
+func (c *remoteCursor) First() (k, v []byte) { c.size = cursorBatch; return c.load(nil) }
+
+func (c *remoteCursor) Seek(from []byte) (k, v []byte) { c.size = firstBatch; return c.load(from) }
 
 func (c *remoteCursor) Next() (k, v []byte) {
 	if c.i >= len(c.batch) {

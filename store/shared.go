@@ -37,8 +37,10 @@ type Remote interface {
 	Get(ctx context.Context, bucket string, key []byte) ([]byte, error)
 	// Scan calls fn with the pairs of bucket whose keys are at least from
 	// (all when from is nil), in byte order of the keys, until fn returns
-	// false.
-	Scan(ctx context.Context, bucket string, from []byte, fn func(k, v []byte) bool) error
+	// false. want, when positive, is how many pairs the caller expects to
+	// take, for the size of a first round trip (an exact-name lookup
+	// takes a few; a walk of the bucket all).
+	Scan(ctx context.Context, bucket string, from []byte, want int, fn func(k, v []byte) bool) error
 	// Size returns the length of key's value in bucket, -1 when absent.
 	Size(ctx context.Context, bucket string, key []byte) (int, error)
 	// GetRange returns n bytes of key's value in bucket from offset off

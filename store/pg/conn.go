@@ -48,6 +48,9 @@ type Store struct {
 	opts   Options
 	server string // Describe()
 
+	probeOnce sync.Once // see probe
+	probeErr  error
+
 	migrations []migration // knownMigrations, but for tests
 	migMu      sync.Mutex
 	migrated   bool
@@ -87,17 +90,22 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 		return nil, s.wrap("connect", err)
 	}
 	s.pool = pool
-	var version string
-	if err := s.withTimeout(ctx, func(ctx context.Context) error {
-		return pool.QueryRow(ctx, "SELECT version()").Scan(&version)
-	}); err != nil {
-		pool.Close()
-		return nil, s.wrap("connect", err)
-	}
-	if isPGlite(version) {
-		s.opts.NoCopy = true
-	}
+	// The pool connects at the first query: a reader's first round trip
+	// is its first question (see Snapshot), as a one-shot search pays
+	// every one of them.
 	return s, nil
+}
+
+// probe finds out, once, whether the server is PGlite, before the first
+// write (see isPGlite).
+func (s *Store) probe(ctx context.Context, q querier) error {
+	s.probeOnce.Do(func() {
+		var version string
+		if s.probeErr = q.QueryRow(ctx, "SELECT version()").Scan(&version); s.probeErr == nil && isPGlite(version) {
+			s.opts.NoCopy = true
+		}
+	})
+	return s.probeErr
 }
 
 // isPGlite tells PGlite (Postgres compiled to WASM by Emscripten) from a

@@ -51,7 +51,7 @@ func TestPasswordSources(t *testing.T) {
 	t.Setenv("PGPASSWORD", "")
 	t.Setenv("PGPASSFILE", t.TempDir()+"/none")
 
-	_, err := Open(ctx, userURL, Options{})
+	err := openAsk(ctx, userURL, Options{})
 	if err == nil || !strings.Contains(err.Error(), "shared store "+pgtest.PasswordUser+"@") || !strings.Contains(err.Error(), "PGPASSWORD") {
 		t.Fatalf("no password: %v", err)
 	}
@@ -67,7 +67,21 @@ func TestPasswordSources(t *testing.T) {
 		t.Fatalf("Describe shows the password: %s", s.Describe())
 	}
 	t.Setenv("PGPASSWORD", "pw-1234")
-	openURL(t, userURL, Options{})
+	if err := openAsk(ctx, userURL, Options{}); err != nil {
+		t.Fatalf("PGPASSWORD: %v", err)
+	}
+}
+
+// openAsk opens the store at url and asks it a first question: Open
+// connects only then.
+func openAsk(ctx context.Context, url string, opts Options) error {
+	s, err := Open(ctx, url, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	_, err = s.Status(ctx)
+	return err
 }
 
 // readAndWrite publishes a snapshot and returns it open, with an upload
@@ -99,7 +113,7 @@ func TestServerKilled(t *testing.T) {
 	if err := u.PutRecords(ctx, fx.files); err == nil || !strings.Contains(err.Error(), s.Describe()) {
 		t.Fatalf("write to a dead server: %v", err)
 	}
-	if _, err := Open(ctx, s.URL(), Options{}); err == nil || !strings.Contains(err.Error(), s.Describe()) || !strings.Contains(err.Error(), "check that the server runs") {
+	if err := openAsk(ctx, s.URL(), Options{}); err == nil || !strings.Contains(err.Error(), s.Describe()) || !strings.Contains(err.Error(), "check that the server runs") {
 		t.Fatalf("connect to a dead server: %v", err)
 	}
 }
@@ -147,7 +161,13 @@ func TestServerFrozen(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), s.Describe()) || !strings.Contains(err.Error(), "did not answer in time") {
 		t.Fatalf("read from a frozen server: %v", err)
 	}
-	if _, err := Open(ctx, url+"&connect_timeout=1", Options{}); err == nil || !strings.Contains(err.Error(), s.Describe()) {
+	// Open connects at the first question.
+	s2, err := Open(ctx, url+"&connect_timeout=1", Options{})
+	if err == nil {
+		defer s2.Close()
+		_, err = s2.Snapshot(ctx, fx.key, 0)
+	}
+	if err == nil || !strings.Contains(err.Error(), s.Describe()) {
 		t.Fatalf("connect to a frozen server: %v", err)
 	}
 }

@@ -185,7 +185,7 @@ func checkReads(t *testing.T, r store.Remote, fx fixture) {
 func scanAll(t *testing.T, r store.Remote, bucket string, from []byte) []store.KV {
 	t.Helper()
 	var got []store.KV
-	err := r.Scan(context.Background(), bucket, from, func(k, v []byte) bool {
+	err := r.Scan(context.Background(), bucket, from, 0, func(k, v []byte) bool {
 		got = append(got, store.KV{Bucket: bucket, Key: k, Value: v})
 		return true
 	})

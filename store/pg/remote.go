@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dossierhq/dossier/store"
 )
@@ -36,17 +37,24 @@ func OpenSnapshot(ctx context.Context, l store.Link) (store.Remote, error) {
 // (it must still be key's), else by key. Closing it leaves s open, so one
 // Store serves the snapshots of many repositories (search --all-repos).
 func (s *Store) Snapshot(ctx context.Context, key store.SnapshotKey, id int64) (store.Remote, error) {
-	if err := s.checkReadable(ctx); err != nil {
-		return nil, err
-	}
 	var got store.SnapshotKey
 	var state string
+	var version int
+	// One round trip: the schema's version and the snapshot (a one-shot
+	// search pays for every round trip before its first answer).
 	err := s.withTimeout(ctx, func(ctx context.Context) error {
-		return s.pool.QueryRow(ctx, `SELECT s.id, r.name, s.commit, s.recipe, s.state
+		return s.pool.QueryRow(ctx, `SELECT s.id, r.name, s.commit, s.recipe, s.state,
+			(SELECT max(version) FROM dossier_schema_migrations)
 			FROM dossier_snapshots s JOIN dossier_repos r ON r.id = s.repo_id
 			WHERE ($1 <> 0 AND s.id = $1) OR ($1 = 0 AND r.name = $2 AND s.commit = $3 AND s.recipe = $4)`,
-			id, key.Repo, key.Commit, key.Recipe).Scan(&id, &got.Repo, &got.Commit, &got.Recipe, &state)
+			id, key.Repo, key.Commit, key.Recipe).Scan(&id, &got.Repo, &got.Commit, &got.Recipe, &state, &version)
 	})
+	if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "42P01" {
+		return nil, fmt.Errorf("shared store %s holds no dossier index: run `dossier index --store URL` (or `dossier store migrate`) first", s.server)
+	}
+	if err == nil && version > newest(s.migrations) {
+		return nil, &NewerSchemaError{Server: s.server, Version: version, Known: newest(s.migrations)}
+	}
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, fmt.Errorf("shared store %s holds no snapshot %s (gc may have dropped it): run `dossier index --store` again", s.server, key)
@@ -167,16 +175,20 @@ func (r *remote) Get(ctx context.Context, bucket string, key []byte) ([]byte, er
 // Scan calls fn with bucket's pairs from from on, a batch per round trip.
 // fn runs between batches, never while a query is open, so it may call
 // r again.
-func (r *remote) Scan(ctx context.Context, bucket string, from []byte, fn func(k, v []byte) bool) error {
+func (r *remote) Scan(ctx context.Context, bucket string, from []byte, want int, fn func(k, v []byte) bool) error {
 	kind := kindOf(bucket)
 	if kind == kindNone {
 		return nil
 	}
 	next := nonNil(from)
+	batch := scanBatch
+	if want > 0 {
+		batch = min(want, scanBatch)
+	}
 	for {
 		var keys, vals [][]byte
 		err := r.s.withTimeout(ctx, func(ctx context.Context) error {
-			rows, _ := r.s.pool.Query(ctx, queries[kind].scan, r.args(kind, bucket, next, scanBatch)...)
+			rows, _ := r.s.pool.Query(ctx, queries[kind].scan, r.args(kind, bucket, next, batch)...)
 			var k, v []byte
 			_, err := pgx.ForEachRow(rows, []any{&k, &v}, func() error {
 				keys, vals = append(keys, k), append(vals, v)
@@ -192,9 +204,10 @@ func (r *remote) Scan(ctx context.Context, bucket string, from []byte, fn func(k
 				return nil
 			}
 		}
-		if len(keys) < scanBatch {
+		if len(keys) < batch {
 			return nil
 		}
+		batch = scanBatch
 		// The smallest key after the last one: the last with a 0 byte appended.
 		next = append(bytes.Clone(keys[len(keys)-1]), 0)
 	}

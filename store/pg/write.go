@@ -38,6 +38,9 @@ func (s *Store) writeRows(ctx context.Context, tx pgx.Tx, t table, rows [][]any)
 	if len(rows) == 0 {
 		return nil
 	}
+	if err := s.probe(ctx, tx); err != nil {
+		return err
+	}
 	if !s.opts.NoCopy {
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{t.name}, t.cols, pgx.CopyFromRows(rows))
 		if err != nil {

@@ -206,7 +206,7 @@ func (r *remote) Get(_ context.Context, bucket string, key []byte) ([]byte, erro
 	return nil, nil
 }
 
-func (r *remote) Scan(_ context.Context, bucket string, from []byte, fn func(k, v []byte) bool) error {
+func (r *remote) Scan(_ context.Context, bucket string, from []byte, _ int, fn func(k, v []byte) bool) error {
 	for _, kv := range r.pairs(bucket) {
 		if from != nil && bytes.Compare(kv[0], from) < 0 {
 			continue
