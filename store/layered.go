@@ -21,48 +21,6 @@ import (
 // the overlay itself, which is how the search engine already reads files
 // changed since its snapshot was built: from their own records.
 
-// remoteCache keeps values a shared snapshot handed out, which never
-// change (a snapshot is immutable): a workbench or MCP server asks for the
-// same search tables at every query. Bounded in bytes.
-type remoteCache struct {
-	mu    sync.Mutex
-	vals  map[string][]byte
-	order []string
-	bytes int
-}
-
-const remoteCacheBytes = 256 << 20
-
-func (c *remoteCache) get(k string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v, ok := c.vals[k]
-	return v, ok
-}
-
-func (c *remoteCache) put(k string, v []byte) {
-	if len(v) > remoteCacheBytes/2 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.vals == nil {
-		c.vals = map[string][]byte{}
-	}
-	if _, ok := c.vals[k]; ok {
-		return
-	}
-	for c.bytes+len(v) > remoteCacheBytes && len(c.order) > 0 {
-		old := c.order[0]
-		c.order = c.order[1:]
-		c.bytes -= len(c.vals[old])
-		delete(c.vals, old)
-	}
-	c.vals[k] = v
-	c.order = append(c.order, k)
-	c.bytes += len(v)
-}
-
 // sharedView is one transaction's view of a linked workspace.
 type sharedView struct {
 	ctx     context.Context
@@ -141,9 +99,7 @@ func (r remoteReader) Get(k []byte) []byte {
 		r.v.fail(err)
 		return nil
 	}
-	if val != nil {
-		r.v.cache.put(ck, val)
-	}
+	r.v.cache.put(ck, val)
 	return val
 }
 
@@ -191,12 +147,20 @@ const (
 func (c *remoteCursor) load(from []byte) (k, v []byte) {
 	c.batch, c.i, c.done = c.batch[:0], 0, false
 	size := c.size
-	err := c.r.v.remote.Scan(c.r.v.ctx, c.r.name, from, size, func(k, v []byte) bool {
-		c.batch = append(c.batch, [2][]byte{k, v})
-		return len(c.batch) < size
-	})
-	if err != nil {
-		c.r.v.fail(err)
+	ck := fmt.Sprintf("scan\x00%s\x00%d\x00%s", c.r.name, size, from)
+	var err error
+	if raw, ok := c.r.v.cache.get(ck); ok {
+		c.batch = decodePairs(c.batch, raw)
+	} else {
+		err = c.r.v.remote.Scan(c.r.v.ctx, c.r.name, from, size, func(k, v []byte) bool {
+			c.batch = append(c.batch, [2][]byte{k, v})
+			return len(c.batch) < size
+		})
+		if err != nil {
+			c.r.v.fail(err)
+		} else {
+			c.r.v.cache.put(ck, encodePairs(c.batch))
+		}
 	}
 	c.done = err != nil || len(c.batch) < size
 	c.size = min(4*size, cursorBatch)
@@ -443,7 +407,7 @@ type sharedDB struct {
 	ctx    context.Context
 	remote Remote
 	link   Link
-	cache  remoteCache
+	cache  *remoteCache
 	// linkStat is the link file as it was opened: a new `index --store`
 	// rewrites it, and a long-lived reader then opens again (Current).
 	linkStat os.FileInfo
@@ -458,11 +422,17 @@ func openShared(ctx context.Context, path string, l Link, opts Options) (*DB, er
 	if err != nil {
 		return nil, err
 	}
-	remote, err := OpenRemote(ctx, l)
-	if err != nil {
+	var remote Remote
+	if l.Snapshot != 0 {
+		remote = &lazyRemote{ctx: context.WithoutCancel(ctx), link: l}
+	} else if remote, err = OpenRemote(ctx, l); err != nil {
 		return nil, err
 	}
-	db := &DB{path: path, shared: &sharedDB{ctx: context.WithoutCancel(ctx), remote: remote, link: l, linkStat: st, root: root}}
+	cache := newRemoteCache(filepath.Join(Dir(root), "shared-cache", cacheName(l, remote.Generation())))
+	if z, ok := remote.(*lazyRemote); ok {
+		z.cache = cache
+	}
+	db := &DB{path: path, shared: &sharedDB{ctx: context.WithoutCancel(ctx), remote: remote, link: l, linkStat: st, root: root, cache: cache}}
 	if len(l.Overlay) > 0 {
 		local, err := openLocal(ctx, path, opts)
 		if err != nil && !errors.Is(err, ErrNoIndex) {
@@ -485,7 +455,7 @@ func (s *sharedDB) current() bool {
 // with the remote's error, whatever fn made of the missing value.
 func (s *sharedDB) view(db *DB, fn func(*Tx) error) error {
 	run := func(local *bolt.Tx) error {
-		v := &sharedView{ctx: s.ctx, remote: s.remote, cache: &s.cache, local: local, overlay: s.link.Overlay}
+		v := &sharedView{ctx: s.ctx, remote: s.remote, cache: s.cache, local: local, overlay: s.link.Overlay}
 		t := &Tx{tx: local, f: db.file, shared: v}
 		err := guard(s.remote.Describe(), func() error { return fn(t) })
 		if v.err != nil {
@@ -497,4 +467,41 @@ func (s *sharedDB) view(db *DB, fn func(*Tx) error) error {
 		return run(nil)
 	}
 	return db.bolt.View(run)
+}
+
+// encodePairs is a batch of pairs as the cache keeps it: each key and
+// value preceded by its length.
+func encodePairs(ps [][2][]byte) []byte {
+	out := []byte{}
+	for _, p := range ps {
+		out = binary.AppendUvarint(out, uint64(len(p[0])))
+		out = append(out, p[0]...)
+		out = binary.AppendUvarint(out, uint64(len(p[1])))
+		out = append(out, p[1]...)
+	}
+	return out
+}
+
+func decodePairs(dst [][2][]byte, raw []byte) [][2][]byte {
+	next := func() ([]byte, bool) {
+		n, k := binary.Uvarint(raw)
+		if k <= 0 || uint64(len(raw)-k) < n {
+			return nil, false
+		}
+		v := raw[k : k+int(n)]
+		raw = raw[k+int(n):]
+		return v, true
+	}
+	for len(raw) > 0 {
+		k, ok := next()
+		if !ok {
+			break
+		}
+		v, ok := next()
+		if !ok {
+			break
+		}
+		dst = append(dst, [2][]byte{k, v})
+	}
+	return dst
 }

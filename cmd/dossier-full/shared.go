@@ -61,7 +61,7 @@ func (s *sharedIndex) before(ctx context.Context, root string) (key store.Snapsh
 		// changed since (indexed by the run that follows).
 		return key, changed, false, nil
 	}
-	if err := store.WriteLink(root, store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key}); err != nil {
+	if err := s.link(ctx, root, store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key}); err != nil {
 		return key, nil, false, err
 	}
 	fmt.Fprintf(s.out, "already indexed: %s is in %s (looked up in %d ms); nothing to index, search away\n",
@@ -91,7 +91,7 @@ func (s *sharedIndex) after(ctx context.Context, root string, key store.Snapshot
 			return nil
 		}
 		l := store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key, Overlay: changed}
-		if err := store.WriteLink(root, l); err != nil {
+		if err := s.link(ctx, root, l); err != nil {
 			return err
 		}
 		fmt.Fprintf(s.out, "linked to %s in %s; %d changed files answered by the local index\n", key, p.Describe(), len(changed))
@@ -102,7 +102,7 @@ func (s *sharedIndex) after(ctx context.Context, root string, key store.Snapshot
 	if err != nil {
 		return err
 	}
-	if err := store.WriteLink(root, store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key}); err != nil {
+	if err := s.link(ctx, root, store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key}); err != nil {
 		return err
 	}
 	if rep.Done {
@@ -112,4 +112,16 @@ func (s *sharedIndex) after(ctx context.Context, root string, key store.Snapshot
 	fmt.Fprintf(s.out, "published %s to %s: %d files, %d sent (%.1f MB), %.1f s\n", key, p.Describe(),
 		rep.Files, rep.Sent, float64(rep.Bytes)/(1<<20), time.Since(start).Seconds())
 	return nil
+}
+
+// link ties the workspace to l's snapshot, recording its id, which lets a
+// reader work from its cache without connecting (see store's lazyRemote).
+func (s *sharedIndex) link(ctx context.Context, root string, l store.Link) error {
+	r, err := store.OpenRemote(ctx, l)
+	if err != nil {
+		return err
+	}
+	l.Snapshot = int64(r.Generation())
+	r.Close()
+	return store.WriteLink(root, l)
 }
