@@ -14,7 +14,7 @@ LDFLAGS ?= -s -w
 TAGS    ?=
 BUILD   := $(GO) build -ldflags '$(LDFLAGS)' -tags '$(TAGS)'
 
-.PHONY: run build test mcp-client bench bench-cold bench-mcp xref-eval crash fmt lint test-update clean
+.PHONY: run build test mcp-client pglite bench bench-cold bench-mcp xref-eval crash fmt lint test-update clean
 
 ## build: compile dossier (the one-shot front: stats, search), dossier-full (every other command) and dossier-workbench into bin/
 # dossier is built without cgo: it links no C and reaches no network (a search that needs
@@ -29,8 +29,8 @@ build:
 run: build
 	./$(BIN)
 
-## test: run every test (with node on PATH, the MCP end-to-end test with the TypeScript SDK too)
-test: mcp-client
+## test: run every test (with node on PATH, the MCP end-to-end test with the TypeScript SDK and the Postgres vector tests on PGlite too)
+test: mcp-client pglite
 	$(GO) test -count=1 $(PKGS)
 
 ## mcp-client: install the TypeScript MCP SDK (node_modules, git-ignored) for the end-to-end test
@@ -41,6 +41,16 @@ mcp-client:
 	elif [ ! -f $(MCP_CLIENT)/node_modules/@modelcontextprotocol/sdk/package.json ]; then \
 		npm ci --prefix $(MCP_CLIENT) --no-audit --no-fund --loglevel=error || \
 		echo "npm ci failed: the MCP end-to-end test with the TypeScript SDK is skipped"; \
+	fi
+
+## pglite: install PGlite with pgvector (node_modules, git-ignored) for the Postgres vector tests (store/pg)
+PGLITE := store/pg/pgtest/pglite
+pglite:
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		echo "node/npm not found: the Postgres vector tests on PGlite are skipped"; \
+	elif [ ! -f $(PGLITE)/node_modules/@electric-sql/pglite-socket/package.json ]; then \
+		npm ci --prefix $(PGLITE) --no-audit --no-fund --loglevel=error || \
+		echo "npm ci failed: the Postgres vector tests on PGlite are skipped"; \
 	fi
 
 ## bench: Go benchmarks, the GOROOT/src comparison with repomix, then retrieval quality
