@@ -62,6 +62,9 @@ type vecFixture struct {
 	vectors   map[string][]float32 // by chunk hash
 	snapshots [2][]int             // indexes into files
 	ids       [2]int64             // snapshot ids, once stored
+	// indexLast builds the HNSW index after the vectors are stored, in
+	// one pass, rather than as they arrive: quicker for a large fixture.
+	indexLast bool
 }
 
 type fixFile struct {
@@ -169,11 +172,29 @@ func (fx *vecFixture) store(t testing.TB, conn *pgx.Conn, model string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if fx.indexLast {
+		exec(`DROP INDEX ` + hnswIndex(id))
+	}
+	var vs []store.ChunkVector
 	for _, f := range fx.files {
-		if err := putVectors(ctx, conn, id, fx.dims, f.chunks); err != nil {
+		vs = append(vs, f.chunks...)
+		if len(vs) >= vectorBatch {
+			if err := putVectors(ctx, conn, id, fx.dims, vs); err != nil {
+				t.Fatal(err)
+			}
+			vs = vs[:0]
+		}
+	}
+	if err := putVectors(ctx, conn, id, fx.dims, vs); err != nil {
+		t.Fatal(err)
+	}
+	if fx.indexLast {
+		exec(`SET maintenance_work_mem = '1GB'`)
+		if _, err := ensureModel(ctx, conn, model, fx.dims); err != nil {
 			t.Fatal(err)
 		}
 	}
+	exec(`ANALYZE`)
 	return id
 }
 

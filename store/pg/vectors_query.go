@@ -17,14 +17,15 @@ var vecTuning = struct {
 	// prefix) that are ranked exactly rather than through the index: a
 	// few thousand distances cost less than the graph walk's page reads.
 	exactMax int
-	// efSearch is the least hnsw.ef_search (pgvector's default is 40):
-	// the candidate list that recall@10 depends on; nearest raises it to
-	// 2k for larger k.
+	// efSearch is the least hnsw.ef_search (pgvector's default is 40),
+	// the candidate list that recall depends on: on 100,000 vectors of
+	// 256 dimensions in PGlite, recall@10 is 0.938 at 100 and 0.964 at 200
+	// for 8 ms against 7.8 (BenchmarkNearest). nearest raises it to 2k.
 	efSearch int
 	// maxScanTuples bounds an iterative scan (hnsw.max_scan_tuples,
 	// pgvector's default 20,000): past it the exact ranking answers.
 	maxScanTuples int
-}{exactMax: 2000, efSearch: 100, maxScanTuples: 20000}
+}{exactMax: 2000, efSearch: 200, maxScanTuples: 20000}
 
 // nearest returns the k chunks of a snapshot whose vectors of a model are
 // nearest vec by cosine, best first (Score is the cosine similarity),
@@ -59,6 +60,9 @@ func nearest(ctx context.Context, db vectorDB, snapshotID int64, modelID, dims i
 		}
 		// The walk stopped (max_scan_tuples) before k chunks passed the
 		// filter: rank them all.
+		if _, err := tx.Exec(ctx, `SET LOCAL enable_sort = on`); err != nil {
+			return nil, fmt.Errorf("nearest vectors: %w", err)
+		}
 	}
 	return queryHits(ctx, tx, f.exactSQL(), f.args(k, &q))
 }

@@ -33,6 +33,7 @@ func TestVectors(t *testing.T) {
 		{"Recall", testRecall},
 		{"Explain", testExplain},
 		{"ShortWalk", testShortWalk},
+		{"Unindexed", testUnindexed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// A connection each: the schema is made again, and with it
@@ -369,4 +370,19 @@ func testShortWalk(t *testing.T, conn *pgx.Conn) {
 		t.Fatal(err)
 	}
 	checkHits(t, got, want, scores, prefix, true)
+}
+
+// testUnindexed: a model too large for an HNSW index (4,096 dimensions)
+// is ranked exactly, however many candidates.
+func testUnindexed(t *testing.T, conn *pgx.Conn) {
+	fx := newVecFixture(40, 2, 4096)
+	model := fx.store(t, conn, "huge/4096")
+	withTuning(t, 0, 20000)
+	q := randVec(rand.New(rand.NewPCG(3, 3)), fx.dims, fx.files[5].chunks[1].Vector, 0.5)
+	want, scores := fx.exact(1, q, 10, "")
+	got, err := nearest(context.Background(), conn, fx.ids[1], model, fx.dims, q, 10, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHits(t, got, want, scores, "", true)
 }
