@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -75,6 +77,11 @@ type upload struct {
 	model    string
 	snapshot int64
 	done     bool // the snapshot is ready
+	// vec: the model's row, once looked up (model 0: no vectors kept)
+	vec struct {
+		checked     bool
+		model, dims int
+	}
 }
 
 // open finds or creates the repository and the snapshot's row.
@@ -193,6 +200,7 @@ func (u *upload) putRecords(ctx context.Context, tx pgx.Tx, rows []store.FileRow
 		return err
 	}
 	var values, symbols, chunks [][]any
+	var vectors []store.ChunkVector
 	for _, r := range rows {
 		id, fresh := ids[r.RecordKey]
 		if !fresh {
@@ -214,7 +222,7 @@ func (u *upload) putRecords(ctx context.Context, tx pgx.Tx, rows []store.FileRow
 				chunks = append(chunks, []any{id, c.ChunkID, int32(c.Ord), c.Hash})
 			}
 		}
-		// vectors: wired to vectors.go at merge
+		vectors = append(vectors, r.Vectors...)
 	}
 	for _, w := range []struct {
 		t    table
@@ -224,7 +232,50 @@ func (u *upload) putRecords(ctx context.Context, tx pgx.Tx, rows []store.FileRow
 			return err
 		}
 	}
-	return nil
+	return u.putVectors(ctx, tx, vectors)
+}
+
+// putVectors stores the vectors of the records just sent, where the server
+// keeps vectors (pgvector, migration 0002); elsewhere they stay out, and
+// readers leave vectors out of their searches and say so.
+func (u *upload) putVectors(ctx context.Context, tx pgx.Tx, vs []store.ChunkVector) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	if !u.vec.checked {
+		u.vec.checked = true
+		var table *string
+		if err := tx.QueryRow(ctx, "SELECT to_regclass('dossier_vectors')::text").Scan(&table); err != nil {
+			return err
+		}
+		dims := modelDims(u.model)
+		if table == nil || dims <= 0 {
+			return nil
+		}
+		if err := registerVectorTypes(ctx, u.conn.Conn()); err != nil {
+			return err
+		}
+		id, err := ensureModel(ctx, tx, u.model, dims)
+		if err != nil {
+			return err
+		}
+		u.vec.model, u.vec.dims = id, dims
+	}
+	if u.vec.model == 0 {
+		return nil
+	}
+	return putVectors(ctx, tx, u.vec.model, u.vec.dims, vs)
+}
+
+// modelDims is the dimensions a model's key names (store.VectorModel.Key:
+// provider/model/dims), 0 when it names none.
+func modelDims(model string) int {
+	i := strings.LastIndexByte(model, '/')
+	n, err := strconv.Atoi(model[i+1:])
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // Finish records the snapshot's files and per-snapshot pairs and flips

@@ -76,6 +76,11 @@ type remote struct {
 	key    store.SnapshotKey
 	owner  bool // Close closes s
 	counts map[string]int
+	// vec: the snapshot's vector model, once looked up (model 0: none)
+	vec struct {
+		checked     bool
+		model, dims int
+	}
 }
 
 var _ store.Remote = (*remote)(nil)
@@ -280,10 +285,34 @@ func (r *remote) Count(ctx context.Context, bucket string) (int, error) {
 // and ids are never reused.
 func (r *remote) Generation() uint64 { return uint64(r.id) }
 
-// Nearest is answered by the vector tables (migration 0002).
+// Nearest is answered by the vector tables (migration 0002, see
+// vectors.go); ok is false where the server keeps no vectors of model.
 func (r *remote) Nearest(ctx context.Context, model string, q []float32, k int, pathPrefix string) ([]store.VectorHit, bool, error) {
-	// vectors: wired to vectors.go at merge
-	return nil, false, nil
+	if !r.vec.checked {
+		err := r.s.withTimeout(ctx, func(ctx context.Context) error {
+			return r.s.pool.QueryRow(ctx, "SELECT id, dims FROM dossier_models WHERE name = $1", model).Scan(&r.vec.model, &r.vec.dims)
+		})
+		pe := (*pgconn.PgError)(nil)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows), errors.As(err, &pe) && pe.Code == "42P01":
+			r.vec.model = 0
+		case err != nil:
+			return nil, false, r.s.wrap("look up the vectors of "+model, err)
+		}
+		r.vec.checked = true
+	}
+	if r.vec.model == 0 {
+		return nil, false, nil
+	}
+	var hits []store.VectorHit
+	err := r.s.withTimeout(ctx, func(ctx context.Context) (err error) {
+		hits, err = nearest(ctx, r.s.pool, r.id, r.vec.model, r.vec.dims, q, k, pathPrefix)
+		return err
+	})
+	if err != nil {
+		return nil, false, r.s.wrap("search the vectors of "+r.key.String(), err)
+	}
+	return hits, true, nil
 }
 
 // Describe names the server, repository and commit.

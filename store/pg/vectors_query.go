@@ -104,10 +104,11 @@ func queryHits(ctx context.Context, tx pgx.Tx, sql string, args []any) ([]store.
 		var path []byte
 		var h store.VectorHit
 		var dist float64
-		if err := rows.Scan(&path, &h.ChunkID, &dist); err != nil {
+		var ord int32
+		if err := rows.Scan(&path, &h.ChunkID, &ord, &dist); err != nil {
 			return nil, fmt.Errorf("nearest vectors: %w", err)
 		}
-		h.Path, h.Score = string(path), 1-dist
+		h.Path, h.Ord, h.Score = string(path), int(ord), 1-dist
 		hits = append(hits, h)
 	}
 	if err := rows.Err(); err != nil {
@@ -185,7 +186,7 @@ func (f vecFilter) hnswSQL() string {
 // spread turns the nearest hashes (nn) into hits: one per file and chunk
 // of the snapshot holding them, nearest first, k in all.
 func (f vecFilter) spread() string {
-	return `SELECT f.path, c.chunk_id, nn.dist FROM nn
+	return `SELECT f.path, c.chunk_id, c.ord, nn.dist FROM nn
 		JOIN dossier_record_chunks c ON c.chunk_hash = nn.chunk_hash
 		JOIN dossier_snapshot_files f ON f.record_id = c.record_id AND f.snapshot_id = $1` + f.pathCond("f") + `
 		ORDER BY nn.dist, f.path, c.chunk_id LIMIT $2`
