@@ -16,35 +16,20 @@ import (
 	"github.com/dossierhq/dossier/store/pg/pgtest"
 )
 
-// coreSchemaFixture is migration 0001 as schema31.md gives it, for the
-// vector tests until the package's migrations run here (setupSchema).
-const coreSchemaFixture = `
-CREATE TABLE dossier_repos (id bigserial PRIMARY KEY, name text NOT NULL UNIQUE,
-  created timestamptz NOT NULL DEFAULT now());
-CREATE TABLE dossier_records (id bigserial PRIMARY KEY, path bytea NOT NULL, hash text NOT NULL,
-  recipe text NOT NULL, UNIQUE (path, hash, recipe));
-CREATE TABLE dossier_record_chunks (record_id bigint NOT NULL REFERENCES dossier_records ON DELETE CASCADE,
-  chunk_id text NOT NULL, chunk_hash text NOT NULL, PRIMARY KEY (record_id, chunk_id));
-CREATE INDEX ON dossier_record_chunks (chunk_hash);
-CREATE TABLE dossier_snapshots (id bigserial PRIMARY KEY, repo_id bigint NOT NULL REFERENCES dossier_repos,
-  commit text NOT NULL, recipe text NOT NULL, model text NOT NULL DEFAULT '',
-  state text NOT NULL CHECK (state IN ('building','ready')), created timestamptz NOT NULL DEFAULT now(),
-  finished timestamptz, UNIQUE (repo_id, commit, recipe));
-CREATE TABLE dossier_snapshot_files (snapshot_id bigint NOT NULL REFERENCES dossier_snapshots ON DELETE CASCADE,
-  path bytea NOT NULL, record_id bigint NOT NULL REFERENCES dossier_records, PRIMARY KEY (snapshot_id, path));
-CREATE INDEX ON dossier_snapshot_files (record_id);
-`
-
 // setupSchema gives conn an empty database with the core schema and the
 // vector migration, and registers the vector types.
 func setupSchema(t testing.TB, conn *pgx.Conn) {
 	t.Helper()
 	ctx := context.Background()
+	core, err := os.ReadFile("migrations/0001_core.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
 	vec, err := os.ReadFile("migrations/0002_vectors.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sql := range []string{`DROP SCHEMA public CASCADE; CREATE SCHEMA public`, coreSchemaFixture, string(vec)} {
+	for _, sql := range []string{`DROP SCHEMA public CASCADE; CREATE SCHEMA public`, string(core), string(vec)} {
 		if _, err := conn.Exec(ctx, sql); err != nil {
 			t.Fatalf("set up the schema: %v", err)
 		}
@@ -152,12 +137,12 @@ func (fx *vecFixture) store(t testing.TB, conn *pgx.Conn, model string) int {
 		for i := lo; i < hi; i++ {
 			f := fx.files[i]
 			recs = append(recs, fmt.Sprintf("(%d, '%s'::bytea, 'h%d', 'r1')", i+1, f.path, i))
-			for _, c := range f.chunks {
-				chunks = append(chunks, fmt.Sprintf("(%d, '%s', '%s')", i+1, c.ChunkID, c.Hash))
+			for j, c := range f.chunks {
+				chunks = append(chunks, fmt.Sprintf("(%d, '%s', %d, '%s')", i+1, c.ChunkID, j, c.Hash))
 			}
 		}
 		exec(`INSERT INTO dossier_records (id, path, hash, recipe) VALUES ` + strings.Join(recs, ","))
-		exec(`INSERT INTO dossier_record_chunks (record_id, chunk_id, chunk_hash) VALUES ` + strings.Join(chunks, ","))
+		exec(`INSERT INTO dossier_record_chunks (record_id, chunk_id, ord, chunk_hash) VALUES ` + strings.Join(chunks, ","))
 	})
 	for s, files := range fx.snapshots {
 		batches(len(files), func(lo, hi int) {
