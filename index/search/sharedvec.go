@@ -119,10 +119,10 @@ func (v *view) sharedNull(q *vecindex.Query, qv []float32) (cosineNull, error) {
 
 // vectorShared is vector (see vector.go) for a shared snapshot.
 func (v *view) vectorShared(qv []float32, m store.VectorModel, f filter, limit int, want []hit, floor float64) ([]hit, map[key]hit, error) {
-	ncand := vecindex.Candidates(limit)
 	q := vecindex.NewQuery(qv)
-	// A type filter drops some of the server's answers: ask for more.
-	ask := ncand
+	// The server's scores are the rescored ones (no int8 estimates to
+	// rescore): limit of them. A type filter drops some: ask for more.
+	ask := limit
 	if f.types != nil {
 		ask *= 4
 	}

@@ -252,8 +252,13 @@ func (v *view) kindTables(f filter) (okKind, okSrc *[256]bool) {
 // per query for the retrievers that share them.
 func (v *view) queryTerms(q string) (map[string]int, stats, error) {
 	if v.qt == nil || v.qtext != q {
-		qt := v.e.tok.Terms(q)
-		secrets.QueryTerms(q, func(term string) { qt[term]++ })
+		// A secret in the query is matched as the index holds it: by its
+		// hash, the rest of the text with it redacted.
+		text, hashed := secrets.QueryTerms(q)
+		qt := v.e.tok.Terms(text)
+		for _, t := range hashed {
+			qt[t]++
+		}
 		st, err := v.stats(qt)
 		if err != nil {
 			return nil, stats{}, err

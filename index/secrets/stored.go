@@ -82,14 +82,18 @@ func Term(secret string) string {
 	return string(sub) + hex.EncodeToString(h[:12])
 }
 
-// QueryTerms calls fn with the Term of each secret in a query.
-func QueryTerms(q string, fn func(term string)) {
+// QueryTerms returns a query as the index tokenizes the text it holds
+// (each secret redacted) and the Term of each secret in it.
+func QueryTerms(q string) (string, []string) {
 	if !mayHoldSecret(q) {
-		return
+		return q, nil
 	}
-	for _, f := range Scan("", q) {
-		fn(Term(q[f.Start:f.End]))
+	found := Scan("", q)
+	var terms []string
+	for _, f := range found {
+		terms = append(terms, Term(q[f.Start:f.End]))
 	}
+	return Redact(q, found), terms
 }
 
 // mayHoldSecret is a cheap test before a query is scanned: a secret is at

@@ -310,7 +310,7 @@ func testExplain(t *testing.T, conn *pgx.Conn) {
 		for _, tc := range []struct {
 			sql  string
 			want bool
-		}{{f.hnswSQL(), true}, {f.exactSQL(), false}} {
+		}{{f.hnswSQL(10), true}, {f.exactSQL(), false}} {
 			plan := explain(t, conn, tc.sql, f.args(10, &q), tc.want)
 			if used := strings.Contains(plan, hnswIndex(model)); used != tc.want {
 				t.Errorf("prefix %q: index used = %v, want %v; plan:\n%s", prefix, used, tc.want, plan)
