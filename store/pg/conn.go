@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -84,6 +85,13 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 		opts.Timeout = DefaultTimeout
 	}
 	cfg.MaxConns = max(cfg.MaxConns, 4)
+	if _, set := cfg.ConnConfig.RuntimeParams["default_query_exec_mode"]; !set && !strings.Contains(rawURL, "default_query_exec_mode") {
+		// One round trip a statement, with no prepare before it: a
+		// one-shot search asks a dozen different questions once each,
+		// and a prepared statement pays its preparation as a round trip
+		// of its own.
+		cc.DefaultQueryExecMode = pgx.QueryExecModeExec
+	}
 	s := &Store{url: rawURL, opts: opts, server: describeConfig(&cc.Config), migrations: knownMigrations}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
