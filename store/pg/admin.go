@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -218,7 +219,8 @@ func (s *Store) Repos(ctx context.Context) ([]string, error) {
 }
 
 // Latest returns a link to the newest ready snapshot of repo (of recipe,
-// unless recipe is ""): what `search --repo NAME` reads. It wraps
+// or of a recipe that extends it with "+model", unless recipe is ""):
+// what `search --repo NAME` reads. It wraps
 // store.ErrNotFound when there is none.
 func (s *Store) Latest(ctx context.Context, repo, recipe string) (store.Link, error) {
 	if err := s.checkReadable(ctx); err != nil {
@@ -228,11 +230,14 @@ func (s *Store) Latest(ctx context.Context, repo, recipe string) (store.Link, er
 	err := s.withTimeout(ctx, func(ctx context.Context) error {
 		return s.pool.QueryRow(ctx, `SELECT s.id, r.name, s.commit, s.recipe FROM dossier_snapshots s
 			JOIN dossier_repos r ON r.id = s.repo_id
-			WHERE r.name = $1 AND s.state = 'ready' AND ($2 = '' OR s.recipe = $2)
+			WHERE r.name = $1 AND s.state = 'ready' AND ($2 = '' OR s.recipe = $2 OR starts_with(s.recipe, $2 || '+'))
 			ORDER BY s.finished DESC, s.id DESC LIMIT 1`, repo, recipe).Scan(&l.Snapshot, &l.Repo, &l.Commit, &l.Recipe)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		names, _ := s.Repos(ctx)
+		if slices.Contains(names, repo) {
+			return l, fmt.Errorf("shared store %s holds no snapshot of %q that this dossier reads (recipe %s): publish it again with this dossier (`dossier index --store`): %w", s.server, repo, recipe, store.ErrNotFound)
+		}
 		return l, fmt.Errorf("shared store %s holds no snapshot of %q (it holds: %s): %w", s.server, repo, strings.Join(names, ", "), store.ErrNotFound)
 	}
 	return l, s.wrap("find the latest snapshot of "+repo, err)

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dossierhq/dossier/store/pg/pgtest"
+)
+
+func gitRun(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestIndexStoreCLI drives the shared store as a user does, on a real
+// PostgreSQL server: publish from one clone, reuse from another (which
+// indexes nothing), search it and the whole store, look at its status,
+// and unlink.
+func TestIndexStoreCLI(t *testing.T) {
+	url := pgtest.Start(t)
+	root := workspace(t, 30)
+	gitRun(t, root, "init", "-q")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-qm", "one")
+	gitRun(t, root, "remote", "add", "origin", "git@github.com:Acme/Widgets.git")
+
+	out, errOut, code := runCLI(t, "index", "--root", root, "--store", url)
+	if code != 0 || !strings.Contains(out, "published github.com/Acme/Widgets@") {
+		t.Fatalf("publish: %d\n%s\n%s", code, out, errOut)
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	gitRun(t, filepath.Dir(clone), "clone", "-q", root, clone)
+	gitRun(t, clone, "remote", "set-url", "origin", "https://github.com/Acme/Widgets")
+	out, errOut, code = runCLI(t, "index", "--root", clone, "--store", url)
+	if code != 0 || !strings.Contains(out, "already indexed: github.com/Acme/Widgets@") {
+		t.Fatalf("a second clone: %d\n%s\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(clone, ".dossier", "index.db")); !os.IsNotExist(err) {
+		t.Fatalf("the second clone indexed: %v", err)
+	}
+	local, _, _ := runCLI(t, "search", "--root", root, "--mode", "text", "--json", "F3_7 does a thing")
+	shared, errOut, code := runCLI(t, "search", "--root", clone, "--mode", "text", "--json", "F3_7 does a thing")
+	var lr, sr struct{ Results []struct{ ID, Path string } }
+	if code != 0 || json.Unmarshal([]byte(local), &lr) != nil || json.Unmarshal([]byte(shared), &sr) != nil || len(sr.Results) == 0 {
+		t.Fatalf("search the clone: %d\n%s\n%s", code, shared, errOut)
+	}
+	if len(lr.Results) != len(sr.Results) || lr.Results[0] != sr.Results[0] {
+		t.Errorf("the clone answers otherwise: %+v vs %+v", sr.Results, lr.Results)
+	}
+	out, errOut, code = runCLI(t, "search", "--root", t.TempDir(), "--store", url, "--all-repos", "--json", "--mode", "text", "F3_7 does a thing")
+	if code != 0 || !strings.Contains(out, `"repo":"github.com/Acme/Widgets"`) {
+		t.Fatalf("search --all-repos from another directory: %d\n%s\n%s", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "store", "status", "--store", url, "--json")
+	if code != 0 || !strings.Contains(out, `"Name": "github.com/Acme/Widgets"`) || !strings.Contains(out, `"State": "ready"`) {
+		t.Fatalf("store status: %d\n%s\n%s", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "search", "--root", t.TempDir(), "--store", url, "--repo", "github.com/nobody/else", "x")
+	if code == 0 || !strings.Contains(errOut, "holds no snapshot of \"github.com/nobody/else\"") {
+		t.Fatalf("an unknown repository: %d\n%s\n%s", code, out, errOut)
+	}
+	_, errOut, code = runCLI(t, "index", "--root", clone)
+	if code != 0 || !strings.Contains(errOut, "unlinked from the shared store") {
+		t.Fatalf("unlink: %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(clone, ".dossier", "shared.json")); !os.IsNotExist(err) {
+		t.Fatalf("still linked: %v", err)
+	}
+	if _, errOut, code = runCLI(t, "index", "--root", root, "--store", url+"&password=x"); code == 0 || !strings.Contains(errOut, "PGPASSWORD") {
+		t.Fatalf("a password in the URL: %d\n%s", code, errOut)
+	}
+}
