@@ -190,32 +190,7 @@ func (v *view) vectorShared(qv []float32, m store.VectorModel, f filter, limit i
 			}
 		}
 	}
-	hits := top(all, limit)
-	for len(hits) > 0 && hits[len(hits)-1].score < floor {
-		hits = hits[:len(hits)-1]
-	}
-	scale := null.scale(hits)
-	if m.Provider == store.ProviderBuiltin && v.qst.mass > 0 {
-		scale *= math.Pow(v.qst.known/v.qst.mass, knownPow)
-	}
-	for i := range hits {
-		hits[i].raw = hits[i].score
-		hits[i].score *= scale
-	}
-	cos := make(map[key]hit, len(want))
-	for _, h := range want {
-		if !f.path(h.key.path) {
-			continue
-		}
-		s, ok, err := refine(h.key)
-		if err != nil {
-			return nil, nil, err
-		}
-		if ok && s >= floor {
-			cos[h.key] = hit{key: h.key, raw: s, score: s * scale}
-		}
-	}
-	return hits, cos, nil
+	return v.scored(top(all, limit), null, m, f, want, floor, refine)
 }
 
 // Unshared reports whether a snapshot table is left out of a shared

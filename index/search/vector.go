@@ -339,7 +339,14 @@ func (v *view) vector(qv []float32, m store.VectorModel, f filter, limit int, wa
 			cands[i].score = s
 		}
 	}
-	hits := top(cands, limit)
+	return v.scored(top(cands, limit), null, m, f, want, floor, refine)
+}
+
+// scored turns the best cosines (hits, sorted) into absolute vector
+// scores calibrated on null, dropping those below floor, and scores the
+// other retrievers' candidates (want) with refine: the end of a vector
+// search, local or shared.
+func (v *view) scored(hits []hit, null cosineNull, m store.VectorModel, f filter, want []hit, floor float64, refine func(key) (float64, bool, error)) ([]hit, map[key]hit, error) {
 	for len(hits) > 0 && hits[len(hits)-1].score < floor {
 		hits = hits[:len(hits)-1]
 	}
