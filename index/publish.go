@@ -221,8 +221,18 @@ func exportFile(tx *store.Tx, f store.File) (store.FileRows, error) {
 	if err != nil {
 		return rows, err
 	}
-	if f.Secrets > 0 || anySecrets(chunks) {
-		text, _ := tx.Blob(f.Path)
+	if strings.HasPrefix(f.Path, store.DirName+"/flows/") {
+		// A flow's turns (run summaries) are the user's own.
+		return rows, fmt.Errorf("the local index holds %s, a flow's answer: index with run summaries off (`dossier index --store` does) before publishing", f.Path)
+	}
+	text, _ := tx.Blob(f.Path)
+	// Scanned again whatever the index recorded: an index built with
+	// older rules would hold a secret the recipe's rules find.
+	if found := secrets.Scan(f.Path, string(text)); len(found) > 0 && f.Secrets == 0 && !anySecrets(chunks) {
+		return rows, fmt.Errorf("%s holds a secret the local index did not record (it was built with other secret rules): remove .dossier/index.db and run `dossier index --store` again", f.Path)
+	}
+	finders := redactFinders(chunks)
+	if f.Secrets > 0 || anySecrets(chunks) || finders {
 		if err := store.MaskRows(&rows, maskSecrets(f.Path, text, chunks), chunks); err != nil {
 			return rows, err
 		}
@@ -304,4 +314,17 @@ func vectorMoments(tx *store.Tx, m store.VectorModel, files []store.File) ([]byt
 		return nil
 	})
 	return mo.Encode(), err
+}
+
+// redactFinders redacts the secrets of the chunks' finder headers in
+// place (a section's finder quotes the section before it, whose secrets
+// are not the chunk's); true when one held any.
+func redactFinders(chunks []store.Chunk) bool {
+	changed := false
+	for i := range chunks {
+		if r, found := secrets.RedactString("", chunks[i].Finder); len(found) > 0 {
+			chunks[i].Finder, changed = r, true
+		}
+	}
+	return changed
 }

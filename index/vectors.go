@@ -55,11 +55,13 @@ type embedItem struct {
 // snippet (seed 001), header and text.
 func newEmbedItem(c *store.Chunk, artifact string) embedItem {
 	finder := c.Finder
+	// What goes to a remote embedder never carries a secret: the
+	// chunk's, and the finder's own (a section's finder quotes the
+	// section before it).
 	if len(c.Secrets) > 0 {
-		// What goes to a remote embedder never carries a secret.
 		artifact = secrets.Redact(artifact, secrets.OfChunk(c))
-		finder, _ = secrets.RedactString("", finder)
 	}
+	finder, _ = secrets.RedactString("", finder)
 	t := finder + "\n" + artifact
 	if len(t) > maxEmbedText {
 		cut := maxEmbedText

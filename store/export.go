@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 )
 
@@ -100,20 +101,52 @@ func OpenLocal(path string, opts Options) (*DB, error) {
 	return openLocal(context.Background(), path, opts)
 }
 
-// withoutRoot drops the "root" field of a JSON record: where one clone
-// lies on one machine is nobody else's business, and no reader of a shared
-// snapshot may take it for its own.
+// withoutRoot drops what is the publishing machine's own from a JSON
+// record, at any depth: where the clone lies ("root", "damaged_file"),
+// and the credentials a remote URL may carry (https://user:token@host/...,
+// as CI clones): nobody else's business, and no reader of a shared
+// snapshot may take them for its own.
 func withoutRoot(v []byte) []byte {
-	var m map[string]json.RawMessage
+	var m any
 	if json.Unmarshal(v, &m) != nil {
 		return v
 	}
-	delete(m, "root")
-	out, err := json.Marshal(m)
+	out, err := json.Marshal(scrub(m))
 	if err != nil {
 		return v
 	}
 	return out
+}
+
+func scrub(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		delete(v, "root")
+		delete(v, "damaged_file")
+		for k, x := range v {
+			if s, ok := x.(string); ok && k == "remote" {
+				v[k] = withoutUserinfo(s)
+				continue
+			}
+			v[k] = scrub(x)
+		}
+		return v
+	case []any:
+		for i := range v {
+			v[i] = scrub(v[i])
+		}
+	}
+	return v
+}
+
+// withoutUserinfo is a URL without its user and password.
+func withoutUserinfo(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	u.User = nil
+	return u.String()
 }
 
 // Readable is a value of bucket in the form a person reads it: a blob's

@@ -35,6 +35,14 @@ type sharedView struct {
 	errMu sync.Mutex
 }
 
+// failed reports whether a read failed already: the others are not
+// tried (a dead server would make each wait out its timeout).
+func (v *sharedView) failed() bool {
+	v.errMu.Lock()
+	defer v.errMu.Unlock()
+	return v.err != nil
+}
+
 func (v *sharedView) fail(err error) {
 	v.errMu.Lock()
 	defer v.errMu.Unlock()
@@ -90,6 +98,9 @@ type remoteReader struct {
 }
 
 func (r remoteReader) Get(k []byte) []byte {
+	if r.v.failed() {
+		return nil // the transaction ends with the first error
+	}
 	ck := r.name + "\x00" + string(k)
 	if val, ok := r.v.cache.get(ck); ok {
 		return val
@@ -146,6 +157,10 @@ const (
 
 func (c *remoteCursor) load(from []byte) (k, v []byte) {
 	c.batch, c.i, c.done = c.batch[:0], 0, false
+	if c.r.v.failed() {
+		c.done = true
+		return nil, nil
+	}
 	size := c.size
 	ck := fmt.Sprintf("scan\x00%s\x00%d\x00%s", c.r.name, size, from)
 	var err error

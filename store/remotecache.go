@@ -2,8 +2,10 @@ package store
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"sync"
@@ -82,9 +84,10 @@ func (c *remoteCache) get(k string) ([]byte, bool) {
 		return nil, false
 	}
 	raw, err := os.ReadFile(c.file(k))
-	if err != nil || len(raw) == 0 {
-		return nil, false
+	if err != nil || len(raw) < 5 || crc32.ChecksumIEEE(raw[4:]) != binary.LittleEndian.Uint32(raw) {
+		return nil, false // none, or not whole: fetched again
 	}
+	raw = raw[4:]
 	if raw[0] == 0 {
 		c.keep(k, []byte(absentMark))
 		return nil, true
@@ -96,15 +99,11 @@ func (c *remoteCache) get(k string) ([]byte, bool) {
 // put keeps k's value (nil: k is absent).
 func (c *remoteCache) put(k string, v []byte) {
 	if c.dir != "" {
-		path := c.file(k)
-		tmp := path + ".tmp"
 		rec := append([]byte{1}, v...)
 		if v == nil {
 			rec = []byte{0}
 		}
-		if os.WriteFile(tmp, rec, 0o600) == nil {
-			os.Rename(tmp, path)
-		}
+		c.write(c.file(k), rec)
 	}
 	if v == nil {
 		v = []byte(absentMark)
@@ -133,4 +132,24 @@ func (c *remoteCache) keep(k string, v []byte) {
 	c.vals[k] = v
 	c.order = append(c.order, k)
 	c.bytes += len(v)
+}
+
+// write puts rec in the file at path, after its CRC-32, through a
+// temporary file of its own: processes filling one cache (parallel
+// searches of an agent) never see each other's half-written files.
+func (c *remoteCache) write(path string, rec []byte) {
+	f, err := os.CreateTemp(c.dir, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(rec)))
+	if werr == nil {
+		_, werr = f.Write(rec)
+	}
+	if cerr := f.Close(); werr == nil && cerr == nil {
+		if os.Rename(f.Name(), path) == nil {
+			return
+		}
+	}
+	os.Remove(f.Name())
 }

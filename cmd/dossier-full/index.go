@@ -87,6 +87,8 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 		if o.watch {
 			return fmt.Errorf("%w: --watch keeps the local index; a shared store is published from a commit: run `dossier index --store` once per commit", errUsage)
 		}
+		// A flow's answers are the user's own: never in a published index.
+		opts.RunSummaries = false
 		shared = &sharedIndex{url: url, passwordEnv: pwEnv, repoID: o.repoID, model: opts.Model, out: cmd.OutOrStdout(), errw: stderr}
 		var done bool
 		if key, changed, done, err = shared.before(ctx, root); err != nil || done {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/index/history"
 	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/config"
 )
@@ -33,6 +35,9 @@ func storeSettings(flag string, cfg config.Config) (url, passwordEnv string) {
 // to that snapshot and nothing is indexed (done). Otherwise the local
 // index runs, and after publishes it.
 func (s *sharedIndex) before(ctx context.Context, root string) (key store.SnapshotKey, changed []string, done bool, err error) {
+	if prefix, err := history.Git(ctx, root, "rev-parse", "--show-prefix"); err == nil && strings.TrimSpace(string(prefix)) != "" {
+		return key, nil, false, fmt.Errorf("%w: %s is a folder of its repository (%s): a shared store keeps whole repositories, run `dossier index --store` at its top", errUsage, root, strings.TrimSpace(string(prefix)))
+	}
 	repo, err := index.RepoID(ctx, root, s.repoID)
 	if err != nil {
 		return key, nil, false, err
@@ -48,12 +53,11 @@ func (s *sharedIndex) before(ctx context.Context, root string) (key store.Snapsh
 	}
 	defer p.Close()
 	start := time.Now()
-	u, have, err := p.Begin(ctx, key, "")
+	id, err := p.Find(ctx, key)
 	if err != nil {
 		return key, nil, false, err
 	}
-	u.Close()
-	if !have {
+	if id == 0 {
 		return key, changed, false, nil
 	}
 	if len(changed) > 0 {
@@ -61,7 +65,7 @@ func (s *sharedIndex) before(ctx context.Context, root string) (key store.Snapsh
 		// changed since (indexed by the run that follows).
 		return key, changed, false, nil
 	}
-	if err := s.link(ctx, root, store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key}); err != nil {
+	if err := store.WriteLink(root, store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key, Snapshot: id}); err != nil {
 		return key, nil, false, err
 	}
 	fmt.Fprintf(s.out, "already indexed: %s is in %s (looked up in %d ms); nothing to index, search away\n",
@@ -79,19 +83,18 @@ func (s *sharedIndex) after(ctx context.Context, root string, key store.Snapshot
 	}
 	defer p.Close()
 	if len(changed) > 0 {
-		u, have, err := p.Begin(ctx, key, "")
+		id, err := p.Find(ctx, key)
 		if err != nil {
 			return err
 		}
-		u.Close()
-		if !have {
+		if id == 0 {
 			_ = store.RemoveLink(root)
 			fmt.Fprintf(s.errw, "dossier: not published to %s: %d files differ from commit %s (first: %s); indexed locally only. Publish from a clean checkout (CI) or commit first.\n",
 				p.Describe(), len(changed), key.Commit[:min(12, len(key.Commit))], changed[0])
 			return nil
 		}
-		l := store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key, Overlay: changed}
-		if err := s.link(ctx, root, l); err != nil {
+		l := store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key, Snapshot: id, Overlay: changed}
+		if err := store.WriteLink(root, l); err != nil {
 			return err
 		}
 		fmt.Fprintf(s.out, "linked to %s in %s; %d changed files answered by the local index\n", key, p.Describe(), len(changed))

@@ -11,17 +11,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/pg"
 )
 
 // openPublisher opens the shared store at url for `index --store`.
-func openPublisher(ctx context.Context, url, passwordEnv string) (store.Publisher, error) {
-	s, err := pg.Open(ctx, url, pg.Options{PasswordEnv: passwordEnv})
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
+func openPublisher(ctx context.Context, url, passwordEnv string) (*pg.Store, error) {
+	return pg.Open(ctx, url, pg.Options{PasswordEnv: passwordEnv})
 }
 
 type storeOptions struct {

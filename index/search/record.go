@@ -154,8 +154,10 @@ func analyzeInto(ct *ChunkTerms, tok *terms.Tokenizer, c *store.Chunk, text stri
 			}
 		}
 		text = secrets.Redact(text, found)
-		finder, _ = secrets.RedactString("", finder)
 	}
+	// The finder holds more than the chunk (a section's finder quotes the
+	// section before it), so its secrets are its own to find.
+	finder, _ = secrets.RedactString("", finder)
 	for line := range strings.SplitSeq(finder, "\n") {
 		label, value, ok := strings.Cut(line, ": ")
 		if !ok {

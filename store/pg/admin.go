@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dossierhq/dossier/store"
 )
@@ -265,4 +266,23 @@ func (s *Store) SetRef(ctx context.Context, repo, name string, snapshot int64) e
 		return fmt.Errorf("shared store %s: snapshot %d is not a ready snapshot of %s", s.server, snapshot, repo)
 	}
 	return nil
+}
+
+// Find looks snapshot key up without writing anything (no migration, no
+// lock): id 0 when the store does not hold it ready. What `index --store`
+// asks first, with any role that may read.
+func (s *Store) Find(ctx context.Context, key store.SnapshotKey) (int64, error) {
+	var id int64
+	err := s.withTimeout(ctx, func(ctx context.Context) error {
+		return s.pool.QueryRow(ctx, `SELECT s.id FROM dossier_snapshots s JOIN dossier_repos r ON r.id = s.repo_id
+			WHERE r.name = $1 AND s.commit = $2 AND s.recipe = $3 AND s.state = 'ready'`, key.Repo, key.Commit, key.Recipe).Scan(&id)
+	})
+	pe := (*pgconn.PgError)(nil)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows), errors.As(err, &pe) && pe.Code == "42P01":
+		return 0, nil
+	case err != nil:
+		return 0, s.wrap("look up "+key.String(), err)
+	}
+	return id, nil
 }
