@@ -17,13 +17,8 @@ import (
 // The server has no pgvector: hybrid queries are answered without
 // vectors, and say so.
 func TestPostgresSnapshotAnswersAsTheLocalIndex(t *testing.T) {
-	url := pgtest.Start(t)
+	url, s := openPG(t)
 	ctx := context.Background()
-	s, err := pg.Open(ctx, url, pg.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	root := sharedRepo(t)
 	clone := publishAndClone(t, root, s, url)
 	sameTextAnswers(t, root, clone)
@@ -44,13 +39,8 @@ func TestPostgresSnapshotAnswersAsTheLocalIndex(t *testing.T) {
 // and reads back every table of the store: no secret, nor the first
 // characters of one, is on the server.
 func TestPostgresStoreHoldsNoSecret(t *testing.T) {
-	url := pgtest.Start(t)
+	url, s := openPG(t)
 	ctx := context.Background()
-	s, err := pg.Open(ctx, url, pg.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	publishAndClone(t, sharedRepo(t), s, url)
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
@@ -100,4 +90,16 @@ func TestPostgresStoreHoldsNoSecret(t *testing.T) {
 	if n < 1000 {
 		t.Fatalf("read only %d values", n)
 	}
+}
+
+// openPG opens a fresh database of the test server as a shared store.
+func openPG(t *testing.T) (string, *pg.Store) {
+	t.Helper()
+	url := pgtest.Start(t)
+	s, err := pg.Open(context.Background(), url, pg.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return url, s
 }

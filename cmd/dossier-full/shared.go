@@ -105,7 +105,11 @@ func (s *sharedIndex) after(ctx context.Context, root string, key store.Snapshot
 	if err != nil {
 		return err
 	}
-	if err := s.link(ctx, root, store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key}); err != nil {
+	id, err := p.Find(ctx, key)
+	if err != nil {
+		return err
+	}
+	if err := store.WriteLink(root, store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key, Snapshot: id}); err != nil {
 		return err
 	}
 	if rep.Done {
@@ -115,16 +119,4 @@ func (s *sharedIndex) after(ctx context.Context, root string, key store.Snapshot
 	fmt.Fprintf(s.out, "published %s to %s: %d files, %d sent (%.1f MB), %.1f s\n", key, p.Describe(),
 		rep.Files, rep.Sent, float64(rep.Bytes)/(1<<20), time.Since(start).Seconds())
 	return nil
-}
-
-// link ties the workspace to l's snapshot, recording its id, which lets a
-// reader work from its cache without connecting (see store's lazyRemote).
-func (s *sharedIndex) link(ctx context.Context, root string, l store.Link) error {
-	r, err := store.OpenRemote(ctx, l)
-	if err != nil {
-		return err
-	}
-	l.Snapshot = int64(r.Generation())
-	r.Close()
-	return store.WriteLink(root, l)
 }
