@@ -364,3 +364,36 @@ func alnum(s string) string {
 	}
 	return b.String()
 }
+
+// TestSharedSearchReadsAhead counts the round trips a new query of a
+// shared snapshot takes: the postings of all its terms in one, the
+// metadata of its candidates and the texts of its results in another
+// (see store.Batch), not one for each term, candidate and file.
+func TestSharedSearchReadsAhead(t *testing.T) {
+	root := sharedRepo(t)
+	m := sharedtest.New("mem://" + t.Name())
+	clone := publishAndClone(t, root, m, "mem://"+t.Name())
+	ctx := context.Background()
+	// A first query fetches the snapshot's tables, which every query reads.
+	if _, err := search.NewEngine().SearchRoot(ctx, clone, search.Query{Text: "warm up", K: 10, Mode: search.Text}); err != nil {
+		t.Fatal(err)
+	}
+	q := search.Query{Text: "bucket cursor checksum postings snapshot overlay remote value", K: 10, Mode: search.Text}
+	before := m.RoundTrips()
+	res, err := search.NewEngine().SearchRoot(ctx, clone, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trips := m.RoundTrips() - before
+	files := map[string]bool{}
+	for _, r := range res.Results {
+		files[r.Path] = true
+	}
+	if len(files) < 4 {
+		t.Fatalf("%d results in %d files: the query proves nothing", len(res.Results), len(files))
+	}
+	if trips > 4 {
+		t.Errorf("a new query of 8 terms, %d results in %d files, took %d round trips; want at most 4", len(res.Results), len(files), trips)
+	}
+	compareAnswers(t, root, clone, []search.Query{q})
+}

@@ -101,7 +101,7 @@ func (r remoteReader) Get(k []byte) []byte {
 	if r.v.failed() {
 		return nil // the transaction ends with the first error
 	}
-	ck := r.name + "\x00" + string(k)
+	ck := wholeKey(r.name, k)
 	if val, ok := r.v.cache.get(ck); ok {
 		return val
 	}

@@ -70,7 +70,11 @@ func (c *remoteCache) file(k string) string {
 
 // get returns k's value; ok is false when it is not kept. A kept absent
 // key gives nil and true.
-func (c *remoteCache) get(k string) ([]byte, bool) {
+func (c *remoteCache) get(k string) ([]byte, bool) { return c.lookup(k, true) }
+
+// lookup is get, in memory only unless disk is set (a key never written
+// to disk is not looked for there: a failed open is a system call).
+func (c *remoteCache) lookup(k string, disk bool) ([]byte, bool) {
 	c.mu.Lock()
 	v, ok := c.vals[k]
 	c.mu.Unlock()
@@ -80,7 +84,7 @@ func (c *remoteCache) get(k string) ([]byte, bool) {
 		}
 		return v, true
 	}
-	if c.dir == "" {
+	if c.dir == "" || !disk {
 		return nil, false
 	}
 	raw, err := os.ReadFile(c.file(k))

@@ -15,6 +15,35 @@ type remoteValue struct {
 	bucket, key string
 	size        int
 	mu          sync.Mutex // ReadAt may be called from several goroutines
+	// headN: a Batch read the value's first headN bytes whole (see
+	// Batch.Head); head holds them once looked up.
+	headN int
+	head  []byte
+}
+
+func (r *remoteValue) headKey() string {
+	return "head\x00" + r.bucket + "\x00" + r.key + "\x00" + strconv.Itoa(r.headN)
+}
+
+func (r *remoteValue) spanKey(off, n int) string {
+	return "span\x00" + r.bucket + "\x00" + r.key + "\x00" + strconv.Itoa(off) + "\x00" + strconv.Itoa(n)
+}
+
+// fromBatch copies [off, off+len(p)) from what a Batch read of the value
+// (its head, or that very span); false when it read none of it.
+func (r *remoteValue) fromBatch(p []byte, off int) bool {
+	if r.head == nil && r.headN > 0 {
+		r.head, _ = r.v.cache.get(r.headKey())
+	}
+	if off >= 0 && off+len(p) <= len(r.head) {
+		copy(p, r.head[off:])
+		return true
+	}
+	if v, ok := r.v.cache.lookup(r.spanKey(off, len(p)), false); ok && len(v) == len(p) {
+		copy(p, v)
+		return true
+	}
+	return false
 }
 
 // remoteBlock is the unit of a ranged read.
@@ -53,6 +82,9 @@ func (r *remoteValue) whole() []byte {
 func (r *remoteValue) readAt(p []byte, off int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.fromBatch(p, off) {
+		return nil
+	}
 	for len(p) > 0 {
 		b := off / remoteBlock
 		block, err := r.block(b)
@@ -70,7 +102,7 @@ func (r *remoteValue) readAt(p []byte, off int) error {
 }
 
 func (r *remoteValue) block(b int) ([]byte, error) {
-	ck := "block\x00" + r.bucket + "\x00" + r.key + "\x00" + strconv.Itoa(b)
+	ck := blockKey(r.bucket, r.key, b)
 	if v, ok := r.v.cache.get(ck); ok {
 		return v, nil
 	}

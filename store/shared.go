@@ -49,6 +49,12 @@ type Remote interface {
 	GetRange(ctx context.Context, bucket string, key []byte, off, n int) ([]byte, error)
 	// Count returns how many keys bucket holds.
 	Count(ctx context.Context, bucket string) (int, error)
+	// Fetch answers several reads at once, in one round trip of a
+	// server: a query knows the postings, metadata entries and texts it
+	// will read before it reads them, and a round trip each was most of
+	// a one-shot search's time. vals[i] answers reads[i] as Get or
+	// GetRange would.
+	Fetch(ctx context.Context, reads []Read) (vals [][]byte, err error)
 	// Generation identifies the snapshot's content: it changes when the
 	// link moves to another snapshot.
 	Generation() uint64
@@ -63,6 +69,14 @@ type Remote interface {
 	// without a password.
 	Describe() string
 	Close() error
+}
+
+// Read is one read of Remote.Fetch: key's whole value in Bucket when N
+// is zero, else N bytes of it from Off on.
+type Read struct {
+	Bucket string
+	Key    []byte
+	Off, N int
 }
 
 // VectorHit is one answer of Remote.Nearest.

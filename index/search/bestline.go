@@ -40,6 +40,11 @@ func (v *view) bestLines(rs []ranked, q Query) error {
 	// Each file's blob, and one buffer for the largest range a result
 	// decodes: a buffer grown result by result was a fresh allocation, and
 	// fresh pages, for each larger one.
+	b := v.tx.Batch()
+	for _, i := range order {
+		b.Blobs([]string{rs[i].Path})
+	}
+	b.Fetch()
 	raws, sizes := make([][]byte, len(order)), make([]int, len(order))
 	need := 0
 	for k, i := range order {

@@ -57,6 +57,7 @@ func (v *view) finish(cands []fused, q Query, f filter) (rs, misses []Result, er
 		n = min(n, rerankDepth)
 	}
 	all := make([]ranked, 0, n)
+	v.prefetch(cands[:min(n, rerankDepth)], q.K)
 	for _, c := range cands {
 		if len(all) >= rerankDepth && q.Mode != Regex {
 			break

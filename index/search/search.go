@@ -251,6 +251,9 @@ func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, er
 	if r, ok := e.cached(gen, q); ok {
 		return r, nil
 	}
+	if q.Mode != Text || !tx.PostingsCached(e.terms(q.Text)) {
+		tx.Warm() // a shared store's connection, made while open reads the cached tables
+	}
 	v, err := e.open(tx)
 	if err != nil {
 		return resp, err

@@ -63,6 +63,9 @@ func (v *view) stats(qt map[string]int) (stats, error) {
 			}
 		}
 		dirty := v.dirtyDocs()
+		b := v.tx.Batch()
+		b.Postings(slices.Collect(maps.Keys(qt)))
+		b.Fetch()
 		for t := range qt {
 			pl, err := v.tx.Postings(t)
 			if err != nil {
@@ -252,13 +255,7 @@ func (v *view) kindTables(f filter) (okKind, okSrc *[256]bool) {
 // per query for the retrievers that share them.
 func (v *view) queryTerms(q string) (map[string]int, stats, error) {
 	if v.qt == nil || v.qtext != q {
-		// A secret in the query is matched as the index holds it: by its
-		// hash, the rest of the text with it redacted.
-		text, hashed := secrets.QueryTerms(q)
-		qt := v.e.tok.Terms(text)
-		for _, t := range hashed {
-			qt[t]++
-		}
+		qt := v.e.queryTerms(q)
 		st, err := v.stats(qt)
 		if err != nil {
 			return nil, stats{}, err
@@ -267,6 +264,21 @@ func (v *view) queryTerms(q string) (map[string]int, stats, error) {
 	}
 	return v.qt, v.qst, nil
 }
+
+// queryTerms returns the terms of q with their counts. A secret in the
+// query is matched as the index holds it: by its hash, the rest of the
+// text with it redacted.
+func (e *Engine) queryTerms(q string) map[string]int {
+	text, hashed := secrets.QueryTerms(q)
+	qt := e.tok.Terms(text)
+	for _, t := range hashed {
+		qt[t]++
+	}
+	return qt
+}
+
+// terms returns the distinct terms of q.
+func (e *Engine) terms(q string) []string { return slices.Collect(maps.Keys(e.queryTerms(q))) }
 
 // text ranks chunks by BM25 over their weighted terms.
 func (v *view) text(q string, f filter, limit int) ([]hit, error) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"slices"
 
 	"github.com/dossierhq/dossier/store"
 )
@@ -229,6 +230,55 @@ func (v *view) docMeta(d int) (*Meta, error) {
 	}
 	v.metas[d] = m
 	return m, nil
+}
+
+// prefetch reads ahead, from a shared snapshot, what finish will read
+// of the candidates (see store.Batch): the offsets of their metadata
+// entries (the whole offset table, once), then the entries with the texts
+// of the first k candidates' files (bestLines reads those of the
+// results), in one round trip rather than two for each candidate and one
+// for each text.
+func (v *view) prefetch(cands []fused, k int) {
+	b := v.tx.Batch()
+	if !b.Shared() {
+		return
+	}
+	var docs []int
+	var paths []string
+	for i, c := range cands {
+		if d, _, ok := v.snapDoc(c.key); ok {
+			if _, done := v.metas[d]; !done {
+				docs = append(docs, d)
+			}
+		}
+		if i < k && !slices.Contains(paths, c.key.path) {
+			paths = append(paths, c.key.path)
+		}
+	}
+	if v.metaTable == nil {
+		t := v.tx.SnapshotSealed(keyMetas)
+		v.metaTable = &t
+	}
+	t := v.metaTable
+	base := 4 * (v.e.snap.meta.Docs + 1)
+	if len(docs) > 0 {
+		// The whole offset table (4 bytes a chunk), kept in the cache: the
+		// next queries' candidates are anywhere in it.
+		b.Head(*t, base)
+		b.Fetch()
+	}
+	var offs [8]byte
+	for _, d := range docs {
+		if t.ReadAt(offs[:], 4*d) != nil {
+			break // the reads that follow report it
+		}
+		start, end := binary.LittleEndian.Uint32(offs[:]), binary.LittleEndian.Uint32(offs[4:])
+		if start < end {
+			b.Spans(*t, [][2]int{{base + int(start), int(end - start)}})
+		}
+	}
+	b.Blobs(paths)
+	b.Fetch()
 }
 
 // metaEntry reads the metadata entry of document d by copy (see

@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -148,5 +149,66 @@ func TestStatus(t *testing.T) {
 	exec(t, s, "INSERT INTO dossier_schema_migrations (version, name) VALUES (9999, '9999_future')")
 	if st, err := s.Status(ctx); err == nil || st.SchemaVersion != 9999 {
 		t.Fatalf("status of a newer store: %+v, %v", st, err)
+	}
+}
+
+// TestLinkedSnapshotCheckedAtFirstRead: a link's snapshot is opened by id
+// with a connection only, and checked with the first read (in the same
+// round trip as a Fetch): once gc dropped it, every read reports it,
+// none reads as absent.
+func TestLinkedSnapshotCheckedAtFirstRead(t *testing.T) {
+	s := openTest(t)
+	ctx := context.Background()
+	files := manyFiles(4)
+	link := func(fx fixture) store.Link {
+		return store.Link{URL: s.url, SnapshotKey: fx.key, Snapshot: snapshotID(t, s, fx)}
+	}
+	for i, read := range []func(r store.Remote) error{
+		func(r store.Remote) error {
+			_, err := r.Fetch(ctx, []store.Read{{Bucket: store.BucketBlobs, Key: []byte("pkg0/file000.go")}})
+			return err
+		},
+		func(r store.Remote) error {
+			_, err := r.Get(ctx, store.BucketBlobs, []byte("pkg0/file000.go"))
+			return err
+		},
+		func(r store.Remote) error {
+			return r.Scan(ctx, store.BucketFiles, nil, 0, func(k, v []byte) bool { return true })
+		},
+	} {
+		old := newFixture("r", fmt.Sprintf("old%d", i), files, 5)
+		publish(t, s, old)
+		dropped, err := OpenSnapshot(ctx, link(old))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["pkg1/file001.go"] = i + 2
+		latest := newFixture("r", fmt.Sprintf("new%d", i), files, 5)
+		publish(t, s, latest)
+		if rep, err := s.GC(ctx, GCOptions{KeepLatest: 1}); err != nil || rep.Snapshots == 0 {
+			t.Fatalf("gc: %+v, %v", rep, err)
+		}
+		err = read(dropped)
+		dropped.Close()
+		if err == nil || !strings.Contains(err.Error(), "holds no snapshot") {
+			t.Fatalf("read %d of a snapshot gc dropped after its link was opened: %v", i, err)
+		}
+		live, err := OpenSnapshot(ctx, link(latest))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkReads(t, live, latest)
+		wrong := link(latest)
+		wrong.Commit = "another"
+		live.Close()
+		r, err := OpenSnapshot(ctx, wrong)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = read(r)
+		r.Close()
+		if err == nil || !strings.Contains(err.Error(), "the store was rebuilt?") {
+			t.Fatalf("read %d by a link whose id names another snapshot: %v", i, err)
+		}
 	}
 }

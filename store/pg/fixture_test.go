@@ -180,6 +180,47 @@ func checkReads(t *testing.T, r store.Remote, fx fixture) {
 			t.Fatalf("Get(%s, absent) = %q, %v", b, v, err)
 		}
 	}
+	checkFetch(t, r, want)
+}
+
+// checkFetch asserts that one Fetch of whole values, ranges of one value
+// (alone and several together), absent keys and a bucket that is not
+// shared answers each read as Get and GetRange do.
+func checkFetch(t *testing.T, r store.Remote, want map[string][]store.KV) {
+	t.Helper()
+	ctx := context.Background()
+	var reads []store.Read
+	for _, b := range append(slices.Clone(store.FileBuckets), store.SnapshotBuckets...) {
+		for i, kv := range want[b] {
+			if i%5 == 0 {
+				reads = append(reads, store.Read{Bucket: b, Key: kv.Key})
+			}
+			if i%7 == 0 && len(kv.Value) > 3 {
+				reads = append(reads, store.Read{Bucket: b, Key: kv.Key, Off: 1, N: 2},
+					store.Read{Bucket: b, Key: kv.Key, Off: len(kv.Value) - 2, N: 10})
+			}
+			if i == 3 && len(kv.Value) > 1 {
+				reads = append(reads, store.Read{Bucket: b, Key: kv.Key, Off: len(kv.Value) - 1, N: 1})
+			}
+		}
+		reads = append(reads, store.Read{Bucket: b, Key: []byte("no such key")}, store.Read{Bucket: b, Key: []byte("no such key"), Off: 0, N: 4})
+	}
+	reads = append(reads, store.Read{Bucket: store.BucketDirty, Key: []byte("a.go")})
+	vals, err := r.Fetch(ctx, reads)
+	if err != nil || len(vals) != len(reads) {
+		t.Fatalf("Fetch of %d reads: %d values, %v", len(reads), len(vals), err)
+	}
+	for i, rd := range reads {
+		var v []byte
+		if rd.N == 0 {
+			v, err = r.Get(ctx, rd.Bucket, rd.Key)
+		} else {
+			v, err = r.GetRange(ctx, rd.Bucket, rd.Key, rd.Off, rd.N)
+		}
+		if err != nil || !bytes.Equal(v, vals[i]) || (v == nil) != (vals[i] == nil) {
+			t.Fatalf("Fetch read %d (%s %q %d+%d) = %q; Get/GetRange give %q, %v", i, rd.Bucket, rd.Key, rd.Off, rd.N, vals[i], v, err)
+		}
+	}
 }
 
 func scanAll(t *testing.T, r store.Remote, bucket string, from []byte) []store.KV {

@@ -18,13 +18,21 @@ func init() {
 }
 
 // OpenSnapshot opens the snapshot a link names, on a pool of its own that
-// Close closes.
+// Close closes. A link records its snapshot's id, so the snapshot is
+// checked with the first read rather than before it (see remote.check):
+// the open itself only connects, which a query starts while it reads its
+// cache.
 func OpenSnapshot(ctx context.Context, l store.Link) (store.Remote, error) {
 	s, err := Open(ctx, l.URL, Options{PasswordEnv: l.PasswordEnv})
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.Snapshot(ctx, l.SnapshotKey, l.Snapshot)
+	var r store.Remote
+	if l.Snapshot != 0 {
+		r, err = s.deferred(ctx, l.SnapshotKey, l.Snapshot)
+	} else {
+		r, err = s.Snapshot(ctx, l.SnapshotKey, l.Snapshot)
+	}
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -33,49 +41,106 @@ func OpenSnapshot(ctx context.Context, l store.Link) (store.Remote, error) {
 	return r, nil
 }
 
+// deferred connects and returns snapshot id, to be checked with its first
+// read.
+func (s *Store) deferred(ctx context.Context, key store.SnapshotKey, id int64) (store.Remote, error) {
+	err := s.withTimeout(ctx, func(ctx context.Context) error {
+		c, err := s.pool.Acquire(ctx)
+		if err == nil {
+			c.Release()
+		}
+		return err
+	})
+	if err != nil {
+		return nil, s.wrap("connect", err)
+	}
+	return &remote{s: s, id: id, key: key, counts: map[string]int{}}, nil
+}
+
 // Snapshot opens a ready snapshot on s's pool: by id when id is not 0
 // (it must still be key's), else by key. Closing it leaves s open, so one
 // Store serves the snapshots of many repositories (search --all-repos).
 func (s *Store) Snapshot(ctx context.Context, key store.SnapshotKey, id int64) (store.Remote, error) {
-	var got store.SnapshotKey
-	var state string
-	var version int
+	var l lookup
 	// One round trip: the schema's version and the snapshot (a one-shot
 	// search pays for every round trip before its first answer).
 	err := s.withTimeout(ctx, func(ctx context.Context) error {
-		return s.pool.QueryRow(ctx, `SELECT s.id, r.name, s.commit, s.recipe, s.state,
-			(SELECT max(version) FROM dossier_schema_migrations)
-			FROM dossier_snapshots s JOIN dossier_repos r ON r.id = s.repo_id
-			WHERE ($1 <> 0 AND s.id = $1) OR ($1 = 0 AND r.name = $2 AND s.commit = $3 AND s.recipe = $4)`,
-			id, key.Repo, key.Commit, key.Recipe).Scan(&id, &got.Repo, &got.Commit, &got.Recipe, &state, &version)
+		return l.scan(s.pool.QueryRow(ctx, lookupSQL, id, key.Repo, key.Commit, key.Recipe))
 	})
-	if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "42P01" {
-		return nil, fmt.Errorf("shared store %s holds no dossier index: run `dossier index --store URL` (or `dossier store migrate`) first", s.server)
+	if err := s.checkLookup(l, err, key, id); err != nil {
+		return nil, err
 	}
-	if err == nil && version > newest(s.migrations) {
-		return nil, &NewerSchemaError{Server: s.server, Version: version, Known: newest(s.migrations)}
+	return &remote{s: s, id: l.id, key: l.key, checked: true, counts: map[string]int{}}, nil
+}
+
+// lookupSQL finds a snapshot by id ($1), or by key ($1 = 0), with the
+// schema's version.
+const lookupSQL = `SELECT s.id, r.name, s.commit, s.recipe, s.state,
+	(SELECT max(version) FROM dossier_schema_migrations)
+	FROM dossier_snapshots s JOIN dossier_repos r ON r.id = s.repo_id
+	WHERE ($1 <> 0 AND s.id = $1) OR ($1 = 0 AND r.name = $2 AND s.commit = $3 AND s.recipe = $4)`
+
+// lookup is the answer of lookupSQL.
+type lookup struct {
+	id      int64
+	key     store.SnapshotKey
+	state   string
+	version int
+}
+
+func (l *lookup) scan(row pgx.Row) error {
+	return row.Scan(&l.id, &l.key.Repo, &l.key.Commit, &l.key.Recipe, &l.state, &l.version)
+}
+
+// checkLookup turns the answer of lookupSQL for key (or id), or its
+// error, into what the reader should do.
+func (s *Store) checkLookup(l lookup, err error, key store.SnapshotKey, id int64) error {
+	if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "42P01" {
+		return fmt.Errorf("shared store %s holds no dossier index: run `dossier index --store URL` (or `dossier store migrate`) first", s.server)
+	}
+	if err == nil && l.version > newest(s.migrations) {
+		return &NewerSchemaError{Server: s.server, Version: l.version, Known: newest(s.migrations)}
 	}
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return nil, fmt.Errorf("shared store %s holds no snapshot %s (gc may have dropped it): run `dossier index --store` again", s.server, key)
+		return fmt.Errorf("shared store %s holds no snapshot %s (gc may have dropped it): run `dossier index --store` again", s.server, key)
 	case err != nil:
-		return nil, s.wrap("open snapshot "+key.String(), err)
-	case key.Repo != "" && got != key:
-		return nil, fmt.Errorf("shared store %s: snapshot %d is %s, not %s (the store was rebuilt?): run `dossier index --store` again", s.server, id, got, key)
-	case state != "ready":
-		return nil, fmt.Errorf("shared store %s: snapshot %s is still being uploaded: wait for its upload to finish", s.server, got)
+		return s.wrap("open snapshot "+key.String(), err)
+	case key.Repo != "" && l.key != key:
+		return fmt.Errorf("shared store %s: snapshot %d is %s, not %s (the store was rebuilt?): run `dossier index --store` again", s.server, id, l.key, key)
+	case l.state != "ready":
+		return fmt.Errorf("shared store %s: snapshot %s is still being uploaded: wait for its upload to finish", s.server, l.key)
 	}
-	return &remote{s: s, id: id, key: got, counts: map[string]int{}}, nil
+	return nil
+}
+
+// check makes sure, once, that a snapshot opened by id (deferred) is
+// still there and still key's, before its first answer is used.
+func (r *remote) check(ctx context.Context) error {
+	if r.checked {
+		return nil
+	}
+	var l lookup
+	err := r.s.withTimeout(ctx, func(ctx context.Context) error {
+		return l.scan(r.s.pool.QueryRow(ctx, lookupSQL, r.id, r.key.Repo, r.key.Commit, r.key.Recipe))
+	})
+	if err := r.s.checkLookup(l, err, r.key, r.id); err != nil {
+		return err
+	}
+	r.checked = true
+	return nil
 }
 
 // remote is one ready snapshot. Ready snapshots never change, so counts
 // are kept once asked.
 type remote struct {
-	s      *Store
-	id     int64
-	key    store.SnapshotKey
-	owner  bool // Close closes s
-	counts map[string]int
+	s     *Store
+	id    int64
+	key   store.SnapshotKey
+	owner bool // Close closes s
+	// checked: the snapshot was found ready (see check)
+	checked bool
+	counts  map[string]int
 	// vec: the snapshot's vector model, once looked up (model 0: none)
 	vec struct {
 		checked     bool
@@ -160,6 +225,9 @@ const scanBatch = 512
 // Get returns the value of key in bucket, nil when absent: one round
 // trip, on a statement pgx prepared once per connection.
 func (r *remote) Get(ctx context.Context, bucket string, key []byte) ([]byte, error) {
+	if err := r.check(ctx); err != nil {
+		return nil, err
+	}
 	kind := kindOf(bucket)
 	if kind == kindNone {
 		return nil, nil
@@ -181,6 +249,9 @@ func (r *remote) Get(ctx context.Context, bucket string, key []byte) ([]byte, er
 // fn runs between batches, never while a query is open, so it may call
 // r again.
 func (r *remote) Scan(ctx context.Context, bucket string, from []byte, want int, fn func(k, v []byte) bool) error {
+	if err := r.check(ctx); err != nil {
+		return err
+	}
 	kind := kindOf(bucket)
 	if kind == kindNone {
 		return nil
@@ -220,6 +291,9 @@ func (r *remote) Scan(ctx context.Context, bucket string, from []byte, want int,
 
 // Size returns the length of key's value in bucket, -1 when absent.
 func (r *remote) Size(ctx context.Context, bucket string, key []byte) (int, error) {
+	if err := r.check(ctx); err != nil {
+		return 0, err
+	}
 	kind := kindOf(bucket)
 	if kind == kindNone {
 		return -1, nil
@@ -242,13 +316,16 @@ func (r *remote) Size(ctx context.Context, bucket string, key []byte) (int, erro
 // of a value stored uncompressed (see 0001_core.sql) reads only the
 // TOAST chunks of the range.
 func (r *remote) GetRange(ctx context.Context, bucket string, key []byte, off, n int) ([]byte, error) {
+	if err := r.check(ctx); err != nil {
+		return nil, err
+	}
 	kind := kindOf(bucket)
 	if kind == kindNone {
 		return nil, nil
 	}
 	var v []byte
 	args := r.args(kind, bucket, nonNil(key))
-	q := fmt.Sprintf("SELECT substring(value FROM $%d::int + 1 FOR $%d::int) FROM (%s) v", len(args)+1, len(args)+2, queries[kind].get)
+	q := rangeQuery(kind, args)
 	err := r.s.withTimeout(ctx, func(ctx context.Context) error {
 		return r.s.pool.QueryRow(ctx, q, append(args, off, n)...).Scan(&v)
 	})
@@ -261,8 +338,127 @@ func (r *remote) GetRange(ctx context.Context, bucket string, key []byte, off, n
 	return v, nil
 }
 
+// Fetch sends every read in one batch: pgx pipelines the statements, so
+// the reads cost one round trip between them. The ranges of one value
+// (a query's candidates in the metadata table) go in one statement.
+func (r *remote) Fetch(ctx context.Context, reads []store.Read) ([][]byte, error) {
+	vals := make([][]byte, len(reads))
+	b := &pgx.Batch{}
+	// A snapshot opened by id is checked in the same round trip, ahead
+	// of the reads.
+	check := !r.checked
+	if check {
+		b.Queue(lookupSQL, r.id, r.key.Repo, r.key.Commit, r.key.Recipe)
+	}
+	groups := fetchGroups(reads)
+	for _, g := range groups {
+		rd := reads[g[0]]
+		kind := kindOf(rd.Bucket)
+		args := r.args(kind, rd.Bucket, nonNil(rd.Key))
+		switch {
+		case rd.N == 0:
+			b.Queue(queries[kind].get, args...)
+		case len(g) == 1:
+			b.Queue(rangeQuery(kind, args), append(args, rd.Off, rd.N)...)
+		default:
+			offs, ns := make([]int32, len(g)), make([]int32, len(g))
+			for k, i := range g {
+				offs[k], ns[k] = int32(reads[i].Off), int32(reads[i].N)
+			}
+			b.Queue(rangesQuery(kind, args), append(args, offs, ns)...)
+		}
+	}
+	if len(groups) == 0 {
+		return vals, nil
+	}
+	var cerr error
+	err := r.s.withTimeout(ctx, func(ctx context.Context) error {
+		res := r.s.pool.SendBatch(ctx, b)
+		defer res.Close()
+		if check {
+			var l lookup
+			err := l.scan(res.QueryRow())
+			if cerr = r.s.checkLookup(l, err, r.key, r.id); cerr != nil {
+				return cerr
+			}
+		}
+		for _, g := range groups {
+			if len(g) == 1 {
+				if err := res.QueryRow().Scan(&vals[g[0]]); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+					return err
+				}
+				continue
+			}
+			rows, _ := res.Query()
+			var k int
+			var v []byte
+			_, err := pgx.ForEachRow(rows, []any{&k, &v}, func() error {
+				if k < 1 || k > len(g) {
+					return fmt.Errorf("range %d of %d", k, len(g))
+				}
+				vals[g[k-1]] = v
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return res.Close()
+	})
+	if cerr != nil {
+		return nil, cerr
+	}
+	if err != nil {
+		return nil, r.s.wrap(fmt.Sprintf("read %d values of %s", len(reads), r.key), err)
+	}
+	r.checked = true
+	return vals, nil
+}
+
+// fetchGroups groups the reads of a Fetch by statement, in order: each
+// whole value alone, the ranges of one value together. Buckets that are
+// not shared are left out (they read as absent).
+func fetchGroups(reads []store.Read) [][]int {
+	var groups [][]int
+	at := map[string]int{} // a value's ranges: their group
+	for i, rd := range reads {
+		if kindOf(rd.Bucket) == kindNone {
+			continue
+		}
+		if rd.N == 0 {
+			groups = append(groups, []int{i})
+			continue
+		}
+		k := rd.Bucket + "\x00" + string(rd.Key)
+		if g, ok := at[k]; ok {
+			groups[g] = append(groups[g], i)
+			continue
+		}
+		at[k] = len(groups)
+		groups = append(groups, []int{i})
+	}
+	return groups
+}
+
+// rangesQuery reads several ranges of a get query's value, one row each
+// with its place (from 1) among the ranges: its arguments, then the
+// arrays of offsets and lengths.
+func rangesQuery(kind bucketKind, args []any) string {
+	return fmt.Sprintf(`SELECT t.i::int, substring(v.value FROM t.o + 1 FOR t.n) FROM (%s) v
+		CROSS JOIN unnest($%d::int[], $%d::int[]) WITH ORDINALITY AS t(o, n, i)`, queries[kind].get, len(args)+1, len(args)+2)
+}
+
+// rangeQuery reads a range of a get query's value: its arguments, then
+// the offset and the length.
+func rangeQuery(kind bucketKind, args []any) string {
+	return fmt.Sprintf("SELECT substring(value FROM $%d::int + 1 FOR $%d::int) FROM (%s) v", len(args)+1, len(args)+2, queries[kind].get)
+}
+
 // Count returns how many pairs bucket holds.
 func (r *remote) Count(ctx context.Context, bucket string) (int, error) {
+	if err := r.check(ctx); err != nil {
+		return 0, err
+	}
 	kind := kindOf(bucket)
 	if kind == kindNone {
 		return 0, nil
@@ -288,6 +484,9 @@ func (r *remote) Generation() uint64 { return uint64(r.id) }
 // Nearest is answered by the vector tables (migration 0002, see
 // vectors.go); ok is false where the server keeps no vectors of model.
 func (r *remote) Nearest(ctx context.Context, model string, q []float32, k int, pathPrefix string) ([]store.VectorHit, bool, error) {
+	if err := r.check(ctx); err != nil {
+		return nil, false, err
+	}
 	if !r.vec.checked {
 		err := r.s.withTimeout(ctx, func(ctx context.Context) error {
 			return r.s.pool.QueryRow(ctx, "SELECT id, dims FROM dossier_models WHERE name = $1", model).Scan(&r.vec.model, &r.vec.dims)

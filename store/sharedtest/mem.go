@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dossierhq/dossier/store"
 )
@@ -23,7 +24,14 @@ type Mem struct {
 	records map[recKey]store.FileRows
 	snaps   map[store.SnapshotKey]*snap
 	gen     uint64
+	// trips counts the reads its snapshots answered, each as one round
+	// trip of a server would (see RoundTrips).
+	trips atomic.Int64
 }
+
+// RoundTrips is how many requests the store's snapshots have answered: a
+// server would have taken one round trip for each.
+func (m *Mem) RoundTrips() int64 { return m.trips.Load() }
 
 type recKey struct {
 	store.RecordKey
@@ -189,24 +197,51 @@ func (r *remote) pairs(bucket string) [][2][]byte {
 }
 
 func (r *remote) Get(_ context.Context, bucket string, key []byte) ([]byte, error) {
+	r.m.trips.Add(1)
+	return r.get(bucket, key), nil
+}
+
+// Fetch answers every read in one request.
+func (r *remote) Fetch(_ context.Context, reads []store.Read) ([][]byte, error) {
+	r.m.trips.Add(1)
+	vals := make([][]byte, len(reads))
+	for i, rd := range reads {
+		v := r.get(rd.Bucket, rd.Key)
+		if rd.N > 0 {
+			v = rangeOf(v, rd.Off, rd.N)
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+func rangeOf(v []byte, off, n int) []byte {
+	if off >= len(v) {
+		return nil
+	}
+	return v[off:min(off+n, len(v))]
+}
+
+func (r *remote) get(bucket string, key []byte) []byte {
 	if slices.Contains(store.FileBuckets, bucket) {
 		r.m.mu.Lock()
 		defer r.m.mu.Unlock()
 		k, ok := r.s.files[string(key)]
 		if !ok {
-			return nil, nil
+			return nil
 		}
-		return r.m.records[k].Values[bucket], nil
+		return r.m.records[k].Values[bucket]
 	}
 	for _, kv := range r.pairs(bucket) {
 		if bytes.Equal(kv[0], key) {
-			return kv[1], nil
+			return kv[1]
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 func (r *remote) Scan(_ context.Context, bucket string, from []byte, _ int, fn func(k, v []byte) bool) error {
+	r.m.trips.Add(1)
 	for _, kv := range r.pairs(bucket) {
 		if from != nil && bytes.Compare(kv[0], from) < 0 {
 			continue
@@ -219,6 +254,7 @@ func (r *remote) Scan(_ context.Context, bucket string, from []byte, _ int, fn f
 }
 
 func (r *remote) Count(_ context.Context, bucket string) (int, error) {
+	r.m.trips.Add(1)
 	return len(r.pairs(bucket)), nil
 }
 func (r *remote) Generation() uint64 { return r.s.gen }
@@ -226,6 +262,7 @@ func (r *remote) Generation() uint64 { return r.s.gen }
 // Nearest answers exactly, by inner product with every vector of the
 // snapshot.
 func (r *remote) Nearest(_ context.Context, _ string, q []float32, k int, prefix string) ([]store.VectorHit, bool, error) {
+	r.m.trips.Add(1)
 	r.m.mu.Lock()
 	defer r.m.mu.Unlock()
 	var hits []store.VectorHit
@@ -286,18 +323,16 @@ func (m *Mem) Dump(fn func(what string, b []byte)) {
 	}
 }
 
-func (r *remote) Size(ctx context.Context, bucket string, key []byte) (int, error) {
-	v, err := r.Get(ctx, bucket, key)
-	if v == nil || err != nil {
-		return -1, err
+func (r *remote) Size(_ context.Context, bucket string, key []byte) (int, error) {
+	r.m.trips.Add(1)
+	v := r.get(bucket, key)
+	if v == nil {
+		return -1, nil
 	}
 	return len(v), nil
 }
 
-func (r *remote) GetRange(ctx context.Context, bucket string, key []byte, off, n int) ([]byte, error) {
-	v, err := r.Get(ctx, bucket, key)
-	if err != nil || off >= len(v) {
-		return nil, err
-	}
-	return v[off:min(off+n, len(v))], nil
+func (r *remote) GetRange(_ context.Context, bucket string, key []byte, off, n int) ([]byte, error) {
+	r.m.trips.Add(1)
+	return rangeOf(r.get(bucket, key), off, n), nil
 }
