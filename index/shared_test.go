@@ -395,5 +395,15 @@ func TestSharedSearchReadsAhead(t *testing.T) {
 	if trips > 4 {
 		t.Errorf("a new query of 8 terms, %d results in %d files, took %d round trips; want at most 4", len(res.Results), len(files), trips)
 	}
-	compareAnswers(t, root, clone, []search.Query{q})
+	// A symbol query of four names: their lookups in one round trip.
+	sq := search.Query{Text: "SnapshotSealed Postings RawBlob Cursor", K: 10, Mode: search.Symbol}
+	before = m.RoundTrips()
+	res, err = search.NewEngine().SearchRoot(ctx, clone, sq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trips := m.RoundTrips() - before; len(res.Results) < 4 || trips > 4 {
+		t.Errorf("a symbol query of 4 names: %d results, %d round trips; want at most 4", len(res.Results), trips)
+	}
+	compareAnswers(t, root, clone, []search.Query{q, sq})
 }

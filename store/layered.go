@@ -162,7 +162,7 @@ func (c *remoteCursor) load(from []byte) (k, v []byte) {
 		return nil, nil
 	}
 	size := c.size
-	ck := fmt.Sprintf("scan\x00%s\x00%d\x00%s", c.r.name, size, from)
+	ck := scanKey(c.r.name, size, from)
 	var err error
 	if raw, ok := c.r.v.cache.get(ck); ok {
 		c.batch = decodePairs(c.batch, raw)
@@ -174,12 +174,16 @@ func (c *remoteCursor) load(from []byte) (k, v []byte) {
 		if err != nil {
 			c.r.v.fail(err)
 		} else {
-			c.r.v.cache.put(ck, encodePairs(c.batch))
+			c.r.v.cache.put(ck, EncodePairs(c.batch))
 		}
 	}
 	c.done = err != nil || len(c.batch) < size
 	c.size = min(4*size, cursorBatch)
 	return c.cur()
+}
+
+func scanKey(bucket string, size int, from []byte) string {
+	return fmt.Sprintf("scan\x00%s\x00%d\x00%s", bucket, size, from)
 }
 
 func (c *remoteCursor) cur() (k, v []byte) {
@@ -484,9 +488,9 @@ func (s *sharedDB) view(db *DB, fn func(*Tx) error) error {
 	return db.bolt.View(run)
 }
 
-// encodePairs is a batch of pairs as the cache keeps it: each key and
-// value preceded by its length.
-func encodePairs(ps [][2][]byte) []byte {
+// EncodePairs is a batch of pairs as the cache keeps it, and as
+// Remote.Fetch answers a scan: each key and value preceded by its length.
+func EncodePairs(ps [][2][]byte) []byte {
 	out := []byte{}
 	for _, p := range ps {
 		out = binary.AppendUvarint(out, uint64(len(p[0])))

@@ -1,6 +1,9 @@
 package store
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // A query of a shared snapshot knows most of what it will read before it
 // reads it: the postings of its terms, the metadata entries of its
@@ -118,6 +121,20 @@ func (b *Batch) Spans(s SealedValue, spans [][2]int) {
 		if off, n := sp[0], sp[1]; off >= 0 && n > 0 && off+n <= r.size {
 			b.add(Read{Bucket: r.bucket, Key: []byte(r.key), Off: off, N: n}, r.spanKey(off, n), false)
 		}
+	}
+}
+
+// SymbolSeeks adds the first symbols from each of froms on, as a lookup
+// of a name reads them (see Tx.SymbolsWithPrefix): the first batch of
+// its cursor.
+func (b *Batch) SymbolSeeks(froms []string) {
+	if !b.Shared() {
+		return
+	}
+	for _, from := range froms {
+		from = strings.ToLower(from)
+		rd := Read{Bucket: BucketSymbols, Key: []byte(from), Scan: firstBatch}
+		b.add(rd, scanKey(rd.Bucket, rd.Scan, rd.Key), true)
 	}
 }
 

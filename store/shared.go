@@ -72,11 +72,14 @@ type Remote interface {
 }
 
 // Read is one read of Remote.Fetch: key's whole value in Bucket when N
-// is zero, else N bytes of it from Off on.
+// and Scan are zero, else N bytes of it from Off on; or, when Scan is
+// positive, up to Scan pairs of Bucket from Key on, as Scan gives them,
+// encoded by EncodePairs.
 type Read struct {
 	Bucket string
 	Key    []byte
 	Off, N int
+	Scan   int
 }
 
 // VectorHit is one answer of Remote.Nearest.

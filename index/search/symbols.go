@@ -67,6 +67,18 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 		}
 		best[k] = max(best[k], score)
 	}
+	// A shared store's lookups, all in one round trip (see store.Batch),
+	// with the postings of the query's words, which bestLines weighs the
+	// results' lines by.
+	b := v.tx.Batch()
+	b.Postings(v.e.terms(q))
+	for _, w := range cands {
+		b.SymbolSeeks([]string{w + "\x00"})
+		if full && len(w) >= 2 {
+			b.SymbolSeeks([]string{w + "\x01"})
+		}
+	}
+	b.Fetch()
 	for _, w := range cands {
 		var exact []store.Symbol
 		err := v.tx.SymbolsWithPrefix(strings.ToLower(w)+"\x00", func(s store.Symbol) bool {

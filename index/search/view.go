@@ -235,9 +235,9 @@ func (v *view) docMeta(d int) (*Meta, error) {
 // prefetch reads ahead, from a shared snapshot, what finish will read
 // of the candidates (see store.Batch): the offsets of their metadata
 // entries (the whole offset table, once), then the entries with the texts
-// of the first k candidates' files (bestLines reads those of the
-// results), in one round trip rather than two for each candidate and one
-// for each text.
+// of the first 2k candidates' files (bestLines reads those of the
+// results, which reranking picks among them), in one round trip rather
+// than two for each candidate and one for each text.
 func (v *view) prefetch(cands []fused, k int) {
 	b := v.tx.Batch()
 	if !b.Shared() {
@@ -251,7 +251,7 @@ func (v *view) prefetch(cands []fused, k int) {
 				docs = append(docs, d)
 			}
 		}
-		if i < k && !slices.Contains(paths, c.key.path) {
+		if i < 2*k && !slices.Contains(paths, c.key.path) {
 			paths = append(paths, c.key.path)
 		}
 	}

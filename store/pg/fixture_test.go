@@ -190,8 +190,11 @@ func checkFetch(t *testing.T, r store.Remote, want map[string][]store.KV) {
 	t.Helper()
 	ctx := context.Background()
 	var reads []store.Read
-	for _, b := range append(slices.Clone(store.FileBuckets), store.SnapshotBuckets...) {
+	for _, b := range append(append(slices.Clone(store.FileBuckets), store.SnapshotBuckets...), store.BucketSymbols) {
 		for i, kv := range want[b] {
+			if i%11 == 0 {
+				reads = append(reads, store.Read{Bucket: b, Key: kv.Key[:len(kv.Key)-1], Scan: 3})
+			}
 			if i%5 == 0 {
 				reads = append(reads, store.Read{Bucket: b, Key: kv.Key})
 			}
@@ -212,9 +215,17 @@ func checkFetch(t *testing.T, r store.Remote, want map[string][]store.KV) {
 	}
 	for i, rd := range reads {
 		var v []byte
-		if rd.N == 0 {
+		switch {
+		case rd.Scan > 0:
+			var ps [][2][]byte
+			err = r.Scan(ctx, rd.Bucket, rd.Key, rd.Scan, func(k, v []byte) bool {
+				ps = append(ps, [2][]byte{k, v})
+				return len(ps) < rd.Scan
+			})
+			v = store.EncodePairs(ps)
+		case rd.N == 0:
 			v, err = r.Get(ctx, rd.Bucket, rd.Key)
-		} else {
+		default:
 			v, err = r.GetRange(ctx, rd.Bucket, rd.Key, rd.Off, rd.N)
 		}
 		if err != nil || !bytes.Equal(v, vals[i]) || (v == nil) != (vals[i] == nil) {

@@ -356,6 +356,8 @@ func (r *remote) Fetch(ctx context.Context, reads []store.Read) ([][]byte, error
 		kind := kindOf(rd.Bucket)
 		args := r.args(kind, rd.Bucket, nonNil(rd.Key))
 		switch {
+		case rd.Scan > 0:
+			b.Queue(queries[kind].scan, append(args, rd.Scan)...)
 		case rd.N == 0:
 			b.Queue(queries[kind].get, args...)
 		case len(g) == 1:
@@ -383,6 +385,20 @@ func (r *remote) Fetch(ctx context.Context, reads []store.Read) ([][]byte, error
 			}
 		}
 		for _, g := range groups {
+			if rd := reads[g[0]]; rd.Scan > 0 {
+				rows, _ := res.Query()
+				ps := [][2][]byte{}
+				var k, v []byte
+				_, err := pgx.ForEachRow(rows, []any{&k, &v}, func() error {
+					ps = append(ps, [2][]byte{k, v})
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				vals[g[0]] = store.EncodePairs(ps)
+				continue
+			}
 			if len(g) == 1 {
 				if err := res.QueryRow().Scan(&vals[g[0]]); err != nil && !errors.Is(err, pgx.ErrNoRows) {
 					return err
@@ -425,7 +441,7 @@ func fetchGroups(reads []store.Read) [][]int {
 		if kindOf(rd.Bucket) == kindNone {
 			continue
 		}
-		if rd.N == 0 {
+		if rd.N == 0 || rd.Scan > 0 {
 			groups = append(groups, []int{i})
 			continue
 		}

@@ -206,6 +206,16 @@ func (r *remote) Fetch(_ context.Context, reads []store.Read) ([][]byte, error) 
 	r.m.trips.Add(1)
 	vals := make([][]byte, len(reads))
 	for i, rd := range reads {
+		if rd.Scan > 0 {
+			var ps [][2][]byte
+			for _, kv := range r.pairs(rd.Bucket) {
+				if len(ps) < rd.Scan && bytes.Compare(kv[0], rd.Key) >= 0 {
+					ps = append(ps, kv)
+				}
+			}
+			vals[i] = store.EncodePairs(ps)
+			continue
+		}
 		v := r.get(rd.Bucket, rd.Key)
 		if rd.N > 0 {
 			v = rangeOf(v, rd.Off, rd.N)
