@@ -104,6 +104,9 @@ type Indexer struct {
 	runCtx          context.Context
 	// noQuick keeps Run from the quick path while that path runs.
 	noQuick bool
+	// link: the workspace reads a shared snapshot and the indexer keeps
+	// its overlay only (see keepshared.go).
+	link *store.Link
 }
 
 // Open takes the writer lock of opts.Root. A second indexer on the same
@@ -157,6 +160,9 @@ func (ix *Indexer) ctx() context.Context {
 // A damaged index (store.ErrDamaged, when it is opened or a record is read)
 // is kept as index.db.damaged and rebuilt from scratch.
 func (ix *Indexer) Run(ctx context.Context) (Summary, error) {
+	if ix.link != nil {
+		return ix.syncOverlay(ctx, nil)
+	}
 	if sum, ok, err := ix.quickRun(ctx); ok {
 		return sum, err
 	}

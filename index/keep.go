@@ -49,11 +49,27 @@ func Keep(ctx context.Context, opts Options, h KeepHooks) error {
 	if opts.LockTimeout == 0 {
 		opts.LockTimeout = 200 * time.Millisecond
 	}
+	l, linked, err := store.ReadLink(opts.Root)
+	if err != nil {
+		return err
+	}
+	if linked {
+		// The store holds the index: there is nothing to build.
+		took := h.Took
+		h.Took = func(_, waited bool) {
+			if took != nil {
+				took(false, waited)
+			}
+		}
+	}
 	ix, err := openTurn(ctx, opts, h)
 	if ix == nil {
 		return err // nil when ctx ended first
 	}
 	defer ix.Close()
+	if linked {
+		ix.keepLinked(l)
+	}
 	sum, err := ix.Run(ctx)
 	if ctx.Err() != nil {
 		return nil

@@ -21,6 +21,9 @@ import (
 // exists, or is now ignored, is removed with everything under it. A
 // directory, or a change to an ignore file, falls back to a full Run.
 func (ix *Indexer) Update(ctx context.Context, paths []string) (Summary, error) {
+	if ix.link != nil {
+		return ix.syncOverlay(ctx, paths)
+	}
 	sum, err := ix.updatePaths(ctx, paths, nil)
 	if errors.Is(err, store.ErrDamaged) && ctx.Err() == nil {
 		// A full run sets the damaged file aside and rebuilds.
@@ -46,11 +49,15 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 	skips := discover.NewSkips(ix.opts.Verbose)
 	for _, p := range paths {
 		// A manifest decides which files a framework describer reads.
-		if base := path.Base(p); base == ".gitignore" || base == discover.IgnoreFile || isManifest(p) || strings.HasPrefix(p, ".git/info/") {
+		// (An overlay holds the files themselves: the store's snapshot
+		// answers for the rest as its commit had them.)
+		if base := path.Base(p); ix.link == nil && (base == ".gitignore" || base == discover.IgnoreFile || isManifest(p) || strings.HasPrefix(p, ".git/info/")) {
 			return ix.Run(ctx)
 		}
 		c, reason, err := discover.Check(ix.root, p, opts)
 		switch {
+		case errors.Is(err, discover.ErrIsDir) && ix.link != nil:
+			continue // its files are listed themselves
 		case errors.Is(err, discover.ErrIsDir):
 			return ix.Run(ctx)
 		case err != nil:
