@@ -232,8 +232,10 @@ func exportFile(tx *store.Tx, f store.File) (store.FileRows, error) {
 		return rows, fmt.Errorf("%s holds a secret the local index did not record (it was built with other secret rules): remove .dossier/index.db and run `dossier index --store` again", f.Path)
 	}
 	finders := redactFinders(chunks)
+	stored := text
 	if f.Secrets > 0 || anySecrets(chunks) || finders {
-		if err := store.MaskRows(&rows, maskSecrets(f.Path, text, chunks), chunks); err != nil {
+		stored = maskSecrets(f.Path, text, chunks)
+		if err := store.MaskRows(&rows, stored, chunks); err != nil {
 			return rows, err
 		}
 		redact := func(s string) string { r, _ := secrets.RedactString("", s); return r }
@@ -241,6 +243,7 @@ func exportFile(tx *store.Tx, f store.File) (store.FileRows, error) {
 			return rows, err
 		}
 	}
+	rows.Grams = store.Trigrams(stored)
 	if rec := tx.VectorRecord(f.Path); rec != nil {
 		vs, err := search.DecodeVectors(rec)
 		if err == nil && vs.Len() == len(chunks) {

@@ -407,3 +407,53 @@ func TestSharedSearchReadsAhead(t *testing.T) {
 	}
 	compareAnswers(t, root, clone, []search.Query{q, sq})
 }
+
+// TestSharedRegexReadsOnlyCandidates: a regular expression search of a
+// shared snapshot is sent only the texts that hold the trigrams of its
+// required literals, and answers as the local index does; a pattern
+// without a usable literal reads every text and answers the same.
+func TestSharedRegexReadsOnlyCandidates(t *testing.T) {
+	root := sharedRepo(t)
+	m := sharedtest.New("mem://" + t.Name())
+	clone := publishAndClone(t, root, m, "mem://"+t.Name())
+	files := 0
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+			files++
+		}
+		return nil
+	})
+	for _, c := range []struct {
+		pattern  string
+		atMost   int
+		atLeast  int
+		matching string
+	}{
+		{`func \(t \*Tx\) RawBlob\(`, 3, 1, "related.go"},
+		{`(?i)DECODEBLOB`, files / 3, 1, "blob.go"},
+		{`Overlay|Nearest\(`, files / 3, 3, "layered.go"},
+		// case-insensitive with an s: ſ matches it too, which a trigram
+		// cannot tell; and no literal at all: every text
+		{`snapshot`, 2 * files, files / 2, "layered.go"},
+		{`[A-Z]\w+\(\)`, 2 * files, files / 2, ""},
+	} {
+		q := search.Query{Text: c.pattern, Mode: search.Regex, K: 1000}
+		// What an earlier query fetched would be read from the cache.
+		if err := os.RemoveAll(filepath.Join(clone, store.DirName, "shared-cache")); err != nil {
+			t.Fatal(err)
+		}
+		before := m.BlobsSent()
+		res, err := search.NewEngine().SearchRoot(context.Background(), clone, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent := int(m.BlobsSent() - before)
+		if sent > c.atMost || sent < c.atLeast {
+			t.Errorf("regex %q: %d texts sent (of %d files), want %d-%d", c.pattern, sent, files, c.atLeast, c.atMost)
+		}
+		if c.matching != "" && !strings.Contains(resultsJSON(t, res), c.matching) {
+			t.Errorf("regex %q: no result in %s: %s", c.pattern, c.matching, resultsJSON(t, res))
+		}
+		compareAnswers(t, root, clone, []search.Query{q})
+	}
+}

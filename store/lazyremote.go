@@ -98,6 +98,14 @@ func (z *lazyRemote) Fetch(ctx context.Context, reads []Read) ([][]byte, error) 
 	return r.Fetch(ctx, reads)
 }
 
+func (z *lazyRemote) Grep(ctx context.Context, clauses [][][]int32) ([]string, bool, error) {
+	r, err := z.open()
+	if err != nil {
+		return nil, false, err
+	}
+	return r.Grep(ctx, clauses)
+}
+
 func (z *lazyRemote) Count(ctx context.Context, bucket string) (int, error) {
 	r, err := z.open()
 	if err != nil {

@@ -120,6 +120,24 @@ func (p *prefilter) match(text []byte, lower *[]byte) bool {
 	return true
 }
 
+// byTrigram returns the clauses a trigram index can answer exactly (see
+// store.RawBlobsFor): all of them, but for a case-insensitive pattern
+// those with a literal holding s or k, which ſ and the Kelvin sign also
+// match (match passes any file holding those).
+func (p *prefilter) byTrigram() [][][]byte {
+	if p == nil {
+		return nil
+	}
+	var out [][][]byte
+	for _, c := range p.clauses {
+		if p.fold && slices.ContainsFunc(c, func(l []byte) bool { return bytes.ContainsAny(l, "sk") }) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // The only non-ASCII runes that simple case folding maps onto ASCII
 // letters, in UTF-8.
 var (

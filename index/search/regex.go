@@ -38,7 +38,9 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 		raw  []byte
 	}
 	var files []file
-	err = v.tx.RawBlobs(func(p string, raw []byte) error {
+	// A shared store sends only the texts that may match (see
+	// store.RawBlobsFor); the expression runs on them here.
+	err = v.tx.RawBlobsFor(pf.byTrigram(), func(p string, raw []byte) error {
 		if f.path(p) {
 			files = append(files, file{p, raw})
 		}

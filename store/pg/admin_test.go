@@ -131,7 +131,7 @@ func TestStatus(t *testing.T) {
 	defer u.Close()
 	st, err = s.Status(ctx)
 	// 0002 (vectors) stays pending on a server without pgvector.
-	if err != nil || st.SchemaVersion != 1 || st.KnownVersion != KnownVersion() || len(st.Pending) != 1 || st.Size == 0 || len(st.Repos) != 1 {
+	if err != nil || st.SchemaVersion != 3 || st.KnownVersion != KnownVersion() || len(st.Pending) != 1 || st.Size == 0 || len(st.Repos) != 1 {
 		t.Fatalf("status: %+v, %v", st, err)
 	}
 	snaps := st.Repos[0].Snapshots

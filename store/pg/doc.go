@@ -20,6 +20,11 @@
 //     buckets (meta, the search snapshot and postings, testlinks,
 //     pathids).
 //   - dossier_refs: names pointing at snapshots, which gc keeps.
+//   - dossier_record_grams: the trigrams of each record's (masked) text,
+//     under a GIN index: a regular expression search asks which files
+//     hold its literals' trigrams and is sent only their texts (see
+//     store/grams.go; Remote.Grep). A record stored before migration 0003
+//     counts as missing until an upload sends its trigrams.
 //
 // A clone a few commits away from a stored snapshot sends only the files
 // whose records the store lacks (Upload.Missing); a clone at a stored
@@ -39,6 +44,17 @@
 // unnest(arrays) on PGlite, which cannot take COPY (Options.NoCopy, set
 // by itself when version() names Emscripten/WASM). PGlite also serves one
 // connection at a time: give it pool_max_conns=1 in the URL.
+//
+// # Reading
+//
+// A linked workspace opens its snapshot by the id its link records and
+// checks it with its first read, in the same round trip. A query sends
+// what it knows it will read as one pgx batch (Remote.Fetch: the
+// postings of its terms; its candidates' metadata entries, all ranges of
+// one value in one statement, with its results' texts; a symbol query's
+// name lookups), which pgx pipelines: a one-shot search takes a
+// connection and two or three round trips. Values and ranges it read are
+// kept in the workspace's cache (store/remotecache.go).
 //
 // # Schema
 //

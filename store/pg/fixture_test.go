@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/dossierhq/dossier/store"
@@ -15,9 +17,10 @@ import (
 // keys and value bytes a bbolt index would hold (values are opaque to
 // the store, so any bytes do; they include 0 and 0xff bytes on purpose).
 type fixture struct {
-	key   store.SnapshotKey
-	files []store.FileRows
-	pairs []store.KV // per snapshot
+	key      store.SnapshotKey
+	files    []store.FileRows
+	pairs    []store.KV     // per snapshot
+	versions map[string]int // of each file
 }
 
 // fileRows makes one file's rows, a function of path and version (its
@@ -36,13 +39,19 @@ func fileRows(path string, version int) store.FileRows {
 		r.Symbols = append(r.Symbols, store.KV{Bucket: store.BucketSymbols, Key: []byte(k), Value: []byte("sym " + k)})
 	}
 	r.Vectors = []store.ChunkVector{{ChunkID: path + "#1", Hash: fmt.Sprintf("c%d-%s", version, path)}}
+	r.Grams = store.Trigrams([]byte(fixtureText(path, version)))
 	return r
+}
+
+// fixtureText is the text whose trigrams fileRows gives.
+func fixtureText(path string, version int) string {
+	return fmt.Sprintf("The text of %s, Version %d.", path, version)
 }
 
 // newFixture makes a snapshot of repo at commit with files (path ->
 // version) and extra per-snapshot pairs.
 func newFixture(repo, commit string, files map[string]int, postings int) fixture {
-	fx := fixture{key: store.SnapshotKey{Repo: repo, Commit: commit, Recipe: "recipe-1"}}
+	fx := fixture{key: store.SnapshotKey{Repo: repo, Commit: commit, Recipe: "recipe-1"}, versions: maps.Clone(files)}
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -181,6 +190,47 @@ func checkReads(t *testing.T, r store.Remote, fx fixture) {
 		}
 	}
 	checkFetch(t, r, want)
+	checkGrep(t, r, fx)
+}
+
+// checkGrep asks for the files holding literals of fileRows' texts: one
+// file's name, one version with letters in another case, either of two,
+// and one no file holds.
+func checkGrep(t *testing.T, r store.Remote, fx fixture) {
+	t.Helper()
+	lit := func(s ...string) [][]byte {
+		var out [][]byte
+		for _, l := range s {
+			out = append(out, []byte(l))
+		}
+		return out
+	}
+	first, last := fx.files[0].Path, fx.files[len(fx.files)-1].Path
+	for _, c := range []struct {
+		clauses [][][]byte
+		want    func(text string) bool
+	}{
+		{[][][]byte{lit(first + ",")}, func(text string) bool { return strings.Contains(text, first+",") }},
+		{[][][]byte{lit("version 1."), lit("THE TEXT")}, func(text string) bool { return strings.Contains(strings.ToLower(text), "version 1.") }},
+		{[][][]byte{lit(first+",", last+",")}, func(text string) bool {
+			return strings.Contains(text, first+",") || strings.Contains(text, last+",")
+		}},
+		{[][][]byte{lit("no file holds this")}, func(string) bool { return false }},
+	} {
+		paths, ok, err := r.Grep(context.Background(), store.GramClauses(c.clauses))
+		if err != nil || !ok {
+			t.Fatalf("Grep %q: %v, ok %v", c.clauses, err, ok)
+		}
+		var want []string
+		for _, f := range fx.files {
+			if c.want(fixtureText(f.Path, fx.versions[f.Path])) {
+				want = append(want, f.Path)
+			}
+		}
+		if !slices.Equal(paths, want) {
+			t.Fatalf("Grep %q = %q, want %q", c.clauses, paths, want)
+		}
+	}
 }
 
 // checkFetch asserts that one Fetch of whole values, ranges of one value

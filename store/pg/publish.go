@@ -134,7 +134,8 @@ func (u *upload) Missing(ctx context.Context, keys []store.RecordKey) ([]store.R
 		paths, hashes := splitKeys(part)
 		err := u.s.withTimeout(ctx, func(ctx context.Context) error {
 			rows, _ := u.conn.Query(ctx, `SELECT k.i FROM unnest($1::bytea[], $2::text[]) WITH ORDINALITY AS k(path, hash, i)
-				WHERE NOT EXISTS (SELECT 1 FROM dossier_records r WHERE r.path = k.path AND r.hash = k.hash AND r.recipe = $3)
+				WHERE NOT EXISTS (SELECT 1 FROM dossier_records r JOIN dossier_record_grams g ON g.record_id = r.id
+					WHERE r.path = k.path AND r.hash = k.hash AND r.recipe = $3)
 				ORDER BY k.i`, paths, hashes, u.key.Recipe)
 			idx, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 			for _, i := range idx {
@@ -201,6 +202,9 @@ func (u *upload) putRecords(ctx context.Context, tx pgx.Tx, rows []store.FileRow
 	}
 	var values, symbols, chunks [][]any
 	var vectors []store.ChunkVector
+	if err := u.putGrams(ctx, tx, rows, ids); err != nil {
+		return err
+	}
 	for _, r := range rows {
 		id, fresh := ids[r.RecordKey]
 		if !fresh {
@@ -233,6 +237,33 @@ func (u *upload) putRecords(ctx context.Context, tx pgx.Tx, rows []store.FileRow
 		}
 	}
 	return u.putVectors(ctx, tx, vectors)
+}
+
+// putGrams stores the trigrams of rows (fresh holds the ids of the
+// records just inserted): of a record stored before migration 0003 too,
+// which Missing reports as missing until it has them.
+func (u *upload) putGrams(ctx context.Context, tx pgx.Tx, rows []store.FileRows, fresh map[store.RecordKey]int64) error {
+	b := &pgx.Batch{}
+	for _, r := range rows {
+		if r.Grams == nil {
+			continue
+		}
+		if id, ok := fresh[r.RecordKey]; ok {
+			b.Queue("INSERT INTO dossier_record_grams (record_id, grams) VALUES ($1, $2) ON CONFLICT DO NOTHING", id, r.Grams)
+			continue
+		}
+		b.Queue(`INSERT INTO dossier_record_grams (record_id, grams)
+			SELECT id, $4 FROM dossier_records WHERE path = $1 AND hash = $2 AND recipe = $3
+			ON CONFLICT DO NOTHING`, []byte(r.Path), r.Hash, u.key.Recipe, r.Grams)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	// One round trip; an int4[] a row, which COPY and unnest do not fit.
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("insert into dossier_record_grams: %w", err)
+	}
+	return nil
 }
 
 // putVectors stores the vectors of the records just sent, where the server

@@ -240,3 +240,29 @@ func TestUploadRefusesBadInput(t *testing.T) {
 		t.Fatal("began a snapshot without commit and recipe")
 	}
 }
+
+// TestGramsOfOlderRecords: records stored without trigrams (before
+// migration 0003) leave their snapshots searched by reading every text,
+// count as missing, and get their trigrams from the next upload that
+// holds them.
+func TestGramsOfOlderRecords(t *testing.T) {
+	s := openTest(t)
+	ctx := context.Background()
+	old := newFixture("r", "c1", manyFiles(6), 3)
+	for i := range old.files {
+		old.files[i].Grams = nil
+	}
+	publish(t, s, old)
+	r := openFixture(t, s, old)
+	if _, ok, err := r.Grep(ctx, store.GramClauses([][][]byte{{[]byte("text")}})); ok || err != nil {
+		t.Fatalf("a snapshot without trigrams: ok %v, %v", ok, err)
+	}
+	next := newFixture("r", "c2", manyFiles(6), 3)
+	if sent := publish(t, s, next); sent != len(next.files) {
+		t.Fatalf("%d of %d records sent again, want all: they lack trigrams", sent, len(next.files))
+	}
+	checkReads(t, openFixture(t, s, next), next)
+	if n := count(t, s, "SELECT count(*) FROM dossier_records"); n != len(next.files) {
+		t.Fatalf("%d records, want %d: the records were stored twice", n, len(next.files))
+	}
+}

@@ -27,7 +27,13 @@ type Mem struct {
 	// trips counts the reads its snapshots answered, each as one round
 	// trip of a server would (see RoundTrips).
 	trips atomic.Int64
+	// blobs counts the texts its snapshots sent (see BlobsSent).
+	blobs atomic.Int64
 }
+
+// BlobsSent is how many file texts (the blobs bucket's values) the
+// store's snapshots have sent.
+func (m *Mem) BlobsSent() int64 { return m.blobs.Load() }
 
 // RoundTrips is how many requests the store's snapshots have answered: a
 // server would have taken one round trip for each.
@@ -233,6 +239,9 @@ func rangeOf(v []byte, off, n int) []byte {
 }
 
 func (r *remote) get(bucket string, key []byte) []byte {
+	if bucket == store.BucketBlobs {
+		r.m.blobs.Add(1)
+	}
 	if slices.Contains(store.FileBuckets, bucket) {
 		r.m.mu.Lock()
 		defer r.m.mu.Unlock()
@@ -250,11 +259,45 @@ func (r *remote) get(bucket string, key []byte) []byte {
 	return nil
 }
 
+// Grep answers from the records' Grams; not ok when one of the
+// snapshot's records has none.
+func (r *remote) Grep(_ context.Context, clauses [][][]int32) ([]string, bool, error) {
+	r.m.trips.Add(1)
+	r.m.mu.Lock()
+	defer r.m.mu.Unlock()
+	var out []string
+	for p, k := range r.s.files {
+		grams := r.m.records[k].Grams
+		if grams == nil {
+			return nil, false, nil
+		}
+		if holds(grams, clauses) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out, true, nil
+}
+
+func holds(grams []int32, clauses [][][]int32) bool {
+	for _, c := range clauses {
+		if !slices.ContainsFunc(c, func(lit []int32) bool {
+			return !slices.ContainsFunc(lit, func(g int32) bool { _, ok := slices.BinarySearch(grams, g); return !ok })
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
 func (r *remote) Scan(_ context.Context, bucket string, from []byte, _ int, fn func(k, v []byte) bool) error {
 	r.m.trips.Add(1)
 	for _, kv := range r.pairs(bucket) {
 		if from != nil && bytes.Compare(kv[0], from) < 0 {
 			continue
+		}
+		if bucket == store.BucketBlobs {
+			r.m.blobs.Add(1)
 		}
 		if !fn(kv[0], kv[1]) {
 			return nil
