@@ -243,7 +243,7 @@ func exportFile(tx *store.Tx, f store.File) (store.FileRows, error) {
 			return rows, err
 		}
 	}
-	rows.Grams = store.Trigrams(stored)
+	rows.Grams = store.GramBits(stored)
 	if rec := tx.VectorRecord(f.Path); rec != nil {
 		vs, err := search.DecodeVectors(rec)
 		if err == nil && vs.Len() == len(chunks) {

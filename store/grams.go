@@ -7,31 +7,58 @@ import (
 
 // A regular expression search reads every file's text: on a local index a
 // pass over the file's memory map, on a shared snapshot the whole
-// corpus sent over the network. So the shared store also indexes each
-// file by the trigrams of its (masked) text, and a search asks it first
-// which files hold the trigrams of the literals every match must contain
-// (the prefilter of index/search/literal.go): only those texts are sent,
-// and the regular expression itself still runs here, on them, so the
-// answer is the local one. The trigrams are bytes with ASCII letters
-// lower-cased, which a case-sensitive literal satisfies too; Postgres
-// keeps them in an int4[] column under a GIN index (store/pg migration
-// 0003), which needs no extension.
+// corpus sent over the network. So the shared store also keeps, for each
+// file, a Bloom filter of the trigrams of its (masked) text, and a search
+// asks it first which files may hold the trigrams of the literals every
+// match must contain (the prefilter of index/search/literal.go): only
+// those texts are sent, and the regular expression itself still runs
+// here, on them, so the answer is the local one (a false positive costs a
+// text sent, never a result). Trigrams are bytes with ASCII letters
+// lower-cased, which a case-sensitive literal satisfies too. A filter is
+// a power of two bits, about eight a distinct trigram (a probe of an
+// absent trigram is then a false positive about one time in nine, and a
+// literal of several trigrams almost never), from 512 bits to 512 Kbits:
+// a few percent of the text, stored once per record, tested by the server
+// with get_bit (no index to maintain, so an upload stays as fast).
 
-// Trigrams returns the distinct trigrams of text (see gram), sorted.
-func Trigrams(text []byte) []int32 {
-	if len(text) < 3 {
-		return []int32{}
-	}
+const (
+	minGramBits = 1 << 9
+	maxGramBits = 1 << 19
+)
+
+// GramBits returns the Bloom filter of text's trigrams (see gram and
+// gramHash): bit i is bit i%8 of byte i/8, as Postgres' get_bit counts.
+func GramBits(text []byte) []byte {
 	seen := make(map[int32]struct{}, min(len(text), 1<<14))
 	for i := 0; i+3 <= len(text); i++ {
 		seen[gram(text[i:])] = struct{}{}
 	}
-	out := make([]int32, 0, len(seen))
-	for g := range seen {
-		out = append(out, g)
+	m := minGramBits
+	for m < 8*len(seen) && m < maxGramBits {
+		m *= 2
 	}
-	slices.Sort(out)
-	return out
+	bits := make([]byte, m/8)
+	for g := range seen {
+		i := gramHash(g) & int64(m-1)
+		bits[i/8] |= 1 << (i % 8)
+	}
+	return bits
+}
+
+// BitsHold reports whether the filter bits may hold every trigram of
+// hashes (GramHashes' literals).
+func BitsHold(bits []byte, hashes []int64) bool {
+	m := int64(len(bits)) * 8
+	if m == 0 {
+		return false
+	}
+	for _, h := range hashes {
+		i := h & (m - 1)
+		if bits[i/8]&(1<<(i%8)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // gram is the trigram at the start of b: its three bytes, ASCII letters
@@ -47,23 +74,37 @@ func lower(c byte) byte {
 	return c
 }
 
-// GramClauses turns a prefilter's clauses (all must hold; a clause holds
-// when one of its literals occurs) into trigram clauses (a literal holds
-// when a text has all its trigrams). A clause with a literal of fewer than
-// three bytes filters nothing by trigram and is left out.
-func GramClauses(clauses [][][]byte) [][][]int32 {
-	var out [][][]int32
+// gramHash spreads a trigram over 43 bits (positive in an int8), of
+// which a filter takes the low ones.
+func gramHash(g int32) int64 {
+	return int64(uint64(g) * 0x9E3779B97F4A7C15 >> 21)
+}
+
+// GramHashes turns a prefilter's clauses (all must hold; a clause holds
+// when one of its literals occurs) into the trigram hashes of each
+// literal (it may occur where a filter holds them all). A clause with a
+// literal of fewer than three bytes filters nothing and is left out.
+func GramHashes(clauses [][][]byte) [][][]int64 {
+	var out [][][]int64
 next:
 	for _, c := range clauses {
-		var gc [][]int32
+		var hc [][]int64
 		for _, lit := range c {
 			if len(lit) < 3 {
 				continue next
 			}
-			gc = append(gc, Trigrams(lit))
+			seen := map[int32]bool{}
+			var hs []int64
+			for i := 0; i+3 <= len(lit); i++ {
+				if g := gram(lit[i:]); !seen[g] {
+					seen[g] = true
+					hs = append(hs, gramHash(g))
+				}
+			}
+			hc = append(hc, hs)
 		}
-		if len(gc) > 0 {
-			out = append(out, gc)
+		if len(hc) > 0 {
+			out = append(out, hc)
 		}
 	}
 	return out
@@ -75,7 +116,7 @@ next:
 // overlay's from the local index, in path order; anything else gives
 // every text.
 func (t *Tx) RawBlobsFor(clauses [][][]byte, fn func(path string, raw []byte) error) error {
-	grams := GramClauses(clauses)
+	grams := GramHashes(clauses)
 	if t.shared == nil || len(grams) == 0 {
 		return t.RawBlobs(fn)
 	}
@@ -119,7 +160,7 @@ func (t *Tx) RawBlobsFor(clauses [][][]byte, fn func(path string, raw []byte) er
 // grep asks the remote for the files that may hold clauses, once per
 // snapshot (kept in its cache); ok is false when the snapshot's texts are
 // not indexed by trigram.
-func (v *sharedView) grep(clauses [][][]int32) (paths []string, ok bool) {
+func (v *sharedView) grep(clauses [][][]int64) (paths []string, ok bool) {
 	var key []byte
 	for _, c := range clauses {
 		key = binary.AppendUvarint(key, uint64(len(c)))

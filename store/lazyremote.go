@@ -98,7 +98,7 @@ func (z *lazyRemote) Fetch(ctx context.Context, reads []Read) ([][]byte, error) 
 	return r.Fetch(ctx, reads)
 }
 
-func (z *lazyRemote) Grep(ctx context.Context, clauses [][][]int32) ([]string, bool, error) {
+func (z *lazyRemote) Grep(ctx context.Context, clauses [][][]int64) ([]string, bool, error) {
 	r, err := z.open()
 	if err != nil {
 		return nil, false, err

@@ -55,11 +55,12 @@ type Remote interface {
 	// a one-shot search's time. vals[i] answers reads[i] as Get or
 	// GetRange would.
 	Fetch(ctx context.Context, reads []Read) (vals [][]byte, err error)
-	// Grep returns the paths of the snapshot's files whose text holds,
-	// for every clause, all the trigrams of one of its literals (see
-	// GramClauses), in byte order; ok is false when the snapshot's texts
-	// are not indexed by trigram (the caller then reads them all).
-	Grep(ctx context.Context, clauses [][][]int32) (paths []string, ok bool, err error)
+	// Grep returns the paths of the snapshot's files whose trigram filter
+	// holds, for every clause, all the trigram hashes of one of its
+	// literals (see GramHashes, BitsHold), in byte order; ok is false
+	// when a file of the snapshot has no filter (the caller then reads
+	// every text).
+	Grep(ctx context.Context, clauses [][][]int64) (paths []string, ok bool, err error)
 	// Generation identifies the snapshot's content: it changes when the
 	// link moves to another snapshot.
 	Generation() uint64
@@ -140,9 +141,10 @@ type FileRows struct {
 	Symbols []KV
 	// Vectors are the chunks' vectors, for a server's vector index.
 	Vectors []ChunkVector
-	// Grams are the trigrams of the file's text as stored (Trigrams), for
-	// a server's regular expression prefilter (see grams.go).
-	Grams []int32
+	// Grams is the Bloom filter of the trigrams of the file's text as
+	// stored (GramBits), for a server's regular expression prefilter (see
+	// grams.go).
+	Grams []byte
 }
 
 // KV is one pair of a bucket.

@@ -20,11 +20,11 @@
 //     buckets (meta, the search snapshot and postings, testlinks,
 //     pathids).
 //   - dossier_refs: names pointing at snapshots, which gc keeps.
-//   - dossier_record_grams: the trigrams of each record's (masked) text,
-//     under a GIN index: a regular expression search asks which files
-//     hold its literals' trigrams and is sent only their texts (see
-//     store/grams.go; Remote.Grep). A record stored before migration 0003
-//     counts as missing until an upload sends its trigrams.
+//   - dossier_record_grams: a Bloom filter of the trigrams of each
+//     record's (masked) text: a regular expression search asks which
+//     files may hold its literals' trigrams and is sent only their texts
+//     (see store/grams.go; Remote.Grep). A record stored before migration
+//     0003 counts as missing until an upload sends its filter.
 //
 // A clone a few commits away from a stored snapshot sends only the files
 // whose records the store lacks (Upload.Missing); a clone at a stored

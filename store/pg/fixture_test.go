@@ -39,7 +39,7 @@ func fileRows(path string, version int) store.FileRows {
 		r.Symbols = append(r.Symbols, store.KV{Bucket: store.BucketSymbols, Key: []byte(k), Value: []byte("sym " + k)})
 	}
 	r.Vectors = []store.ChunkVector{{ChunkID: path + "#1", Hash: fmt.Sprintf("c%d-%s", version, path)}}
-	r.Grams = store.Trigrams([]byte(fixtureText(path, version)))
+	r.Grams = store.GramBits([]byte(fixtureText(path, version)))
 	return r
 }
 
@@ -217,7 +217,7 @@ func checkGrep(t *testing.T, r store.Remote, fx fixture) {
 		}},
 		{[][][]byte{lit("no file holds this")}, func(string) bool { return false }},
 	} {
-		paths, ok, err := r.Grep(context.Background(), store.GramClauses(c.clauses))
+		paths, ok, err := r.Grep(context.Background(), store.GramHashes(c.clauses))
 		if err != nil || !ok {
 			t.Fatalf("Grep %q: %v, ok %v", c.clauses, err, ok)
 		}

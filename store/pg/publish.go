@@ -239,29 +239,31 @@ func (u *upload) putRecords(ctx context.Context, tx pgx.Tx, rows []store.FileRow
 	return u.putVectors(ctx, tx, vectors)
 }
 
-// putGrams stores the trigrams of rows (fresh holds the ids of the
+// putGrams stores the trigram filters of rows (fresh holds the ids of the
 // records just inserted): of a record stored before migration 0003 too,
-// which Missing reports as missing until it has them.
+// which Missing reports as missing until it has one.
 func (u *upload) putGrams(ctx context.Context, tx pgx.Tx, rows []store.FileRows, fresh map[store.RecordKey]int64) error {
-	b := &pgx.Batch{}
+	var bulk [][]any
+	older := &pgx.Batch{}
 	for _, r := range rows {
 		if r.Grams == nil {
 			continue
 		}
 		if id, ok := fresh[r.RecordKey]; ok {
-			b.Queue("INSERT INTO dossier_record_grams (record_id, grams) VALUES ($1, $2) ON CONFLICT DO NOTHING", id, r.Grams)
+			bulk = append(bulk, []any{id, r.Grams})
 			continue
 		}
-		b.Queue(`INSERT INTO dossier_record_grams (record_id, grams)
+		older.Queue(`INSERT INTO dossier_record_grams (record_id, bits)
 			SELECT id, $4 FROM dossier_records WHERE path = $1 AND hash = $2 AND recipe = $3
 			ON CONFLICT DO NOTHING`, []byte(r.Path), r.Hash, u.key.Recipe, r.Grams)
 	}
-	if b.Len() == 0 {
-		return nil
+	if err := u.s.writeRows(ctx, tx, recordGrams, bulk); err != nil {
+		return err
 	}
-	// One round trip; an int4[] a row, which COPY and unnest do not fit.
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("insert into dossier_record_grams: %w", err)
+	if older.Len() > 0 {
+		if err := tx.SendBatch(ctx, older).Close(); err != nil {
+			return fmt.Errorf("insert into dossier_record_grams: %w", err)
+		}
 	}
 	return nil
 }

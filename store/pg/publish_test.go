@@ -254,7 +254,7 @@ func TestGramsOfOlderRecords(t *testing.T) {
 	}
 	publish(t, s, old)
 	r := openFixture(t, s, old)
-	if _, ok, err := r.Grep(ctx, store.GramClauses([][][]byte{{[]byte("text")}})); ok || err != nil {
+	if _, ok, err := r.Grep(ctx, store.GramHashes([][][]byte{{[]byte("text")}})); ok || err != nil {
 		t.Fatalf("a snapshot without trigrams: ok %v, %v", ok, err)
 	}
 	next := newFixture("r", "c2", manyFiles(6), 3)

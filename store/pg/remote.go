@@ -141,7 +141,7 @@ type remote struct {
 	owner bool // Close closes s
 	// checked: the snapshot was found ready (see check)
 	checked bool
-	// grams.all: every file of the snapshot has trigrams (see Grep)
+	// grams.all: every file of the snapshot has a trigram filter (see Grep)
 	grams  struct{ checked, all bool }
 	counts map[string]int
 	// vec: the snapshot's vector model, once looked up (model 0: none)
@@ -473,56 +473,52 @@ func rangeQuery(kind bucketKind, args []any) string {
 	return fmt.Sprintf("SELECT substring(value FROM $%d::int + 1 FOR $%d::int) FROM (%s) v", len(args)+1, len(args)+2, queries[kind].get)
 }
 
-// Grep finds the files whose trigrams hold the clauses, by the GIN index
-// of dossier_record_grams; not ok when a file of the snapshot has no
-// trigrams (its record was stored before migration 0003), which is
-// asked once.
-func (r *remote) Grep(ctx context.Context, clauses [][][]int32) ([]string, bool, error) {
+// Grep finds the files whose trigram filters hold the clauses, testing
+// each filter of the snapshot with get_bit (store/grams.go); not ok when
+// a file of the snapshot has no filter (its record was stored before
+// migration 0003).
+func (r *remote) Grep(ctx context.Context, clauses [][][]int64) ([]string, bool, error) {
 	if err := r.check(ctx); err != nil {
 		return nil, false, err
-	}
-	if !r.grams.checked {
-		err := r.s.withTimeout(ctx, func(ctx context.Context) error {
-			return r.s.pool.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM dossier_snapshot_files f
-				WHERE f.snapshot_id = $1 AND NOT EXISTS (SELECT 1 FROM dossier_record_grams g WHERE g.record_id = f.record_id))`, r.id).Scan(&r.grams.all)
-		})
-		if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "42P01" {
-			err, r.grams.all = nil, false // a schema before 0003
-		}
-		if err != nil {
-			return nil, false, r.s.wrap("read the trigrams of "+r.key.String(), err)
-		}
-		r.grams.checked = true
-	}
-	if !r.grams.all {
-		return nil, false, nil
 	}
 	args := []any{r.id}
 	var and []string
 	for _, c := range clauses {
 		var or []string
 		for _, lit := range c {
-			args = append(args, lit)
-			or = append(or, fmt.Sprintf("g.grams @> $%d::int4[]", len(args)))
+			var bits []string
+			for _, h := range lit {
+				args = append(args, h)
+				// The filter's size is a power of two: the hash's low bits.
+				bits = append(bits, fmt.Sprintf("get_bit(g.bits, ($%d::int8 & (octet_length(g.bits)::int8 * 8 - 1))::int) = 1", len(args)))
+			}
+			or = append(or, "("+strings.Join(bits, " AND ")+")")
 		}
 		and = append(and, "("+strings.Join(or, " OR ")+")")
 	}
-	q := `SELECT f.path FROM dossier_snapshot_files f JOIN dossier_record_grams g ON g.record_id = f.record_id
-		WHERE f.snapshot_id = $1 AND ` + strings.Join(and, " AND ") + ` ORDER BY f.path`
+	// A file without a filter comes out too, flagged: then none is used.
+	q := `SELECT f.path, g.record_id IS NULL FROM dossier_snapshot_files f LEFT JOIN dossier_record_grams g ON g.record_id = f.record_id
+		WHERE f.snapshot_id = $1 AND (g.record_id IS NULL OR ` + strings.Join(and, " AND ") + `) ORDER BY f.path`
 	var paths []string
+	all := true
 	err := r.s.withTimeout(ctx, func(ctx context.Context) error {
 		rows, _ := r.s.pool.Query(ctx, q, args...)
 		var p []byte
-		_, err := pgx.ForEachRow(rows, []any{&p}, func() error {
+		var none bool
+		_, err := pgx.ForEachRow(rows, []any{&p, &none}, func() error {
 			paths = append(paths, string(p))
+			all = all && !none
 			return nil
 		})
 		return err
 	})
+	if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "42P01" {
+		return nil, false, nil // a schema before 0003
+	}
 	if err != nil {
 		return nil, false, r.s.wrap("find the files that may match in "+r.key.String(), err)
 	}
-	return paths, true, nil
+	return paths, all, nil
 }
 
 // Count returns how many pairs bucket holds.

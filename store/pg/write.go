@@ -21,6 +21,7 @@ type table struct {
 var (
 	recordValues   = table{"dossier_record_values", []string{"record_id", "bucket", "value"}, []string{"bigint", "text", "bytea"}}
 	symbolsTable   = table{"dossier_symbols", []string{"record_id", "key", "value"}, []string{"bigint", "bytea", "bytea"}}
+	recordGrams    = table{"dossier_record_grams", []string{"record_id", "bits"}, []string{"bigint", "bytea"}}
 	recordChunks   = table{"dossier_record_chunks", []string{"record_id", "chunk_id", "ord", "chunk_hash"}, []string{"bigint", "text", "int", "text"}}
 	snapshotValues = table{"dossier_snapshot_values", []string{"snapshot_id", "bucket", "key", "value"}, []string{"bigint", "text", "bytea", "bytea"}}
 )

@@ -261,7 +261,7 @@ func (r *remote) get(bucket string, key []byte) []byte {
 
 // Grep answers from the records' Grams; not ok when one of the
 // snapshot's records has none.
-func (r *remote) Grep(_ context.Context, clauses [][][]int32) ([]string, bool, error) {
+func (r *remote) Grep(_ context.Context, clauses [][][]int64) ([]string, bool, error) {
 	r.m.trips.Add(1)
 	r.m.mu.Lock()
 	defer r.m.mu.Unlock()
@@ -279,11 +279,9 @@ func (r *remote) Grep(_ context.Context, clauses [][][]int32) ([]string, bool, e
 	return out, true, nil
 }
 
-func holds(grams []int32, clauses [][][]int32) bool {
+func holds(bits []byte, clauses [][][]int64) bool {
 	for _, c := range clauses {
-		if !slices.ContainsFunc(c, func(lit []int32) bool {
-			return !slices.ContainsFunc(lit, func(g int32) bool { _, ok := slices.BinarySearch(grams, g); return !ok })
-		}) {
+		if !slices.ContainsFunc(c, func(lit []int64) bool { return store.BitsHold(bits, lit) }) {
 			return false
 		}
 	}

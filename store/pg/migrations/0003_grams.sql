@@ -1,9 +1,9 @@
--- The trigrams of each record's text (as stored: masked), ASCII letters
--- lower-cased, each as three bytes in an int: a regular expression search
--- asks which files hold the trigrams of the literals its matches must
--- contain and reads only their texts (store/grams.go). int4[] under GIN
--- needs no extension. A record stored before this migration has no row:
--- a snapshot holding one is searched by reading every text.
+-- A Bloom filter of the trigrams of each record's text (as stored: masked),
+-- ASCII letters lower-cased: a regular expression search asks which files
+-- may hold the trigrams of the literals its matches must contain and
+-- reads only their texts (store/grams.go). Tested by get_bit in a scan of
+-- the snapshot's files: no index to maintain. A record stored before
+-- this migration has no row: a snapshot holding one is searched by
+-- reading every text, and the next upload holding it sends its filter.
 CREATE TABLE dossier_record_grams (record_id bigint PRIMARY KEY REFERENCES dossier_records ON DELETE CASCADE,
-  grams int4[] NOT NULL);
-CREATE INDEX dossier_record_grams_gin ON dossier_record_grams USING gin (grams);
+  bits bytea NOT NULL);
