@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/dossierhq/dossier/index/history"
 	"github.com/dossierhq/dossier/store"
@@ -27,7 +26,7 @@ func (ix *Indexer) keepLinked(l store.Link) { ix.link = &l }
 // syncOverlay indexes the files of the working tree that differ from the
 // link's commit and records them as the link's overlay.
 func (ix *Indexer) syncOverlay(ctx context.Context, also []string) (Summary, error) {
-	changed, err := OverlayPaths(ctx, ix.root, ix.link.Commit)
+	changed, err := history.OverlayPaths(ctx, ix.root, ix.link.Commit)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -46,31 +45,29 @@ func (ix *Indexer) syncOverlay(ctx context.Context, also []string) (Summary, err
 	return sum, nil
 }
 
-// OverlayPaths lists the files of root's working tree that differ from
-// commit (tracked files changed, added or deleted since, untracked files
-// not ignored), sorted, without dossier's own directory.
-func OverlayPaths(ctx context.Context, root, commit string) ([]string, error) {
-	var out []string
-	for _, args := range [][]string{
-		{"diff", "--name-only", "-z", "--no-renames", commit},
-		{"ls-files", "--others", "--exclude-standard", "-z"},
-	} {
-		raw, err := history.Git(ctx, root, args...)
-		if err != nil {
-			return nil, fmt.Errorf("the files of %s that differ from its shared snapshot's commit %.12s: %w", root, commit, err)
-		}
-		for _, p := range strings.Split(string(raw), "\x00") {
-			if p != "" && !strings.HasPrefix(p, store.DirName+"/") {
-				out = append(out, p)
-			}
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
-}
-
 func union(a, b []string) []string {
 	out := append(slices.Clone(a), b...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// SyncOverlay indexes the overlay of the workspace opts.Root, which is
+// linked to a shared snapshot (see store.Link): the files that differ from
+// the snapshot's commit, and nothing else. It waits for the writer lock
+// as Open does.
+func SyncOverlay(ctx context.Context, opts Options) (Summary, error) {
+	l, linked, err := store.ReadLink(opts.Root)
+	if err != nil {
+		return Summary{}, err
+	}
+	if !linked {
+		return Summary{}, fmt.Errorf("%s is not linked to a shared store: run `dossier index --store URL`", opts.Root)
+	}
+	ix, err := Open(opts)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer ix.Close()
+	ix.keepLinked(l)
+	return ix.Run(ctx)
 }

@@ -3,12 +3,8 @@ package index
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"regexp"
-	"slices"
 	"strings"
 
-	"github.com/dossierhq/dossier/index/history"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/index/vecindex"
@@ -20,73 +16,7 @@ import (
 // rules (which decide what is masked) and the vector model. Two clones
 // with one recipe derive the same records from the same file; a shared
 // store keeps one copy.
-func Recipe(m store.VectorModel) string { return store.Recipe(secrets.Ruleset()) + "+" + m.Key() }
-
-// RepoID is the repository's identity in a shared store: its remote
-// "origin" normalised (host lower-cased, no scheme, user, port or ".git":
-// git@github.com:Org/x.git and https://github.com/Org/x are both
-// "github.com/Org/x"), so that every clone is the same repository.
-// override, when set, wins (--repo-id).
-func RepoID(ctx context.Context, root, override string) (string, error) {
-	if override != "" {
-		return override, nil
-	}
-	out, err := history.Git(ctx, root, "remote", "get-url", "origin")
-	if err != nil {
-		return "", fmt.Errorf("%s has no remote \"origin\" to name it in a shared store (%v): name it with --repo-id NAME", root, err)
-	}
-	id := NormalizeRemote(strings.TrimSpace(string(out)))
-	if id == "" {
-		return "", fmt.Errorf("the remote %q of %s does not name a repository: name it with --repo-id NAME", strings.TrimSpace(string(out)), root)
-	}
-	return id, nil
-}
-
-var scpLike = regexp.MustCompile(`^(?:[^@/]+@)?([^:/]+):(.+)$`)
-
-// NormalizeRemote is a remote URL as RepoID keeps it ("" when it names no
-// repository).
-func NormalizeRemote(remote string) string {
-	var host, path string
-	if u, err := url.Parse(remote); err == nil && u.Scheme != "" && u.Host != "" {
-		host, path = u.Hostname(), u.Path
-	} else if m := scpLike.FindStringSubmatch(remote); m != nil && !strings.Contains(remote, "://") {
-		host, path = m[1], m[2]
-	} else if u != nil && u.Scheme == "file" || strings.HasPrefix(remote, "/") {
-		host, path = "", strings.TrimPrefix(remote, "file://")
-	}
-	path = strings.TrimSuffix(strings.Trim(path, "/"), ".git")
-	if path == "" {
-		return ""
-	}
-	if host == "" {
-		return path
-	}
-	return strings.ToLower(host) + "/" + path
-}
-
-// HeadCommit is the commit HEAD names, and the paths of the working tree
-// that differ from it (modified, added, deleted or untracked, ignored files
-// left out): what a snapshot of that commit would get wrong.
-func HeadCommit(ctx context.Context, root string) (commit string, changed []string, err error) {
-	out, err := history.Git(ctx, root, "rev-parse", "--verify", "HEAD")
-	if err != nil {
-		return "", nil, fmt.Errorf("%s has no commit to index for a shared store (%v): commit first", root, err)
-	}
-	commit = strings.TrimSpace(string(out))
-	st, err := history.Git(ctx, root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
-	if err != nil {
-		return "", nil, err
-	}
-	for _, e := range strings.Split(string(st), "\x00") {
-		// dossier's own directory is the clone's, whether ignored or not.
-		if len(e) > 3 && !strings.HasPrefix(e[3:], store.DirName+"/") {
-			changed = append(changed, e[3:])
-		}
-	}
-	slices.Sort(changed)
-	return commit, changed, nil
-}
+func Recipe(m store.VectorModel) string { return store.ModelRecipe(secrets.Ruleset(), m) }
 
 // PublishReport is what Publish did.
 type PublishReport struct {

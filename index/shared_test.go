@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/index/history"
 	"github.com/dossierhq/dossier/index/related"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/index/secrets/secrettest"
@@ -87,11 +88,11 @@ func publishAndClone(t *testing.T, root string, p store.Publisher, url string) s
 	t.Helper()
 	ctx := context.Background()
 	indexRoot(t, root)
-	repo, err := index.RepoID(ctx, root, "")
+	repo, err := history.RepoID(ctx, root, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	commit, changed, err := index.HeadCommit(ctx, root)
+	commit, changed, err := history.HeadCommit(ctx, root)
 	if err != nil || len(changed) > 0 {
 		t.Fatalf("head: %v, changed %v", err, changed)
 	}
@@ -285,7 +286,7 @@ func TestSharedOverlayAnswersForChangedFiles(t *testing.T) {
 	if err := os.Remove(filepath.Join(clone, "related", "xcache.go")); err != nil {
 		t.Fatal(err)
 	}
-	_, changed, err := index.HeadCommit(context.Background(), clone)
+	_, changed, err := history.HeadCommit(context.Background(), clone)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,11 +29,10 @@ func NewEmbedder(c config.Embed, provider string) (store.VectorModel, embed.Embe
 	if err := c.Check(); err != nil {
 		return store.VectorModel{}, nil, err
 	}
+	m := search.ModelOf(c)
 	if c.Provider == "" || c.Provider == config.ProviderBuiltin {
-		return BuiltinModel, nil, nil
+		return m, nil, nil
 	}
-	m := store.VectorModel{Provider: c.Provider, Model: c.Model, Dims: c.Dimensions, DimsRequested: c.Dimensions > 0,
-		BaseURL: c.BaseURL, KeyEnv: c.APIKeyEnv}
 	e, err := remote.NewOpenAI(search.OpenAIConfig(m, c))
 	if err != nil {
 		return store.VectorModel{}, nil, fmt.Errorf("embedder: %w", err)

@@ -300,3 +300,7 @@ func OpenRemote(ctx context.Context, l Link) (Remote, error) {
 // version and the rules, the two things that change what a file's records
 // hold (see SnapshotKey).
 func Recipe(ruleset string) string { return fmt.Sprintf("s%d-%s", SchemaVersion, ruleset) }
+
+// ModelRecipe is the recipe of an index with secret rules ruleset and
+// vector model m: Recipe, and the model.
+func ModelRecipe(ruleset string, m VectorModel) string { return Recipe(ruleset) + "+" + m.Key() }

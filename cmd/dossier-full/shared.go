@@ -38,11 +38,11 @@ func (s *sharedIndex) before(ctx context.Context, root string) (key store.Snapsh
 	if prefix, err := history.Git(ctx, root, "rev-parse", "--show-prefix"); err == nil && strings.TrimSpace(string(prefix)) != "" {
 		return key, nil, false, fmt.Errorf("%w: %s is a folder of its repository (%s): a shared store keeps whole repositories, run `dossier index --store` at its top", errUsage, root, strings.TrimSpace(string(prefix)))
 	}
-	repo, err := index.RepoID(ctx, root, s.repoID)
+	repo, err := history.RepoID(ctx, root, s.repoID)
 	if err != nil {
 		return key, nil, false, err
 	}
-	commit, changed, err := index.HeadCommit(ctx, root)
+	commit, changed, err := history.HeadCommit(ctx, root)
 	if err != nil {
 		return key, nil, false, err
 	}

@@ -150,3 +150,51 @@ func partFiles(t *testing.T, root string) map[string]string {
 	}
 	return out
 }
+
+// TestFreshCloneReadsItsStore: a fresh clone, with an edit, whose user
+// config names the store that holds its commit: the first reader links
+// it, indexes only the edited file, and answers from the store and the
+// edit; no `dossier index` was run.
+func TestFreshCloneReadsItsStore(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	cfgHome := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfgHome)
+	url := pgtest.Start(t)
+	root := workspace(t, 8)
+	gitRun(t, root, "init", "-q")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-qm", "one")
+	gitRun(t, root, "remote", "add", "origin", "git@github.com:Acme/Fresh.git")
+	must(t, "index", "--root", root, "--store", url)
+	clone := filepath.Join(t.TempDir(), "clone")
+	gitRun(t, filepath.Dir(clone), "clone", "-q", root, clone)
+	gitRun(t, clone, "remote", "set-url", "origin", "https://github.com/Acme/Fresh")
+	f2 := filepath.Join(clone, "pkg000", "f2.go")
+	src, _ := os.ReadFile(f2)
+	os.WriteFile(f2, append(src, "// Walrus marks the edit.\nfunc Walrus() {}\n"...), 0o644)
+	os.MkdirAll(filepath.Join(cfgHome, "dossier"), 0o755)
+	os.WriteFile(filepath.Join(cfgHome, "dossier", "config.toml"), []byte("[store]\nurl = \""+url+"\"\n"), 0o644)
+
+	out, errOut, code := runCLI(t, "search", "--root", clone, "--json", "--mode", "symbol", "Walrus")
+	if code != 0 || !strings.Contains(out, `"path":"pkg000/f2.go"`) || !strings.Contains(errOut, "reading the shared store's snapshot") {
+		t.Fatalf("search in the fresh clone: %d\n%s\n%s", code, out, errOut)
+	}
+	l, linked, err := store.ReadLink(clone)
+	if err != nil || !linked || !slices.Equal(l.Overlay, []string{"pkg000/f2.go"}) {
+		t.Fatalf("the link: %+v %v %v; want the edited file as its overlay", l, linked, err)
+	}
+	want := withoutDebug(t, must(t, "related", "--json", "pkg000/f5.go", "--root", root))
+	if got := withoutDebug(t, must(t, "related", "--json", "pkg000/f5.go", "--root", clone)); got != want {
+		t.Errorf("related in the fresh clone\nlocal: %.300s\nclone: %.300s", want, got)
+	}
+	// A store that lacks the commit leaves the clone as it was.
+	other := filepath.Join(t.TempDir(), "other")
+	gitRun(t, filepath.Dir(other), "clone", "-q", root, other)
+	gitRun(t, other, "commit", "-q", "--allow-empty", "-m", "two")
+	if _, errOut, code := runCLI(t, "related", "pkg000/f5.go", "--root", other); code == 0 || !strings.Contains(errOut, "run `dossier index`") {
+		t.Errorf("a clone at a commit the store lacks: %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(store.LinkPath(other)); !os.IsNotExist(err) {
+		t.Errorf("a clone at a commit the store lacks was linked: %v", err)
+	}
+}

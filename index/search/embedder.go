@@ -18,6 +18,17 @@ import (
 // BuiltinModel describes the builtin embedder's vectors.
 var BuiltinModel = store.VectorModel{Provider: store.ProviderBuiltin, Model: embed.BuiltinModel, Dims: embed.BuiltinDims}
 
+// ModelOf is the vector model the settings c choose (c checked): the
+// builtin one, or c's remote model as far as the settings name it (its
+// dimensions are the endpoint's until a request says).
+func ModelOf(c config.Embed) store.VectorModel {
+	if c.Provider == "" || c.Provider == config.ProviderBuiltin {
+		return BuiltinModel
+	}
+	return store.VectorModel{Provider: c.Provider, Model: c.Model, Dims: c.Dimensions, DimsRequested: c.Dimensions > 0,
+		BaseURL: c.BaseURL, KeyEnv: c.APIKeyEnv}
+}
+
 // OpenAIConfig is the client configuration that reaches a recorded remote
 // model's endpoint, with the limits the user's settings c give its
 // requests (timeout, retries, batch size, concurrency). The indexer and

@@ -74,6 +74,13 @@ func (s *Store) Snapshot(ctx context.Context, key store.SnapshotKey, id int64) (
 	return &remote{s: s, id: l.id, key: l.key, checked: true, counts: map[string]int{}}, nil
 }
 
+// notFound is an error that says what is missing and what to do, and is
+// store.ErrNotFound.
+type notFound struct{ msg string }
+
+func (e *notFound) Error() string        { return e.msg }
+func (e *notFound) Is(target error) bool { return target == store.ErrNotFound }
+
 // lookupSQL finds a snapshot by id ($1), or by key ($1 = 0), with the
 // schema's version.
 const lookupSQL = `SELECT s.id, r.name, s.commit, s.recipe, s.state,
@@ -104,7 +111,7 @@ func (s *Store) checkLookup(l lookup, err error, key store.SnapshotKey, id int64
 	}
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return fmt.Errorf("shared store %s holds no snapshot %s (gc may have dropped it): run `dossier index --store` again", s.server, key)
+		return &notFound{fmt.Sprintf("shared store %s holds no snapshot %s (gc may have dropped it): run `dossier index --store` again", s.server, key)}
 	case err != nil:
 		return s.wrap("open snapshot "+key.String(), err)
 	case key.Repo != "" && l.key != key:

@@ -158,7 +158,7 @@ func (m *Mem) Open(key store.SnapshotKey) (store.Remote, error) {
 	defer m.mu.Unlock()
 	s := m.snaps[key]
 	if s == nil || !s.ready {
-		return nil, fmt.Errorf("%s holds no snapshot %s", m.name, key)
+		return nil, fmt.Errorf("%s holds no snapshot %s: %w", m.name, key, store.ErrNotFound)
 	}
 	return &remote{m: m, s: s, key: key}, nil
 }

@@ -12,14 +12,22 @@ import (
 
 // Workspace resolves root (--root; default: the current directory) and
 // loads its config, printing the config's notices (ignored settings of an
-// untrusted workspace) on notices unless it is nil.
+// untrusted workspace) on notices unless it is nil. A fresh clone whose
+// config names a shared store is linked to it (see LinkFromStore).
 func Workspace(root string, notices io.Writer) (string, config.Config, error) {
 	root, err := ResolveRoot(root)
 	if err != nil {
 		return "", config.Config{}, err
 	}
 	cfg, err := config.Load(root)
-	if err == nil && notices != nil {
+	if err != nil {
+		return root, cfg, err
+	}
+	note, err := LinkFromStore(root, cfg.Store.URL, cfg.Store.PasswordEnv, cfg)
+	if note != "" {
+		cfg.Notices = append(cfg.Notices, note)
+	}
+	if notices != nil {
 		for _, n := range cfg.Notices {
 			fmt.Fprintln(notices, n)
 		}

@@ -77,7 +77,7 @@ func (o *Search) Flags(f *pflag.FlagSet) {
 	f.StringVar(&o.embedder, "embedder", "", "embed the query with this provider (builtin or openai); it must be the index's (default: the index's)")
 	f.StringVar(&o.repo, "repo", "", "search this repository of the shared store instead of the workspace (its name: the normalised remote URL, as `dossier store status` lists it)")
 	f.BoolVar(&o.allRepos, "all-repos", false, "search every repository of the shared store, results merged by score")
-	f.StringVar(&o.store, "store", "", "the shared store for --repo and --all-repos (default: [store] url, or the workspace's)")
+	f.StringVar(&o.store, "store", "", "the shared store: a workspace with no index of its own reads the store's snapshot of its commit; the store of --repo and --all-repos (default: [store] url, or the workspace's)")
 }
 
 // Run answers args (at most one: the query; none or "-" reads queries
@@ -92,6 +92,16 @@ func (o *Search) Run(ctx context.Context, std IO, args []string) error {
 	root, cfg, err := o.ws()
 	if err != nil {
 		return err
+	}
+	if o.store != "" && o.repo == "" && !o.allRepos {
+		// A fresh clone reads the store's snapshot of its commit.
+		note, err := cli.LinkFromStore(root, o.store, cfg.Store.PasswordEnv, cfg)
+		if err != nil {
+			return err
+		}
+		if note != "" {
+			cfg.Notices = append(cfg.Notices, note)
+		}
 	}
 	q, e, scope, err := o.prepare(ctx, root, cfg)
 	var resp search.Response
