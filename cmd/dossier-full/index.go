@@ -91,7 +91,7 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 		opts.RunSummaries = false
 		shared = &sharedIndex{url: url, passwordEnv: pwEnv, repoID: o.repoID, model: opts.Model, out: cmd.OutOrStdout(), errw: stderr}
 		var done bool
-		if key, changed, done, err = shared.before(ctx, root); err != nil || done {
+		if key, changed, done, err = shared.before(ctx, root, opts); err != nil || done {
 			return err
 		}
 	} else if o.repoID != "" {

@@ -34,7 +34,7 @@ func storeSettings(flag string, cfg config.Config) (url, passwordEnv string) {
 // workspace's commit and nothing differs from it, the workspace is linked
 // to that snapshot and nothing is indexed (done). Otherwise the local
 // index runs, and after publishes it.
-func (s *sharedIndex) before(ctx context.Context, root string) (key store.SnapshotKey, changed []string, done bool, err error) {
+func (s *sharedIndex) before(ctx context.Context, root string, opts index.Options) (key store.SnapshotKey, changed []string, done bool, err error) {
 	if prefix, err := history.Git(ctx, root, "rev-parse", "--show-prefix"); err == nil && strings.TrimSpace(string(prefix)) != "" {
 		return key, nil, false, fmt.Errorf("%w: %s is a folder of its repository (%s): a shared store keeps whole repositories, run `dossier index --store` at its top", errUsage, root, strings.TrimSpace(string(prefix)))
 	}
@@ -60,13 +60,20 @@ func (s *sharedIndex) before(ctx context.Context, root string) (key store.Snapsh
 	if id == 0 {
 		return key, changed, false, nil
 	}
-	if len(changed) > 0 {
-		// The store answers for the commit; the local index for what
-		// changed since (indexed by the run that follows).
-		return key, changed, false, nil
-	}
-	if err := store.WriteLink(root, store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key, Snapshot: id}); err != nil {
+	if err := store.WriteLink(root, store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key, Snapshot: id, Overlay: changed}); err != nil {
 		return key, nil, false, err
+	}
+	if len(changed) > 0 {
+		// The store answers for the commit; the local index for the
+		// files that differ from it, and for nothing else.
+		sum, err := index.SyncOverlay(ctx, opts)
+		if err != nil {
+			_ = store.RemoveLink(root)
+			return key, nil, false, err
+		}
+		fmt.Fprintf(s.out, "linked to %s in %s; %d changed files indexed here (%.1f s), the rest answered by the store\n",
+			key, p.Describe(), len(changed), sum.Seconds)
+		return key, nil, true, nil
 	}
 	fmt.Fprintf(s.out, "already indexed: %s is in %s (looked up in %d ms); nothing to index, search away\n",
 		key, p.Describe(), time.Since(start).Milliseconds())

@@ -66,6 +66,24 @@ func TestIndexStoreCLI(t *testing.T) {
 	if code == 0 || !strings.Contains(errOut, "holds no snapshot of \"github.com/nobody/else\"") {
 		t.Fatalf("an unknown repository: %d\n%s\n%s", code, out, errOut)
 	}
+	// An edit: index --store indexes that file only; the store answers
+	// for the rest.
+	f1 := filepath.Join(clone, "pkg000", "f1.go")
+	src, _ := os.ReadFile(f1)
+	os.WriteFile(f1, append(src, "// Okapi marks the edit.\nfunc Okapi() {}\n"...), 0o644)
+	out, errOut, code = runCLI(t, "index", "--root", clone, "--store", url)
+	if code != 0 || !strings.Contains(out, "1 changed files indexed here") {
+		t.Fatalf("index --store with an edit: %d\n%s\n%s", code, out, errOut)
+	}
+	if out, _, _ := runCLI(t, "search", "--root", clone, "--mode", "symbol", "Okapi"); !strings.Contains(out, "pkg000/f1.go") {
+		t.Fatalf("the edit is not found: %s", out)
+	}
+	var ls, cs struct{ Files int }
+	json.Unmarshal([]byte(must(t, "stats", "--root", root, "--json")), &ls)
+	json.Unmarshal([]byte(must(t, "stats", "--root", clone, "--json")), &cs)
+	if ls.Files < 31 || cs.Files != ls.Files {
+		t.Errorf("stats: the edited clone has %d files, the published workspace %d", cs.Files, ls.Files)
+	}
 	_, errOut, code = runCLI(t, "index", "--root", clone)
 	if code != 0 || !strings.Contains(errOut, "unlinked from the shared store") {
 		t.Fatalf("unlink: %d\n%s", code, errOut)
