@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -67,6 +69,13 @@ func Publish(ctx context.Context, root string, p store.Publisher, key store.Snap
 		var files []store.File
 		var keys []store.RecordKey
 		if err := tx.Files(func(f store.File) error {
+			if f.Secrets > 0 {
+				h, err := maskedHash(tx, f)
+				if err != nil {
+					return fmt.Errorf("publish %s: %w", f.Path, err)
+				}
+				f.Hash = h
+			}
 			files = append(files, f)
 			keys = append(keys, store.RecordKey{Path: f.Path, Hash: f.Hash})
 			return nil
@@ -165,8 +174,21 @@ func exportFile(tx *store.Tx, f store.File) (store.FileRows, error) {
 	stored := text
 	if f.Secrets > 0 || anySecrets(chunks) || finders {
 		stored = maskSecrets(f.Path, text, chunks)
+		// The hashes of a text that holds a secret, the file's and its
+		// chunks', are the masked text's: the rest of the text is known,
+		// so a raw hash would let a short secret be guessed offline.
+		for i := range chunks {
+			if c := &chunks[i]; len(c.Secrets) > 0 && c.StartByte >= 0 && c.StartByte <= c.EndByte && c.EndByte <= len(stored) {
+				c.Hash = maskedSum(stored[c.StartByte:c.EndByte])
+			}
+		}
 		if err := store.MaskRows(&rows, stored, chunks); err != nil {
 			return rows, err
+		}
+		if f.Secrets > 0 {
+			if err := store.MaskFileHash(&rows, f.Hash); err != nil {
+				return rows, err
+			}
 		}
 		redact := func(s string) string { r, _ := secrets.RedactString("", s); return r }
 		if err := store.MaskSymbols(&rows, redact); err != nil {
@@ -220,6 +242,25 @@ func maskSecrets(path string, text []byte, chunks []store.Chunk) []byte {
 		c.Signature, _ = secrets.RedactString("", c.Signature)
 	}
 	return out
+}
+
+// maskedHash is the content hash f is published under when it holds
+// secrets: that of its masked text (see exportFile), which every clone
+// computes alike.
+func maskedHash(tx *store.Tx, f store.File) (string, error) {
+	chunks, err := tx.FileChunks(f.Path)
+	if err != nil {
+		return "", err
+	}
+	text, _ := tx.Blob(f.Path)
+	return maskedSum(maskSecrets(f.Path, text, chunks)), nil
+}
+
+// maskedSum is the hash of a masked text: marked, so it never passes for
+// the hash of a raw one.
+func maskedSum(b []byte) string {
+	h := sha256.Sum256(b)
+	return "masked-" + hex.EncodeToString(h[:])
 }
 
 // vectorMoments are the moments of the index's vectors (see

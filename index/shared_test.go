@@ -251,9 +251,41 @@ func TestSharedStoreHoldsNoSecret(t *testing.T) {
 			t.Errorf("%s holds the remote's credentials", what)
 		}
 	}
+	// The hashes of a text holding a secret, the file's and its chunks':
+	// with the rest of the text known, each would let a short secret be
+	// guessed offline.
+	var raw []string
+	db, err := store.OpenLocal(store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.View(func(tx *store.Tx) error {
+		return tx.Files(func(f store.File) error {
+			if f.Secrets == 0 {
+				return nil
+			}
+			raw = append(raw, f.Hash)
+			chunks, err := tx.FileChunks(f.Path)
+			for _, c := range chunks {
+				if len(c.Secrets) > 0 {
+					raw = append(raw, c.Hash)
+				}
+			}
+			return err
+		})
+	})
+	db.Close()
+	if err != nil || len(raw) < 4 {
+		t.Fatalf("the raw hashes of the files with secrets: %q, %v", raw, err)
+	}
 	m.Dump(func(what string, b []byte) {
 		n++
 		check(what, b)
+		for _, h := range raw {
+			if strings.Contains(string(b), h) {
+				t.Errorf("%s holds %s, the hash of a raw text that holds a secret", what, h)
+			}
+		}
 	})
 	if n < 100 {
 		t.Fatalf("dumped only %d values", n)

@@ -165,6 +165,30 @@ func Readable(bucket string, v []byte) ([]byte, error) {
 	return v, nil
 }
 
+// MaskFileHash gives rows the content hash hash (that of the masked
+// text, see index.Publish): the hash of a text that holds a secret, with
+// the rest of the text known, would let a short secret be guessed and
+// checked offline.
+func MaskFileHash(rows *FileRows, hash string) error {
+	rows.Hash = hash
+	if v, ok := rows.Values[BucketFiles]; ok {
+		var f File
+		if err := json.Unmarshal(v, &f); err != nil {
+			return fmt.Errorf("file record of %s: %w", rows.Path, err)
+		}
+		f.Hash = hash
+		raw, err := json.Marshal(f)
+		if err != nil {
+			return err
+		}
+		rows.Values[BucketFiles] = raw
+	}
+	if v, ok := rows.Values[BucketFileStat]; ok && len(v) >= fileStatSize {
+		rows.Values[BucketFileStat] = append(bytes.Clone(v[:fileStatSize]), hash...)
+	}
+	return nil
+}
+
 // MaskSymbols applies redact to the signatures of rows' symbols (a
 // constant's signature holds its value, which may be a secret).
 func MaskSymbols(rows *FileRows, redact func(string) string) error {
