@@ -87,7 +87,7 @@ func (c *remoteCache) lookup(k string, disk bool) ([]byte, bool) {
 	if c.dir == "" || !disk {
 		return nil, false
 	}
-	raw, err := os.ReadFile(c.file(k))
+	raw, err := readCacheFile(c.file(k))
 	if err != nil || len(raw) < 5 || crc32.ChecksumIEEE(raw[4:]) != binary.LittleEndian.Uint32(raw) {
 		return nil, false // none, or not whole: fetched again
 	}
