@@ -349,8 +349,10 @@ func (r *remote) GetRange(ctx context.Context, bucket string, key []byte, off, n
 }
 
 // Fetch sends every read in one batch: pgx pipelines the statements, so
-// the reads cost one round trip between them. The ranges of one value
-// (a query's candidates in the metadata table) go in one statement.
+// the reads cost one round trip between them. The whole values of one
+// bucket go in one statement, and so do the ranges of one value (a
+// query's candidates in the metadata table): a fresh connection plans
+// each statement, and that was most of a batch's time.
 func (r *remote) Fetch(ctx context.Context, reads []store.Read) ([][]byte, error) {
 	vals := make([][]byte, len(reads))
 	b := &pgx.Batch{}
@@ -362,19 +364,23 @@ func (r *remote) Fetch(ctx context.Context, reads []store.Read) ([][]byte, error
 	}
 	groups := fetchGroups(reads)
 	for _, g := range groups {
-		rd := reads[g[0]]
+		rd := reads[g.reads[0]]
 		kind := kindOf(rd.Bucket)
 		args := r.args(kind, rd.Bucket, nonNil(rd.Key))
-		switch {
-		case rd.Scan > 0:
+		switch g.how {
+		case fetchScan:
 			b.Queue(queries[kind].scan, append(args, rd.Scan)...)
-		case rd.N == 0:
+		case fetchOne:
 			b.Queue(queries[kind].get, args...)
-		case len(g) == 1:
-			b.Queue(rangeQuery(kind, args), append(args, rd.Off, rd.N)...)
-		default:
-			offs, ns := make([]int32, len(g)), make([]int32, len(g))
-			for k, i := range g {
+		case fetchValues:
+			keys := make([][]byte, len(g.reads))
+			for k, i := range g.reads {
+				keys[k] = nonNil(reads[i].Key)
+			}
+			b.Queue(valuesQuery(kind), append(args[:len(args)-1], keys)...)
+		case fetchRanges:
+			offs, ns := make([]int32, len(g.reads)), make([]int32, len(g.reads))
+			for k, i := range g.reads {
 				offs[k], ns[k] = int32(reads[i].Off), int32(reads[i].N)
 			}
 			b.Queue(rangesQuery(kind, args), append(args, offs, ns)...)
@@ -395,37 +401,7 @@ func (r *remote) Fetch(ctx context.Context, reads []store.Read) ([][]byte, error
 			}
 		}
 		for _, g := range groups {
-			if rd := reads[g[0]]; rd.Scan > 0 {
-				rows, _ := res.Query()
-				ps := [][2][]byte{}
-				var k, v []byte
-				_, err := pgx.ForEachRow(rows, []any{&k, &v}, func() error {
-					ps = append(ps, [2][]byte{k, v})
-					return nil
-				})
-				if err != nil {
-					return err
-				}
-				vals[g[0]] = store.EncodePairs(ps)
-				continue
-			}
-			if len(g) == 1 {
-				if err := res.QueryRow().Scan(&vals[g[0]]); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-					return err
-				}
-				continue
-			}
-			rows, _ := res.Query()
-			var k int
-			var v []byte
-			_, err := pgx.ForEachRow(rows, []any{&k, &v}, func() error {
-				if k < 1 || k > len(g) {
-					return fmt.Errorf("range %d of %d", k, len(g))
-				}
-				vals[g[k-1]] = v
-				return nil
-			})
-			if err != nil {
+			if err := g.read(res, vals); err != nil {
 				return err
 			}
 		}
@@ -441,29 +417,91 @@ func (r *remote) Fetch(ctx context.Context, reads []store.Read) ([][]byte, error
 	return vals, nil
 }
 
-// fetchGroups groups the reads of a Fetch by statement, in order: each
-// whole value alone, the ranges of one value together. Buckets that are
-// not shared are left out (they read as absent).
-func fetchGroups(reads []store.Read) [][]int {
-	var groups [][]int
-	at := map[string]int{} // a value's ranges: their group
+// fetchGroup is one statement of a Fetch: the reads it answers and how.
+type fetchGroup struct {
+	how   int
+	reads []int
+}
+
+const (
+	fetchOne    = iota // a whole value
+	fetchValues        // whole values of one bucket
+	fetchRanges        // ranges of one value
+	fetchScan          // a scan
+)
+
+// fetchGroups groups the reads of a Fetch by statement, in order of
+// their first read. Buckets that are not shared are left out (they read
+// as absent).
+func fetchGroups(reads []store.Read) []fetchGroup {
+	var groups []fetchGroup
+	at := map[string]int{}
 	for i, rd := range reads {
-		if kindOf(rd.Bucket) == kindNone {
+		kind := kindOf(rd.Bucket)
+		var k string
+		switch {
+		case kind == kindNone:
 			continue
-		}
-		if rd.N == 0 || rd.Scan > 0 {
-			groups = append(groups, []int{i})
+		case rd.Scan > 0:
+			groups = append(groups, fetchGroup{how: fetchScan, reads: []int{i}})
 			continue
+		case rd.N == 0 && kind == kindSymbols:
+			groups = append(groups, fetchGroup{how: fetchOne, reads: []int{i}})
+			continue
+		case rd.N == 0:
+			k = "values\x00" + rd.Bucket
+		default:
+			k = "ranges\x00" + rd.Bucket + "\x00" + string(rd.Key)
 		}
-		k := rd.Bucket + "\x00" + string(rd.Key)
 		if g, ok := at[k]; ok {
-			groups[g] = append(groups[g], i)
+			groups[g].reads = append(groups[g].reads, i)
+			if rd.N == 0 {
+				groups[g].how = fetchValues
+			} else {
+				groups[g].how = fetchRanges
+			}
 			continue
 		}
 		at[k] = len(groups)
-		groups = append(groups, []int{i})
+		how := fetchOne
+		if rd.N > 0 {
+			how = fetchRanges
+		}
+		groups = append(groups, fetchGroup{how: how, reads: []int{i}})
 	}
 	return groups
+}
+
+// read takes g's answers from res into vals.
+func (g fetchGroup) read(res pgx.BatchResults, vals [][]byte) error {
+	switch {
+	case g.how == fetchScan:
+		rows, _ := res.Query()
+		ps := [][2][]byte{}
+		var k, v []byte
+		_, err := pgx.ForEachRow(rows, []any{&k, &v}, func() error {
+			ps = append(ps, [2][]byte{k, v})
+			return nil
+		})
+		vals[g.reads[0]] = store.EncodePairs(ps)
+		return err
+	case g.how == fetchOne:
+		if err := res.QueryRow().Scan(&vals[g.reads[0]]); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		return nil
+	}
+	rows, _ := res.Query()
+	var k int
+	var v []byte
+	_, err := pgx.ForEachRow(rows, []any{&k, &v}, func() error {
+		if k < 1 || k > len(g.reads) {
+			return fmt.Errorf("answer %d of %d", k, len(g.reads))
+		}
+		vals[g.reads[k-1]] = v
+		return nil
+	})
+	return err
 }
 
 // rangesQuery reads several ranges of a get query's value, one row each
@@ -472,6 +510,19 @@ func fetchGroups(reads []store.Read) [][]int {
 func rangesQuery(kind bucketKind, args []any) string {
 	return fmt.Sprintf(`SELECT t.i::int, substring(v.value FROM t.o + 1 FOR t.n) FROM (%s) v
 		CROSS JOIN unnest($%d::int[], $%d::int[]) WITH ORDINALITY AS t(o, n, i)`, queries[kind].get, len(args)+1, len(args)+2)
+}
+
+// valuesQuery reads the whole values of several keys of one bucket, one
+// row each with its place (from 1) among the keys: the snapshot, the
+// bucket, then the array of keys.
+func valuesQuery(kind bucketKind) string {
+	if kind == kindFile {
+		return `SELECT t.i::int, v.value FROM unnest($3::bytea[]) WITH ORDINALITY AS t(p, i)
+			JOIN dossier_snapshot_files f ON f.snapshot_id = $1 AND f.path = t.p
+			JOIN dossier_record_values v ON v.record_id = f.record_id AND v.bucket = $2`
+	}
+	return `SELECT t.i::int, v.value FROM unnest($3::bytea[]) WITH ORDINALITY AS t(k, i)
+		JOIN dossier_snapshot_values v ON v.snapshot_id = $1 AND v.bucket = $2 AND v.key = t.k`
 }
 
 // rangeQuery reads a range of a get query's value: its arguments, then
