@@ -369,7 +369,11 @@ func (r *remote) Fetch(ctx context.Context, reads []store.Read) ([][]byte, error
 		args := r.args(kind, rd.Bucket, nonNil(rd.Key))
 		switch g.how {
 		case fetchScan:
-			b.Queue(queries[kind].scan, append(args, rd.Scan)...)
+			froms := make([][]byte, len(g.reads))
+			for k, i := range g.reads {
+				froms[k] = nonNil(reads[i].Key)
+			}
+			b.Queue(scansQuery(kind, len(args)), append(args[:len(args)-1], froms, rd.Scan)...)
 		case fetchOne:
 			b.Queue(queries[kind].get, args...)
 		case fetchValues:
@@ -443,8 +447,7 @@ func fetchGroups(reads []store.Read) []fetchGroup {
 		case kind == kindNone:
 			continue
 		case rd.Scan > 0:
-			groups = append(groups, fetchGroup{how: fetchScan, reads: []int{i}})
-			continue
+			k = fmt.Sprintf("scans\x00%s\x00%d", rd.Bucket, rd.Scan)
 		case rd.N == 0 && kind == kindSymbols:
 			groups = append(groups, fetchGroup{how: fetchOne, reads: []int{i}})
 			continue
@@ -455,16 +458,17 @@ func fetchGroups(reads []store.Read) []fetchGroup {
 		}
 		if g, ok := at[k]; ok {
 			groups[g].reads = append(groups[g].reads, i)
-			if rd.N == 0 {
+			if groups[g].how == fetchOne {
 				groups[g].how = fetchValues
-			} else {
-				groups[g].how = fetchRanges
 			}
 			continue
 		}
 		at[k] = len(groups)
 		how := fetchOne
-		if rd.N > 0 {
+		switch {
+		case rd.Scan > 0:
+			how = fetchScan
+		case rd.N > 0:
 			how = fetchRanges
 		}
 		groups = append(groups, fetchGroup{how: how, reads: []int{i}})
@@ -477,13 +481,19 @@ func (g fetchGroup) read(res pgx.BatchResults, vals [][]byte) error {
 	switch {
 	case g.how == fetchScan:
 		rows, _ := res.Query()
-		ps := [][2][]byte{}
+		pairs := make([][][2][]byte, len(g.reads))
+		var i int
 		var k, v []byte
-		_, err := pgx.ForEachRow(rows, []any{&k, &v}, func() error {
-			ps = append(ps, [2][]byte{k, v})
+		_, err := pgx.ForEachRow(rows, []any{&i, &k, &v}, func() error {
+			if i < 1 || i > len(g.reads) {
+				return fmt.Errorf("answer %d of %d", i, len(g.reads))
+			}
+			pairs[i-1] = append(pairs[i-1], [2][]byte{k, v})
 			return nil
 		})
-		vals[g.reads[0]] = store.EncodePairs(ps)
+		for n, r := range g.reads {
+			vals[r] = store.EncodePairs(pairs[n])
+		}
 		return err
 	case g.how == fetchOne:
 		if err := res.QueryRow().Scan(&vals[g.reads[0]]); err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -510,6 +520,19 @@ func (g fetchGroup) read(res pgx.BatchResults, vals [][]byte) error {
 func rangesQuery(kind bucketKind, args []any) string {
 	return fmt.Sprintf(`SELECT t.i::int, substring(v.value FROM t.o + 1 FOR t.n) FROM (%s) v
 		CROSS JOIN unnest($%d::int[], $%d::int[]) WITH ORDINALITY AS t(o, n, i)`, queries[kind].get, len(args)+1, len(args)+2)
+}
+
+// scansQuery runs several scans of one bucket, each from its own key, one
+// row per pair with the scan's place (from 1), in key order within each:
+// the snapshot (and the bucket, but for symbols), then the array of keys
+// to start from and the limit of each scan. from is the place of the key
+// among a scan query's parameters ($from), which the lateral row's key
+// stands for.
+func scansQuery(kind bucketKind, from int) string {
+	p := fmt.Sprintf("$%d", from)
+	scan := strings.Replace(queries[kind].scan, p, "t.f", 1)
+	return fmt.Sprintf(`SELECT t.i::int, s.* FROM unnest(%s::bytea[]) WITH ORDINALITY AS t(f, i)
+		CROSS JOIN LATERAL (%s) s ORDER BY 1, 2`, p, scan)
 }
 
 // valuesQuery reads the whole values of several keys of one bucket, one
