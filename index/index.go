@@ -577,9 +577,10 @@ func (ix *Indexer) update(fn func(*store.Tx) error) error {
 }
 
 // view runs fn in one read transaction on the index opened read-only, so
-// readers share the file with it.
+// readers share the file with it: the workspace's own file, which is all
+// the indexer writes, whether or not the workspace is linked to a store.
 func (ix *Indexer) view(fn func(*store.Tx) error) error {
-	db, err := store.OpenContext(ix.ctx(), store.Path(ix.root), store.Options{ReadOnly: true})
+	db, err := store.OpenContext(ix.ctx(), store.Path(ix.root), store.Options{ReadOnly: true, Local: true})
 	if err != nil {
 		return err
 	}
@@ -602,6 +603,29 @@ func (ix *Indexer) newWorker() *worker {
 // since it was built, or there is none of the current layout; otherwise
 // queries read the changed files' own records. The snapshot is built from
 // a read-only open and written in short transactions (search.Builder.Write).
+// CompleteSearch rebuilds the search snapshot unless it holds every file
+// already: what a published index needs (see Publish), as a shared
+// snapshot has no files of its own outside its search tables.
+func (ix *Indexer) CompleteSearch(ctx context.Context) error {
+	dirty := 0
+	err := ix.view(func(tx *store.Tx) error {
+		if !search.SnapshotCurrent(tx) {
+			dirty = -1
+		} else {
+			dirty = tx.DirtyCount()
+		}
+		return nil
+	})
+	if err != nil || dirty == 0 {
+		return err
+	}
+	ix.runCtx = ctx
+	if err := search.Rebuild(ctx, ix.view, ix.update); err != nil {
+		return fmt.Errorf("search snapshot: %w", err)
+	}
+	return nil
+}
+
 func (ix *Indexer) refreshSearch(files int) error {
 	fresh := false
 	err := ix.view(func(tx *store.Tx) error {

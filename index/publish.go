@@ -54,6 +54,11 @@ func Publish(ctx context.Context, root string, p store.Publisher, key store.Snap
 		if tx.Unfinished() {
 			return fmt.Errorf("the local index of %s is unfinished: run `dossier index` to complete it first", root)
 		}
+		if n := tx.DirtyCount(); n > 0 {
+			// The store's readers find a file through the snapshot's
+			// search tables only (see Indexer.CompleteSearch).
+			return fmt.Errorf("the search tables of the local index of %s lack %d files changed since they were built: run `dossier index --store` (it rebuilds them) to publish", root, n)
+		}
 		m, _, err := tx.VectorModel()
 		if err != nil {
 			return err

@@ -52,6 +52,10 @@ func Path(root string) string { return filepath.Join(Dir(root), "index.db") }
 // Options control Open.
 type Options struct {
 	ReadOnly bool
+	// Local opens the workspace's own index file read-only even when the
+	// workspace is linked to a shared store (see Link): what its indexer
+	// reads, as it writes only that file.
+	Local bool
 	// Timeout bounds the wait for another process's hold on the file;
 	// DefaultWait when zero.
 	Timeout time.Duration
@@ -97,7 +101,7 @@ func Open(path string, opts Options) (*DB, error) {
 // holds it until it has the file: a reader waiting for a writer holds it,
 // and the writer's next open queues behind that reader.
 func OpenContext(ctx context.Context, path string, opts Options) (*DB, error) {
-	if opts.ReadOnly {
+	if opts.ReadOnly && !opts.Local {
 		if l, ok, err := ReadLink(filepath.Dir(filepath.Dir(path))); err != nil || ok {
 			if err != nil {
 				return nil, err

@@ -117,6 +117,12 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	if shared != nil {
+		// A snapshot is published with its search tables whole: a file
+		// the local index reads from its own record (changed since the
+		// tables were built) would be missing from the store's.
+		if err := ix.CompleteSearch(ctx); err != nil {
+			return err
+		}
 		return shared.after(ctx, root, key, changed)
 	}
 	if !o.watch {

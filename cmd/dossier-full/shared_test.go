@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/pg/pgtest"
 )
 
@@ -93,5 +94,37 @@ func TestIndexStoreCLI(t *testing.T) {
 	}
 	if _, errOut, code = runCLI(t, "index", "--root", root, "--store", url+"&password=x"); code == 0 || !strings.Contains(errOut, "PGPASSWORD") {
 		t.Fatalf("a password in the URL: %d\n%s", code, errOut)
+	}
+}
+
+// TestIndexStoreAfterItsSnapshotWent: a clone linked to a snapshot that
+// is gone (gc, a rebuilt store) and moved to a new commit indexes itself
+// and publishes as a clone without a link would: the indexer reads its
+// own index, never the store the workspace is linked to.
+func TestIndexStoreAfterItsSnapshotWent(t *testing.T) {
+	url := pgtest.Start(t)
+	root := workspace(t, 6)
+	gitRun(t, root, "init", "-q")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-qm", "one")
+	gitRun(t, root, "remote", "add", "origin", "git@github.com:Acme/Gone.git")
+	must(t, "index", "--root", root, "--store", url)
+	l, linked, err := store.ReadLink(root)
+	if err != nil || !linked {
+		t.Fatalf("not linked: %v", err)
+	}
+	l.Snapshot += 1000 // gone
+	if err := store.WriteLink(root, l); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "pkg000", "new.go"), []byte("package p0\n\n// Gnu is new.\nfunc Gnu() {}\n"), 0o644)
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-qm", "two")
+	out, errOut, code := runCLI(t, "index", "--root", root, "--store", url)
+	if code != 0 || !strings.Contains(out, "published github.com/Acme/Gone@") {
+		t.Fatalf("index --store at a new commit, linked to a gone snapshot: %d\n%s\n%s", code, out, errOut)
+	}
+	if out, _, _ := runCLI(t, "search", "--root", root, "--mode", "symbol", "Gnu"); !strings.Contains(out, "pkg000/new.go") {
+		t.Errorf("the new commit's file is not found: %s", out)
 	}
 }
