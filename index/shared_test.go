@@ -160,7 +160,9 @@ func compareAnswers(t *testing.T, root, clone string, queries []search.Query) {
 	t.Helper()
 	ctx := context.Background()
 	for _, q := range queries {
-		q.K = 10
+		if q.K == 0 {
+			q.K = 10
+		}
 		local, err := search.NewEngine().SearchRoot(ctx, root, q)
 		if err != nil {
 			t.Fatalf("local %q: %v", q.Text, err)
@@ -447,6 +449,13 @@ func TestSharedSearchReadsAhead(t *testing.T) {
 // without a usable literal reads every text and answers the same.
 func TestSharedRegexReadsOnlyCandidates(t *testing.T) {
 	root := sharedRepo(t)
+	// (?i) folds ſ onto s and the Kelvin sign onto k: no trigram of the
+	// pattern is in this file, which matches.
+	if err := os.WriteFile(filepath.Join(root, "fold.go"), []byte("package x\n\n// The \u017fnapshot of a \u212aey.\nfunc Fold() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "fold")
 	m := sharedtest.New("mem://" + t.Name())
 	clone := publishAndClone(t, root, m, "mem://"+t.Name())
 	files := 0
@@ -467,7 +476,8 @@ func TestSharedRegexReadsOnlyCandidates(t *testing.T) {
 		{`Overlay|Nearest\(`, files / 3, 3, "layered.go"},
 		// case-insensitive with an s: ſ matches it too, which a trigram
 		// cannot tell; and no literal at all: every text
-		{`snapshot`, 2 * files, files / 2, "layered.go"},
+		{`snapshot`, 2 * files, files / 2, "fold.go"},
+		{`(?i)a key\.`, 2 * files, files / 2, "fold.go"},
 		{`[A-Z]\w+\(\)`, 2 * files, files / 2, ""},
 	} {
 		q := search.Query{Text: c.pattern, Mode: search.Regex, K: 1000}

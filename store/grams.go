@@ -110,14 +110,29 @@ next:
 	return out
 }
 
+// maxGrepHashes bounds the trigrams of a pattern sent to the server (a
+// long alternation has thousands): a statement holds at most 65,535
+// parameters. A pattern with more reads every text.
+const maxGrepHashes = 4096
+
+func hashCount(clauses [][][]int64) int {
+	n := 0
+	for _, c := range clauses {
+		for _, lit := range c {
+			n += len(lit)
+		}
+	}
+	return n
+}
+
 // RawBlobsFor is RawBlobs for a search whose every match holds clauses (a
-// prefilter's, see GramClauses): a shared snapshot that indexes its texts
-// by trigram gives only the texts of the files that may match, with the
-// overlay's from the local index, in path order; anything else gives
-// every text.
-func (t *Tx) RawBlobsFor(clauses [][][]byte, fn func(path string, raw []byte) error) error {
+// prefilter's, see GramHashes) in a file keep keeps: a shared snapshot
+// that filters its texts by trigram sends only the texts of those files
+// that may match, with the overlay's from the local index, in path order;
+// anything else gives every text (fn still tells).
+func (t *Tx) RawBlobsFor(clauses [][][]byte, keep func(path string) bool, fn func(path string, raw []byte) error) error {
 	grams := GramHashes(clauses)
-	if t.shared == nil || len(grams) == 0 {
+	if t.shared == nil || len(grams) == 0 || hashCount(grams) > maxGrepHashes {
 		return t.RawBlobs(fn)
 	}
 	paths, ok := t.shared.grep(grams)
@@ -129,7 +144,7 @@ func (t *Tx) RawBlobsFor(clauses [][][]byte, fn func(path string, raw []byte) er
 	}
 	var remote []string
 	for _, p := range paths {
-		if !t.shared.inOverlay([]byte(p)) {
+		if !t.shared.inOverlay([]byte(p)) && keep(p) {
 			remote = append(remote, p)
 		}
 	}

@@ -49,6 +49,12 @@ func (z *lazyRemote) start() chan struct{} {
 }
 
 func (z *lazyRemote) open() (Remote, error) {
+	z.mu.Lock()
+	closed := z.closed
+	z.mu.Unlock()
+	if closed {
+		return nil, fmt.Errorf("read %s: closed", z.link.URL)
+	}
 	<-z.start()
 	z.mu.Lock()
 	defer z.mu.Unlock()

@@ -106,8 +106,11 @@ func (b *Batch) Head(s SealedValue, n int) {
 	if r == nil || n <= 0 {
 		return
 	}
+	r.mu.Lock()
 	r.headN = min(n, r.size)
-	b.add(Read{Bucket: r.bucket, Key: []byte(r.key), Off: 0, N: r.headN}, r.headKey(), true)
+	rd, key := Read{Bucket: r.bucket, Key: []byte(r.key), Off: 0, N: r.headN}, r.headKey()
+	r.mu.Unlock()
+	b.add(rd, key, true)
 }
 
 // Spans adds the bytes [off, off+n) of each span of s, for s.ReadAt of

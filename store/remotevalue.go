@@ -102,6 +102,11 @@ func (r *remoteValue) readAt(p []byte, off int) error {
 }
 
 func (r *remoteValue) block(b int) ([]byte, error) {
+	if r.v.failed() {
+		// A batch before it failed: the transaction ends with its error,
+		// and a dead server is not waited for twice.
+		return nil, fmt.Errorf("read %s: an earlier read failed", r.v.remote.Describe())
+	}
 	ck := blockKey(r.bucket, r.key, b)
 	if v, ok := r.v.cache.get(ck); ok {
 		return v, nil

@@ -60,20 +60,24 @@ func (s *sharedIndex) before(ctx context.Context, root string, opts index.Option
 	if id == 0 {
 		return key, changed, false, nil
 	}
-	if err := store.WriteLink(root, store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key, Snapshot: id, Overlay: changed}); err != nil {
-		return key, nil, false, err
-	}
+	l := store.Link{URL: s.url, PasswordEnv: s.passwordEnv, SnapshotKey: key, Snapshot: id}
 	if len(changed) > 0 {
 		// The store answers for the commit; the local index for the
-		// files that differ from it, and for nothing else.
-		sum, err := index.SyncOverlay(ctx, opts)
-		if err != nil {
-			_ = store.RemoveLink(root)
+		// files that differ from it, and for nothing else: indexed
+		// before the link names them.
+		start := time.Now()
+		if l.Overlay, err = index.SyncOverlay(ctx, opts, l); err != nil {
+			return key, nil, false, err
+		}
+		if err := store.WriteLink(root, l); err != nil {
 			return key, nil, false, err
 		}
 		fmt.Fprintf(s.out, "linked to %s in %s; %d changed files indexed here (%.1f s), the rest answered by the store\n",
-			key, p.Describe(), len(changed), sum.Seconds)
+			key, p.Describe(), len(l.Overlay), time.Since(start).Seconds())
 		return key, nil, true, nil
+	}
+	if err := store.WriteLink(root, l); err != nil {
+		return key, nil, false, err
 	}
 	fmt.Fprintf(s.out, "already indexed: %s is in %s (looked up in %d ms); nothing to index, search away\n",
 		key, p.Describe(), time.Since(start).Milliseconds())

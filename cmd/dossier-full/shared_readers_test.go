@@ -100,7 +100,7 @@ func TestStoreReaders(t *testing.T) {
 	os.WriteFile(f9, append(src, "// Zebra marks the edit.\nfunc Zebra() {}\n"...), 0o644)
 	for {
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": "Zebra marks the edit"}})
-		if err == nil && !res.IsError && strings.Contains(res.Content[0].(*sdk.TextContent).Text, "pkg000/f9.go") {
+		if err == nil && !res.IsError && strings.Contains(res.Content[0].(*sdk.TextContent).Text, "Zebra") {
 			break
 		}
 		if ctx.Err() != nil {

@@ -40,7 +40,7 @@ func (v *view) regex(pattern string, f filter, limit int) ([]hit, error) {
 	var files []file
 	// A shared store sends only the texts that may match (see
 	// store.RawBlobsFor); the expression runs on them here.
-	err = v.tx.RawBlobsFor(pf.byTrigram(), func(p string, raw []byte) error {
+	err = v.tx.RawBlobsFor(pf.byTrigram(), f.path, func(p string, raw []byte) error {
 		if f.path(p) {
 			files = append(files, file{p, raw})
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -71,7 +72,9 @@ func (s *Store) Snapshot(ctx context.Context, key store.SnapshotKey, id int64) (
 	if err := s.checkLookup(l, err, key, id); err != nil {
 		return nil, err
 	}
-	return &remote{s: s, id: l.id, key: l.key, checked: true, counts: map[string]int{}}, nil
+	r := &remote{s: s, id: l.id, key: l.key, counts: map[string]int{}}
+	r.checked.Store(true)
+	return r, nil
 }
 
 // notFound is an error that says what is missing and what to do, and is
@@ -125,7 +128,7 @@ func (s *Store) checkLookup(l lookup, err error, key store.SnapshotKey, id int64
 // check makes sure, once, that a snapshot opened by id (deferred) is
 // still there and still key's, before its first answer is used.
 func (r *remote) check(ctx context.Context) error {
-	if r.checked {
+	if r.checked.Load() {
 		return nil
 	}
 	var l lookup
@@ -135,7 +138,7 @@ func (r *remote) check(ctx context.Context) error {
 	if err := r.s.checkLookup(l, err, r.key, r.id); err != nil {
 		return err
 	}
-	r.checked = true
+	r.checked.Store(true)
 	return nil
 }
 
@@ -146,11 +149,10 @@ type remote struct {
 	id    int64
 	key   store.SnapshotKey
 	owner bool // Close closes s
-	// checked: the snapshot was found ready (see check)
-	checked bool
-	// grams.all: every file of the snapshot has a trigram filter (see Grep)
-	grams  struct{ checked, all bool }
-	counts map[string]int
+	// checked: the snapshot was found ready (see check); set once, read
+	// by the workers of a vector scan at once
+	checked atomic.Bool
+	counts  map[string]int
 	// vec: the snapshot's vector model, once looked up (model 0: none)
 	vec struct {
 		checked     bool
@@ -358,7 +360,7 @@ func (r *remote) Fetch(ctx context.Context, reads []store.Read) ([][]byte, error
 	b := &pgx.Batch{}
 	// A snapshot opened by id is checked in the same round trip, ahead
 	// of the reads.
-	check := !r.checked
+	check := !r.checked.Load()
 	if check {
 		b.Queue(lookupSQL, r.id, r.key.Repo, r.key.Commit, r.key.Recipe)
 	}
@@ -417,7 +419,7 @@ func (r *remote) Fetch(ctx context.Context, reads []store.Read) ([][]byte, error
 	if err != nil {
 		return nil, r.s.wrap(fmt.Sprintf("read %d values of %s", len(reads), r.key), err)
 	}
-	r.checked = true
+	r.checked.Store(true)
 	return vals, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -25,13 +26,17 @@ import (
 // front asks for `dossier index` instead. A store that lacks the commit
 // leaves the workspace as it was: the command then asks for an index.
 
-// OverlaySync indexes the overlay of a workspace just linked. The
-// front-ends that index set it (dossier-full, the workbench); nil in the
-// one-shot front.
-var OverlaySync func(ctx context.Context, root string, cfg config.Config) error
+// OverlaySync indexes the overlay of l, a link of root not written yet,
+// and returns it (see index.SyncOverlay). The front-ends that index set
+// it (dossier-full, the workbench); nil in the one-shot front.
+var OverlaySync func(ctx context.Context, root string, cfg config.Config, l store.Link) ([]string, error)
 
 // LinkTimeout bounds the lookup of a fresh clone's commit in its store.
 var LinkTimeout = 20 * time.Second
+
+// RetryUnreachable is how long a store found out of reach is not tried
+// again by the commands of a workspace.
+var RetryUnreachable = 2 * time.Minute
 
 // LinkFromStore links root to the snapshot of its commit in the store at
 // url (see above) when root has neither an index nor a link, and returns
@@ -41,6 +46,12 @@ var LinkTimeout = 20 * time.Second
 // lacks the commit.
 func LinkFromStore(root, url, passwordEnv string, cfg config.Config) (notice string, err error) {
 	if url == "" || exists(store.Path(root)) || exists(store.LinkPath(root)) {
+		return "", nil
+	}
+	// A store out of reach is tried again after a while, not at every
+	// command (each would wait out the connect timeout).
+	stamp := filepath.Join(store.Dir(root), "shared-unreachable")
+	if st, err := os.Stat(stamp); err == nil && time.Since(st.ModTime()) < RetryUnreachable {
 		return "", nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), LinkTimeout)
@@ -64,7 +75,10 @@ func LinkFromStore(root, url, passwordEnv string, cfg config.Config) (notice str
 	if err != nil {
 		// The command goes on as without a store (an index of its own,
 		// if it has one to build); the notice says why.
-		return fmt.Sprintf("dossier: the shared store of [store] url is out of reach (%v); this clone is not linked to it", err), nil
+		if os.MkdirAll(store.Dir(root), 0o700) == nil {
+			_ = os.WriteFile(stamp, []byte(err.Error()+"\n"), 0o600)
+		}
+		return fmt.Sprintf("dossier: the shared store is out of reach (%v); this clone is not linked to it (tried again in %v)", err, RetryUnreachable), nil
 	}
 	l := store.Link{URL: url, PasswordEnv: passwordEnv, SnapshotKey: key, Snapshot: int64(r.Generation()), Overlay: changed}
 	where := r.Describe()
@@ -72,14 +86,14 @@ func LinkFromStore(root, url, passwordEnv string, cfg config.Config) (notice str
 	if len(changed) > 0 && OverlaySync == nil {
 		return fmt.Sprintf("dossier: %s holds this commit, and %d files here differ from it: run `dossier index` to read it with them", where, len(changed)), nil
 	}
-	if err := store.WriteLink(root, l); err != nil {
-		return "", err
-	}
 	if len(changed) > 0 {
-		if err := OverlaySync(ctx, root, cfg); err != nil {
-			_ = store.RemoveLink(root)
+		// Indexed before the link names them.
+		if l.Overlay, err = OverlaySync(ctx, root, cfg, l); err != nil {
 			return "", fmt.Errorf("index the %d files that differ from %s: %w", len(changed), key, err)
 		}
+	}
+	if err := store.WriteLink(root, l); err != nil {
+		return "", err
 	}
 	return fmt.Sprintf("dossier: reading the shared store's snapshot of this commit, %s; %d changed files indexed here", where, len(changed)), nil
 }

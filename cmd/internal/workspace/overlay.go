@@ -5,6 +5,7 @@ import (
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/index"
+	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/config"
 
 	// A workspace linked to a shared store on Postgres is read through it.
@@ -17,13 +18,12 @@ import (
 func init() { cli.OverlaySync = SyncOverlay }
 
 // SyncOverlay indexes the files of root that differ from the commit of
-// the shared snapshot it is linked to (see index.SyncOverlay).
-func SyncOverlay(ctx context.Context, root string, cfg config.Config) error {
+// l, a link not written yet, and returns them (see index.SyncOverlay).
+func SyncOverlay(ctx context.Context, root string, cfg config.Config, l store.Link) ([]string, error) {
 	opts := IndexOptions(root, cfg)
 	var err error
 	if opts.Model, opts.Embedder, err = index.NewEmbedder(cfg.Embed, ""); err != nil {
-		return err
+		return nil, err
 	}
-	_, err = index.SyncOverlay(ctx, opts)
-	return err
+	return index.SyncOverlay(ctx, opts, l)
 }
