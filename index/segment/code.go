@@ -140,6 +140,13 @@ type spec struct {
 	// but they are not scopes (an include guard is no parent) and their
 	// condition is not code.
 	conds map[string]bool
+	// groups are nodes inside a class body whose children are the class's
+	// members (Java's enum_body_declarations, after an enum's constants).
+	groups map[string]bool
+	// compounds are statements whose blocks may hold definitions (Python's
+	// module-level `if`, `try`/`except`/`else`, `with`): their blocks are
+	// walked, their headers are top-level code (see compound).
+	compounds map[string]bool
 	// elide is what replaces a member body in an outline.
 	elide string
 	// doc returns a docstring found inside a definition (Python).
@@ -284,6 +291,10 @@ func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 		w.class(inner, c, parents)
 	case w.sp.conds[it]:
 		w.conditional(inner, parents)
+	case w.sp.groups[it] && inClass:
+		w.container(inner, parents, true)
+	case w.sp.compounds[it] && w.defines(inner, 0):
+		w.compound(inner, parents, inClass)
 	case w.sp.containers[it] && (w.body(inner) != nil || w.sp.bodyless[it]):
 		w.flushAll()
 		name, _ := w.nameOf(inner)
@@ -463,7 +474,7 @@ func (w *walker) class(n, outer *sitter.Node, parents []string) {
 	// Elide the bodies of direct members that get chunks of their own.
 	var cuts [][2]int
 	members := false
-	for _, m := range w.named(body) {
+	for _, m := range w.members(body) {
 		inner := w.unwrap(m)
 		t := inner.Type()
 		if w.sp.funcs[t] || w.sp.classes[t] != "" {

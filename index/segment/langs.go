@@ -38,6 +38,8 @@ var specs = map[string]*spec{
 		elide:    "...",
 		doc:      pythonDoc,
 		members:  pythonMembers,
+		compounds: set("if_statement", "elif_clause", "else_clause", "try_statement", "except_clause",
+			"except_group_clause", "finally_clause", "with_statement"),
 	},
 	lang.JavaScript: jsSpec(),
 	lang.TypeScript: jsSpec(),
@@ -51,6 +53,7 @@ var specs = map[string]*spec{
 		attrs:      set("attribute_item"),
 		imports:    fieldImports("use_declaration", "argument"),
 		name:       rustName,
+		special:    rustUnitStruct,
 		members:    rustMembers,
 		elide:      braceElide,
 	},
@@ -61,6 +64,7 @@ var specs = map[string]*spec{
 		comments: set("line_comment", "block_comment"),
 		imports:  keywordImports("import_declaration", "import", "static"),
 		members:  javaMembers,
+		groups:   set("enum_body_declarations"),
 		headers:  set("package_declaration"),
 		elide:    braceElide,
 	},
@@ -369,6 +373,18 @@ func jsSpecial(w *walker, n, outer *sitter.Node, parents []string, inClass bool)
 	seg.Name, seg.Parents, seg.Doc = name.Content(w.src), parents, collapse(doc, 600)
 	seg.Signature = collapse(strings.TrimRight(string(w.src[n.StartByte():sigEnd]), " \t\n{"), 300)
 	w.out = emitSplit(w.out, w.src, w.ls, seg, 0)
+	return true
+}
+
+// rustUnitStruct emits a unit struct (`struct Marker;`), which has no body
+// for the generic class rule to walk, as a definition of its own.
+func rustUnitStruct(w *walker, n, outer *sitter.Node, parents []string, _ bool) bool {
+	if n.Type() != "struct_item" || w.body(n) != nil {
+		return false
+	}
+	w.flushLeftover()
+	name, qual := w.nameOf(n)
+	w.emitSymbol(n, outer, Struct, name, append(append([]string(nil), parents...), qual...))
 	return true
 }
 

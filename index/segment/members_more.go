@@ -42,14 +42,6 @@ func javaMembers(n, outer, cls *sitter.Node, src []byte) []member {
 		}
 	case "enum_constant":
 		out = append(out, member{name: content(n.ChildByFieldName("name"), src), kind: EnumMember, node: outer})
-	case "enum_body_declarations":
-		sibs := children(n, "")
-		for _, c := range sibs {
-			for _, m := range javaMembers(c, c, cls, src) {
-				m.sibs = sibs
-				out = append(out, m)
-			}
-		}
 	case "record_declaration":
 		name := content(n.ChildByFieldName("name"), src)
 		if ps := n.ChildByFieldName("parameters"); ps != nil && name != "" {

@@ -1,0 +1,71 @@
+package segment
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dossierhq/dossier/index/lang"
+)
+
+// TestNestedDefinitions checks that definitions the generic rules used to
+// miss are chunks of their own: Python's under module-level `if`, `try`
+// (every clause) and `with`; Rust's unit and tuple structs; the methods,
+// constructors and nested classes of a Java enum with a body.
+func TestNestedDefinitions(t *testing.T) {
+	tests := []struct {
+		file, language string
+		want           []string // "kind Parent.name start-end" of each named segment
+	}{
+		{"nested/compat.py", lang.Python, []string{
+			"function compat 4-5", "function compat 7-8", "function loads 13-14", "class Fallback 16-18",
+			"method Fallback.go 17-18", "function fine 20-21", "function done 23-24", "function reader 27-28"}},
+		{"nested/ids.rs", lang.Rust, []string{
+			"struct Marker 1-2", "struct Id 4-5", "struct Pair 7-7", "struct Full 9-9"}},
+		{"nested/Color.java", lang.Java, []string{
+			"enum Color 3-21", "method Color.Color 12-12", "method Color.code 14-14", "method Color.parse 16-16",
+			"class Color.Helper 18-20", "method Color.Helper.n 19-19"}},
+	}
+	p := NewParsers()
+	defer p.Close()
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			src, res := readFixture(t, p, tt.file, tt.language)
+			var got []string
+			for _, s := range res.Segments {
+				if s.Name != "" {
+					got = append(got, fmt.Sprintf("%s %s %d-%d", s.Kind,
+						strings.Join(append(append([]string(nil), s.Parents...), s.Name), "."), s.StartLine, s.EndLine))
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("named segments:\n got %q\nwant %q", got, tt.want)
+			}
+			if err := checkSegments(src, res, true); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	// The enum's outline elides the bodies its members' chunks hold.
+	_, res := readFixture(t, p, "nested/Color.java", lang.Java)
+	if s := find(t, res, Enum, "Color"); !s.Outline || strings.Contains(s.Text, "return RED") {
+		t.Errorf("enum Color: Outline=%v, want its members' bodies elided:\n%s", s.Outline, s.Text)
+	}
+	// An `if` without definitions stays one piece of top-level code, and
+	// the headers of those with definitions are top-level code.
+	_, res = readFixture(t, p, "nested/compat.py", lang.Python)
+	var top []string
+	for _, s := range res.Segments {
+		if s.Kind == TopLevel {
+			top = append(top, strings.TrimSpace(s.Text))
+		}
+	}
+	for _, w := range []string{"try:\n    import json", "except ImportError:", "else:", "finally:", `with open("x") as f:`,
+		"TIMEOUT = 3\n\nif __name__ == \"__main__\":\n    print(reader())"} {
+		if !slices.Contains(top, w) {
+			t.Errorf("no top-level chunk %q in %q", w, top)
+		}
+	}
+}
