@@ -158,6 +158,12 @@ func printExpansion(w io.Writer, t related.Target, x *related.Expansion) {
 	for _, r := range x.Callees {
 		fmt.Fprintf(w, "  %s:%d  %s  (%s)  <- line %d%s\n", termsafe.Line(r.Path), r.Line, r.Symbol, r.Kind, r.CallLine, guessMark(r))
 	}
+	if len(x.Constructs) > 0 {
+		section("Constructs (literals and conversions, not calls)", len(x.Constructs), "constructs")
+		for _, r := range x.Constructs {
+			fmt.Fprintf(w, "  %s:%d  %s  (%s)  <- line %d\n", termsafe.Line(r.Path), r.Line, r.Symbol, r.Kind, r.CallLine)
+		}
+	}
 	section("Callers", len(x.Callers), "callers")
 	for _, r := range x.Callers {
 		sym := r.Symbol

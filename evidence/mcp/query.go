@@ -376,6 +376,12 @@ func relatedText(t related.Target, x *related.Expansion) string {
 		r := x.Callees[i]
 		return fmt.Sprintf("%s:%d  %s (%s)  called at line %d%s", r.Path, r.Line, r.Symbol, r.Kind, r.CallLine, guess(r))
 	})
+	if len(x.Constructs) > 0 {
+		list("Constructs (literals and conversions, not calls)", "constructs", len(x.Constructs), func(i int) string {
+			r := x.Constructs[i]
+			return fmt.Sprintf("%s:%d  %s (%s)  at line %d", r.Path, r.Line, r.Symbol, r.Kind, r.CallLine)
+		})
+	}
 	list("Callers", "callers", len(x.Callers), func(i int) string {
 		r := x.Callers[i]
 		return fmt.Sprintf("%s:%d  %s (%s) calls %s%s: %s", r.Path, r.Line, dash(r.Symbol), r.Kind, r.Name, guess(r), strings.TrimSpace(r.Text))

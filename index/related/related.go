@@ -41,7 +41,10 @@ type Expansion struct {
 	Importers []Ref     `json:"importers"`
 	Tests     []Ref     `json:"tests"`
 	Callees   []Ref     `json:"callees"`
-	Callers   []Ref     `json:"callers"`
+	// Constructs are the types a Go selection builds or converts to
+	// (`sizeSpec{...}`, `EventType(x)`): no calls, so apart from Callees.
+	Constructs []Ref `json:"constructs,omitempty"`
+	Callers    []Ref `json:"callers"`
 	// Omitted counts, per list, the results left out past the limit.
 	Omitted map[string]int `json:"omitted,omitempty"`
 	// Notes say what was skipped and why (ambiguous names).
@@ -149,7 +152,7 @@ func Expand(tx *store.Tx, t Target, opts Options) (*Expansion, error) {
 	x.Tests = e.tests()
 	x.Callees, x.Callers = []Ref{}, []Ref{}
 	if e.xp != nil {
-		if x.Callees, err = e.xcallees(); err != nil {
+		if x.Callees, x.Constructs, err = e.xcallees(); err != nil {
 			return nil, err
 		}
 		if x.Callers, err = e.xcallers(importers); err != nil {

@@ -18,22 +18,24 @@ import (
 )
 
 // calleeKinds are the definitions a call can reach: functions, methods,
-// and types (a conversion, a composite literal, new T). A call through a
-// field or variable of function type is dynamic: no callee.
+// and types (a constructor's class, new T; in Go a conversion or a
+// composite literal, which xcallees lists apart). A call through a field
+// or variable of function type is dynamic: no callee.
 var calleeKinds = map[string]bool{"function": true, "method": true, "constructor": true}
 
 func isCallee(d *xref.Def) bool { return calleeKinds[d.Kind] || typeKinds[d.Kind] }
 
 // xcallees resolves the calls the selection makes through the target
-// language's scoping rules, in the order of their first call.
-func (e *expander) xcallees() ([]Ref, error) {
+// language's scoping rules, in the order of their first call. In Go a
+// "call" of a type is a conversion or a composite literal, which runs no
+// code of the type: those are constructs, not callees.
+func (e *expander) xcallees() (callees, constructs []Ref, err error) {
 	type key struct {
 		path  string
 		start int
 	}
 	seen := map[key]bool{}
 	var ambiguous []string
-	var out []Ref
 	test := lang.IsTestPath(e.path)
 	for _, ref := range e.xp.x.Refs {
 		if !ref.Call || !e.inTarget(ref.Start, ref.Start+1) {
@@ -59,16 +61,20 @@ func (e *expander) xcallees() ([]Ref, error) {
 			seen[k] = true
 			r, err := e.defRef(h)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			r.Name, r.CallLine, r.Guess = ref.Name, e.lineOf(ref.Start), guess
-			out = append(out, r)
+			if e.fam == "go" && typeKinds[d.Kind] {
+				constructs = append(constructs, r)
+			} else {
+				callees = append(callees, r)
+			}
 		}
 	}
 	if len(ambiguous) > 0 {
 		e.notes = append(e.notes, "callees skipped as ambiguous (more than 3 definitions and no import or type to choose): "+listNames(ambiguous))
 	}
-	return e.capRefs("callees", out), nil
+	return e.capRefs("callees", callees), e.capRefs("constructs", constructs), nil
 }
 
 // defRef is the ref of a definition: its line and the chunk holding it.

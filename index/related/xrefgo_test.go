@@ -184,3 +184,31 @@ func TestGoCallerWithoutImport(t *testing.T) {
 	x := expand(t, db, "store/store.go::@Tx.Each")
 	check(t, "Tx.Each callers", callersOf(x), []string{"rel/b.go:4 exp.run (method) calls Each"})
 }
+
+// TestGoConstructsAreNoCalls: a composite literal and a conversion of a
+// package's types run none of their code: they are listed as constructs,
+// apart from the one real callee.
+func TestGoConstructsAreNoCalls(t *testing.T) {
+	db := fixtureOf(t, map[string]string{
+		"go.mod": "module example.com/c\n",
+		"ev/ev.go": `package ev
+
+type EventType int
+
+type sizeSpec struct{ w, h int }
+
+func parse(s string) int { return len(s) }
+
+func build(x int) (sizeSpec, EventType) {
+	return sizeSpec{w: parse("a"), h: x}, EventType(x)
+}
+`,
+	})
+	x := expand(t, db, "ev/ev.go::@build")
+	check(t, "build callees", calleesOf(x), []string{"ev/ev.go:7 parse (function) <- 10"})
+	var got []string
+	for _, r := range x.Constructs {
+		got = append(got, fmt.Sprintf("%s:%d %s (%s) <- %d", r.Path, r.Line, r.Symbol, r.Kind, r.CallLine))
+	}
+	check(t, "build constructs", got, []string{"ev/ev.go:5 sizeSpec (struct) <- 10", "ev/ev.go:3 EventType (type) <- 10"})
+}
