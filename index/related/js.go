@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dossierhq/dossier/index/xref"
 )
@@ -96,7 +98,7 @@ func jsUncallable(h hit) bool {
 // jsBarrelImporters adds to the importers of the target the files that
 // import it through re-exports (a barrel index.ts, a package entry point),
 // transitively: their calls can reach it too.
-func (e *expander) jsBarrelImporters(imps []importer) ([]importer, error) {
+func (e *expander) jsBarrelImporters(imps []importer, targets map[string][]int) ([]importer, error) {
 	if e.fam != "js" {
 		return imps, nil
 	}
@@ -120,6 +122,17 @@ func (e *expander) jsBarrelImporters(imps []importer) ([]importer, error) {
 	for _, imp := range imps {
 		seen[imp.path] = true
 	}
+	// The classes whose methods are targets: a file subclassing one (under
+	// any alias) passes them on, and its importers call them through
+	// the subclass (new App().mount()).
+	classes := map[string]bool{}
+	for _, is := range targets {
+		for _, i := range is {
+			if c := e.xp.x.Defs[i].Container; c != "" {
+				classes[c] = true
+			}
+		}
+	}
 	queue := []string{e.path}
 	for len(queue) > 0 {
 		f := queue[0]
@@ -129,7 +142,7 @@ func (e *expander) jsBarrelImporters(imps []importer) ([]importer, error) {
 				seen[imp.path] = true
 				imps = append(imps, imp)
 			}
-			if e.reexports(imp) && !slices.Contains(queue, imp.path) && imp.path != e.path {
+			if (e.reexports(imp) || e.extendsClass(imp.path, classes)) && !slices.Contains(queue, imp.path) && imp.path != e.path {
 				queue = append(queue, imp.path)
 			}
 		}
@@ -138,6 +151,42 @@ func (e *expander) jsBarrelImporters(imps []importer) ([]importer, error) {
 		}
 	}
 	return imps, nil
+}
+
+// jsExtendsRe finds `class X extends Y` (Y possibly qualified: ns.Y).
+var jsExtendsRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bclass\s+([\p{L}_$][\p{L}\p{N}_$]*)(?:\s*<[^{]*?>)?\s+extends\s+(?:[\p{L}_$][\p{L}\p{N}_$]*\.)?([\p{L}_$][\p{L}\p{N}_$]*)`)
+})
+
+// jsAliasRe finds the aliases of an import (`{ AppBase as Base }`).
+var jsAliasRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b([\p{L}_$][\p{L}\p{N}_$]*)\s+as\s+([\p{L}_$][\p{L}\p{N}_$]*)`)
+})
+
+// extendsClass reports whether file p declares a subclass of one of
+// classes, by name or through an import alias, and adds the subclasses
+// to classes, so a subclass of a subclass is found too.
+func (e *expander) extendsClass(p string, classes map[string]bool) bool {
+	if len(classes) == 0 {
+		return false
+	}
+	text, ok := e.tx.Blob(p)
+	if !ok || !bytes.Contains(text, []byte("extends")) {
+		return false
+	}
+	known := maps.Clone(classes)
+	for _, m := range jsAliasRe().FindAllSubmatch(text, -1) {
+		if classes[string(m[1])] {
+			known[string(m[2])] = true
+		}
+	}
+	found := false
+	for _, m := range jsExtendsRe().FindAllSubmatch(text, -1) {
+		if known[string(m[2])] {
+			classes[string(m[1])], found = true, true
+		}
+	}
+	return found
 }
 
 // reexports reports whether imp's file re-exports what its spec names

@@ -82,3 +82,28 @@ func TestJSReexportsAndPackageName(t *testing.T) {
 		"src/self.ts:4 viaPackage (function) calls helper",
 	})
 }
+
+// TestJSAliasedBaseCallers: App extends an aliased import of AppBase, so
+// new App().mount(...) and an App's mount() call AppBase.mount.
+func TestJSAliasedBaseCallers(t *testing.T) {
+	db := fixtureOf(t, map[string]string{
+		"package.json": `{"name": "web"}`,
+		"src/base.ts":  "export class AppBase {\n  mount(path: string) { return path }\n}\n",
+		"src/app.ts":   "import { AppBase as Base } from './base'\n\nexport class App extends Base {}\n",
+		"src/main.ts": `import { App } from './app'
+
+export function start() {
+  new App().mount('/')
+}
+
+export function again(app: App) {
+  return app.mount('/x')
+}
+`,
+	})
+	x := expand(t, db, "src/base.ts::@AppBase.mount")
+	check(t, "AppBase.mount callers", callersOf(x), []string{
+		"src/main.ts:4 start (function) calls mount", "src/main.ts:8 again (function) calls mount"})
+	x = expand(t, db, "src/main.ts::@start")
+	check(t, "start callees", calleesOf(x), []string{"src/app.ts:3 App (class) <- 4", "src/base.ts:2 AppBase.mount (method) <- 4"})
+}

@@ -157,7 +157,7 @@ func (e *expander) xcallers(imps []importer) ([]Ref, error) {
 			isTarget[e.xp.x.Defs[i].NameStart] = true
 		}
 	}
-	imps, err := e.jsBarrelImporters(imps) // js.go
+	imps, err := e.jsBarrelImporters(imps, targets) // js.go
 	if err != nil {
 		return nil, err
 	}
