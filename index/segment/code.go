@@ -279,7 +279,10 @@ func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 	it := inner.Type()
 	switch {
 	case w.sp.funcs[it] && inClass && w.body(inner) == nil:
-		// A body-less member (interface or abstract method) lives in the outline.
+		// A body-less member (interface or abstract method) lives in the
+		// outline, and is a symbol of its own there.
+		name, qual := w.nameOf(inner)
+		w.addMembers([]member{{name: name, kind: Method, node: c, sub: qual}}, c, parents)
 		w.pending = nil
 	case w.sp.funcs[it]:
 		w.function(inner, c, parents, inClass)

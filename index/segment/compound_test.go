@@ -23,7 +23,7 @@ func TestNestedDefinitions(t *testing.T) {
 			"function compat 4-5", "function compat 7-8", "function loads 13-14", "class Fallback 16-18",
 			"method Fallback.go 17-18", "function fine 20-21", "function done 23-24", "function reader 27-28"}},
 		{"nested/ids.rs", lang.Rust, []string{
-			"struct Marker 1-2", "struct Id 4-5", "struct Pair 7-7", "struct Full 9-9"}},
+			"struct Marker 1-2", "struct Id 4-5", "struct Pair 7-7", "struct Full 9-9", "trait Shape 11-13"}},
 		{"nested/Color.java", lang.Java, []string{
 			"enum Color 3-21", "method Color.Color 12-12", "method Color.code 14-14", "method Color.parse 16-16",
 			"class Color.Helper 18-20", "method Color.Helper.n 19-19"}},
@@ -47,6 +47,21 @@ func TestNestedDefinitions(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+	// A body-less method (an interface's, a trait's) lives in its type's
+	// outline and is a symbol of its own.
+	for _, tt := range []struct{ file, language, want string }{
+		{"nested/Named.java", lang.Java, "method Named.label 4-5"},
+		{"nested/ids.rs", lang.Rust, "method Shape.area 12-12"},
+	} {
+		_, res := readFixture(t, p, tt.file, tt.language)
+		var got []string
+		for _, s := range res.Symbols {
+			got = append(got, fmt.Sprintf("%s %s %d-%d", s.Kind, strings.Join(append(append([]string(nil), s.Parents...), s.Name), "."), s.StartLine, s.EndLine))
+		}
+		if !slices.Contains(got, tt.want) {
+			t.Errorf("%s: symbols %q, want %q among them", tt.file, got, tt.want)
+		}
 	}
 	// The enum's outline elides the bodies its members' chunks hold.
 	_, res := readFixture(t, p, "nested/Color.java", lang.Java)

@@ -23,6 +23,11 @@ func rustMembers(n, outer, cls *sitter.Node, src []byte) []member {
 		}
 	case "enum_variant":
 		return []member{{name: name, kind: EnumMember, node: outer}}
+	case "function_signature_item":
+		// A trait's required method: no body, a symbol in the outline.
+		if inClass {
+			return []member{{name: name, kind: Method, node: outer}}
+		}
 	}
 	return nil
 }

@@ -1,0 +1,8 @@
+package p;
+
+public interface Named {
+    /** The label. */
+    String label();
+
+    default String twice() { return label() + label(); }
+}
