@@ -52,6 +52,7 @@ func TestNestedDefinitions(t *testing.T) {
 	// outline and is a symbol of its own.
 	for _, tt := range []struct{ file, language, want string }{
 		{"nested/Named.java", lang.Java, "method Named.label 4-5"},
+		{"nested/Named.java", lang.Java, "method Tag.value 11-11"},
 		{"nested/ids.rs", lang.Rust, "method Shape.area 12-12"},
 	} {
 		_, res := readFixture(t, p, tt.file, tt.language)

@@ -6,3 +6,7 @@ public interface Named {
 
     default String twice() { return label() + label(); }
 }
+
+@interface Tag {
+    String value() default "";
+}
