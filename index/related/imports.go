@@ -113,7 +113,31 @@ func (e *expander) pythonImports(p, spec string, cache map[string]map[string][]s
 		names = pythonNames(text)
 		cache[p] = names
 	}
-	return slices.Contains(e.w.resolvePython(p, spec, names[spec]), e.path)
+	if slices.Contains(e.w.resolvePython(p, spec, names[spec]), e.path) {
+		return true
+	}
+	// `import pkg` then pkg.Client(): the package's __init__.py
+	// re-exports the target module's names (from ._client import *).
+	return slices.Contains(files, pkgInit) && len(names[spec]) == 0 && e.initReexports(pkgInit)
+}
+
+// initReexports reports whether the package file init imports names from
+// the target module (`from ._client import *`, `from pkg._client import
+// Client`): the package's own names then include the target's. The answer
+// is kept for the expansion.
+func (e *expander) initReexports(init string) bool {
+	if v, ok := e.pyInit[init]; ok {
+		return v
+	}
+	stem := strings.TrimSuffix(path.Base(e.path), ".py")
+	text, _ := e.tx.Blob(init)
+	re := regexp.MustCompile(`(?m)^\s*from\s+(?:\.|[\w.]+\.)` + regexp.QuoteMeta(stem) + `\s+import\b`)
+	v := re.Match(text)
+	if e.pyInit == nil {
+		e.pyInit = map[string]bool{}
+	}
+	e.pyInit[init] = v
+	return v
 }
 
 // importerRefs turns the first importers (in path order) into refs with

@@ -63,3 +63,32 @@ func TestCallersThroughImportAliases(t *testing.T) {
 	check(t, "callers", callersOf(expand(t, db, "pkg/lib.py::@helper")), []string{"pkg/app.py:5 run (function) calls h"})
 	check(t, "callers", callersOf(expand(t, db, "web/lib.ts::@format")), []string{"web/service.ts:4 show (function) calls fmt"})
 }
+
+// TestPythonCallersThroughReexports: a package re-exports its client
+// (`from ._client import *` with `__all__`); callers reach Client.get as
+// `import pkg` then `pkg.Client().get()`, and through a fixture's variable.
+func TestPythonCallersThroughReexports(t *testing.T) {
+	db := fixtureOf(t, map[string]string{
+		"pkg/__init__.py": "from ._client import *\n",
+		"pkg/_client.py":  "__all__ = [\"Client\"]\n\n\nclass Client:\n    def get(self, url):\n        return url\n",
+		"app/run.py":      "import pkg\n\n\ndef fetch():\n    return pkg.Client().get(\"/\")\n",
+		"tests/test_client.py": `import pytest
+
+import pkg
+
+
+@pytest.fixture
+def client():
+    client = pkg.Client()
+    return client
+
+
+def test_get():
+    c = pkg.Client()
+    assert c.get("/x") == "/x"
+`,
+	})
+	x := expand(t, db, "pkg/_client.py::@Client.get")
+	check(t, "Client.get callers", callersOf(x), []string{
+		"app/run.py:5 fetch (function) calls get", "tests/test_client.py:14 test_get (function) calls get"})
+}

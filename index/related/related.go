@@ -120,6 +120,7 @@ type expander struct {
 	syms     map[string][]store.Symbol
 	omitted  map[string]int
 	notes    []string
+	pyInit   map[string]bool // Python: __init__.py -> it re-exports the target module
 
 	// r resolves references where the target's language has an xref
 	// extractor; xp is the target file as it reads it (nil otherwise:
