@@ -45,6 +45,11 @@ func javaMembers(n, outer, cls *sitter.Node, src []byte) []member {
 		for _, d := range ds {
 			out = append(out, member{name: content(d.ChildByFieldName("name"), src), kind: kind, node: outer})
 		}
+	case "annotation_type_element_declaration":
+		// An annotation's element (`String value();`): its method.
+		if cls != nil {
+			out = append(out, member{name: content(n.ChildByFieldName("name"), src), kind: Method, node: outer})
+		}
 	case "enum_constant":
 		out = append(out, member{name: content(n.ChildByFieldName("name"), src), kind: EnumMember, node: outer})
 	case "record_declaration":
