@@ -49,9 +49,27 @@ func (g *gatherer) items() ([]gatherItem, []string, error) {
 			out = append(out, gatherItem{sel: s, band: band, why: why})
 		}
 	}
+	// addSymbol adds path::@sym, whose lines are start-end today: the
+	// same span, named and re-found by its symbol.
+	addSymbol := func(band, why, path, sym string, start, end int) {
+		if path == g.x.Target.Path && g.inTarget(start, end) {
+			return
+		}
+		lines := fmt.Sprintf("%s::%d,%d", path, start, end)
+		s := path + "::@" + sym
+		if !g.seen[s] && !g.seen[lines] {
+			g.seen[s], g.seen[lines] = true, true
+			out = append(out, gatherItem{sel: s, band: band, why: why})
+		}
+	}
 	spans := func(band, why string, path string, chunks []store.Chunk) {
+		all, _ := g.tx.FileChunks(path)
 		for _, ch := range chunks {
-			add(band, why, path, ch.StartLine, ch.EndLine)
+			if sym := selectorSymbol(ch, all); sym != "" {
+				addSymbol(band, why, path, sym, ch.StartLine, ch.EndLine)
+			} else {
+				add(band, why, path, ch.StartLine, ch.EndLine)
+			}
 		}
 	}
 	if b := g.plan.imports; b != "" {
@@ -77,7 +95,7 @@ func (g *gatherer) items() ([]gatherItem, []string, error) {
 		}
 	}
 	if b := g.plan.tests; b != "" {
-		if err := g.naming(b, "test", g.x.Tests, add, spans, &notes); err != nil {
+		if err := g.tests(b, add, addSymbol, spans, &notes); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -96,44 +114,121 @@ func (g *gatherer) items() ([]gatherItem, []string, error) {
 		for _, r := range rel.refs {
 			// A callee or caller is its symbol's chunk; without one (an
 			// unindexed span) it is left out rather than taken whole.
-			start, end, err := g.refSpan(r)
-			if err != nil {
+			if err := g.addRef(rel.band, rel.why, r, add, addSymbol); err != nil {
 				return nil, nil, err
-			}
-			if start > 0 {
-				add(rel.band, rel.why, r.Path, start, end)
 			}
 		}
 	}
 	return out, notes, nil
 }
 
+// addRef adds a callee's or caller's chunk: by its symbol when the ref
+// names the chunk's symbol (so the part is named and re-found by it), by
+// its lines otherwise. Without a chunk (an unindexed span) it is left
+// out rather than taken whole.
+func (g *gatherer) addRef(band, why string, r related.Ref, add func(string, string, string, int, int), addSymbol func(string, string, string, string, int, int)) error {
+	start, end, sym, err := g.refSpan(r)
+	if err != nil || start == 0 {
+		return err
+	}
+	if sym != "" {
+		addSymbol(band, why, r.Path, sym, start, end)
+		return nil
+	}
+	add(band, why, r.Path, start, end)
+	return nil
+}
+
 // refSpan is the span of a ref's chunk: the one it names, or else the
-// smallest holding its line.
-func (g *gatherer) refSpan(r related.Ref) (int, int, error) {
-	if r.StartLine > 0 {
-		return r.StartLine, r.EndLine, nil
-	}
-	if r.ChunkID != "" {
-		ch, ok, err := g.tx.Chunk(r.ChunkID)
-		if err != nil {
-			return 0, 0, err
-		}
-		if ok {
-			return ch.StartLine, ch.EndLine, nil
-		}
-	}
+// smallest holding its line; sym is the chunk's symbol as a selector
+// names it ("Type.Method"), "" when the chunk has none or is one part of
+// a split symbol.
+func (g *gatherer) refSpan(r related.Ref) (start, end int, sym string, err error) {
 	chunks, err := g.tx.FileChunks(r.Path)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, "", err
 	}
-	start, end := 0, 0
-	for _, ch := range chunks {
-		if ch.Outline == "" && ch.StartLine <= r.Line && r.Line <= ch.EndLine && (start == 0 || ch.EndLine-ch.StartLine < end-start) {
-			start, end = ch.StartLine, ch.EndLine
+	var best *store.Chunk
+	for i, ch := range chunks {
+		if ch.Outline != "" {
+			continue
+		}
+		switch {
+		case r.ChunkID != "" && ch.ID == r.ChunkID,
+			r.StartLine > 0 && ch.StartLine == r.StartLine && ch.EndLine == r.EndLine:
+			best = &chunks[i]
+		case r.StartLine == 0 && r.ChunkID == "" && ch.StartLine <= r.Line && r.Line <= ch.EndLine &&
+			(best == nil || ch.EndLine-ch.StartLine < best.EndLine-best.StartLine):
+			best = &chunks[i]
+		default:
+			continue
+		}
+		if r.ChunkID != "" || r.StartLine > 0 {
+			break
 		}
 	}
-	return start, end, nil
+	if best == nil {
+		if r.StartLine > 0 {
+			return r.StartLine, r.EndLine, "", nil
+		}
+		return 0, 0, "", nil
+	}
+	return best.StartLine, best.EndLine, selectorSymbol(*best, chunks), nil
+}
+
+// selectorSymbol is the name path::@Name selects c by ("Type.Method"), or
+// "" when c has no symbol, is one part of a split symbol, or shares its
+// name with another chunk of the file (lines then say which).
+func selectorSymbol(c store.Chunk, chunks []store.Chunk) string {
+	if c.Symbol == "" || c.Part > 1 || c.Parts > 1 {
+		return ""
+	}
+	sym := qualified(c.Parents, c.Symbol)
+	for _, ch := range chunks {
+		if ch.ID != c.ID && ch.Symbol != "" && ch.Outline == "" && qualified(ch.Parents, ch.Symbol) == sym {
+			return ""
+		}
+	}
+	return sym
+}
+
+// tests adds the tests of the target: where its language resolves
+// references, the test functions that call it (a comment naming it, or a
+// call of another function of the same name, is no test of it); the
+// subject of a test target; elsewhere, the test chunks whose code names
+// what the target defines.
+func (g *gatherer) tests(band string, add func(string, string, string, int, int), addSymbol func(string, string, string, string, int, int), spans func(string, string, string, []store.Chunk), notes *[]string) error {
+	if !g.resolved() || g.whole {
+		return g.naming(band, "test", g.x.Tests, add, spans, notes)
+	}
+	isTest := map[string]bool{}
+	var subjects []related.Ref
+	for _, r := range g.x.Tests {
+		if r.Role == "subject" {
+			subjects = append(subjects, r)
+		} else {
+			isTest[r.Path] = true
+		}
+	}
+	n := 0
+	for _, r := range g.x.Callers {
+		if isTest[r.Path] && n < g.limit {
+			n++
+			if err := g.addRef(band, "test", r, add, addSymbol); err != nil {
+				return err
+			}
+		}
+	}
+	if len(isTest) > 0 && n == 0 {
+		*notes = append(*notes, fmt.Sprintf("%d test file(s) left out: no test in them calls the target (--whole adds them whole)", len(isTest)))
+	}
+	return g.naming(band, "test", subjects, add, spans, notes)
+}
+
+// resolved tells whether the expansion's callers come from resolved
+// references (the target's language has a reference extractor).
+func (g *gatherer) resolved() bool {
+	return !slices.ContainsFunc(g.x.Notes, func(n string) bool { return strings.HasPrefix(n, related.NoResolverNote) })
 }
 
 // naming adds, for each file of refs (tests, importers), the chunks that

@@ -207,10 +207,10 @@ func TestGatherAddsSymbolSpans(t *testing.T) {
 		spans[p.Kind+" "+p.Span] = true
 	}
 	for _, want := range []string{
-		"parse_go_parse lines=5:9",    // the target
-		"store_go_3_6 lines=3:6",      // store.Open, imported and called
-		"parse_go_11_13 lines=11:13",  // normalize, a callee in the target's file
-		"parse_test_go_5_9 lines=5:9", // TestParse
+		"parse_go_parse lines=5:9",          // the target
+		"store_go_open lines=3:6",           // store.Open, imported and called
+		"parse_go_normalize lines=11:13",    // normalize, a callee in the target's file
+		"parse_test_go_testparse lines=5:9", // TestParse
 	} {
 		if !spans[want] {
 			t.Errorf("missing part %q; parts: %v\n%s", want, spans, out)
@@ -466,7 +466,7 @@ class UserController extends Controller
 			spans = append(spans, p.Kind+" "+p.Span)
 		}
 	}
-	want := []string{"usercontroller_php_show lines=10:15", "user_php_11_14 lines=11:14"}
+	want := []string{"usercontroller_php_show lines=10:15", "user_php_user_fullname lines=11:14"}
 	if !slices.Equal(spans, want) {
 		t.Errorf("parts %q, want %q\n%s", spans, want, out)
 	}

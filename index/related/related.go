@@ -23,6 +23,11 @@ import (
 	"github.com/dossierhq/dossier/store"
 )
 
+// NoResolverNote starts the note of an expansion whose target's language
+// has no reference extractor: its callers and callees are empty, not
+// searched.
+const NoResolverNote = "no callees or callers: dossier has no reference extractor for "
+
 // DefaultLimit bounds each list of an expansion.
 const DefaultLimit = 50
 
@@ -160,7 +165,7 @@ func Expand(tx *store.Tx, t Target, opts Options) (*Expansion, error) {
 			return nil, err
 		}
 	} else {
-		e.notes = append(e.notes, "no callees or callers: dossier has no reference extractor for "+e.sel.Language)
+		e.notes = append(e.notes, NoResolverNote+e.sel.Language)
 	}
 	if len(e.omitted) > 0 {
 		x.Omitted = e.omitted
