@@ -27,10 +27,21 @@ type parser struct {
 	rubyState
 }
 
-// refKey is what Parse de-duplicates on.
+// refKey is what Parse de-duplicates on. A go test line also keys on its
+// test: two tests failing at one helper's line are two failures.
 type refKey struct {
 	pkg, path string
 	line      int
+	test      string
+}
+
+// keyOf is r's refKey.
+func keyOf(r Ref) refKey {
+	k := refKey{pkg: r.Pkg, path: r.Path, line: r.Line}
+	if r.Format == FormatGoTest {
+		k.test = r.Func
+	}
+	return k
 }
 
 // block is a multi-line failure whose refs share a message that may be
@@ -215,7 +226,7 @@ func (p *parser) emit(r Ref) int {
 	if p.merge(r) {
 		return -1
 	}
-	p.seen[refKey{r.Pkg, r.Path, r.Line}] = len(p.refs)
+	p.seen[keyOf(r)] = len(p.refs)
 	p.refs = append(p.refs, r)
 	return len(p.refs) - 1
 }
@@ -224,7 +235,7 @@ func (p *parser) emit(r Ref) int {
 // takes r's column and function if it had none (Node's "path:42" header
 // before "at fn (path:42:11)").
 func (p *parser) merge(r Ref) bool {
-	i, dup := p.seen[refKey{r.Pkg, r.Path, r.Line}]
+	i, dup := p.seen[keyOf(r)]
 	if !dup {
 		return false
 	}
@@ -244,7 +255,7 @@ func (p *parser) settle(idx []int, pkg string) {
 			r.Path = ""
 			continue
 		}
-		p.seen[refKey{r.Pkg, r.Path, r.Line}] = i
+		p.seen[keyOf(*r)] = i
 	}
 }
 

@@ -85,11 +85,16 @@ func ResolveWith(refs []Ref, root string, exists func(rel string) bool, suffix f
 			drop.Ambiguous++
 		}
 		for _, rel := range rels {
-			k := refKey{path: rel, line: r.Line}
+			// A line is kept once, except that each go test failing at
+			// it is a failure of its own.
+			k, line := keyOf(Ref{Path: rel, Line: r.Line, Func: r.Func, Format: r.Format}), refKey{path: rel, line: r.Line}
 			if _, dup := seen[k]; dup {
 				continue
 			}
-			seen[k] = struct{}{}
+			if _, dup := seen[line]; dup && k == line {
+				continue
+			}
+			seen[k], seen[line] = struct{}{}, struct{}{}
 			out = append(out, Resolved{Ref: r, Rel: rel, MappedFrom: mapped})
 		}
 	}
