@@ -95,6 +95,12 @@ func (e *Engine) fromOutput(c *call) error {
 		}
 		ref := loc.ref
 		sel, sym := spanAround(e.Root, db, ref.Rel, ref.Line)
+		if loc.test != "" {
+			if !defines(db, ref.Rel, loc.test) {
+				continue // the helper's file is not the test's: the site stands for it
+			}
+			sel, sym = ref.Rel+"::@"+loc.test, loc.test
+		}
 		if sel == "" {
 			fmt.Fprintf(c.w, "  - %s:%d is past the end of the file (output older than the code?)\n", ref.Rel, ref.Line)
 			continue
@@ -115,7 +121,9 @@ func (e *Engine) fromOutput(c *call) error {
 			held[locKey(ref)] = p.ID()
 			fmt.Fprintf(c.w, "✓ %-28s %s:%d  %s\n", p.ID(), ref.Rel, ref.Line, ref.Message)
 		case errors.As(err, &covered):
-			held[locKey(ref)] = covered.By.ID
+			if loc.test == "" {
+				held[locKey(ref)] = covered.By.ID
+			}
 		default:
 			fmt.Fprintf(c.w, "  - %s: %v\n", sel, firstLine(err.Error()))
 		}
@@ -199,26 +207,35 @@ func groupFailures(refs []trace.Ref, resolved []trace.Resolved) []*failure {
 	return out
 }
 
+// addLoc is a location to add: the span around ref's line, or the
+// function test of ref's file (the go test that failed there).
 type addLoc struct {
 	ref  trace.Resolved
 	site bool
+	test string
 }
 
 // addOrder lists the locations to add as evidence: every failing site
-// first, in order of appearance, then the other frames, so the limit cuts
-// the frames that led there before any site.
+// first, in order of appearance, then the failing go tests whose site is
+// a helper (each test is a failure and a part, the helper one part), then
+// the other frames, so the limit cuts the frames that led there before
+// any site.
 func addOrder(fails []*failure) []addLoc {
-	var sites, rest []addLoc
+	var sites, tests, rest []addLoc
 	for _, fl := range fails {
 		for i, r := range fl.locs {
 			if i == fl.site {
-				sites = append(sites, addLoc{r, true})
+				sites = append(sites, addLoc{ref: r, site: true})
+				if r.Format == trace.FormatGoTest && r.Func != "" {
+					test, _, _ := strings.Cut(r.Func, "/") // a subtest's function is its test's
+					tests = append(tests, addLoc{ref: r, test: test})
+				}
 			} else {
-				rest = append(rest, addLoc{r, false})
+				rest = append(rest, addLoc{ref: r})
 			}
 		}
 	}
-	return append(sites, rest...)
+	return append(append(sites, tests...), rest...)
 }
 
 func locKey(r trace.Resolved) string { return r.Rel + ":" + strconv.Itoa(r.Line) }
@@ -359,6 +376,21 @@ func spanAround(root string, db *store.DB, rel string, line int) (sel, sym strin
 		}
 	}
 	return fmt.Sprintf("%s::%d,%d", rel, start, end), sym
+}
+
+// defines tells whether the index has a top-level symbol name in rel.
+func defines(db *store.DB, rel, name string) bool {
+	found := false
+	if db != nil {
+		_ = db.View(func(tx *store.Tx) error {
+			chunks, err := tx.FileChunks(rel)
+			found = err == nil && slices.ContainsFunc(chunks, func(ch store.Chunk) bool {
+				return ch.Symbol == name && len(ch.Parents) == 0
+			})
+			return nil
+		})
+	}
+	return found
 }
 
 func tail(s string, lines int) string {

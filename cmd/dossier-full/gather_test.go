@@ -108,3 +108,52 @@ func TestGatherTakesResolvedNeighbours(t *testing.T) {
 		t.Errorf("a callee part is not named after its symbol:\n%s", out)
 	}
 }
+
+// TestFromOutputEachFailingGoTest: a real go test run where two tests fail
+// at one helper's line is two failures, and adds both tests and the
+// helper.
+func TestFromOutputEachFailingGoTest(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/h\n\ngo 1.22\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "h"), 0o755)
+	os.WriteFile(filepath.Join(root, "h", "h.go"), []byte("package h\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "h", "h_test.go"), []byte(helperTests), 0o644)
+	must(t, "index", "--root", root)
+	r := "--root=" + root
+	must(t, "flow", "new", "helper", r, "--request", "Fix Add.")
+	for _, fixture := range []string{"go_test_helper.txt", "go_json_helper.txt"} {
+		log := filepath.Join("..", "..", "evidence", "trace", "testdata", fixture)
+		out := must(t, "evidence", "from-output", log, r)
+		for _, want := range []string{"2 failure(s)", "h_test_go_testaddone", "h_test_go_testaddtwo", "h_test_go_expect"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: from-output lacks %q:\n%s", fixture, want, out)
+			}
+		}
+		must(t, "flow", "new", "again "+fixture, r, "--request", "Fix Add.")
+	}
+}
+
+// helperTests is h/h_test.go of the run captured in evidence/trace's
+// go_test_helper.txt and go_json_helper.txt.
+const helperTests = `package h
+
+import "testing"
+
+func check(t *testing.T, got, want int) {
+	t.Helper()
+	if got != want {
+		t.Errorf("got %d, want %d", got, want)
+	}
+}
+
+func expect(t *testing.T, got, want int) {
+	if got != want {
+		t.Errorf("got %d, want %d", got, want)
+	}
+}
+
+func TestAddOne(t *testing.T) { expect(t, Add(1, 1), 2) }
+
+func TestAddTwo(t *testing.T) { expect(t, Add(2, 2), 4) }
+`
