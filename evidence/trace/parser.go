@@ -199,6 +199,16 @@ func (p *parser) emit(r Ref) int {
 	if r.Path == "" || r.Line < 0 || r.Col < 0 {
 		return -1
 	}
+	if r.Failure == 0 && r.Summary {
+		// A run's summary repeats a failure reported above it: the same
+		// test, or the same file when it names no test.
+		for _, prev := range p.refs {
+			if prev.Path == r.Path && prev.Format == r.Format && (prev.Func == r.Func || r.Func == "") {
+				r.Failure = prev.Failure
+				break
+			}
+		}
+	}
 	if r.Failure == 0 {
 		// A primary location begins a failure; a deeper frame or a note
 		// belongs to the one before it.
