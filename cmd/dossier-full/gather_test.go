@@ -157,3 +157,23 @@ func TestAddOne(t *testing.T) { expect(t, Add(1, 1), 2) }
 
 func TestAddTwo(t *testing.T) { expect(t, Add(2, 2), 4) }
 `
+
+// TestFromOutputPytestSummaryAddsNoFailure: a real pytest run with two
+// failures is two failures, its short test summary adding none.
+func TestFromOutputPytestSummaryAddsNoFailure(t *testing.T) {
+	t.Setenv("FLOW_DIR", "")
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "app"), 0o755)
+	os.MkdirAll(filepath.Join(root, "tests"), 0o755)
+	os.WriteFile(filepath.Join(root, "app", "calc.py"), []byte("def add(a, b):\n    return a - b\n\n\ndef check(got, want):\n    assert got == want, f\"got {got}, want {want}\"\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "tests", "test_calc.py"), []byte("from app.calc import add, check\n\n\ndef test_add_one():\n    check(add(1, 1), 2)\n\n\ndef test_add_two():\n    assert add(2, 2) == 4\n"), 0o644)
+	must(t, "index", "--root", root)
+	r := "--root=" + root
+	must(t, "flow", "new", "pytest", r, "--request", "Fix add.")
+	out := must(t, "evidence", "from-output", filepath.Join("..", "..", "evidence", "trace", "testdata", "pytest_real.txt"), r)
+	for _, want := range []string{"2 failure(s)", "test_calc_py_test_add_one", "test_calc_py_test_add_two", "calc_py_check"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("from-output lacks %q:\n%s", want, out)
+		}
+	}
+}
