@@ -28,18 +28,24 @@ type parser struct {
 }
 
 // refKey is what Parse de-duplicates on. A go test line also keys on its
-// test: two tests failing at one helper's line are two failures.
+// test (two tests failing at one helper's line are two failures), and an
+// ESLint row on its column (two problems on one line are
+// two failures).
 type refKey struct {
 	pkg, path string
 	line      int
 	test      string
+	col       int
 }
 
 // keyOf is r's refKey.
 func keyOf(r Ref) refKey {
 	k := refKey{pkg: r.Pkg, path: r.Path, line: r.Line}
-	if r.Format == FormatGoTest {
+	switch r.Format {
+	case FormatGoTest:
 		k.test = r.Func
+	case FormatESLint:
+		k.col = r.Col
 	}
 	return k
 }

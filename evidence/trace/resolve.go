@@ -86,8 +86,8 @@ func ResolveWith(refs []Ref, root string, exists func(rel string) bool, suffix f
 		}
 		for _, rel := range rels {
 			// A line is kept once, except that each go test failing at
-			// it is a failure of its own.
-			k, line := keyOf(Ref{Path: rel, Line: r.Line, Func: r.Func, Format: r.Format}), refKey{path: rel, line: r.Line}
+			// it, or each linter problem on it, is a failure of its own.
+			k, line := keyOf(Ref{Path: rel, Line: r.Line, Col: r.Col, Func: r.Func, Format: r.Format}), refKey{path: rel, line: r.Line}
 			if _, dup := seen[k]; dup {
 				continue
 			}

@@ -16,6 +16,16 @@ var sampleWant = map[string][]Ref{
 		{Path: "/home/dev/app/src/a.js", Line: 12, Col: 1, Format: "eslint", Message: "Unexpected console statement (no-console)"},
 		{Path: "/home/dev/app/src/lib/util.js", Line: 3, Col: 10, Format: "eslint", Message: "Parsing error: Unexpected token"},
 	},
+	// eslint_real.txt, tsc_real.txt: real runs (ESLint 9, TypeScript 5):
+	// two ESLint problems on one line are two failures.
+	"eslint_real.txt": {
+		{Path: "/home/dev/app/src/lint.js", Line: 1, Col: 7, Format: "eslint", Message: "'unused' is assigned a value but never used (no-unused-vars)"},
+		{Path: "/home/dev/app/src/lint.js", Line: 3, Col: 9, Format: "eslint", Message: "Expected '===' and instead saw '==' (eqeqeq)"},
+		{Path: "/home/dev/app/src/lint.js", Line: 3, Col: 25, Format: "eslint", Message: "'undefinedName' is not defined (no-undef)"},
+	},
+	"tsc_real.txt": {
+		{Path: "src/calc.ts", Line: 9, Col: 14, Format: "tsc", Message: "error TS2322: Type 'string' is not assignable to type 'number'."},
+	},
 	"gcc.txt": {
 		{Path: "src/main.c", Line: 3, Format: "gcc", Frame: 1, Message: "error: unknown type name 'size_tt'; did you mean 'size_t'?"},
 		{Path: "src/util.h", Line: 12, Col: 10, Format: "gcc", Message: "error: unknown type name 'size_tt'; did you mean 'size_t'?"},
@@ -263,6 +273,8 @@ func withoutFailure(r Ref) Ref {
 var sampleFailures = map[string][]int{
 	"dotnet.txt":            {1, 2, 2},
 	"eslint.txt":            {1, 2, 3},
+	"eslint_real.txt":       {1, 2, 3},
+	"tsc_real.txt":          {1},
 	"gcc.txt":               {1, 1, 2, 3, 4, 4, 5},
 	"generic.txt":           {1, 2, 3, 4, 5},
 	"go_build.txt":          {1, 2, 3, 4, 5},
