@@ -110,6 +110,7 @@ func (p *parser) dispatch(s string) {
 	case p.phpLine(s):
 	case p.jvmLine(s):
 	case p.rubyLine(s):
+	case p.vitestLine(s):
 	case p.jestLine(s):
 	case p.nodeLine(s):
 	case p.tscLine(s):
@@ -132,6 +133,8 @@ func (p *parser) continueBlock(s string, blank bool) {
 		p.nodeContinue(s, blank)
 	case FormatJest:
 		p.jestContinue(s, blank)
+	case FormatVitest:
+		p.vitestContinue(s, blank)
 	case formatNumbered:
 		p.numberedContinue(s, blank)
 	case FormatJava, FormatDotnet:

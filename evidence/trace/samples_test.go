@@ -23,6 +23,13 @@ var sampleWant = map[string][]Ref{
 		{Path: "/home/dev/app/src/lint.js", Line: 3, Col: 9, Format: "eslint", Message: "Expected '===' and instead saw '==' (eqeqeq)"},
 		{Path: "/home/dev/app/src/lint.js", Line: 3, Col: 25, Format: "eslint", Message: "'undefinedName' is not defined (no-undef)"},
 	},
+	// vitest_real.txt is a real run (Vitest 4, NO_COLOR=1): two failing
+	// tests, the first thrown in a helper of src/calc.ts.
+	"vitest_real.txt": {
+		{Path: "src/calc.ts", Line: 6, Col: 27, Func: "check", Format: "vitest", Message: "Error: got 0, want 2"},
+		{Path: "src/calc.test.ts", Line: 5, Col: 3, Format: "vitest", Frame: 1, Message: "Error: got 0, want 2"},
+		{Path: "src/calc.test.ts", Line: 9, Col: 21, Format: "vitest", Message: "AssertionError: expected +0 to be 4 // Object.is equality"},
+	},
 	"tsc_real.txt": {
 		{Path: "src/calc.ts", Line: 9, Col: 14, Format: "tsc", Message: "error TS2322: Type 'string' is not assignable to type 'number'."},
 	},
@@ -275,6 +282,7 @@ var sampleFailures = map[string][]int{
 	"eslint.txt":            {1, 2, 3},
 	"eslint_real.txt":       {1, 2, 3},
 	"tsc_real.txt":          {1},
+	"vitest_real.txt":       {1, 1, 2},
 	"gcc.txt":               {1, 1, 2, 3, 4, 4, 5},
 	"generic.txt":           {1, 2, 3, 4, 5},
 	"go_build.txt":          {1, 2, 3, 4, 5},

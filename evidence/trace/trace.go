@@ -41,6 +41,9 @@ const (
 	// FormatJest is a stack frame inside a Jest "●" failure block, or its
 	// code frame when it printed no stack.
 	FormatJest = "jest"
+	// FormatVitest is a stack frame ("❯ fn path:line:col") of a Vitest
+	// failure.
+	FormatVitest = "vitest"
 	// FormatTSC is a TypeScript compiler diagnostic, plain or pretty.
 	FormatTSC = "tsc"
 	// FormatESLint is a row of ESLint's default "stylish" formatter.
