@@ -27,9 +27,10 @@ var (
 	rustHdrRe = lazyRegexp(`^(?:error|warning)(?:\[\w+\])?: .*$`)
 	// "  --> src/main.rs:10:5" (primary) and "  ::: src/lib.rs:3:1".
 	rustSpanRe = lazyRegexp(`^\s*(-->|:::) (.+?):(\d+):(\d+)$`)
-	// Rust 1.73+: "thread 'main' panicked at src/main.rs:5:9:" with the
-	// message on the next line; older: "... panicked at 'msg', src/main.rs:5:9".
-	rustPanicRe    = lazyRegexp(`^thread '(.*?)' panicked at (.+?):(\d+):(\d+):$`)
+	// Rust 1.73+: "thread 'main' panicked at src/main.rs:5:9:" (newer
+	// releases add the thread id: "thread 'main' (8488) panicked at") with
+	// the message on the next line; older: "... panicked at 'msg', src/main.rs:5:9".
+	rustPanicRe    = lazyRegexp(`^thread '(.*?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$`)
 	rustPanicOldRe = lazyRegexp(`^thread '(.*?)' panicked at '(.*)', (.+?):(\d+):(\d+)$`)
 	// A RUST_BACKTRACE frame: "  12: crate::f" then "      at ./src/lib.rs:5:9".
 	rustBtFnRe = lazyRegexp(`^\s*(\d+): (\S.*)$`)
