@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,15 +62,7 @@ func BenchmarkOther(b *testing.B) {
 }
 `,
 	}
-	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, root, files)
 	must(t, "index", "--root", root)
 	must(t, "flow", "new", "lexer", "--root", root, "--request", "Fix the lexer.")
 	return root
@@ -115,10 +106,11 @@ func TestGatherTakesResolvedNeighbours(t *testing.T) {
 func TestFromOutputEachFailingGoTest(t *testing.T) {
 	t.Setenv("FLOW_DIR", "")
 	root := t.TempDir()
-	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/h\n\ngo 1.22\n"), 0o644)
-	os.MkdirAll(filepath.Join(root, "h"), 0o755)
-	os.WriteFile(filepath.Join(root, "h", "h.go"), []byte("package h\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n"), 0o644)
-	os.WriteFile(filepath.Join(root, "h", "h_test.go"), []byte(helperTests), 0o644)
+	writeTree(t, root, map[string]string{
+		"go.mod":      "module example.com/h\n\ngo 1.22\n",
+		"h/h.go":      "package h\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n",
+		"h/h_test.go": helperTests,
+	})
 	must(t, "index", "--root", root)
 	r := "--root=" + root
 	must(t, "flow", "new", "helper", r, "--request", "Fix Add.")
@@ -163,10 +155,10 @@ func TestAddTwo(t *testing.T) { expect(t, Add(2, 2), 4) }
 func TestFromOutputPytestSummaryAddsNoFailure(t *testing.T) {
 	t.Setenv("FLOW_DIR", "")
 	root := t.TempDir()
-	os.MkdirAll(filepath.Join(root, "app"), 0o755)
-	os.MkdirAll(filepath.Join(root, "tests"), 0o755)
-	os.WriteFile(filepath.Join(root, "app", "calc.py"), []byte("def add(a, b):\n    return a - b\n\n\ndef check(got, want):\n    assert got == want, f\"got {got}, want {want}\"\n"), 0o644)
-	os.WriteFile(filepath.Join(root, "tests", "test_calc.py"), []byte("from app.calc import add, check\n\n\ndef test_add_one():\n    check(add(1, 1), 2)\n\n\ndef test_add_two():\n    assert add(2, 2) == 4\n"), 0o644)
+	writeTree(t, root, map[string]string{
+		"app/calc.py":        "def add(a, b):\n    return a - b\n\n\ndef check(got, want):\n    assert got == want, f\"got {got}, want {want}\"\n",
+		"tests/test_calc.py": "from app.calc import add, check\n\n\ndef test_add_one():\n    check(add(1, 1), 2)\n\n\ndef test_add_two():\n    assert add(2, 2) == 4\n",
+	})
 	must(t, "index", "--root", root)
 	r := "--root=" + root
 	must(t, "flow", "new", "pytest", r, "--request", "Fix add.")
