@@ -24,7 +24,7 @@ func init() {
 	register(&command{group: "flow", name: "list", args: "", summary: "List the workspace's flows, newest first (* marks the current one).",
 		flags: func(fs *pflag.FlagSet, o *opts) { fs.BoolVar(&o.json, "json", false, "print JSON") },
 		run:   (*Engine).flowList})
-	register(&command{group: "flow", name: "use", args: "ID", summary: "Make a flow current.", run: (*Engine).flowUse})
+	register(&command{group: "flow", name: "use", args: "ID", summary: "Make a flow current; a unique prefix of its id is enough.", run: (*Engine).flowUse})
 	register(&command{group: "flow", name: "show", args: "", summary: "Print the current flow's directory, settings and totals.", run: (*Engine).flowShow})
 	register(&command{group: "flow", name: "set", args: "mode|model|format|budget VALUE | request|policy TEXT",
 		summary: "Change a setting of the current flow, or set its request (user part) or policy (system part) text.",
@@ -95,11 +95,12 @@ func (e *Engine) flowUse(c *call) error {
 	if err := c.needArgs(1, 1, "a flow ID"); err != nil {
 		return err
 	}
-	if err := Use(e.Root, c.args[0]); err != nil {
+	id, err := Use(e.Root, c.args[0])
+	if err != nil {
 		return err
 	}
 	e.Reload()
-	fmt.Fprintf(c.w, "✓ Current flow: %s\n", c.args[0])
+	fmt.Fprintf(c.w, "✓ Current flow: %s\n", id)
 	e.warnFlowDir(c)
 	return nil
 }
@@ -190,7 +191,7 @@ func (e *Engine) flowSet(c *call) error {
 		}
 		f.Meta.Format = val
 	case "budget":
-		n, err := ParseTokens(val)
+		n, err := parseBudget(val)
 		if err != nil {
 			return usagef("%v", err)
 		}

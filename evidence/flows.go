@@ -58,23 +58,49 @@ func Create(root, name, mode, model string, now time.Time) (*Flow, error) {
 	if err := f.SaveMeta(); err != nil {
 		return nil, err
 	}
-	if err := Use(root, f.Meta.ID); err != nil {
+	if _, err := Use(root, f.Meta.ID); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-// Use makes the flow id current.
-func Use(root, id string) error {
-	dir := filepath.Join(FlowsDir(root), id)
+// Use makes the flow id current and returns its full id. As git does for
+// commits, id may be a unique prefix of a flow's id; an ambiguous prefix
+// is refused with the candidates named.
+func Use(root, id string) (string, error) {
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
-		return fmt.Errorf("bad flow id %q: see `dossier flow list`", id)
+		return "", fmt.Errorf("bad flow id %q: see `dossier flow list`", id)
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("no flow %q in %s: see `dossier flow list`", id, FlowsDir(root))
+	full, err := resolveFlowID(root, id)
+	if err != nil {
+		return "", err
 	}
 	fsafe.Sweep(FlowsDir(root))
-	return WriteFileAtomic(currentFile(root), []byte(id+"\n"))
+	return full, WriteFileAtomic(currentFile(root), []byte(full+"\n"))
+}
+
+// resolveFlowID finds the flow named id exactly, else the one flow whose id
+// starts with it.
+func resolveFlowID(root, id string) (string, error) {
+	base := FlowsDir(root)
+	if st, err := os.Stat(filepath.Join(base, id)); err == nil && st.IsDir() {
+		return id, nil
+	}
+	entries, _ := os.ReadDir(base)
+	var cands []string
+	for _, de := range entries {
+		if de.IsDir() && strings.HasPrefix(de.Name(), id) {
+			cands = append(cands, de.Name())
+		}
+	}
+	switch len(cands) {
+	case 0:
+		return "", fmt.Errorf("no flow %q in %s: see `dossier flow list`", id, base)
+	case 1:
+		return cands[0], nil
+	}
+	slices.Sort(cands)
+	return "", fmt.Errorf("flow %q is ambiguous, it starts %d flows: %s; give more of the id", id, len(cands), strings.Join(cands, ", "))
 }
 
 // FlowInfo is one line of `dossier flow list`.

@@ -206,7 +206,7 @@ func (e *Engine) budget(c *call) error {
 		if c.args[0] != "set" || len(c.args) != 2 {
 			return usagef("expected `budget` or `budget set N` (N like 32000 or 32k)")
 		}
-		n, err := ParseTokens(c.args[1])
+		n, err := parseBudget(c.args[1])
 		if err != nil {
 			return usagef("%v", err)
 		}
@@ -217,7 +217,11 @@ func (e *Engine) budget(c *call) error {
 		if err := f.SaveMeta(); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.w, "✓ Budget set to %d tokens\n", n)
+		if n == 0 {
+			fmt.Fprintf(c.w, "✓ Budget back to the default\n")
+		} else {
+			fmt.Fprintf(c.w, "✓ Budget set to %d tokens\n", n)
+		}
 		if _, err := e.Build(); err != nil {
 			return err
 		}
@@ -257,6 +261,21 @@ func pct(n, of int) int {
 		return 0
 	}
 	return n * 100 / of
+}
+
+// parseBudget reads a flow's budget: a token count, or 0, "default" or
+// "auto" for none of its own (0), so that the config's or the model's
+// default applies again.
+func parseBudget(s string) (int, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "0", "default", "auto":
+		return 0, nil
+	}
+	n, err := ParseTokens(s)
+	if err != nil {
+		return 0, fmt.Errorf("%v, or 0, default or auto for the model's default", err)
+	}
+	return n, nil
 }
 
 // ParseTokens reads a token count: "32000", "32k", "1m".

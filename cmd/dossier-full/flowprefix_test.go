@@ -1,0 +1,56 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFlowUsePrefix: `flow use` takes a unique prefix of a flow's id, as
+// git does for commits, and names the candidates of an ambiguous one.
+func TestFlowUsePrefix(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	first := filepath.Base(flowDir(t, root))
+	must(t, "flow", "new", "second try", r)
+	must(t, "flow", "new", "second thought", r)
+	out := must(t, "flow", "use", first[:4], r)
+	if filepath.Base(flowDir(t, root)) != first || !strings.Contains(out, "✓ Current flow: "+first) {
+		t.Errorf("flow use %s did not switch to %s: %s", first[:4], first, out)
+	}
+	_, errOut, code := runCLI(t, "flow", "use", "second-t", r)
+	if code != 1 || !strings.Contains(errOut, "ambiguous") || !strings.Contains(errOut, "second-thought-") || !strings.Contains(errOut, "second-try-") {
+		t.Errorf("ambiguous prefix: exit %d %s", code, errOut)
+	}
+	if filepath.Base(flowDir(t, root)) != first {
+		t.Error("an ambiguous prefix changed the current flow")
+	}
+	must(t, "flow", "use", "second-tr", r)
+	if !strings.HasPrefix(filepath.Base(flowDir(t, root)), "second-try-") {
+		t.Errorf("flow use second-tr: current is %s", flowDir(t, root))
+	}
+}
+
+// TestFlowBudgetBackToDefault: 0, default and auto give a flow's budget
+// back to the model's default.
+func TestFlowBudgetBackToDefault(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	def := must(t, "evidence", "budget", r)
+	if !strings.Contains(def, "40% of") {
+		t.Fatalf("a new flow's budget is not the model's default:\n%s", def)
+	}
+	for _, how := range [][]string{{"flow", "set", "budget", "0"}, {"flow", "set", "budget", "default"}, {"flow", "set", "budget", "auto"}, {"evidence", "budget", "set", "default"}} {
+		must(t, "flow", "set", "budget", "20k", r)
+		if out := must(t, "evidence", "budget", r); !strings.Contains(out, "Budget: 20000 tokens (set for this flow)") {
+			t.Fatalf("budget 20k not set:\n%s", out)
+		}
+		must(t, append(how, r)...)
+		if out := must(t, "evidence", "budget", r); out != def {
+			t.Errorf("%v: budget not back to the default:\n%s\nwant:\n%s", how, out, def)
+		}
+	}
+	if _, errOut, code := runCLI(t, "flow", "set", "budget", "lots", r); code != 2 || !strings.Contains(errOut, "default or auto") {
+		t.Errorf("flow set budget lots: exit %d %s", code, errOut)
+	}
+}
