@@ -100,7 +100,7 @@ func (e *Engine) gather(c *call) error {
 			return err
 		}
 	}
-	added := 0
+	added, failed := 0, 0
 	try := func(it gatherItem) {
 		b, _ := ParseBand(it.band)
 		p, err := e.Add(AddRequest{Selector: it.sel, Role: "evidence", Rank: -1, Band: b, Via: "gather:" + task + " " + it.why})
@@ -114,6 +114,7 @@ func (e *Engine) gather(c *call) error {
 				fmt.Fprintf(c.w, "  = %-28s %-9s %s\n", covered.By.ID, it.why, it.sel)
 			}
 		default:
+			failed++
 			fmt.Fprintf(c.w, "  - %s: %v\n", it.sel, firstLine(err.Error()))
 		}
 	}
@@ -124,7 +125,21 @@ func (e *Engine) gather(c *call) error {
 	for _, n := range notes {
 		fmt.Fprintf(c.w, "  note: %s\n", n)
 	}
-	return e.finishBatch(c.w, added)
+	if err := e.finishBatch(c.w, added); err != nil {
+		return err
+	}
+	return gatherAddedNothing(spec, added, failed)
+}
+
+// gatherAddedNothing makes a gather that added no part because spans could
+// not be taken (its target changed or went away: the lines above say why)
+// fail, so that a script sees it. A gather whose every span is already in
+// the flow did what was asked and succeeds.
+func gatherAddedNothing(spec string, added, failed int) error {
+	if added > 0 || failed == 0 {
+		return nil
+	}
+	return fmt.Errorf("gather %s added nothing: %d span(s) could not be taken (see above); check the target with `dossier evidence add %s`", spec, failed, spec)
 }
 
 // finishBatch refreshes build/ after adding several parts and prints the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,5 +53,27 @@ func TestFlowBudgetBackToDefault(t *testing.T) {
 	}
 	if _, errOut, code := runCLI(t, "flow", "set", "budget", "lots", r); code != 2 || !strings.Contains(errOut, "default or auto") {
 		t.Errorf("flow set budget lots: exit %d %s", code, errOut)
+	}
+}
+
+// TestGatherAddedNothingFails: a gather whose target is gone from the file
+// (renamed) and so adds nothing exits non-zero; one that finds everything
+// already in the flow still succeeds.
+func TestGatherAddedNothingFails(t *testing.T) {
+	root := gatherWorkspace(t)
+	r := "--root=" + root
+	must(t, "evidence", "gather", "fix", "parser/parse.go::@Parse", r)
+	must(t, "evidence", "gather", "fix", "parser/parse.go::@Parse", r)
+	p := filepath.Join(root, "parser", "parse.go")
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(src), "func Parse(", "func ParseOne(", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "evidence", "gather", "fix", "parser/parse.go::@Parse", r)
+	if code != 1 || !strings.Contains(out, "Added 0 part(s)") || !strings.Contains(errOut, "added nothing") {
+		t.Errorf("gather of a renamed target: exit %d\n%s%s", code, out, errOut)
 	}
 }
