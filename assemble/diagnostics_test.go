@@ -99,7 +99,7 @@ func TestDiagnosticsInEveryFormat(t *testing.T) {
 			}
 		case Aptix, Responses:
 			if !strings.Contains(text, "=== CHUNK 1 ===\nId: 020_diagnostics\nPath: ctx/020_diagnostics.user.md\n") ||
-				!strings.Contains(text, "=== CHUNK 2 ===\nId: 100_usercontroller_php_show\n") {
+				!strings.Contains(text, "=== CHUNK 2 ===\nId: app/Http/Controllers/UserController.php::48,51\n") {
 				t.Errorf("%s: the diagnostics are not the first chunk:\n%s", format, text)
 			}
 		case Pack:

@@ -159,7 +159,7 @@ func TestFenceSurvivesFences(t *testing.T) {
 	p := Part{Rank: "100", Kind: "doc", Role: Evidence, File: "ctx/evidence/100_doc.evidence.md", Status: Active,
 		Code: code, Source: Source{Path: "doc.md", StartLine: 1, EndLine: 5, Language: "markdown"}}
 	got := aptixBlock(&p)
-	want := "Id: 100_doc\nPath: doc.md\nLines: 1-5\nLanguage: markdown\n`````markdown\n" + code + "`````\n\n"
+	want := "Id: doc.md::1,5\nPath: doc.md\nLines: 1-5\nLanguage: markdown\n`````markdown\n" + code + "`````\n\n"
 	if got != want {
 		t.Errorf("aptix block:\n%s\nwant\n%s", got, want)
 	}

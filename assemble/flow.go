@@ -122,6 +122,24 @@ type Flow struct {
 // Active reports whether the part is assembled.
 func (p *Part) Active() bool { return p.Status == Active }
 
+// ChunkID is seed 000's stable chunk id of a part: its source as
+// `evidence add` takes it (PATH::@Symbol, PATH::A,B or PATH), which ranking
+// and rebasing leave alone, so an answer's reference still maps to its
+// source after the flow is regroomed. A part with no source file (a hand
+// written note) is known by its part id.
+func (p *Part) ChunkID() string {
+	s := p.Source
+	switch {
+	case s.Path == "":
+		return p.ID()
+	case s.Symbol != "":
+		return s.Path + "::@" + s.Symbol
+	case s.StartLine > 0 && s.Span != "all":
+		return s.Path + "::" + strconv.Itoa(s.StartLine) + "," + strconv.Itoa(s.EndLine)
+	}
+	return s.Path
+}
+
 // Lines renders the source span as "start-end" for Aptix's Lines field.
 func (s Source) Lines() string {
 	if s.StartLine == 0 {

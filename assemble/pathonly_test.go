@@ -33,7 +33,7 @@ func TestPathOnlyIsOneLine(t *testing.T) {
 	}
 	want := map[Format]string{
 		MDCtx: "## Evidence: internal/server/server.go <!-- span=lines=120:188; symbol=Serve; detail=path -->\n\n",
-		Aptix: "Path only: internal/server/server.go lines 120-188 (Id: 310_server_go_serve; span=lines=120:188; symbol=Serve; detail=path)\n\n",
+		Aptix: "Path only: internal/server/server.go lines 120-188 (Id: internal/server/server.go::@Serve; span=lines=120:188; symbol=Serve; detail=path)\n\n",
 		Pack:  "  - {file: internal/server/server.go, lines: 120-188, symbol: Serve, id: 310_server_go_serve, detail: path}\n",
 	}
 	for _, format := range []Format{MDCtx, Aptix, Responses, Pack} {

@@ -230,7 +230,7 @@ func aptixBlock(p *Part) string {
 	if p.Detail == PathOnly {
 		// A one-line mention and no chunk: the chunk numbers count what
 		// the model can read.
-		return "Path only: " + HeadingText(path) + " lines " + lines + " (Id: " + HeadingText(p.ID()) + "; " + PathOnlyNote(p.Source) + ")\n\n"
+		return "Path only: " + HeadingText(path) + " lines " + lines + " (Id: " + HeadingText(p.ChunkID()) + "; " + PathOnlyNote(p.Source) + ")\n\n"
 	}
 	if p.Detail == Outline {
 		code = p.OutlineText
@@ -239,7 +239,7 @@ func aptixBlock(p *Part) string {
 	b.Grow(len(code) + len(path) + 64)
 	// A file name must not add lines (a forged "=== CHUNK" or "Path:").
 	b.WriteString("Id: ")
-	b.WriteString(HeadingText(p.ID()))
+	b.WriteString(HeadingText(p.ChunkID()))
 	b.WriteString("\nPath: ")
 	b.WriteString(HeadingText(path))
 	b.WriteString("\nLines: ")

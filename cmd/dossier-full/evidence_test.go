@@ -377,8 +377,8 @@ func TestAssembleFormatsEnvAndCopy(t *testing.T) {
 	}
 
 	aptix := must(t, "assemble", "--format", "aptix", r)
-	if !strings.HasPrefix(aptix, "[CONTEXT]\n\n=== CHUNK 1 ===\nId: 100_parse_go_parse\nPath: parser/parse.go\nLines: 8-14\nLanguage: go\n```go\n// Parse reads") ||
-		!strings.Contains(aptix, "```\n\n=== CHUNK 2 ===\nId: 110_render_go\nPath: render/render.go\nLines: 1-6\nLanguage: go\n```go\npackage render\n") {
+	if !strings.HasPrefix(aptix, "[CONTEXT]\n\n=== CHUNK 1 ===\nId: parser/parse.go::@Parse\nPath: parser/parse.go\nLines: 8-14\nLanguage: go\n```go\n// Parse reads") ||
+		!strings.Contains(aptix, "```\n\n=== CHUNK 2 ===\nId: render/render.go\nPath: render/render.go\nLines: 1-6\nLanguage: go\n```go\npackage render\n") {
 		t.Errorf("aptix:\n%s", aptix)
 	}
 	resp := must(t, "assemble", "--format", "responses", r)

@@ -77,3 +77,26 @@ func TestGatherAddedNothingFails(t *testing.T) {
 		t.Errorf("gather of a renamed target: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestAptixIdSurvivesRegrooming: seed 000's Id is the chunk's source, not
+// its part id, so `rank` and `rebase` leave it as an answer cited it.
+func TestAptixIdSurvivesRegrooming(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	must(t, "evidence", "add", "parser/parse.go::@Parse", r)
+	must(t, "evidence", "add", "render/render.go::1,3", r)
+	before := must(t, "assemble", "--format", "aptix", r)
+	for _, id := range []string{"Id: parser/parse.go::@Parse\n", "Id: render/render.go::1,3\n"} {
+		if !strings.Contains(before, id) {
+			t.Fatalf("no %q in:\n%s", id, before)
+		}
+	}
+	must(t, "evidence", "rank", "110_render_go_1_3", "50", r)
+	must(t, "evidence", "rebase", r)
+	after := must(t, "assemble", "--format", "aptix", r)
+	for _, id := range []string{"Id: parser/parse.go::@Parse\n", "Id: render/render.go::1,3\n"} {
+		if !strings.Contains(after, id) {
+			t.Errorf("%q is gone after rank and rebase:\n%s", id, after)
+		}
+	}
+}
