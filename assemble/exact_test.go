@@ -167,3 +167,17 @@ func TestFenceSurvivesFences(t *testing.T) {
 		t.Error("content changed")
 	}
 }
+
+// TestHandEditedPartKeepsLanguage: a part edited past its one fenced block
+// is fenced as markdown, but its Language stays its source's, as its
+// Lines do.
+func TestHandEditedPartKeepsLanguage(t *testing.T) {
+	body := "```go\nfunc A() int {\n\treturn 2\n}\n```\nNote: check this."
+	p := Part{Rank: "100", Kind: "a_go_3_5", Role: Evidence, File: "ctx/evidence/100_a_go_3_5.evidence.md", Status: Active,
+		Body: body, Source: Source{Path: "a.go", StartLine: 3, EndLine: 5, Span: "lines=3:5", Language: "go"}}
+	got := aptixBlock(&p)
+	want := "Id: a.go::3,5\nPath: a.go\nLines: 3-5\nLanguage: go\n````markdown\n" + body + "\n````\n\n"
+	if got != want {
+		t.Errorf("aptix block:\n%s\nwant\n%s", got, want)
+	}
+}

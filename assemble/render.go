@@ -214,8 +214,15 @@ func chunkHeader(n int) string { return "=== CHUNK " + strconv.Itoa(n) + " ===\n
 // the blank line that follows every chunk.
 func aptixBlock(p *Part) string {
 	code, lang := p.Code, p.Source.Language
+	fenceLang := lang
 	if code == "" && p.Body != "" {
-		code, lang = strings.Trim(p.Body, "\r\n")+"\n", "markdown"
+		// Hand-edited past its one fenced block: the text is markdown now
+		// and is fenced as such, but it still stands for its source, whose
+		// language the Language field keeps (as Lines keeps its span).
+		code, fenceLang = strings.Trim(p.Body, "\r\n")+"\n", "markdown"
+		if lang == "" {
+			lang = "markdown"
+		}
 	}
 	path, lines := p.Source.Path, p.Source.Lines()
 	if path == "" {
@@ -225,7 +232,7 @@ func aptixBlock(p *Part) string {
 		lines = "1-" + strconv.Itoa(LineCount(code))
 	}
 	if lang == "" {
-		lang = "text"
+		lang, fenceLang = "text", "text"
 	}
 	if p.Detail == PathOnly {
 		// A one-line mention and no chunk: the chunk numbers count what
@@ -247,7 +254,7 @@ func aptixBlock(p *Part) string {
 	b.WriteString("\nLanguage: ")
 	b.WriteString(lang)
 	b.WriteString("\n")
-	writeFenced(&b, code, lang)
+	writeFenced(&b, code, fenceLang)
 	b.WriteString("\n")
 	return b.String()
 }
