@@ -112,12 +112,12 @@ func (e *Engine) add(c *call) error {
 			if err != nil {
 				return err
 			}
-			if by, ok := cov.Covering(x.Source.Path, spanStart(x), x.Source.EndLine); ok && (!req.Force || by.sameAs(x)) {
+			if by, wider, ok := cov.Held(x.Source.Path, spanStart(x), x.Source.EndLine); ok && (!req.Force || by.sameAs(x)) {
 				if graphVia[s] != "" {
 					fmt.Fprintf(c.w, "%s (%s) is already held by %s: left out\n", s, graphVia[s], by.ID)
 					continue
 				}
-				return &CoveredError{Selector: s, By: by}
+				return &CoveredError{Selector: s, By: by, Wider: wider}
 			}
 			fresh = append(fresh, s)
 			key := x.Source.Path + "\x00" + x.Source.Span
@@ -204,8 +204,8 @@ func (e *Engine) Add(req AddRequest) (*Part, error) {
 		if err != nil {
 			return nil, err
 		}
-		if by, ok := f.Coverage().Covering(x.Source.Path, spanStart(x), x.Source.EndLine); ok && (!req.Force || by.sameAs(x)) {
-			return nil, &CoveredError{Selector: req.Selector, By: by}
+		if by, wider, ok := f.Coverage().Held(x.Source.Path, spanStart(x), x.Source.EndLine); ok && (!req.Force || by.sameAs(x)) {
+			return nil, &CoveredError{Selector: req.Selector, By: by, Wider: wider}
 		}
 		name = PartName{Role: assemble.Evidence, Kind: req.Kind}
 		if name.Kind == "" {

@@ -65,14 +65,35 @@ func (c Coverage) Covering(path string, start, end int) (CoverSpan, bool) {
 	return found, ok
 }
 
+// Held returns the span that holds lines start..end of path, or else one
+// that lies inside them: a wider span over a part would send its lines
+// twice. Adding a wider span is refused, not merged nor replaced, since the
+// part may be hand edited, pinned or ranked apart; the error says how to
+// replace it. wider is true for the second case.
+func (c Coverage) Held(path string, start, end int) (s CoverSpan, wider, ok bool) {
+	if s, ok := c.Covering(path, start, end); ok {
+		return s, false, true
+	}
+	for _, s := range c {
+		if s.Path == path && s.Start > 0 && (start == 0 || (start <= s.Start && s.End <= end)) {
+			return s, true, true
+		}
+	}
+	return CoverSpan{}, false, false
+}
+
 // CoveredError is the error of adding what a part of the flow already
-// holds.
+// holds, or (Wider) a span around such a part.
 type CoveredError struct {
 	Selector string
 	By       CoverSpan
+	Wider    bool
 }
 
 func (e *CoveredError) Error() string {
+	if e.Wider {
+		return fmt.Sprintf("%s would hold %s (lines %d-%d) a second time: refused; to replace it, `dossier evidence remove %s` then add again (--force adds both)", e.Selector, e.By.ID, e.By.Start, e.By.End, e.By.ID)
+	}
 	what := "is already in the flow as " + e.By.ID
 	if e.By.Start > 0 {
 		what += fmt.Sprintf(" (lines %d-%d)", e.By.Start, e.By.End)

@@ -233,7 +233,7 @@ func TestEvidenceBadInputLeavesFlowIntact(t *testing.T) {
 		{[]string{"evidence", "add", "core/flow.sh::20,10"}, 2, "ends (10) before it starts (20)"},
 		{[]string{"evidence", "add", "nope.go"}, 1, "no such file: nope.go"},
 		{[]string{"evidence", "add", "core/flow.sh::1,10"}, 1, "already in the flow as 100_flow_sh_1_10"},
-		{[]string{"evidence", "add", "core/flow.sh", "--rank", "100"}, 1, "rank 100 is taken by 100_flow_sh_1_10"},
+		{[]string{"evidence", "add", "render/render.go", "--rank", "100"}, 1, "rank 100 is taken by 100_flow_sh_1_10"},
 		{[]string{"evidence", "add", "@NoSuchThing"}, 1, "no symbol @NoSuchThing"},
 		{[]string{"evidence", "add", "parser/parse.go::@Prase"}, 1, "did you mean Parse"},
 		{[]string{"evidence", "toggle", "999_nothing"}, 1, "no part \"999_nothing\""},

@@ -100,3 +100,23 @@ func TestAptixIdSurvivesRegrooming(t *testing.T) {
 		}
 	}
 }
+
+// TestAddWiderSpanRefused: a span around a part would send its lines twice:
+// it is refused with the part named and how to replace it; --force adds
+// both, as asked.
+func TestAddWiderSpanRefused(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	must(t, "evidence", "add", "parser/parse.go::9,12", r)
+	before := tree(t, flowDir(t, root))
+	for _, sel := range []string{"parser/parse.go::8,14", "parser/parse.go"} {
+		_, errOut, code := runCLI(t, "evidence", "add", sel, r)
+		if code == 0 || !strings.Contains(errOut, "would hold 100_parse_go_9_12 (lines 9-12) a second time: refused") || !strings.Contains(errOut, "evidence remove 100_parse_go_9_12") {
+			t.Errorf("add %s over 9-12: exit %d %s", sel, code, errOut)
+		}
+	}
+	if tree(t, flowDir(t, root)) != before {
+		t.Error("a refused wider span changed the flow")
+	}
+	must(t, "evidence", "add", "parser/parse.go::8,14", "--force", r)
+}
