@@ -8,7 +8,11 @@ package store
 // 12: blobs in blocks of 16 KB compressed each on its own (blob.go), so a
 // chunk's lines decode without the rest of its file.
 // 13: search records (version 5) hold no term of a secret.
-const SchemaVersion = 13
+// 14: chunks and symbols of definitions under Python's if/try/with, Rust
+// unit structs, Java enum members and body-less methods: a file indexed
+// before has other chunks, and a shared store's records are keyed by the
+// layout (Recipe), so no clone reuses the older ones.
+const SchemaVersion = 14
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact. The values of chunks,
