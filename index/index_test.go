@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -259,12 +260,22 @@ func TestBadInput(t *testing.T) {
 	write(t, root, "min.js", strings.Repeat("var a=1;", 8000)) // 64 KB, one line
 	big := strings.Repeat("x", 2<<20)
 	write(t, root, "huge.txt", big)
-	sum := run(t, root)
+	sum := run(t, root, func(o *Options) { o.Verbose = true })
 	if sum.Notes["invalid_utf8"] != 1 || sum.Skipped["too_large"] != 1 || sum.Skipped["generated"] != 1 {
 		t.Errorf("notes %v skipped %v", sum.Notes, sum.Skipped)
 	}
 	if sum.ParseErrors != 2 {
 		t.Errorf("parse errors = %d", sum.ParseErrors)
+	}
+	// Which files, and where: a verbose run (and --json) lists them.
+	var where []string
+	for _, n := range sum.NotedFiles {
+		if n.Reason == NoteParseError {
+			where = append(where, n.Path+" "+n.Detail)
+		}
+	}
+	if want := []string{"broken.go first syntax error at line 5", "swallow.go first syntax error at line 6"}; !slices.Equal(where, want) {
+		t.Errorf("parse errors noted %q, want %q", where, want)
 	}
 	view(t, root, func(tx *store.Tx) {
 		if got := symbols(tx, "good"); len(got) != 1 {

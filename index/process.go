@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"unicode/utf8"
 
@@ -142,10 +143,7 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 	res := segment.File(ctx, w.parsers, fc.Language, fc.SourceType, fc.Contents)
 	undo()
 	sections := w.reg.Describe(fc, res.Segments)
-	chunks, err := describe.Points(fc, sections)
-	if err != nil {
-		return outcome{path: fc.Path, err: err}
-	}
+	chunks, problems := describe.Points(fc, sections)
 	markSecrets(chunks, found)
 	f := store.File{Path: fc.Path, Size: size, ModTime: mtime, Hash: hash, Language: fc.Language,
 		SourceType: fc.SourceType, ParseError: res.ParseError, Chunks: make([]string, len(chunks)), Kinds: map[string]int{},
@@ -155,6 +153,7 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 		f.Kinds[c.Kind]++
 	}
 	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks, res.Symbols), Imports: res.Imports}
+	var err error
 	if u.Framework, err = frameworkRecord(fc); err != nil {
 		return outcome{path: fc.Path, err: err}
 	}
@@ -170,7 +169,30 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 	if res.Fallback != "" {
 		o.notes = []summary.Skipped{{Path: fc.Path, Reason: NoteAsText, Detail: res.Fallback}}
 	}
+	if res.ParseError {
+		o.notes = append(o.notes, summary.Skipped{Path: fc.Path, Reason: NoteParseError, Detail: parseErrorDetail(res.ErrorLine)})
+	}
+	for _, p := range problems {
+		o.notes = append(o.notes, summary.Skipped{Path: fc.Path, Reason: NoteSectionDropped,
+			Detail: fmt.Sprintf("line %d: %s", p.Line, p.Err)})
+	}
 	return o
+}
+
+// NoteParseError is the note of a file the parser recovered from syntax
+// errors in (chunked around them); its detail is where the first is.
+const NoteParseError = "parse_error"
+
+// NoteSectionDropped is the note of a file one of whose describers
+// emitted a section Points left out (see describe.Problem): the file's
+// other chunks and symbols are indexed.
+const NoteSectionDropped = "section_dropped"
+
+func parseErrorDetail(line int) string {
+	if line <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("first syntax error at line %d", line)
 }
 
 // markSecrets gives each chunk the findings inside its span; outline

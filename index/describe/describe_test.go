@@ -87,9 +87,9 @@ func sample() (*FileContext, []segment.Segment) {
 func TestPointsAreDeterministicAndUnique(t *testing.T) {
 	fc, segs := sample()
 	r := Default()
-	a, err := Points(fc, r.Describe(fc, segs))
-	if err != nil {
-		t.Fatal(err)
+	a, problems := Points(fc, r.Describe(fc, segs))
+	if problems != nil {
+		t.Fatal(problems)
 	}
 	b, _ := Points(fc, r.Describe(fc, segs))
 	if !reflect.DeepEqual(a, b) {
@@ -128,13 +128,16 @@ func TestPointsAreDeterministicAndUnique(t *testing.T) {
 	}
 }
 
-// A describer that emits the same section twice is a programming error.
-func TestDuplicateSectionIsAnError(t *testing.T) {
+// A describer that emits the same section twice is a programming error:
+// it costs that section, reported with its line, never the file's others.
+func TestDuplicateSectionIsDroppedAndReported(t *testing.T) {
 	fc, segs := sample()
 	secs := Default().Describe(fc, segs[:2])
 	secs = append(secs, secs[1])
-	if _, err := Points(fc, secs); err == nil || !strings.Contains(err.Error(), "duplicate chunk id") {
-		t.Errorf("err = %v", err)
+	chunks, problems := Points(fc, secs)
+	if len(chunks) != 2 || len(problems) != 1 || !strings.Contains(problems[0].Err, "duplicate chunk id") ||
+		problems[0].Line != secs[1].StartLine || problems[0].Describer != secs[1].Describer {
+		t.Errorf("chunks = %d, problems = %+v", len(chunks), problems)
 	}
 }
 

@@ -1,6 +1,7 @@
 package describe
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -78,6 +79,9 @@ func (d djangoDescriber) Describe(fc *FileContext, seg segment.Segment) (Descrip
 func (d djangoDescriber) units(fc *FileContext, seg segment.Segment) []Section {
 	f := fc.App
 	var out []Section
+	// A list include()d under two prefixes is one statement serving two
+	// routes: the second and later get their URI in their key.
+	served := map[string]bool{}
 	for _, r := range f.Routes {
 		if !within(r.Span, seg) {
 			continue
@@ -96,7 +100,13 @@ func (d djangoDescriber) units(fc *FileContext, seg segment.Segment) []Section {
 		}
 		fnd := finder("path", fc.Path, "framework", "django", "route", route, "name", r.Name, "view", action)
 		// A router's list and detail routes share a name and a statement.
-		s := unitSection("django", fc, seg, KindRoute, lang.SrcRoute, sym, "route-"+strings.ToLower(strings.Join(r.Methods, "-")), r.Span, fnd)
+		key := "route-" + strings.ToLower(strings.Join(r.Methods, "-"))
+		at := fmt.Sprint(key, sym, r.Span)
+		if served[at] {
+			key += "-" + r.URI
+		}
+		served[at] = true
+		s := unitSection("django", fc, seg, KindRoute, lang.SrcRoute, sym, key, r.Span, fnd)
 		// A router's registration stands for six routes and an include's
 		// prefix is elsewhere: the chunk starts with the route as served.
 		head := "# " + route

@@ -103,10 +103,24 @@ func ValidateSemanticID(sid string) error {
 	return nil
 }
 
+// Problem is a section Points left out: a describer's fault costs that
+// describer's section, never the file's other chunks, and is reported
+// with where it is.
+type Problem struct {
+	Line      int    // the section's first line
+	Describer string // who emitted it
+	Err       string // what was wrong
+}
+
 // Points builds the chunks of one file from its sections. It is pure: the
-// same context and sections always give the same chunks and ids. Two
-// sections with the same id are a programming error and fail the file.
-func Points(fc *FileContext, sections []Section) ([]store.Chunk, error) {
+// same context and sections always give the same chunks and ids. A section
+// whose id repeats another's, or is invalid, is a describer's bug: it is
+// left out and returned as a Problem, and the rest of the file stands.
+func Points(fc *FileContext, sections []Section) ([]store.Chunk, []Problem) {
+	var problems []Problem
+	drop := func(s Section, format string, args ...any) {
+		problems = append(problems, Problem{Line: s.StartLine, Describer: s.Describer, Err: fmt.Sprintf(format, args...)})
+	}
 	chunks := make([]store.Chunk, 0, len(sections))
 	seen := map[string]int{}
 	spans := map[string]bool{}
@@ -132,8 +146,9 @@ func Points(fc *FileContext, sections []Section) ([]store.Chunk, error) {
 		// The same unit twice is a describer bug, not an overload.
 		span := base + "\x00" + strconv.Itoa(s.StartByte) + "-" + strconv.Itoa(s.EndByte)
 		if spans[span] {
-			return nil, fmt.Errorf("%s: duplicate chunk id for %s %q (lines %d-%d): describer %q emitted the same section twice",
-				fc.Path, s.Kind, symbol, s.StartLine, s.EndLine, s.Describer)
+			drop(s, "duplicate chunk id for %s %q (lines %d-%d): describer %q emitted the same section twice",
+				s.Kind, symbol, s.StartLine, s.EndLine, s.Describer)
+			continue
 		}
 		spans[span] = true
 		seen[base]++
@@ -147,10 +162,12 @@ func Points(fc *FileContext, sections []Section) ([]store.Chunk, error) {
 			sid += ":" + sidPart(s.Describer)
 		}
 		if err := ValidateSemanticID(sid); err != nil {
-			return nil, fmt.Errorf("%s: %w", fc.Path, err)
+			drop(s, "describer %q: %v", s.Describer, err)
+			continue
 		}
 		if ids[id] || sids[sid] {
-			return nil, fmt.Errorf("%s: duplicate chunk id %s (%s): describer %q emitted the same section twice", fc.Path, id, sid, s.Describer)
+			drop(s, "duplicate chunk id %s (%s): describer %q emitted the same section twice", id, sid, s.Describer)
+			continue
 		}
 		ids[id], sids[sid] = true, true
 		hash := Hash(Normalize(s.Artifact))
@@ -170,7 +187,7 @@ func Points(fc *FileContext, sections []Section) ([]store.Chunk, error) {
 		}
 		chunks = append(chunks, c)
 	}
-	return chunks, nil
+	return chunks, problems
 }
 
 // chunkID is stable across edits that keep the unit's identity: it hashes

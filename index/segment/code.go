@@ -101,7 +101,33 @@ func (p *Parsers) code(ctx context.Context, language string, src []byte) (res Re
 	}
 	sort.SliceStable(w.out, func(i, j int) bool { return w.out[i].StartByte < w.out[j].StartByte })
 	sort.SliceStable(w.syms, func(i, j int) bool { return w.syms[i].StartByte < w.syms[j].StartByte })
-	return Result{Segments: w.out, Symbols: w.syms, Imports: w.imports, ParseError: root.HasError()}, ""
+	r := Result{Segments: w.out, Symbols: w.syms, Imports: w.imports, ParseError: root.HasError()}
+	if r.ParseError {
+		r.ErrorLine = firstErrorLine(root)
+	}
+	return r, ""
+}
+
+// firstErrorLine is the 1-based line of the first ERROR or MISSING node
+// under n, which has an error: a user told "parse errors" can look there.
+func firstErrorLine(n *sitter.Node) int {
+	for n != nil {
+		if n.IsError() || n.IsMissing() {
+			return int(n.StartPoint().Row) + 1
+		}
+		var next *sitter.Node
+		for i := range int(n.ChildCount()) {
+			if c := n.Child(i); c != nil && (c.HasError() || c.IsMissing()) {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			return int(n.StartPoint().Row) + 1
+		}
+		n = next
+	}
+	return 0
 }
 
 // spec describes one grammar to the generic walker.

@@ -111,6 +111,7 @@ type Result struct {
 	Symbols    []Symbol
 	Imports    []string
 	ParseError bool // the parser recovered from syntax errors
+	ErrorLine  int  // with ParseError, the 1-based line of the first one
 	// Fallback, when not "", says why a code file is in text windows
 	// instead (the parser gave up, or its tree was over MaxWalkSteps).
 	Fallback string
