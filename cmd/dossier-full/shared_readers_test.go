@@ -27,14 +27,9 @@ func TestStoreReaders(t *testing.T) {
 	url := pgtest.Start(t)
 	root := workspace(t, 12)
 	os.WriteFile(filepath.Join(root, "pkg000", "f3_test.go"), []byte("package p0\n\nimport \"testing\"\n\nfunc TestF3_7(t *testing.T) {\n\tif F3_7(2) != 14 {\n\t\tt.Fatal(\"F3_7\")\n\t}\n}\n"), 0o644)
-	gitRun(t, root, "init", "-q")
-	gitRun(t, root, "add", "-A")
-	gitRun(t, root, "commit", "-qm", "one")
-	gitRun(t, root, "remote", "add", "origin", "git@github.com:Acme/Readers.git")
+	acmeRepo(t, root, "Readers")
 	must(t, "index", "--root", root, "--store", url)
-	clone := filepath.Join(t.TempDir(), "clone")
-	gitRun(t, filepath.Dir(clone), "clone", "-q", root, clone)
-	gitRun(t, clone, "remote", "set-url", "origin", "https://github.com/Acme/Readers")
+	clone := cloneOf(t, root, "Readers")
 	if out := must(t, "index", "--root", clone, "--store", url); !strings.Contains(out, "already indexed") {
 		t.Fatalf("the clone indexed: %s", out)
 	}
@@ -100,7 +95,9 @@ func TestStoreReaders(t *testing.T) {
 	os.WriteFile(f9, append(src, "// Zebra marks the edit.\nfunc Zebra() {}\n"...), 0o644)
 	for {
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": "Zebra marks the edit"}})
-		if err == nil && !res.IsError && strings.Contains(res.Content[0].(*sdk.TextContent).Text, "Zebra") {
+		// The edit's own line (the query, which a response repeats, has
+		// no full stop).
+		if err == nil && !res.IsError && strings.Contains(res.Content[0].(*sdk.TextContent).Text, "Zebra marks the edit.") {
 			break
 		}
 		if ctx.Err() != nil {
@@ -161,14 +158,9 @@ func TestFreshCloneReadsItsStore(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", cfgHome)
 	url := pgtest.Start(t)
 	root := workspace(t, 8)
-	gitRun(t, root, "init", "-q")
-	gitRun(t, root, "add", "-A")
-	gitRun(t, root, "commit", "-qm", "one")
-	gitRun(t, root, "remote", "add", "origin", "git@github.com:Acme/Fresh.git")
+	acmeRepo(t, root, "Fresh")
 	must(t, "index", "--root", root, "--store", url)
-	clone := filepath.Join(t.TempDir(), "clone")
-	gitRun(t, filepath.Dir(clone), "clone", "-q", root, clone)
-	gitRun(t, clone, "remote", "set-url", "origin", "https://github.com/Acme/Fresh")
+	clone := cloneOf(t, root, "Fresh")
 	f2 := filepath.Join(clone, "pkg000", "f2.go")
 	src, _ := os.ReadFile(f2)
 	os.WriteFile(f2, append(src, "// Walrus marks the edit.\nfunc Walrus() {}\n"...), 0o644)

@@ -20,6 +20,26 @@ func gitRun(t *testing.T, dir string, args ...string) {
 	}
 }
 
+// acmeRepo commits root as one commit of a repository whose origin is
+// github.com/Acme/NAME.
+func acmeRepo(t *testing.T, root, name string) {
+	t.Helper()
+	gitRun(t, root, "init", "-q")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-qm", "one")
+	gitRun(t, root, "remote", "add", "origin", "git@github.com:Acme/"+name+".git")
+}
+
+// cloneOf clones root with the origin spelled another way (the same
+// repository for a shared store).
+func cloneOf(t *testing.T, root, name string) string {
+	t.Helper()
+	clone := filepath.Join(t.TempDir(), "clone")
+	gitRun(t, filepath.Dir(clone), "clone", "-q", root, clone)
+	gitRun(t, clone, "remote", "set-url", "origin", "https://github.com/Acme/"+name)
+	return clone
+}
+
 // TestIndexStoreCLI drives the shared store as a user does, on a real
 // PostgreSQL server: publish from one clone, reuse from another (which
 // indexes nothing), search it and the whole store, look at its status,
@@ -27,18 +47,13 @@ func gitRun(t *testing.T, dir string, args ...string) {
 func TestIndexStoreCLI(t *testing.T) {
 	url := pgtest.Start(t)
 	root := workspace(t, 30)
-	gitRun(t, root, "init", "-q")
-	gitRun(t, root, "add", "-A")
-	gitRun(t, root, "commit", "-qm", "one")
-	gitRun(t, root, "remote", "add", "origin", "git@github.com:Acme/Widgets.git")
+	acmeRepo(t, root, "Widgets")
 
 	out, errOut, code := runCLI(t, "index", "--root", root, "--store", url)
 	if code != 0 || !strings.Contains(out, "published github.com/Acme/Widgets@") {
 		t.Fatalf("publish: %d\n%s\n%s", code, out, errOut)
 	}
-	clone := filepath.Join(t.TempDir(), "clone")
-	gitRun(t, filepath.Dir(clone), "clone", "-q", root, clone)
-	gitRun(t, clone, "remote", "set-url", "origin", "https://github.com/Acme/Widgets")
+	clone := cloneOf(t, root, "Widgets")
 	out, errOut, code = runCLI(t, "index", "--root", clone, "--store", url)
 	if code != 0 || !strings.Contains(out, "already indexed: github.com/Acme/Widgets@") {
 		t.Fatalf("a second clone: %d\n%s\n%s", code, out, errOut)
@@ -104,10 +119,7 @@ func TestIndexStoreCLI(t *testing.T) {
 func TestIndexStoreAfterItsSnapshotWent(t *testing.T) {
 	url := pgtest.Start(t)
 	root := workspace(t, 6)
-	gitRun(t, root, "init", "-q")
-	gitRun(t, root, "add", "-A")
-	gitRun(t, root, "commit", "-qm", "one")
-	gitRun(t, root, "remote", "add", "origin", "git@github.com:Acme/Gone.git")
+	acmeRepo(t, root, "Gone")
 	must(t, "index", "--root", root, "--store", url)
 	l, linked, err := store.ReadLink(root)
 	if err != nil || !linked {
