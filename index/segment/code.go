@@ -116,9 +116,9 @@ func firstErrorLine(n *sitter.Node) int {
 			return int(n.StartPoint().Row) + 1
 		}
 		var next *sitter.Node
-		for i := range int(n.ChildCount()) {
-			if c := n.Child(i); c != nil && (c.HasError() || c.IsMissing()) {
-				next = c
+		for _, c := range grammar.Children(n) {
+			if c.Node.HasError() || c.Node.IsMissing() {
+				next = c.Node
 				break
 			}
 		}
