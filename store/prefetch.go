@@ -16,7 +16,7 @@ import (
 // Warm starts connecting to the shared store in the background, for a
 // query that will read what the snapshot's cache lacks: the connection is
 // made while the query reads its cached tables (a new connection is a
-// third of a one-shot search of the server). Nothing for a local index,
+// quarter of a one-shot search of the server). Nothing for a local index,
 // or a store already connected.
 func (t *Tx) Warm() {
 	if t.shared == nil {

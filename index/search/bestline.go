@@ -40,10 +40,12 @@ func (v *view) bestLines(rs []ranked, q Query) error {
 	// Each file's blob, and one buffer for the largest range a result
 	// decodes: a buffer grown result by result was a fresh allocation, and
 	// fresh pages, for each larger one.
-	b := v.tx.Batch()
-	for _, i := range order {
-		b.Blobs([]string{rs[i].Path})
+	paths := make([]string, len(order))
+	for k, i := range order {
+		paths[k] = rs[i].Path
 	}
+	b := v.tx.Batch()
+	b.Blobs(slices.Compact(paths)) // in path order: a file's results are together
 	b.Fetch()
 	raws, sizes := make([][]byte, len(order)), make([]int, len(order))
 	need := 0
