@@ -102,6 +102,13 @@ type Source struct {
 	Language  string   // fence and Aptix language tag
 	Symbol    string   // the symbol the span was selected by, if any
 	Tags      []string // seed 003's #tags
+	// Anchor finds the span again when its lines move: the hashes of its
+	// first and last lines (see evidence's relocate). Commit is the commit
+	// HEAD named when the span was taken, Dirty that the file differed
+	// from it then. The three live in the part file only.
+	Anchor string
+	Commit string
+	Dirty  bool
 }
 
 // Flow is the snapshot the renderers read: the parts in assembly order

@@ -33,6 +33,7 @@ func init() {
 			fs.BoolVar(&o.pin, "pin", false, "pin the part (focus and fit leave it alone)")
 			fs.StringVar(&o.via, "via", "", "where the evidence was found, shown by status and the workbench")
 			fs.BoolVar(&o.force, "force", false, "add a span even when a part of the flow already holds it")
+			fs.BoolVar(&o.asIndexed, "as-indexed", false, "the line numbers are the index's (a search hit's): when the file changed since, its lines are found again by their text")
 		},
 		run: (*Engine).add})
 }
@@ -96,6 +97,14 @@ func (e *Engine) add(c *call) error {
 	args, graphVia, err := e.graphSelectors(c.ctx, c.args)
 	if err != nil {
 		return err
+	}
+	for i, s := range args {
+		if c.o.asIndexed || graphVia[s] != "" {
+			if args[i], err = e.asIndexed(s); err != nil {
+				return err
+			}
+			graphVia[args[i]] = graphVia[s]
+		}
 	}
 	c.args = args
 	// Every selector is checked before anything is written, so one bad

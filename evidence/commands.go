@@ -33,7 +33,7 @@ type command struct {
 // ones it reads.
 type opts struct {
 	rank, role, band, kind, text, format, out, mode, model, copyTo, via string
-	link, pin, json, copy, force, allowSecrets, whole                   bool
+	link, pin, json, copy, force, allowSecrets, whole, asIndexed        bool
 	limit                                                               int
 }
 

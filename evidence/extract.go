@@ -2,8 +2,6 @@ package evidence
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/index/discover"
+	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -131,9 +130,6 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 	start, end := 1, len(lines) // lines, inclusive
 	switch {
 	case sel.Symbol != "":
-		if idx == nil {
-			return Extract{}, fmt.Errorf("%s needs the index to find @%s: run `dossier index` first", sel, sel.Symbol)
-		}
 		if start, end, err = symbolSpan(idx, rel, sel.Symbol, raw); err != nil {
 			return Extract{}, err
 		}
@@ -159,6 +155,7 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 		x.Source.Span = fmt.Sprintf("bytes=%d:%d", sel.Start, bEnd)
 		x.Source.StartLine, x.Source.EndLine = lineOf(lines, sel.Start), lineOf(lines, max(sel.Start, bEnd-1))
 		x.Source.CID = CID([]byte(x.Content))
+		x.Source.Commit, x.Source.Dirty = gitStamp(root, rel, raw)
 		return x, nil
 	case sel.Start > 0:
 		start, end = sel.Start, sel.End
@@ -184,8 +181,17 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 	x.Source.Span = fmt.Sprintf("lines=%d:%d", start, end)
 	if x.Whole {
 		x.Source.Span = "all"
+	} else {
+		x.Source.Anchor = anchorOf(x.Content)
+	}
+	if sel.Start > 0 && lang.IsCode(x.Source.Language) {
+		// Lines that are exactly one symbol's chunk are that symbol.
+		if units, _, err := unitsNow(idx, rel, raw); err == nil {
+			x.Source.Symbol = symbolAt(units, start, end)
+		}
 	}
 	x.Source.CID = CID([]byte(x.Content))
+	x.Source.Commit, x.Source.Dirty = gitStamp(root, rel, raw)
 	return x, nil
 }
 
@@ -219,62 +225,6 @@ func sliceLines(s string, starts []int, start, end int) string {
 		to = starts[end]
 	}
 	return s[from:to]
-}
-
-// symbolSpan finds the lines of name ("Name" or "Parent.Name") in the file
-// rel: the union of the chunks the index made for it. The index must
-// describe the file as it is now, or the lines would be wrong.
-func symbolSpan(db *store.DB, rel, name string, raw []byte) (int, int, error) {
-	parent, base := splitQualified(name)
-	start, end := 0, 0
-	err := db.View(func(tx *store.Tx) error {
-		f, ok, err := tx.File(rel)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return fmt.Errorf("%s is not in the index: run `dossier index`, or select lines (%s::100,200)", rel, rel)
-		}
-		sum := sha256.Sum256(raw)
-		if f.Hash != hex.EncodeToString(sum[:]) {
-			return fmt.Errorf("%s changed since it was indexed, so @%s's lines may be wrong: run `dossier index` and add it again", rel, name)
-		}
-		chunks, err := tx.FileChunks(rel)
-		if err != nil {
-			return err
-		}
-		var names []string
-		for _, c := range chunks {
-			if c.Symbol == "" {
-				continue
-			}
-			names = append(names, qualified(c.Parents, c.Symbol))
-			if c.Symbol != base || (parent != "" && (len(c.Parents) == 0 || c.Parents[len(c.Parents)-1] != parent)) {
-				continue
-			}
-			if start == 0 || c.StartLine < start {
-				start = c.StartLine
-			}
-			end = max(end, c.EndLine)
-		}
-		if start == 0 { // not a unit of its own: a constant, field or property function
-			members, err := tx.SpanSymbols(rel, name)
-			if err != nil {
-				return err
-			}
-			for _, s := range members {
-				if start == 0 || s.Line < start {
-					start = s.Line
-				}
-				end = max(end, s.EndLine)
-			}
-		}
-		if start == 0 {
-			return fmt.Errorf("no symbol %q in %s%s", name, rel, nearest(name, names))
-		}
-		return nil
-	})
-	return start, end, err
 }
 
 func splitQualified(name string) (string, string) {

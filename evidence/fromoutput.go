@@ -340,40 +340,32 @@ func droppedText(d trace.Dropped) string {
 	return strings.Join(parts, ", ")
 }
 
-// spanAround selects the smallest indexed symbol around line, or 30 lines
-// centred on it when the file is not indexed or the symbol is huge; sym
-// names the symbol, for the part's kind.
+// spanAround selects the smallest chunk around line in the file as it
+// is now (see unitsNow), or 30 lines centred on it when the file has no
+// chunk there or the chunk is huge; sym names the chunk's symbol, for the
+// part's kind.
 func spanAround(root string, db *store.DB, rel string, line int) (sel, sym string) {
 	if line <= 0 {
 		return rel, ""
 	}
-	start, end := 0, 0
-	if db != nil {
-		_ = db.View(func(tx *store.Tx) error {
-			chunks, err := tx.FileChunks(rel)
-			if err != nil {
-				return nil
-			}
-			for _, ch := range chunks {
-				if ch.Outline == "" && ch.StartLine <= line && line <= ch.EndLine && (start == 0 || ch.EndLine-ch.StartLine < end-start) {
-					start, end, sym = ch.StartLine, ch.EndLine, ch.Symbol
-				}
-			}
-			return nil
-		})
+	raw, err := ReadRegular(filepath.Join(root, filepath.FromSlash(rel)), resolveRoots(root))
+	if err != nil {
+		return fmt.Sprintf("%s::%d,%d", rel, max(1, line-15), line+15), ""
 	}
-	n := -1
-	if raw, err := ReadRegular(filepath.Join(root, filepath.FromSlash(rel)), resolveRoots(root)); err == nil {
-		n = len(lineStarts(string(raw)))
-	}
-	if n >= 0 && line > n {
+	n := len(lineStarts(string(raw)))
+	if line > n {
 		return "", ""
 	}
-	if start == 0 || end-start > 200 {
-		start, end, sym = max(1, line-15), line+15, ""
-		if n > 0 {
-			end = min(end, n)
+	start, end := 0, 0
+	if units, _, err := unitsNow(db, rel, raw); err == nil {
+		for _, u := range units {
+			if !u.outline && !u.member && u.start <= line && line <= u.end && (start == 0 || u.end-u.start < end-start) {
+				start, end, sym = u.start, u.end, u.sym
+			}
 		}
+	}
+	if start == 0 || end-start > 200 {
+		start, end, sym = max(1, line-15), min(line+15, n), ""
 	}
 	return fmt.Sprintf("%s::%d,%d", rel, start, end), sym
 }

@@ -103,7 +103,13 @@ func (e *Engine) gather(c *call) error {
 	added, failed := 0, 0
 	try := func(it gatherItem) {
 		b, _ := ParseBand(it.band)
-		p, err := e.Add(AddRequest{Selector: it.sel, Role: "evidence", Rank: -1, Band: b, Via: "gather:" + task + " " + it.why})
+		sel, err := e.asIndexed(it.sel) // its lines are the index's
+		if err != nil {
+			failed++
+			fmt.Fprintf(c.w, "  - %s: %v\n", it.sel, firstLine(err.Error()))
+			return
+		}
+		p, err := e.Add(AddRequest{Selector: sel, Role: "evidence", Rank: -1, Band: b, Via: "gather:" + task + " " + it.why})
 		var covered *CoveredError
 		switch {
 		case err == nil:

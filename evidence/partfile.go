@@ -168,6 +168,12 @@ func parseProvenance(line string) assemble.Source {
 			s.Symbol = v
 		case "lang":
 			s.Language = v
+		case "anchor":
+			s.Anchor = v
+		case "commit":
+			s.Commit = v
+		case "dirty":
+			s.Dirty = v == "yes"
 		}
 	}
 	return s
@@ -242,6 +248,23 @@ func pristine(text string) bool {
 	return false
 }
 
+// writeTracking adds what only the part file keeps of its source: the
+// anchor its span is found again by, and the commit it was taken at, with
+// "dirty=yes" when the file differed from that commit.
+func writeTracking(b *strings.Builder, src assemble.Source) {
+	if src.Anchor != "" {
+		b.WriteString("; anchor=")
+		b.WriteString(assemble.ProvValue(src.Anchor))
+	}
+	if src.Commit != "" {
+		b.WriteString("; commit=")
+		b.WriteString(assemble.ProvValue(src.Commit))
+		if src.Dirty {
+			b.WriteString("; dirty=yes")
+		}
+	}
+}
+
 // renderEvidence writes an evidence part file: heading, provenance and the
 // content in a fence long enough for what it holds. Values in the comment
 // are encoded (assemble.ProvValue), so no file name closes or rewrites it.
@@ -255,6 +278,7 @@ func renderEvidence(src assemble.Source, content string) string {
 	b.WriteString("; cid=")
 	b.WriteString(assemble.ProvValue(src.CID))
 	b.WriteString(src.SpanFields())
+	writeTracking(&b, src)
 	b.WriteString(" -->\n\n")
 	b.WriteString(assemble.Fenced(content, src.Language))
 	return b.String()

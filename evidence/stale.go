@@ -13,12 +13,16 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/store"
 )
 
 func init() {
 	register(&command{group: "evidence", name: "refresh", args: "[ID...]",
-		summary: "Re-extract evidence whose source changed (all stale parts without an ID).\n" +
-			"Symbols are found again by name; line and byte spans keep their numbers.",
+		summary: "Find every part's code again in the working tree (or the named parts') and re-extract it,\n" +
+			"reporting per part: unchanged, moved (the same text at new lines), changed (with a short\n" +
+			"diff) or lost. A symbol part is found by its symbol, a range by its content, as patch finds\n" +
+			"a hunk; a lost part keeps its old text, and refresh exits 1 (`refresh ID --force` takes\n" +
+			"its old lines as they are now).",
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.BoolVar(&o.force, "force", false, "replace parts edited by hand too (the edited file is kept in build/removed/)")
 		},
@@ -119,10 +123,44 @@ func (e *Engine) staleness(p *Part, files map[string]string) string {
 	if state, ok := strings.CutPrefix(text, "\x00"); ok {
 		return state
 	}
-	if CID([]byte(spanText(text, s))) != s.CID {
-		return "stale"
+	if CID([]byte(spanText(text, s))) == s.CID {
+		return ""
+	}
+	if r := e.relocatePart(p, text); r.state != Unchanged {
+		return r.state
 	}
 	return ""
+}
+
+// oldText is the span text a pristine part was taken with, "" when the
+// part was edited by hand (its anchor then finds it alone).
+func oldText(p *Part) string {
+	for _, code := range []string{p.Code, strings.TrimSuffix(p.Code, "\n")} {
+		if CID([]byte(code)) == p.Source.CID {
+			return code
+		}
+	}
+	return ""
+}
+
+// relocatePart finds p's span in text, its source as it is now (see
+// relocate); a symbol is looked up in the index when it describes text,
+// else in a parse of text.
+func (e *Engine) relocatePart(p *Part, text string) relocation {
+	var db *store.DB
+	defer func() {
+		if db != nil {
+			db.Close()
+		}
+	}()
+	find := func(sym string) (int, int, bool) {
+		if db == nil {
+			db, _ = openIndex(e.Root)
+		}
+		a, b, err := symbolSpan(db, p.Source.Path, sym, []byte(text))
+		return a, b, err == nil
+	}
+	return relocate(p.Source, oldText(p), text, find)
 }
 
 // spanText cuts a provenance span out of the source text; "" when the
@@ -152,17 +190,16 @@ func (e *Engine) refresh(c *call) error {
 	if err != nil {
 		return err
 	}
-	var parts []*Part
 	e.stale = nil // refresh trusts only what it reads now
 	stale := e.Staleness(f)
+	var parts []*Part
 	var edited []string
 	if len(c.args) == 0 {
 		for _, p := range f.Parts {
-			switch stale[p] {
-			case "stale":
-				parts = append(parts, p)
-			case "edited":
+			if stale[p] == "edited" {
 				edited = append(edited, p.ID())
+			} else if p.Role == assemble.Evidence && !p.Link && p.Source.Path != "" && p.Source.CID != "" && p.Broken == "" {
+				parts = append(parts, p)
 			}
 		}
 	} else {
@@ -181,27 +218,45 @@ func (e *Engine) refresh(c *call) error {
 	if err := f.Writable(); err != nil {
 		return err
 	}
-	n := 0
+	var unchanged, lostIDs []string
 	for _, p := range f.Parts { // in flow order, for stable output
 		if !containsPart(parts, p) {
 			continue
 		}
-		changed, err := e.RefreshPart(f, p)
+		old := p.Code
+		r, err := e.RefreshPart(f, p, c.o.force && len(c.args) > 0)
 		if err != nil {
 			return fmt.Errorf("refresh %s: %w", p.ID(), err)
 		}
-		if changed {
-			n++
-			fmt.Fprintf(c.w, "✓ Refreshed %s from %s\n", p.ID(), SourceLabel(p))
+		switch r.state {
+		case Unchanged, "":
+			unchanged = append(unchanged, p.ID())
+		case Lost:
+			lostIDs = append(lostIDs, p.ID())
+			fmt.Fprintf(c.w, "✗ lost     %s: %s; it keeps its old text (`evidence show %s`)\n", p.ID(), r.why, p.ID())
+		case Changed:
+			fmt.Fprintf(c.w, "✓ changed  %s: %s\n", p.ID(), r.why)
+			fmt.Fprint(c.w, shortDiff(old, p.Code, 8))
+		default:
+			fmt.Fprintf(c.w, "✓ %-8s %s: %s\n", r.state, p.ID(), r.why)
 		}
 	}
-	if n == 0 {
-		fmt.Fprintln(c.w, "no stale parts: nothing to refresh")
+	if len(unchanged) > 0 {
+		fmt.Fprintf(c.w, "  unchanged: %s\n", strings.Join(unchanged, ", "))
+	}
+	if len(parts) == 0 {
+		fmt.Fprintln(c.w, "no parts taken from a source: nothing to refresh")
 	}
 	if len(edited) > 0 {
 		fmt.Fprintf(c.w, "  edited by hand, left alone: %s (`refresh ID --force` replaces one from its source and keeps the edited file in build/removed/)\n", strings.Join(edited, ", "))
 	}
-	return e.finish(c.w)
+	if err := e.finish(c.w); err != nil {
+		return err
+	}
+	if len(lostIDs) > 0 {
+		return fmt.Errorf("%d part(s) lost their code: %s; add what they showed again (`evidence add PATH::@Symbol`) and remove them, or edit them by hand", len(lostIDs), strings.Join(lostIDs, ", "))
+	}
+	return nil
 }
 
 // backup copies a part file to build/removed/NAME.edited before it is
@@ -223,53 +278,73 @@ func containsPart(ps []*Part, p *Part) bool {
 	return false
 }
 
-// RefreshPart re-extracts p from its source and rewrites the part file.
-// A part file that is not byte for byte what dossier wrote (pristine) is
-// copied to build/removed/ first, so no hand edit is ever lost; whether
-// to replace such a part at all is the caller's choice (refresh asks for
-// --force).
-func (e *Engine) RefreshPart(f *Flow, p *Part) (bool, error) {
+// RefreshPart finds p's span in its source as it is now (see relocate)
+// and rewrites the part file with it: a symbol part holds what
+// `evidence add PATH::@Symbol` gives now, a range part its content where
+// it moved, with the new numbers. A lost part is left as it is. A part
+// file that is not byte for byte what dossier wrote (pristine) is copied
+// to build/removed/ first, so no hand edit is ever lost; whether to
+// replace such a part at all is the caller's choice (refresh asks for
+// --force). retake takes a lost part's old lines (or bytes) as they are
+// now, which only the user may ask for.
+func (e *Engine) RefreshPart(f *Flow, p *Part, retake bool) (relocation, error) {
 	s := p.Source
 	if p.Role != assemble.Evidence || p.Link || s.Path == "" {
-		return false, nil
+		return relocation{}, nil
+	}
+	raw, err := ReadRegular(filepath.Join(e.Root, filepath.FromSlash(s.Path)), resolveRoots(e.Root))
+	if err != nil {
+		return relocation{}, fmt.Errorf("read %s: %w", s.Path, err)
+	}
+	r := e.relocatePart(p, string(raw))
+	if r.state == Lost && !retake {
+		return r, nil
+	}
+	if r.state == Lost {
+		r.state, r.why = Changed, "its old lines taken as they are now (--force)"
+		if strings.HasPrefix(s.Span, "bytes=") {
+			r.start, r.end = byteSpan(s.Span)
+		}
 	}
 	sel := Selector{}
-	sel.Path, sel.Tags, sel.Symbol = s.Path, s.Tags, s.Symbol
+	sel.Path, sel.Tags = s.Path, s.Tags
 	switch {
-	case s.Symbol != "":
 	case s.Span == "all":
+	case strings.HasPrefix(s.Span, "bytes="):
+		sel.Start, sel.End, sel.Bytes = r.start, r.end, true
 	default:
-		if v, ok := strings.CutPrefix(s.Span, "bytes="); ok {
-			a, b, _ := strings.Cut(v, ":")
-			sel.Start, _ = strconv.Atoi(a)
-			sel.End, _ = strconv.Atoi(b)
-			sel.Bytes = true
-		} else {
-			sel.Start, sel.End = s.StartLine, s.EndLine
-		}
+		sel.Start, sel.End = r.start, r.end
 	}
 	x, err := e.resolveSelector(sel)
 	if err != nil {
-		return false, err
+		return relocation{}, err
+	}
+	if x.Source.Symbol == "" && s.Symbol != "" {
+		// Found by its content, not its name: the name stays, for the
+		// next refresh to try first.
+		x.Source.Symbol = s.Symbol
 	}
 	content := renderEvidence(x.Source, x.Content)
 	if content == p.Content {
-		return false, nil
+		return relocation{state: Unchanged}, nil
+	}
+	if r.state == Unchanged {
+		r.state, r.why = Moved, "its provenance is brought up to date"
 	}
 	if !pristine(p.Content) {
 		if _, err := backup(f, p); err != nil {
-			return false, err
+			return relocation{}, err
 		}
 	}
 	if err := WriteFileAtomic(p.Path, []byte(content)); err != nil {
-		return false, err
+		return relocation{}, err
 	}
 	np, err := f.readPart(p.File, p.Name)
 	if err != nil {
-		return false, err
+		return relocation{}, err
 	}
 	*p = *np
-	return true, nil
+	return r, nil
 }
 
 func (e *Engine) statusJSON(w io.Writer, f *Flow, res assemble.Result, stale map[*Part]string) error {
@@ -282,6 +357,10 @@ func (e *Engine) statusJSON(w io.Writer, f *Flow, res assemble.Result, stale map
 		Tokens int      `json:"tokens"`
 		Source string   `json:"source,omitempty"`
 		Found  string   `json:"found,omitempty"`
+		// Commit is the commit the part was taken at; Dirty that its
+		// file differed from it then.
+		Commit string `json:"commit,omitempty"`
+		Dirty  bool   `json:"dirty,omitempty"`
 	}
 	out := struct {
 		Flow     string   `json:"flow"`
@@ -295,7 +374,7 @@ func (e *Engine) statusJSON(w io.Writer, f *Flow, res assemble.Result, stale map
 		Problems []string `json:"problems"`
 	}{f.Meta.ID, f.Dir, string(res.Format), res.Encoding, res.Exact, res.Tokens, e.Budget(), []row{}, f.Problems}
 	for _, p := range f.Parts {
-		out.Parts = append(out.Parts, row{p.ID(), p.File, p.Rank, string(p.Role), States(p, stale[p]), f.partTokens(res, p), SourceLabel(p), f.Meta.Found[p.ID()]})
+		out.Parts = append(out.Parts, row{p.ID(), p.File, p.Rank, string(p.Role), States(p, stale[p]), f.partTokens(res, p), SourceLabel(p), f.Meta.Found[p.ID()], p.Source.Commit, p.Source.Dirty})
 	}
 	if out.Problems == nil {
 		out.Problems = []string{}

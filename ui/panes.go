@@ -107,7 +107,7 @@ func rowView(st themes.Styles, r row, band string, selected bool, w int) string 
 			flags += st.StateLink.Render("L")
 		case "pinned":
 			flags += st.StatePinned.Render("P")
-		case "stale", "edited", "source gone", "broken", "damaged", "not UTF-8":
+		case "moved", "changed", "lost", "edited", "source gone", "broken", "damaged", "not UTF-8":
 			flags += st.StateStale.Render("!")
 		case "outline", "path":
 			flags += st.StateSkipped.Render("o")

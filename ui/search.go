@@ -266,7 +266,7 @@ func (m Model) addResults() (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, i := range picks {
 		r := s.results[i]
-		words := []string{"evidence", "add", "--band", band, fmt.Sprintf("%s::%d,%d", r.Path, r.StartLine, r.EndLine),
+		words := []string{"evidence", "add", "--as-indexed", "--band", band, fmt.Sprintf("%s::%d,%d", r.Path, r.StartLine, r.EndLine),
 			"--via", fmt.Sprintf("search:%s %.2f", strings.Join(r.Sources, "+"), r.Score)}
 		cmds = append(cmds, m.execCmd(action{do: words}, execNew))
 	}

@@ -142,7 +142,7 @@ func TestEvidenceAddToggleRankRebaseRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(string(part), "## Evidence: core/flow.sh\n<!-- source_uri=file://core/flow.sh; cid=sha256:") ||
-		!strings.Contains(string(part), "; span=lines=100:200; tags=flow,manager -->") ||
+		!strings.Contains(string(part), "; span=lines=100:200; tags=flow,manager; anchor=") ||
 		!strings.Contains(string(part), "```bash\necho line 100\n") || !strings.Contains(string(part), "echo line 200\n```\n") ||
 		strings.Contains(string(part), "echo line 201") {
 		t.Errorf("part file:\n%s", part)
@@ -490,18 +490,18 @@ func TestRefreshStaleAndAsk(t *testing.T) {
 	must(t, "evidence", "add", "parser/parse.go::9,12", "--force", r) // inside 8-14: a narrower copy
 	os.WriteFile(filepath.Join(root, "render", "render.go"), []byte("package render\n\n// Render draws.\nfunc Render(tree string) string { return tree }\n"), 0o644)
 	out := must(t, "evidence", "status", r)
-	if !strings.Contains(out, "active,stale") {
-		t.Errorf("status does not mark the stale part:\n%s", out)
+	if !strings.Contains(out, "active,changed") {
+		t.Errorf("status does not mark the changed part:\n%s", out)
 	}
 	out = must(t, "evidence", "refresh", r)
-	if !strings.Contains(out, "✓ Refreshed 100_render_go") {
+	if !strings.Contains(out, "✓ changed  100_render_go") || !strings.Contains(out, "+func Render(tree string) string { return tree }") {
 		t.Errorf("refresh:\n%s", out)
 	}
-	if out = must(t, "evidence", "status", r); strings.Contains(out, "stale") {
+	if out = must(t, "evidence", "status", r); strings.Contains(out, "changed") {
 		t.Errorf("still stale after refresh:\n%s", out)
 	}
 	out = must(t, "ask", "what evidence is redundant?", r)
-	if !strings.Contains(out, "110_parse_go_8_14 and 120_parse_go_9_12 overlap in parser/parse.go (4 lines)") {
+	if !strings.Contains(out, "110_parse_go_parse and 120_parse_go_9_12 overlap in parser/parse.go (4 lines)") {
 		t.Errorf("ask redundant:\n%s", out)
 	}
 	out = must(t, "ask", "what evidence covers rendering?", r)

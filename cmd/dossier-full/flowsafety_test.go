@@ -23,7 +23,7 @@ func TestRefreshKeepsHandNotes(t *testing.T) {
 	must(t, "evidence", "add", "render/render.go", "parser/parse.go::8,14", r)
 	ev := filepath.Join(dir, "ctx", "evidence")
 	before := filepath.Join(ev, "100_render_go.evidence.md")
-	after := filepath.Join(ev, "110_parse_go_8_14.evidence.md")
+	after := filepath.Join(ev, "110_parse_go_parse.evidence.md")
 	note := func(path string, at func(string) string) string {
 		raw, err := os.ReadFile(path)
 		if err != nil {
@@ -44,7 +44,7 @@ func TestRefreshKeepsHandNotes(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "parser", "parse.go"), []byte(strings.Repeat("// moved\n", 20)), 0o644)
 
 	out := must(t, "evidence", "status", r)
-	for _, id := range []string{"100_render_go", "110_parse_go_8_14"} {
+	for _, id := range []string{"100_render_go", "110_parse_go_parse"} {
 		if !strings.Contains(lineOf(out, id), "edited") {
 			t.Errorf("%s with a hand note is not marked edited:\n%s", id, out)
 		}
@@ -109,7 +109,7 @@ func TestTruncatedPartIsDamaged(t *testing.T) {
 		return text
 	}
 	inComment := cut("100_render_go.evidence.md", func(s string) int { return strings.Index(s, "cid=sha256:") + 20 })
-	inCode := cut("110_parse_go_8_14.evidence.md", func(s string) int { return strings.Index(s, "if src") })
+	inCode := cut("110_parse_go_parse.evidence.md", func(s string) int { return strings.Index(s, "if src") })
 	badProv := cut("120_flow_sh_1_3.evidence.md", func(s string) int { return len(s) })
 	badProv = strings.Replace(badProv, "span=lines=1:3", "span=lines=1:", 1)
 	os.WriteFile(filepath.Join(ev, "120_flow_sh_1_3.evidence.md"), []byte(badProv), 0o644)
@@ -117,7 +117,7 @@ func TestTruncatedPartIsDamaged(t *testing.T) {
 	out := must(t, "evidence", "status", r)
 	for _, c := range []struct{ id, why string }{
 		{"100_render_go", "not closed"},
-		{"110_parse_go_8_14", "never closed"},
+		{"110_parse_go_parse", "never closed"},
 		{"120_flow_sh_1_3", "span"},
 	} {
 		if l := lineOf(out, c.id); !strings.Contains(l, "damaged") || !strings.Contains(l, c.why) {
@@ -142,7 +142,7 @@ func TestTruncatedPartIsDamaged(t *testing.T) {
 	if out := must(t, "evidence", "status", r); strings.Contains(lineOf(out, "110_parse_go"), "damaged") {
 		t.Errorf("refresh --force did not repair 110:\n%s", out)
 	}
-	if raw, _ := os.ReadFile(filepath.Join(dir, "build", "removed", "110_parse_go_8_14.evidence.md.edited")); string(raw) != inCode {
+	if raw, _ := os.ReadFile(filepath.Join(dir, "build", "removed", "110_parse_go_parse.evidence.md.edited")); string(raw) != inCode {
 		t.Errorf("the damaged copy is not kept:\n%s", raw)
 	}
 	// One whose provenance is cut says what to do instead.
@@ -223,7 +223,7 @@ func TestLostFlowJSON(t *testing.T) {
 	}
 	must(t, "evidence", "toggle", "100", r) // a change writes flow.json again
 	raw, _ := os.ReadFile(meta)
-	if !strings.Contains(string(raw), `"name": "fix-parser"`) || !strings.Contains(string(raw), "110_parse_go_8_14") {
+	if !strings.Contains(string(raw), `"name": "fix-parser"`) || !strings.Contains(string(raw), "110_parse_go_parse") {
 		t.Errorf("rewritten flow.json:\n%s", raw)
 	}
 	if out := must(t, "evidence", "status", r); strings.Contains(out, "flow.json") {

@@ -58,11 +58,16 @@ func TestOddFileNamesRoundTrip(t *testing.T) {
 	if err := os.WriteFile(abs, []byte("uno\ndos\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, states := source(); !strings.Contains(strings.Join(states, ","), "stale") {
+	// Every line changed: the part is lost, and only the user may take
+	// its old lines as they are now.
+	if _, states := source(); !strings.Contains(strings.Join(states, ","), "lost") {
 		t.Errorf("after the source changed: %v", states)
 	}
-	if out := must(t, "evidence", "refresh", r); !strings.Contains(out, "✓ Refreshed") {
-		t.Errorf("refresh: %s", out)
+	if out, _, code := runCLI(t, "evidence", "refresh", r); code != 1 || !strings.Contains(out, "✗ lost") {
+		t.Errorf("refresh of a lost part: exit %d %s", code, out)
+	}
+	if out := must(t, "evidence", "refresh", "100", "--force", r); !strings.Contains(out, "✓ changed") {
+		t.Errorf("refresh --force: %s", out)
 	}
 	if src, states := source(); src != name+":1-2" || strings.Join(states, ",") != "active" {
 		t.Errorf("status after refresh: %q %v", src, states)

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// edit rewrites a file of root with fn applied to its text.
+func edit(t *testing.T, root, rel string, fn func(string) string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(fn(string(raw))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// partText is the text of the part file whose name starts with id.
+func partText(t *testing.T, root, id string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(flowDir(t, root), "ctx", "evidence", id+"*"))
+	if len(m) != 1 {
+		t.Fatalf("part %s: %v", id, m)
+	}
+	raw, err := os.ReadFile(m[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+// statesOf is the states column of status for part id.
+func statesOf(t *testing.T, root, id string) string {
+	t.Helper()
+	for _, l := range strings.Split(must(t, "evidence", "status", "--root="+root), "\n") {
+		if f := strings.Fields(l); len(f) > 2 && f[0] == id {
+			return f[2]
+		}
+	}
+	t.Fatalf("no part %s in status", id)
+	return ""
+}
+
+// TestPartsFollowTheirCode changes the code under a flow (lines inserted
+// above, an edit inside, a rename, a deletion) and checks that each part
+// is found again by its symbol or its content, or marked lost with its
+// old text kept, never silently given other lines.
+func TestPartsFollowTheirCode(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	gitRun(t, root, "init", "-q")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-qm", "one")
+	must(t, "evidence", "add", "parser/parse.go::@Parse", r) // 100: a symbol
+	must(t, "evidence", "add", "render/render.go::4,6", r)   // 110: lines, not a whole chunk
+	must(t, "evidence", "add", "core/flow.sh::100c,130c", r) // 120: bytes
+	must(t, "evidence", "add", "parser/parse.go::16,18", r)  // 130: normalize's lines are its chunk
+	if p := partText(t, root, "130"); !strings.Contains(p, "; symbol=normalize") || !strings.Contains(partText(t, root, "130_parse_go_normalize"), "func normalize") {
+		t.Errorf("lines that are exactly a symbol's chunk do not record it:\n%s", p)
+	}
+	if p := partText(t, root, "100"); !regexp.MustCompile(`; anchor=[0-9a-f]{8}:[0-9a-f]{8}; commit=[0-9a-f]{40} -->`).MatchString(p) {
+		t.Errorf("provenance lacks the anchor and the commit:\n%s", p)
+	}
+
+	// Lines inserted above every part: each moved, with its text.
+	edit(t, root, "parser/parse.go", func(s string) string { return "// Package parser parses.\n" + s })
+	edit(t, root, "render/render.go", func(s string) string { return "// Package render renders.\n\n" + s })
+	edit(t, root, "core/flow.sh", func(s string) string { return "#!/bin/sh\n" + s })
+	for _, id := range []string{"100_parse_go_parse", "110_render_go_4_6", "120_flow_sh_100_130c", "130_parse_go_normalize"} {
+		if st := statesOf(t, root, id); st != "active,moved" {
+			t.Errorf("%s after lines were inserted above it: %s", id, st)
+		}
+	}
+	out := must(t, "evidence", "refresh", r)
+	for _, want := range []string{
+		"✓ moved    100_parse_go_parse: lines 8-14 are now 9-15",
+		"✓ moved    110_render_go_4_6: lines 4-6 are now 6-8",
+		"✓ moved    120_flow_sh_100_130c: bytes 100-130 are now 110-140",
+		"✓ moved    130_parse_go_normalize: lines 16-18 are now 17-19",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("refresh lacks %q:\n%s", want, out)
+		}
+	}
+	p := partText(t, root, "110")
+	if !strings.Contains(p, "span=lines=6:8") || !strings.Contains(p, "```go\nfunc Render(tree string) string {\n\treturn \"<\" + tree + \">\"\n}\n```") || !strings.Contains(p, "; dirty=yes") {
+		t.Errorf("the moved range part:\n%s", p)
+	}
+	if js := must(t, "evidence", "status", "--json", r); !regexp.MustCompile(`"id": "110_render_go_4_6",[^}]*"commit": "[0-9a-f]{40}",\s*"dirty": true`).MatchString(js) {
+		t.Errorf("status --json lacks the commit and dirty mark:\n%s", js)
+	}
+	if out := must(t, "evidence", "refresh", r); !strings.Contains(out, "unchanged: 100_parse_go_parse, 110_render_go_4_6, 120_flow_sh_100_130c, 130_parse_go_normalize") {
+		t.Errorf("a second refresh:\n%s", out)
+	}
+
+	// An edit inside: the symbol part holds the function as
+	// `evidence add PATH::@Parse` gives it now; the range part is found by
+	// its first and last lines.
+	edit(t, root, "parser/parse.go", func(s string) string {
+		return strings.Replace(s, "\treturn normalize(src), nil\n", "\tsrc = strings.TrimSpace(src)\n\treturn normalize(src), nil\n", 1)
+	})
+	edit(t, root, "render/render.go", func(s string) string { return strings.Replace(s, `"<" + tree + ">"`, `"[" + tree + "]"`, 1) })
+	if st := statesOf(t, root, "100_parse_go_parse"); st != "active,changed" {
+		t.Errorf("after an edit inside: %s", st)
+	}
+	out = must(t, "evidence", "refresh", r)
+	for _, want := range []string{
+		"✓ changed  100_parse_go_parse: found by @Parse at lines 9-16 (were 9-15), its text changed",
+		"+\tsrc = strings.TrimSpace(src)",
+		"✓ changed  110_render_go_4_6: found by its first and last lines at lines 6-8 (were 6-8), its text changed",
+		"-\treturn \"<\" + tree + \">\"",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("refresh lacks %q:\n%s", want, out)
+		}
+	}
+	first, refreshed := filepath.Base(flowDir(t, root)), partText(t, root, "100")
+	must(t, "flow", "new", "again", r)
+	must(t, "evidence", "add", "parser/parse.go::@Parse", r)
+	if added := partText(t, root, "100"); added != refreshed {
+		t.Errorf("the refreshed part is not what add gives now:\n%s\n----\n%s", refreshed, added)
+	}
+	must(t, "flow", "use", first, r)
+
+	// A rename and a deletion: lost, the old text kept, exit 1.
+	edit(t, root, "parser/parse.go", func(s string) string { return strings.Replace(s, "func Parse(", "func ParseExpr(", 1) })
+	edit(t, root, "render/render.go", func(s string) string { return s[:strings.Index(s, "// Render")] })
+	before := partText(t, root, "100")
+	if st := statesOf(t, root, "100_parse_go_parse"); st != "active,lost" {
+		t.Errorf("after a rename: %s", st)
+	}
+	out, _, code := runCLI(t, "evidence", "refresh", r)
+	if code != 1 || !strings.Contains(out, "✗ lost     100_parse_go_parse") || !strings.Contains(out, "✗ lost     110_render_go_4_6: its first line (line 6) is gone from render/render.go") {
+		t.Errorf("refresh of lost parts: exit %d\n%s", code, out)
+	}
+	if partText(t, root, "100") != before {
+		t.Error("a lost part's text changed")
+	}
+}
+
+// TestSpansComeFromTheFileAsItIsNow: from-output and gather take their
+// spans from the file on disk, not from an index older than it, and
+// `--as-indexed` lines (a search hit's) are found again in it.
+func TestSpansComeFromTheFileAsItIsNow(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	// One line added to Parse, not indexed.
+	edit(t, root, "parser/parse.go", func(s string) string {
+		return strings.Replace(s, "\treturn normalize(src), nil\n", "\tsrc += \" \"\n\treturn normalize(src), nil\n", 1)
+	})
+	log := filepath.Join(root, "test.log")
+	os.WriteFile(log, []byte("--- FAIL: TestParse (0.00s)\n    parse.go:14: bad\nFAIL\n"), 0o644)
+	must(t, "evidence", "from-output", log, r)
+	p := partText(t, root, "100")
+	if !strings.Contains(p, "symbol=Parse") || !strings.HasSuffix(p, "\treturn normalize(src), nil\n}\n```\n") {
+		t.Errorf("from-output's part is not the function as it is now:\n%s", p)
+	}
+	must(t, "index", r)
+	if js := must(t, "evidence", "status", "--json", r); !regexp.MustCompile(`"id": "110_render_go_4_6",[^}]*"commit": "[0-9a-f]{40}",\s*"dirty": true`).MatchString(js) {
+		t.Errorf("status --json lacks the commit and dirty mark:\n%s", js)
+	}
+	if out := must(t, "evidence", "refresh", r); !strings.Contains(out, "unchanged: 100_parse_go_parse") {
+		t.Errorf("refresh after index:\n%s", out)
+	}
+
+	// A search hit's lines, from an index older than the file.
+	edit(t, root, "render/render.go", func(s string) string { return "// Package render renders.\n" + s })
+	must(t, "evidence", "add", "--as-indexed", "render/render.go::4,6", r)
+	if p := partText(t, root, "110"); !strings.Contains(p, "span=lines=5:7") || !strings.Contains(p, "```go\nfunc Render(") {
+		t.Errorf("--as-indexed did not follow the lines:\n%s", p)
+	}
+	edit(t, root, "render/render.go", func(s string) string { return "package render\n" })
+	if _, errOut, code := runCLI(t, "evidence", "add", "--as-indexed", "render/render.go::3,6", r); code != 1 || !strings.Contains(errOut, "changed since it was indexed") {
+		t.Errorf("--as-indexed lines that are gone: exit %d %s", code, errOut)
+	}
+}

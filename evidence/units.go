@@ -1,0 +1,170 @@
+package evidence
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/dossierhq/dossier/index/lang"
+	"github.com/dossierhq/dossier/index/segment"
+	"github.com/dossierhq/dossier/store"
+)
+
+// unit is one chunk of a file, as a span of its current text: a symbol's
+// (sym, with its enclosing symbols) or a stretch of other code.
+type unit struct {
+	sym        string
+	parents    []string
+	start, end int  // lines, 1-based, inclusive
+	split      bool // one part of a symbol split for size
+	member     bool // a constant, field or property inside a chunk
+	outline    bool // a type's outline, not a span of the source
+}
+
+// name is the unit's name as a selector gives it: "Type.Method".
+func (u unit) name() string { return qualified(u.parents, u.sym) }
+
+// named tells whether u is what the selector name ("Name" or
+// "Parent.Name") names.
+func (u unit) named(name string) bool {
+	parent, base := splitQualified(name)
+	return u.sym == base && (parent == "" || len(u.parents) > 0 && u.parents[len(u.parents)-1] == parent)
+}
+
+// unitsNow returns rel's chunks and member symbols for raw, its text as
+// it is now: the index's when the index holds exactly this text, else a
+// parse of it now (what the indexer would make of it), so a span is never
+// taken from an index older than the file. fresh says which.
+func unitsNow(db *store.DB, rel string, raw []byte) (units []unit, fresh bool, err error) {
+	if db != nil {
+		err = db.View(func(tx *store.Tx) error {
+			f, ok, err := tx.File(rel)
+			if err != nil || !ok {
+				return err
+			}
+			sum := sha256.Sum256(raw)
+			if f.Hash != hex.EncodeToString(sum[:]) {
+				return nil
+			}
+			chunks, err := tx.FileChunks(rel)
+			if err != nil {
+				return err
+			}
+			fresh = true
+			for _, c := range chunks {
+				units = append(units, unit{sym: c.Symbol, parents: c.Parents, start: c.StartLine, end: c.EndLine, split: c.Parts > 1, outline: c.Outline != ""})
+			}
+			return nil
+		})
+		if err != nil || fresh {
+			return units, fresh, err
+		}
+	}
+	res := parseNow(rel, raw)
+	for _, s := range res.Segments {
+		units = append(units, unit{sym: s.Name, parents: s.Parents, start: s.StartLine, end: s.EndLine, split: s.Parts > 1, outline: s.Outline})
+	}
+	for _, s := range res.Symbols {
+		units = append(units, unit{sym: s.Name, parents: s.Parents, start: s.StartLine, end: s.EndLine, member: true})
+	}
+	return units, false, nil
+}
+
+// parseNow segments raw as the indexer does (describers aside).
+func parseNow(rel string, raw []byte) segment.Result {
+	head := raw[:min(len(raw), 512)]
+	l := lang.Detect(rel, head)
+	ps := segment.NewParsers()
+	defer ps.Close()
+	return segment.File(context.Background(), ps, l, lang.SourceType(rel, l, head), raw)
+}
+
+// spanOf is the lines of the symbol name in units: the union of the
+// chunks named so, else of the member symbols (a constant or field is no
+// chunk of its own). The index's member symbols are looked up by name
+// (see Tx.SpanSymbols); a parse's are among the units.
+func spanOf(db *store.DB, rel, name string, units []unit, fresh bool) (start, end int, names []string, err error) {
+	widen := func(a, b int) {
+		if start == 0 || a < start {
+			start = a
+		}
+		end = max(end, b)
+	}
+	for _, u := range units {
+		if u.sym == "" || u.member {
+			continue
+		}
+		names = append(names, u.name())
+		if u.named(name) {
+			widen(u.start, u.end)
+		}
+	}
+	if start > 0 {
+		return start, end, names, nil
+	}
+	if !fresh {
+		for _, u := range units {
+			if u.member && u.named(name) {
+				widen(u.start, u.end)
+			}
+		}
+		return start, end, names, nil
+	}
+	err = db.View(func(tx *store.Tx) error {
+		members, err := tx.SpanSymbols(rel, name)
+		for _, s := range members {
+			widen(s.Line, s.EndLine)
+		}
+		return err
+	})
+	return start, end, names, err
+}
+
+// symbolSpan finds the lines of name ("Name" or "Parent.Name") in the file
+// rel whose text is raw, as it is now (see unitsNow).
+func symbolSpan(db *store.DB, rel, name string, raw []byte) (int, int, error) {
+	units, fresh, err := unitsNow(db, rel, raw)
+	if err != nil {
+		return 0, 0, err
+	}
+	start, end, names, err := spanOf(db, rel, name, units, fresh)
+	if err != nil {
+		return 0, 0, err
+	}
+	if start == 0 {
+		return 0, 0, fmt.Errorf("no symbol %q in %s%s", name, rel, nearest(name, names))
+	}
+	return start, end, nil
+}
+
+// symbolAt is the symbol whose chunk is exactly lines start-end of units,
+// as a selector names it, when one chunk alone is that symbol and no
+// other chunk shares its name; else "". A span taken by its lines from a
+// chunk (a search hit, a caller) is then recorded, and found again, by
+// its symbol.
+func symbolAt(units []unit, start, end int) string {
+	sym := ""
+	for _, u := range units {
+		if u.member || u.sym == "" || u.start != start || u.end != end {
+			continue
+		}
+		if u.split {
+			return ""
+		}
+		sym = u.name()
+	}
+	if sym == "" {
+		return ""
+	}
+	n := 0
+	for _, u := range units {
+		if !u.member && u.sym != "" && u.name() == sym {
+			n++
+		}
+	}
+	if n != 1 {
+		return ""
+	}
+	return sym
+}
