@@ -216,6 +216,7 @@ func (e *Engine) Add(req AddRequest) (*Part, error) {
 		if by, wider, ok := f.Coverage().Held(x.Source.Path, spanStart(x), x.Source.EndLine); ok && (!req.Force || by.sameAs(x)) {
 			return nil, &CoveredError{Selector: req.Selector, By: by, Wider: wider}
 		}
+		e.track(&x)
 		name = PartName{Role: assemble.Evidence, Kind: req.Kind}
 		if name.Kind == "" {
 			name.Kind = kindFor(x)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/index/discover"
-	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -155,7 +154,6 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 		x.Source.Span = fmt.Sprintf("bytes=%d:%d", sel.Start, bEnd)
 		x.Source.StartLine, x.Source.EndLine = lineOf(lines, sel.Start), lineOf(lines, max(sel.Start, bEnd-1))
 		x.Source.CID = CID([]byte(x.Content))
-		x.Source.Commit, x.Source.Dirty = gitStamp(root, rel, raw)
 		return x, nil
 	case sel.Start > 0:
 		start, end = sel.Start, sel.End
@@ -184,14 +182,7 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 	} else {
 		x.Source.Anchor = anchorOf(x.Content)
 	}
-	if sel.Start > 0 && lang.IsCode(x.Source.Language) {
-		// Lines that are exactly one symbol's chunk are that symbol.
-		if units, _, err := unitsNow(idx, rel, raw); err == nil {
-			x.Source.Symbol = symbolAt(units, start, end)
-		}
-	}
 	x.Source.CID = CID([]byte(x.Content))
-	x.Source.Commit, x.Source.Dirty = gitStamp(root, rel, raw)
 	return x, nil
 }
 

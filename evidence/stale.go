@@ -319,6 +319,7 @@ func (e *Engine) RefreshPart(f *Flow, p *Part, retake bool) (relocation, error) 
 	if err != nil {
 		return relocation{}, err
 	}
+	e.track(&x)
 	if x.Source.Symbol == "" && s.Symbol != "" {
 		// Found by its content, not its name: the name stays, for the
 		// next refresh to try first.

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/segment"
@@ -167,4 +169,26 @@ func symbolAt(units []unit, start, end int) string {
 		return ""
 	}
 	return sym
+}
+
+// track completes the provenance of x before it becomes a part: lines
+// that are exactly one symbol's chunk are recorded as that symbol (so a
+// search hit or a caller is named and found again by it), and the commit
+// HEAD names, with whether the file differed from it. A read-only use of
+// a span (a preview, an MCP read) never pays for the parse or git.
+func (e *Engine) track(x *Extract) {
+	raw, err := ReadRegular(filepath.Join(e.Root, filepath.FromSlash(x.Source.Path)), resolveRoots(e.Root))
+	if err != nil {
+		return
+	}
+	if x.Source.Symbol == "" && strings.HasPrefix(x.Source.Span, "lines=") && lang.IsCode(x.Source.Language) {
+		db, _ := openIndex(e.Root)
+		if units, _, err := unitsNow(db, x.Source.Path, raw); err == nil {
+			x.Source.Symbol = symbolAt(units, x.Source.StartLine, x.Source.EndLine)
+		}
+		if db != nil {
+			db.Close()
+		}
+	}
+	x.Source.Commit, x.Source.Dirty = gitStamp(e.Root, x.Source.Path, raw)
 }
