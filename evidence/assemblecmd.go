@@ -61,10 +61,13 @@ func (e *Engine) assembleCmd(c *call) error {
 	case !toOut:
 		e.printSecrets(c.w, res, nil)
 		printNotUTF8(c.w, f)
+		e.printDrift(c.w, f)
 	case e.Stderr != nil:
 		e.printSecrets(e.Stderr, res, nil)
 		printNotUTF8(e.Stderr, f)
+		e.printDrift(e.Stderr, f)
 	default:
+		defer e.printDrift(c.w, f)
 		defer printNotUTF8(c.w, f)
 		defer e.printSecrets(c.w, res, nil)
 	}
@@ -152,6 +155,28 @@ func (e *Engine) printSecrets(w io.Writer, res assemble.Result, ids map[string]b
 	}
 	for _, p := range parts {
 		fmt.Fprintf(w, "  ! secret in %s: %s: %s\n", p, strings.Join(where[p], ", "), fate)
+	}
+}
+
+// printDrift warns of active parts that no longer show their source as
+// it is (moved, changed or lost, see Staleness): what the model gets
+// differs from the code, and the user must know before it goes.
+func (e *Engine) printDrift(w io.Writer, f *Flow) {
+	by := map[string][]string{}
+	stale := e.Staleness(f)
+	for _, p := range f.Parts {
+		if st := stale[p]; p.Active() && (st == Moved || st == Changed || st == Lost) {
+			by[st] = append(by[st], p.ID())
+		}
+	}
+	for _, x := range []struct{ st, what string }{
+		{Moved, "moved in their source (the same text, old line numbers)"},
+		{Changed, "changed in their source, and are sent as they were"},
+		{Lost, "lost their code (renamed, deleted or rewritten), and are sent as they were"},
+	} {
+		if ids := by[x.st]; len(ids) > 0 {
+			fmt.Fprintf(w, "warning: %d part(s) %s: %s (`dossier evidence refresh` brings them up to date)\n", len(ids), x.what, strings.Join(ids, ", "))
+		}
 	}
 }
 

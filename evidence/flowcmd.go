@@ -125,6 +125,7 @@ func (e *Engine) flowShow(c *call) error {
 	fmt.Fprintf(c.w, "Mode:    %s\nModel:   %s (%s, %d-token window)\nFormat:  %s\n", orDash(f.Meta.Mode), p.Model, p.Encoding, p.Window, res.Format)
 	fmt.Fprintf(c.w, "Parts:   %d (%d active)\n", len(f.Parts), active)
 	fmt.Fprintf(c.w, "Tokens:  %s of %d (%d%%)\n", tokenWord(res.Tokens, res), e.Budget(), pct(res.Tokens, e.Budget()))
+	fmt.Fprintf(c.w, "Commits: %s\n", e.commitRange(f))
 	fmt.Fprintf(c.w, "Build:   %s/prompt.mdctx, ctxplan.json\n", f.BuildDir())
 	return showTurns(c.w, f)
 }

@@ -138,6 +138,9 @@ func (e *Engine) Send(ctx context.Context, o SendOptions, onDelta func(string)) 
 	}
 	if e.Stderr != nil {
 		e.PrintSendSecrets(e.Stderr, out)
+		if f, err := e.Flow(); err == nil {
+			e.printDrift(e.Stderr, f)
+		}
 		fmt.Fprintln(e.Stderr, out.Announce())
 	}
 	return e.SendPrepared(ctx, out, onDelta)

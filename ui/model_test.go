@@ -245,7 +245,7 @@ func TestSearchOverlayAdds(t *testing.T) {
 	m = keys(t, m, "enter")
 	found := false
 	for _, r := range m.snap.Rows {
-		if strings.HasPrefix(r.ID, "120_lex_go_3_6") && strings.HasPrefix(r.Found, "search:text 0.90") {
+		if strings.HasPrefix(r.ID, "120_lex_go_lex") && strings.HasPrefix(r.Found, "search:text 0.90") {
 			found = true
 		}
 	}

@@ -69,7 +69,7 @@ func TestSearchMarksSurviveANarrowOverlay(t *testing.T) {
 	if !m.statusErr || !strings.Contains(m.status, "already in the flow as 100_parse_go") || !strings.Contains(m.status, "--force") {
 		t.Errorf("status after adding a held result: %q", m.status)
 	}
-	if !strings.Contains(rowStates(m), "120_lex_go_3_6") {
+	if !strings.Contains(rowStates(m), "120_lex_go_lex") {
 		t.Errorf("the new result was not added with it: %s", rowStates(m))
 	}
 	if strings.Count(rowStates(m), "parse_go") != 1 {

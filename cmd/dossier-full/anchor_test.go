@@ -77,6 +77,9 @@ func TestPartsFollowTheirCode(t *testing.T) {
 			t.Errorf("%s after lines were inserted above it: %s", id, st)
 		}
 	}
+	if _, errOut, _ := runCLI(t, "assemble", r); !strings.Contains(errOut, "warning: 4 part(s) moved in their source (the same text, old line numbers): 100_parse_go_parse, 110_render_go_4_6, 120_flow_sh_100_130c, 130_parse_go_normalize") {
+		t.Errorf("assemble does not warn of the moved parts:\n%s", errOut)
+	}
 	out := must(t, "evidence", "refresh", r)
 	for _, want := range []string{
 		"✓ moved    100_parse_go_parse: lines 8-14 are now 9-15",
@@ -108,6 +111,15 @@ func TestPartsFollowTheirCode(t *testing.T) {
 	edit(t, root, "render/render.go", func(s string) string { return strings.Replace(s, `"<" + tree + ">"`, `"[" + tree + "]"`, 1) })
 	if st := statesOf(t, root, "100_parse_go_parse"); st != "active,changed" {
 		t.Errorf("after an edit inside: %s", st)
+	}
+	diff := must(t, "flow", "diff", r)
+	for _, want := range []string{"  changed  100_parse_go_parse: found by @Parse", "      +\tsrc = strings.TrimSpace(src)", "  moved    130_parse_go_normalize: lines 17-19 are now 18-20", "unchanged: 120_flow_sh_100_130c"} {
+		if !strings.Contains(diff, want) {
+			t.Errorf("flow diff lacks %q:\n%s", want, diff)
+		}
+	}
+	if show := must(t, "flow", "show", r); !regexp.MustCompile(`Commits: [0-9a-f]{12} \(all 4 part\(s\)\); 4 part\(s\) from uncommitted changes`).MatchString(show) {
+		t.Errorf("flow show lacks the commit range:\n%s", show)
 	}
 	out = must(t, "evidence", "refresh", r)
 	for _, want := range []string{
