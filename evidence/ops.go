@@ -23,6 +23,17 @@ func init() {
 	register(&command{group: "evidence", name: "budget", args: "[set N]", summary: "Show tokens used against the budget, per role; `budget set 32k` changes the limit.", run: (*Engine).budget})
 	register(&command{group: "evidence", name: "toggle", args: "ID | on|off RANGE|ID", summary: "Flip a part between active and skipped (.skip), or set a range: `toggle off 300-399`.", run: (*Engine).toggle})
 	register(&command{group: "evidence", name: "rank", args: "ID N", summary: "Move a part to rank N (a free rank).", run: (*Engine).rankCmd})
+	register(&command{group: "evidence", name: "move", args: "ID up|down",
+		summary: "Move a part one place up or down among its role's parts (the workbench's K and J).\n" +
+			"It takes the free rank nearest the neighbour it passes; when no rank is free between the\n" +
+			"neighbours it swaps ranks with that neighbour (see swap), so no `rebase` is needed first.\n" +
+			"It prints the command that undoes it.",
+		run: (*Engine).moveCmd})
+	register(&command{group: "evidence", name: "swap", args: "ID OTHER",
+		summary: "Exchange the ranks of two parts of one role in one step.\n" +
+			"`swap 110_a 100_b` gives 100_a and 110_b, pin, fit and focus state going with each part;\n" +
+			"`swap 100_a 110_b` puts them back. Parts of one kind trade places through a free rank.",
+		run: (*Engine).swapCmd})
 	register(&command{group: "evidence", name: "rebase", args: "", summary: "Renumber parts within each rank band to 100, 110, 120 ... keeping their order.", run: (*Engine).rebase})
 	register(&command{group: "evidence", name: "remove", args: "ID|RANGE", summary: "Remove parts (moved to build/removed/, not deleted).", run: (*Engine).remove})
 	register(&command{group: "evidence", name: "restore", args: "FILE...", summary: "Bring back parts taken out with remove (file names in build/removed/).", run: (*Engine).restore})
@@ -363,168 +374,6 @@ func (f *Flow) SetStatus(p *Part, to assemble.Status) (bool, error) {
 	p.File = path.Join(path.Dir(p.File), n.String())
 	f.sortParts()
 	return true, nil
-}
-
-func (e *Engine) rankCmd(c *call) error {
-	if err := c.needArgs(2, 2, "ID N"); err != nil {
-		return err
-	}
-	f, err := e.Flow()
-	if err != nil {
-		return err
-	}
-	p, err := f.Find(c.args[0])
-	if err != nil {
-		return err
-	}
-	r, err := ParseRank(c.args[1])
-	if err != nil {
-		return usagef("%v", err)
-	}
-	if err := f.Writable(); err != nil {
-		return err
-	}
-	old := p.ID()
-	if err := f.SetRank(p, r); err != nil {
-		return err
-	}
-	fmt.Fprintf(c.w, "✓ %s -> %s\n", old, p.ID())
-	return e.finish(c.w)
-}
-
-// SetRank renames a part to rank r, which must be free, and carries its
-// pin and fit state along.
-func (f *Flow) SetRank(p *Part, r int) error {
-	if q := f.byRank(r); q != nil && q != p {
-		return fmt.Errorf("rank %s is taken by %s: choose a free rank (free nearby: %s)", FormatRank(r), q.ID(), f.freeNear(r))
-	}
-	old := p.ID()
-	n := p.Name
-	n.Rank = FormatRank(r)
-	dst := filepath.Join(filepath.Dir(p.Path), n.String())
-	if dst == p.Path {
-		return nil
-	}
-	if err := rename(p.Path, dst); err != nil {
-		return err
-	}
-	p.Name, p.Path, p.Rank = n, dst, n.Rank
-	p.File = path.Join(path.Dir(p.File), n.String())
-	f.sortParts()
-	return f.renameState(old, p.ID())
-}
-
-// renameState moves flow.json entries keyed by a part id.
-func (f *Flow) renameState(old, id string) error {
-	changed := false
-	if i := slices.Index(f.Meta.Pinned, old); i >= 0 {
-		f.Meta.Pinned[i], changed = id, true
-	}
-	if d, ok := f.Meta.Detail[old]; ok {
-		delete(f.Meta.Detail, old)
-		f.Meta.Detail[id], changed = d, true
-	}
-	if i := slices.Index(f.Meta.FitSkipped, old); i >= 0 {
-		f.Meta.FitSkipped[i], changed = id, true
-	}
-	if v, ok := f.Meta.Found[old]; ok {
-		delete(f.Meta.Found, old)
-		f.Meta.Found[id], changed = v, true
-	}
-	if f.Meta.Focus != nil {
-		if s, ok := f.Meta.Focus.Saved[old]; ok {
-			delete(f.Meta.Focus.Saved, old)
-			f.Meta.Focus.Saved[id], changed = s, true
-		}
-	}
-	if !changed {
-		return nil
-	}
-	return f.SaveMeta()
-}
-
-func (e *Engine) rebase(c *call) error {
-	f, err := e.Flow()
-	if err != nil {
-		return err
-	}
-	if err := f.Writable(); err != nil {
-		return err
-	}
-	moves := f.rebasePlan()
-	if len(moves) == 0 {
-		fmt.Fprintln(c.w, "ranks are already even: nothing to change")
-		return nil
-	}
-	// Moves down run in ascending order and moves up in descending order,
-	// so no rename ever meets a taken rank and a crash midway leaves a
-	// valid flow in the same order.
-	for _, m := range moves {
-		old := m.p.ID()
-		if err := f.SetRank(m.p, m.to); err != nil {
-			return err
-		}
-		fmt.Fprintf(c.w, "✓ %s -> %s\n", old, m.p.ID())
-	}
-	return e.finish(c.w)
-}
-
-// rebaseBand is the band rebase spreads a rank within: seed 003's bands,
-// with system parts (000-009) and user parts (010-099) kept apart so the
-// request never moves before the policies.
-func rebaseBand(r int) Band {
-	switch {
-	case r <= systemParts.Hi:
-		return systemParts
-	case r <= userParts.Hi:
-		return userParts
-	}
-	return BandOf(r)
-}
-
-type move struct {
-	p  *Part
-	to int
-}
-
-// rebasePlan spreads each band's parts evenly from the band's start.
-func (f *Flow) rebasePlan() []move {
-	byBand := map[int][]*Part{}
-	var order []int
-	for _, p := range f.Parts {
-		r, _ := strconv.Atoi(p.Rank)
-		b := rebaseBand(r).Low
-		if _, ok := byBand[b]; !ok {
-			order = append(order, b)
-		}
-		byBand[b] = append(byBand[b], p)
-	}
-	var down, up []move
-	for _, lo := range order {
-		ps := byBand[lo]
-		slices.SortStableFunc(ps, func(a, b *Part) int { return strings.Compare(a.Rank, b.Rank) })
-		width := rebaseBand(lo).Hi - lo + 1
-		if len(ps) > width {
-			continue // more parts than ranks (duplicates): leave the band alone
-		}
-		step := 10
-		if len(ps)*10 > width {
-			step = max(1, width/len(ps))
-		}
-		for i, p := range ps {
-			to := lo + i*step
-			r, _ := strconv.Atoi(p.Rank)
-			switch {
-			case to < r:
-				down = append(down, move{p, to})
-			case to > r:
-				up = append(up, move{p, to})
-			}
-		}
-	}
-	slices.SortFunc(down, func(a, b move) int { return a.to - b.to })
-	slices.SortFunc(up, func(a, b move) int { return b.to - a.to })
-	return append(down, up...)
 }
 
 func (e *Engine) remove(c *call) error {
