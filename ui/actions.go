@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/evidence"
 )
 
 // runWords runs a command line; undo is the command line that reverses
@@ -53,66 +53,29 @@ func (m Model) removeSelected() (tea.Model, tea.Cmd) {
 		eff: effect{op: effRemove, id: r.ID}})
 }
 
-// moveRank moves the selected part before the previous part or after the
-// next one, taking the first free rank between them.
+// moveRank moves the selected part one place up or down among its role's
+// parts, as `evidence move` does: evidence.PlanMove picks a free rank past
+// the neighbour, or a swap with it when none is free. The plan's own
+// command is what runs (not `move`), so the effect shown at once and the
+// undo are exactly what the engine does.
 func (m Model) moveRank(dir int) (tea.Model, tea.Cmd) {
 	r, ok := m.selected()
 	if !ok {
 		return m, nil
 	}
-	to, ok := m.freeRank(dir)
-	if !ok {
-		m.status, m.statusErr = "no free rank there: run `:evidence rebase` to make room", true
+	slots := make([]evidence.Slot, len(m.snap.Rows))
+	for i, r := range m.snap.Rows {
+		slots[i] = evidence.Slot{ID: r.ID, Rank: atoi(r.Rank), Role: assemble.Role(r.Role)}
+	}
+	mv, err := evidence.PlanMove(slots, m.list.cursor, dir)
+	if err != nil {
+		m.status, m.statusErr = err.Error(), true
 		return m, nil
 	}
-	kind := strings.TrimPrefix(r.ID, r.Rank+"_")
-	newID := fmt.Sprintf("%03d_%s", to, kind)
 	// The cursor follows the part to its new place.
 	m.list.cursor += dir
-	return m.runAction(action{do: []string{"evidence", "rank", r.ID, fmt.Sprint(to)}, undo: []string{"evidence", "rank", newID, r.Rank},
-		eff: effect{op: effRank, id: r.ID, to: newID}})
-}
-
-// freeRank finds a free rank past the neighbour in direction dir.
-func (m Model) freeRank(dir int) (int, bool) {
-	rows := m.snap.Rows
-	i := m.list.cursor + dir
-	if i < 0 || i >= len(rows) {
-		return 0, false
-	}
-	// A part stays in its role's ranks: seed 003 keeps 000-099 for system
-	// and user parts and the rest for evidence.
-	floor, ceil := 100, 999
-	switch rows[m.list.cursor].Role {
-	case "system":
-		floor, ceil = 0, 9
-	case "user":
-		floor, ceil = 10, 99
-	}
-	used := map[int]bool{}
-	for _, r := range rows {
-		used[atoi(r.Rank)] = true
-	}
-	lo, hi := atoi(rows[i].Rank), -1
-	if j := i + dir; j >= 0 && j < len(rows) {
-		hi = atoi(rows[j].Rank)
-	} else if dir > 0 {
-		hi = 1000
-	}
-	if dir < 0 {
-		for c := lo - 1; c > hi && c >= floor; c-- {
-			if !used[c] {
-				return c, true
-			}
-		}
-		return 0, false
-	}
-	for c := lo + 1; c < hi && c <= ceil; c++ {
-		if !used[c] {
-			return c, true
-		}
-	}
-	return 0, false
+	return m.runAction(action{do: mv.Words(), undo: mv.Undo(),
+		eff: effect{op: effRank, id: r.ID, to: mv.NewID(), with: mv.With}})
 }
 
 // undoLast undoes the last change, queued ones included: history is

@@ -361,10 +361,29 @@ func TestReviewRegressionsUI(t *testing.T) {
 		t.Errorf("redo kept after a new action: %d", len(m.redo))
 	}
 
-	// The first evidence part cannot move into the system ranks.
+	// The first evidence part cannot move into the user's ranks.
 	m = keys(t, m, "g", "j", "K")
-	if !m.statusErr || !strings.Contains(m.status, "no free rank") || !strings.Contains(rowStates(m), "100_parse_go") {
+	if !m.statusErr || !strings.Contains(m.status, "100_parse_go is the first evidence part") || !strings.Contains(rowStates(m), "100_parse_go") {
 		t.Errorf("rank up past the request: %q %s", m.status, rowStates(m))
+	}
+	// The second moves to the head of the band though no rank is free
+	// above the first (issue 32): the two swap ranks, the pin goes with
+	// its part, and undo gives back the ids as they were.
+	start := rowStates(m)
+	m = keys(t, m, "j", "K")
+	if got := rowStates(m); m.statusErr || !strings.Contains(got, "100_render_go:on+pin 110_parse_go:on") {
+		t.Errorf("K on the second part: %q %s", m.status, got)
+	}
+	if r, _ := m.selected(); r.ID != "100_render_go" {
+		t.Errorf("the cursor did not follow the part: on %s", r.ID)
+	}
+	m = keys(t, m, "u")
+	if got := rowStates(m); got != start {
+		t.Errorf("undo K:\n got %s\nwant %s (%q)", got, start, m.status)
+	}
+	m = keys(t, m, "ctrl+r")
+	if got := rowStates(m); !strings.Contains(got, "100_render_go:on+pin 110_parse_go:on") {
+		t.Errorf("redo K: %s (%q)", got, m.status)
 	}
 
 	// While a change is on its way, another one waits its turn (see

@@ -47,6 +47,9 @@ type effect struct {
 	id string
 	on bool   // effActive, effPin: the state after
 	to string // effRank: the id after
+	// with is, for effRank, the neighbour a swap gives the part's rank to
+	// ("" when the part took a free rank).
+	with string
 }
 
 // inverse is the effect of the action's undo. A removal's undo brings back
@@ -56,7 +59,12 @@ func (e effect) inverse() effect {
 	case effActive, effPin:
 		return effect{op: e.op, id: e.id, on: !e.on}
 	case effRank:
-		return effect{op: effRank, id: e.to, to: e.id}
+		inv := effect{op: effRank, id: e.to, to: e.id}
+		if e.with != "" {
+			// The neighbour now has the part's old rank.
+			inv.with = rankOf(e.id) + strings.TrimPrefix(e.with, rankOf(e.with))
+		}
+		return inv
 	}
 	return effect{}
 }
@@ -85,15 +93,29 @@ func (e effect) apply(rows []row) []row {
 			r.States = append(r.States, "pinned")
 		}
 	case effRank:
-		rank, _, _ := strings.Cut(e.to, "_")
-		r.Name = e.to + strings.TrimPrefix(r.Name, r.ID)
-		r.ID, r.Rank = e.to, rank
-		r.Band = evidence.BandOf(atoi(rank)).Name
+		if j := slices.IndexFunc(rows, func(r row) bool { return r.ID == e.with }); e.with != "" && j >= 0 {
+			rerank(&rows[j], r.Rank)
+		}
+		rerank(r, rankOf(e.to))
 		slices.SortStableFunc(rows, func(a, b row) int { return strings.Compare(a.Rank, b.Rank) })
 	case effRemove:
 		rows = slices.Delete(rows, i, i+1)
 	}
 	return rows
+}
+
+// rankOf is an id's rank: "110" of "110_parse_go".
+func rankOf(id string) string {
+	rank, _, _ := strings.Cut(id, "_")
+	return rank
+}
+
+// rerank gives a row another rank, so another id and file name.
+func rerank(r *row, rank string) {
+	id := rank + strings.TrimPrefix(r.ID, r.Rank)
+	r.Name = id + strings.TrimPrefix(r.Name, r.ID)
+	r.ID, r.Rank = id, rank
+	r.Band = evidence.BandOf(atoi(rank)).Name
 }
 
 // withPending is rows with the effects of the queued commands applied.
