@@ -72,8 +72,6 @@ func (m Model) moveRank(dir int) (tea.Model, tea.Cmd) {
 		m.status, m.statusErr = err.Error(), true
 		return m, nil
 	}
-	// The cursor follows the part to its new place.
-	m.list.cursor += dir
 	return m.runAction(action{do: mv.Words(), undo: mv.Undo(),
 		eff: effect{op: effRank, id: r.ID, to: mv.NewID(), with: mv.With}})
 }

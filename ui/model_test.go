@@ -381,6 +381,9 @@ func TestReviewRegressionsUI(t *testing.T) {
 	if got := rowStates(m); got != start {
 		t.Errorf("undo K:\n got %s\nwant %s (%q)", got, start, m.status)
 	}
+	if r, _ := m.selected(); r.ID != "110_render_go" {
+		t.Errorf("the cursor did not follow the part back: on %s", r.ID)
+	}
 	m = keys(t, m, "ctrl+r")
 	if got := rowStates(m); !strings.Contains(got, "100_render_go:on+pin 110_parse_go:on") {
 		t.Errorf("redo K: %s (%q)", got, m.status)

@@ -147,6 +147,12 @@ func (m *Model) execCmd(act action, kind execKind) tea.Cmd {
 	}
 	m.queue = append(m.queue, q)
 	m.snap.Rows = act.eff.apply(m.snap.Rows)
+	// The cursor follows a part that moves, by a key, an undo or a redo.
+	if act.eff.op == effRank {
+		if i := slices.IndexFunc(m.snap.Rows, func(r row) bool { return r.ID == act.eff.to }); i >= 0 {
+			m.list.cursor = i
+		}
+	}
 	m.clamp()
 	if len(m.queue) == 1 {
 		return m.startHead()
