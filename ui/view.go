@@ -55,7 +55,8 @@ func (m Model) View() (out string) {
 // commandHelp lists the command line's words, so the help screen names
 // the command behind every key.
 const commandHelp = `Command line (:), each key is also a command:
-  /evidence status|add|toggle|pin|rank|remove|restore|focus|fit|deps|refresh|gather|from-output ...
+  /evidence status|add|toggle|pin|rank|move|swap|remove|restore|focus|fit|deps ...
+  /evidence refresh|rebase|gather|from-output ...
   /ask QUESTION   /flow new|list|use|show   /budget [set N]   /format mdctx|aptix|responses|pack
   /copy   /export PATH   /search QUERY   /view   /reload   /undo   /redo   /help   /quit
   /request [TEXT]   /policy [TEXT] (no text: the editor)   /edit   /send [TEXT]   /followup TEXT   /turns`
