@@ -18,9 +18,6 @@ import (
 // and in the preview (issue 32: refresh re-read the old line numbers, so
 // the part began with a blank line and lost its closing brace).
 func TestWorkbenchE2ERefreshFollowsTheFunction(t *testing.T) {
-	t.Skip("waits for span anchoring (issue 32, \"Spans stay on their code\", evidence/stale.go and extract.go): " +
-		"`evidence refresh` re-reads a line-range part's old numbers, so after a line is inserted above Parse " +
-		"the part starts with a blank line and ends at its return, without the closing brace")
 	tmuxPath := tmuxOrSkip(t)
 	t.Setenv("FLOW_DIR", "")
 	root := filepath.Join(t.TempDir(), "refreshws")
@@ -53,7 +50,7 @@ func TestWorkbenchE2ERefreshFollowsTheFunction(t *testing.T) {
 	tm.waitFor("the command line", 0, func(s *screen) bool { return strings.HasPrefix(s.bottom(), ":") })
 	tm.literal("evidence refresh")
 	tm.keys("Enter")
-	tm.waitFor("the refresh reported", 0, func(s *screen) bool { return strings.Contains(s.text, "Refreshed ") })
+	tm.waitFor("the refresh reported", 0, func(s *screen) bool { return strings.Contains(s.text, "✓ moved    1") })
 	id := partID(evDir, "parse_go")
 	got := fencedCode(t, filepath.Join(evDir, id+".evidence.md"))
 	// The report closes with any key; then the part's preview.
