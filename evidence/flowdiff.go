@@ -76,8 +76,8 @@ func (e *Engine) commitRange(f *Flow) string {
 	count := map[string]int{}
 	dirty, untracked := 0, 0
 	for _, p := range f.Parts {
-		if p.Role != assemble.Evidence || p.Source.Path == "" {
-			continue
+		if p.Role != assemble.Evidence || p.Link || p.Source.Path == "" {
+			continue // a link is always the file as it is
 		}
 		if p.Source.Commit == "" {
 			untracked++

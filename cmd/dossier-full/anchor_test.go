@@ -189,3 +189,60 @@ func TestSpansComeFromTheFileAsItIsNow(t *testing.T) {
 		t.Errorf("--as-indexed lines that are gone: exit %d %s", code, errOut)
 	}
 }
+
+// TestFlowExportImport: a flow travels as one file to another checkout,
+// where import reports how each part's source stands there and refresh
+// re-anchors it; a file that would leave the flow is refused whole.
+func TestFlowExportImport(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	gitRun(t, root, "init", "-q")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-qm", "one")
+	must(t, "evidence", "add", "parser/parse.go::@Parse", r)
+	must(t, "evidence", "add", "render/render.go::4,6", r)
+	must(t, "evidence", "add", "--link", "core/flow.sh", r)
+	turns := filepath.Join(flowDir(t, root), "turns")
+	os.MkdirAll(turns, 0o755)
+	os.WriteFile(filepath.Join(turns, "001.answer.md"), []byte("an answer\n"), 0o644)
+	os.WriteFile(filepath.Join(turns, "notes.txt"), []byte("not a turn\n"), 0o644)
+	bundle := filepath.Join(t.TempDir(), "fix.flow.json")
+	if out := must(t, "flow", "export", "--out", bundle, r); !regexp.MustCompile(`✓ Exported fix-parser-\S+ \(4 part\(s\), 1 turn file\(s\)\) to .*\n  Commits: [0-9a-f]{12} \(all 2 part\(s\)\)`).MatchString(out) {
+		t.Errorf("export:\n%s", out)
+	}
+
+	// A teammate's checkout, a commit later: lines above both functions.
+	other := t.TempDir()
+	gitRun(t, other, "clone", "-q", root, ".")
+	edit(t, other, "parser/parse.go", func(s string) string { return "// Package parser parses.\n" + s })
+	edit(t, other, "render/render.go", func(s string) string { return "// Package render renders.\n" + s })
+	o := "--root=" + other
+	out := must(t, "flow", "import", bundle, o)
+	for _, want := range []string{"✓ Imported flow fix-parser-", "moved    100_parse_go_parse: lines 8-14 are now 9-15", "moved    110_render_go_4_6: lines 4-6 are now 5-7"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("import lacks %q:\n%s", want, out)
+		}
+	}
+	if raw, err := os.ReadFile(filepath.Join(flowDir(t, other), "turns", "001.answer.md")); err != nil || string(raw) != "an answer\n" {
+		t.Errorf("the turn did not travel: %q %v", raw, err)
+	}
+	must(t, "evidence", "refresh", o)
+	if p := partText(t, other, "110"); !strings.Contains(p, "span=lines=5:7") {
+		t.Errorf("the imported part was not re-anchored:\n%s", p)
+	}
+	if md := must(t, "assemble", o); !strings.Contains(md, "echo line 300") {
+		t.Errorf("the imported link part does not read the checkout's file")
+	}
+
+	// A bundle with a file outside the flow imports nothing.
+	raw, _ := os.ReadFile(bundle)
+	bad := filepath.Join(t.TempDir(), "bad.flow.json")
+	os.WriteFile(bad, []byte(strings.Replace(string(raw), `"path": "ctx/evidence/100_parse_go_parse.evidence.md"`, `"path": "ctx/evidence/../../../../x.md"`, 1)), 0o644)
+	flows, _ := os.ReadDir(filepath.Join(other, ".dossier", "flows"))
+	if _, errOut, code := runCLI(t, "flow", "import", bad, o); code != 1 || !strings.Contains(errOut, "is not a plain path inside a flow; nothing was imported") {
+		t.Errorf("a bundle leaving the flow: exit %d %s", code, errOut)
+	}
+	if after, _ := os.ReadDir(filepath.Join(other, ".dossier", "flows")); len(after) != len(flows) {
+		t.Errorf("a refused import left a flow behind: %d -> %d", len(flows), len(after))
+	}
+}
