@@ -141,4 +141,3 @@ func commitTimes(root string, commits []string) map[string]time.Time {
 	}
 	return out
 }
-

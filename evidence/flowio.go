@@ -263,4 +263,3 @@ func errOr(err error, msg string) string {
 	}
 	return msg
 }
-
