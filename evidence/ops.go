@@ -47,6 +47,9 @@ func (e *Engine) printTotals(w io.Writer, res assemble.Result) {
 	if budget > 0 {
 		fmt.Fprintf(w, "  Budget: %d%% of %d token limit\n", res.Tokens*100/budget, budget)
 	}
+	if usd, model, p, ok := e.InputCost(res.Tokens); ok {
+		fmt.Fprintf(w, "  Cost to send: %s of input to %s ($%.2f per million input tokens; the answer's tokens add to it)\n", CostWord(usd), model, p.Input)
+	}
 }
 
 // tokenWord renders a count with its kind: "380 tokens, o200k_base" or

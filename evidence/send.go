@@ -255,6 +255,33 @@ func Cancelled(err error) bool {
 
 // price is the model's price: the config's, else the table's for the
 // model asked for or the one the server named.
+// InputCost is what sending tokens of context to the configured model
+// costs, in USD, before anything is sent: the input side of the price
+// (config input_price, else dossier's table for the [llm] model, else for
+// the flow's model). ok is false when the price is not known (a local
+// model): no cost is shown then, rather than a guess.
+func (e *Engine) InputCost(tokens int) (usd float64, model string, p send.Price, ok bool) {
+	model = e.LLM.Model
+	if model == "" {
+		if prof, err := e.Profile(); err == nil {
+			model = prof.Model
+		}
+	}
+	p, ok = e.price(model)
+	if !ok {
+		return 0, model, p, false
+	}
+	return p.Cost(send.Usage{Input: tokens}), model, p, true
+}
+
+// CostWord renders InputCost for a total line: "~$0.0123".
+func CostWord(usd float64) string {
+	if usd < 0.01 {
+		return fmt.Sprintf("~$%.4f", usd)
+	}
+	return fmt.Sprintf("~$%.2f", usd)
+}
+
 func (e *Engine) price(models ...string) (send.Price, bool) {
 	if e.LLM.Price != nil {
 		return *e.LLM.Price, true

@@ -80,6 +80,10 @@ type snapshot struct {
 	Coverage evidence.Coverage
 	Focus    string
 	Err      string // why there is no flow, when there is none
+	// Cost is what sending Text would cost in USD (its input side);
+	// HasCost false when the model's price is not known.
+	Cost    float64
+	HasCost bool
 }
 
 // exec runs one command line through the engine and returns its output
@@ -210,6 +214,7 @@ func (r *runner) snapshotLocked(format assemble.Format) snapshot {
 	s := snapshot{Version: r.version, FlowID: f.Meta.ID, Dir: f.Dir, Format: format, Text: res.Text, Tokens: res.Tokens,
 		Budget: r.e.Budget(), Exact: res.Exact, Encoding: res.Encoding, ByRole: res.ByRole, Frame: res.Frame,
 		Problems: f.Problems, Coverage: f.Coverage()}
+	s.Cost, _, _, s.HasCost = r.e.InputCost(res.Tokens)
 	if f.Meta.Focus != nil {
 		s.Focus = f.Meta.Focus.Query
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dossierhq/dossier/evidence"
 	"github.com/dossierhq/dossier/themes"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
@@ -130,6 +131,9 @@ func (m Model) titleView() string {
 		t += " · " + m.indexing
 	} else if m.indexNote != noteNone {
 		t += " · " + m.indexNote.String()
+	}
+	if s.HasCost { // last: a narrow title cuts it first
+		t += " · " + evidence.CostWord(s.Cost) + " to send"
 	}
 	return m.styles.StatusBar.Render(fit(t, m.width))
 }

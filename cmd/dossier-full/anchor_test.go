@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -244,5 +246,26 @@ func TestFlowExportImport(t *testing.T) {
 	}
 	if after, _ := os.ReadDir(filepath.Join(other, ".dossier", "flows")); len(after) != len(flows) {
 		t.Errorf("a refused import left a flow behind: %d -> %d", len(flows), len(after))
+	}
+}
+
+// TestCostBeforeSending: status gives what sending the context would
+// cost where the model's price is known, and nothing (not a guess) where
+// it is not.
+func TestCostBeforeSending(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	must(t, "evidence", "add", "parser/parse.go", r)
+	out := must(t, "evidence", "status", r)
+	m := regexp.MustCompile(`\((\d+) tokens, o200k_base\)\n.*\n  Cost to send: ~\$(0\.\d{4}) of input to gpt-4o \(\$2\.50 per million input tokens`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("status lacks the cost:\n%s", out)
+	}
+	if tokens, _ := strconv.Atoi(m[1]); fmt.Sprintf("%.4f", float64(tokens)*2.5/1e6) != m[2] {
+		t.Errorf("cost %s for %s tokens at $2.50/M", m[2], m[1])
+	}
+	must(t, "flow", "set", "model", "llama3.1", r)
+	if out := must(t, "evidence", "status", r); strings.Contains(out, "Cost to send") {
+		t.Errorf("a cost for a model without a known price:\n%s", out)
 	}
 }
