@@ -88,8 +88,14 @@ func (ds detectors) frameworkOf(language, rel string) (appFramework, string, boo
 
 // frameworkHook arranges for the facts of a file that belongs to an
 // application to be read from the chunker's own parse; the returned func
-// undoes it.
+// undoes it. A test file (by lang.SourceType's classification) is no part
+// of the application: the routes a test registers on an app of its own,
+// or the app it mounts under a prefix of its own, would stand beside the
+// application's (route:POST /contact answering with a test's stub).
 func (w *worker) frameworkHook(fc *describe.FileContext) func() {
+	if fc.SourceType == lang.SrcTest {
+		return func() {}
+	}
 	f, home, ok := w.detectors.frameworkOf(fc.Language, fc.Path)
 	if !ok {
 		return func() {}

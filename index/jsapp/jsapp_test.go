@@ -263,3 +263,29 @@ func TestRouterMountedTwice(t *testing.T) {
 	has(t, walk(t, root, "route:POST /api/:id/ban"), "route POST /api/:id/ban")
 	has(t, walk(t, root, "route:POST /v2/users/:id/ban"), "route POST /v2/users/:id/ban")
 }
+
+// TestTestFileRoutes: routes a test registers on an app of its own (by the
+// index's test-file classification: test/, *.test.js, __tests__/) are no
+// application routes; route:POST /contact answers with the app's only.
+func TestTestFileRoutes(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "package.json", `{"dependencies": {"express": "^4.19.0"}}`)
+	write(t, root, "app.js", "const express = require('express');\nconst app = express();\n"+
+		"app.post('/contact', (req, res) => res.redirect('/thanks'));\nmodule.exports = app;\n")
+	write(t, root, "test/contact.js", "const express = require('express');\nconst app = express();\n"+
+		"app.post('/contact', (req, res) => res.send('stub'));\napp.get('/only-in-test', (req, res) => res.end());\n")
+	write(t, root, "lib/__tests__/mount.test.js", "const express = require('express');\nconst app = express();\n"+
+		"app.use('/mounted', require('../../app'));\napp.post('/contact', (req, res) => res.end());\n")
+	run(t, root)
+	var routes []string
+	for _, n := range walk(t, root, "route:POST /contact") {
+		if n.Type == "route" {
+			routes = append(routes, n.Name+" "+n.Path)
+		}
+	}
+	if want := []string{"POST /contact app.js"}; !slices.Equal(routes, want) {
+		t.Errorf("route:POST /contact = %q, want %q", routes, want)
+	}
+	noRoute(t, root, "route:/only-in-test")
+	noRoute(t, root, "route:POST /mounted/contact")
+}
