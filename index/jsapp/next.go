@@ -140,7 +140,9 @@ func (ex *express) pagesRoutes(root *sitter.Node, rest []string) []appgraph.Rout
 }
 
 // exportedNames are the names an export statement exports: export
-// function GET, export const GET = ..., export { handler as GET }.
+// function GET, export const GET = ..., export { handler as GET }, and
+// the names a destructuring binds (Auth.js's export const { GET, POST } =
+// handlers, or { handlers: { GET, POST } } = NextAuth(...)).
 func (ex *express) exportedNames(c *sitter.Node) []string {
 	var out []string
 	if d := c.ChildByFieldName("declaration"); d != nil {
@@ -150,7 +152,7 @@ func (ex *express) exportedNames(c *sitter.Node) []string {
 		case "lexical_declaration", "variable_declaration":
 			for _, v := range named(d) {
 				if v.Type() == "variable_declarator" {
-					out = append(out, ex.text(v.ChildByFieldName("name")))
+					out = ex.boundNames(out, v.ChildByFieldName("name"), 0)
 				}
 			}
 		}
@@ -166,6 +168,28 @@ func (ex *express) exportedNames(c *sitter.Node) []string {
 				n = s.ChildByFieldName("name")
 			}
 			out = append(out, ex.text(n))
+		}
+	}
+	return out
+}
+
+// boundNames appends the names a declarator's name binds: an identifier,
+// or every name of a destructuring pattern (a pair's value, not its key;
+// a default's target, not its value).
+func (ex *express) boundNames(out []string, n *sitter.Node, depth int) []string {
+	if n == nil || depth > 16 {
+		return out
+	}
+	switch n.Type() {
+	case "identifier", "shorthand_property_identifier_pattern":
+		return append(out, ex.text(n))
+	case "pair_pattern":
+		return ex.boundNames(out, n.ChildByFieldName("value"), depth+1)
+	case "assignment_pattern", "object_assignment_pattern":
+		return ex.boundNames(out, n.ChildByFieldName("left"), depth+1)
+	case "object_pattern", "array_pattern", "rest_pattern":
+		for _, c := range named(n) {
+			out = ex.boundNames(out, c, depth+1)
 		}
 	}
 	return out
