@@ -2,6 +2,7 @@ package index
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/dossierhq/dossier/index/jsapp"
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/laravel"
+	"github.com/dossierhq/dossier/store"
 )
 
 // appFramework is a framework whose applications the index reads (seed
@@ -92,7 +94,9 @@ func (ds detectors) frameworkOf(language, rel string) (appFramework, string, boo
 // of the application: the routes a test registers on an app of its own,
 // or the app it mounts under a prefix of its own, would stand beside the
 // application's (route:POST /contact answering with a test's stub).
-func (w *worker) frameworkHook(fc *describe.FileContext) func() {
+// An extractor that fails costs the file its facts, nothing else: the
+// failure is appended to *dropped.
+func (w *worker) frameworkHook(fc *describe.FileContext, dropped *[]store.FileProblem) func() {
 	if fc.SourceType == lang.SrcTest {
 		return func() {}
 	}
@@ -101,12 +105,42 @@ func (w *worker) frameworkHook(fc *describe.FileContext) func() {
 		return func() {}
 	}
 	w.parsers.OnTree = func(language string, root *sitter.Node, src []byte) {
-		fc.App = f.extract(root, src, fc.Path, home)
-		if fc.App != nil {
+		facts, err := extractSafely(f, root, src, fc.Path, home)
+		if err != nil {
+			*dropped = append(*dropped, factsDropped(f.name, err))
+			return
+		}
+		if fc.App = facts; fc.App != nil {
 			fc.App.Framework = f.name
 		}
 	}
 	return func() { w.parsers.OnTree = nil }
+}
+
+// extractSafely is f's facts of a file; err is its extractor's panic.
+func extractSafely(f appFramework, root *sitter.Node, src []byte, rel, home string) (facts *appgraph.Facts, err any) {
+	defer func() {
+		if v := recover(); v != nil {
+			facts, err = nil, v
+		}
+	}()
+	return f.extract(root, src, rel, home), nil
+}
+
+// NoteFactsDropped is the note of a file whose framework extractor
+// failed: the file is indexed, without that framework's facts (its
+// routes, models, ...).
+const NoteFactsDropped = "facts_dropped"
+
+// factsDropped is the problem of framework's extractor failing with err,
+// at the line an appgraph.Failure gives.
+func factsDropped(framework string, err any) store.FileProblem {
+	line := 0
+	if f, ok := err.(appgraph.Failure); ok {
+		line, err = f.Line, f.Err
+	}
+	return store.FileProblem{Reason: NoteFactsDropped, Line: line,
+		Detail: fmt.Sprintf("%s facts left out: the extractor failed: %v", framework, err)}
 }
 
 // frameworkRecord is the stored form of fc's framework facts, nil when

@@ -710,7 +710,7 @@ func (w *batchWriter) add(o outcome) {
 		w.skipped[o.path] = true
 	default:
 		for _, n := range o.notes {
-			w.sum.Note(n, w.ix.opts.Verbose)
+			w.sum.Note(n, w.ix.opts.Verbose || isProblem(n.Reason))
 		}
 		if o.touched != nil {
 			w.sum.Touched++

@@ -137,26 +137,37 @@ func (w *worker) process(ctx context.Context, c discover.Candidate, old *store.F
 const NoteAsText = "indexed_as_text"
 
 // derive is the pure part: file context (and the secrets found in it) in,
-// file update out.
+// file update out. What it cannot read (a syntax error, a framework's
+// facts, a describer's section) costs that part only: the file is
+// indexed, and the problem is kept in its record and noted.
 func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash string, size, mtime int64, found []secrets.Finding) outcome {
-	undo := w.frameworkHook(fc)
+	var problems []store.FileProblem
+	undo := w.frameworkHook(fc, &problems)
 	res := segment.File(ctx, w.parsers, fc.Language, fc.SourceType, fc.Contents)
 	undo()
-	sections := w.reg.Describe(fc, res.Segments)
-	chunks, problems := describe.Points(fc, sections)
+	if res.ParseError {
+		problems = append(problems, store.FileProblem{Reason: NoteParseError, Line: res.ErrorLine, Detail: "syntax error"})
+	}
+	framework, err := frameworkRecord(fc)
+	if err != nil {
+		problems = append(problems, factsDropped(fc.App.Framework, err))
+		fc.App, framework = nil, nil
+	}
+	sections, failed := w.reg.Describe(fc, res.Segments)
+	chunks, dropped := describe.Points(fc, sections)
+	for _, p := range append(failed, dropped...) {
+		problems = append(problems, store.FileProblem{Reason: NoteSectionDropped, Line: p.Line, Detail: p.Err})
+	}
 	markSecrets(chunks, found)
 	f := store.File{Path: fc.Path, Size: size, ModTime: mtime, Hash: hash, Language: fc.Language,
 		SourceType: fc.SourceType, ParseError: res.ParseError, Chunks: make([]string, len(chunks)), Kinds: map[string]int{},
-		Secrets: len(found)}
+		Secrets: len(found), Problems: problems}
 	for i, c := range chunks {
 		f.Chunks[i] = c.ID
 		f.Kinds[c.Kind]++
 	}
-	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks, res.Symbols), Imports: res.Imports}
-	var err error
-	if u.Framework, err = frameworkRecord(fc); err != nil {
-		return outcome{path: fc.Path, err: err}
-	}
+	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks, res.Symbols),
+		Imports: res.Imports, Framework: framework}
 	var embeds []embedItem
 	if u.Search, u.Vectors, embeds, err = w.searchRecords(f.ModTime, chunks, fc.Contents); err != nil {
 		return outcome{path: fc.Path, err: err}
@@ -169,30 +180,39 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 	if res.Fallback != "" {
 		o.notes = []summary.Skipped{{Path: fc.Path, Reason: NoteAsText, Detail: res.Fallback}}
 	}
-	if res.ParseError {
-		o.notes = append(o.notes, summary.Skipped{Path: fc.Path, Reason: NoteParseError, Detail: parseErrorDetail(res.ErrorLine)})
-	}
 	for _, p := range problems {
-		o.notes = append(o.notes, summary.Skipped{Path: fc.Path, Reason: NoteSectionDropped,
-			Detail: fmt.Sprintf("line %d: %s", p.Line, p.Err)})
+		o.notes = append(o.notes, summary.Skipped{Path: fc.Path, Reason: p.Reason, Detail: problemDetail(p)})
 	}
 	return o
 }
 
 // NoteParseError is the note of a file the parser recovered from syntax
 // errors in (chunked around them); its detail is where the first is.
-const NoteParseError = "parse_error"
+const NoteParseError = summary.NoteParseError
 
 // NoteSectionDropped is the note of a file one of whose describers
-// emitted a section Points left out (see describe.Problem): the file's
-// other chunks and symbols are indexed.
+// emitted a section Points left out, or failed on a segment (see
+// describe.Problem): the file's other chunks and symbols are indexed.
 const NoteSectionDropped = "section_dropped"
 
-func parseErrorDetail(line int) string {
-	if line <= 0 {
+// isProblem reports whether a note's reason is a problem (see
+// store.File.Problems): a run's summary names those files even when it is
+// not verbose, so `index --json` says which files and where.
+func isProblem(reason string) bool {
+	return reason == NoteParseError || reason == NoteSectionDropped || reason == NoteFactsDropped
+}
+
+// problemDetail is the detail of p's note: where, then what.
+func problemDetail(p store.FileProblem) string {
+	switch {
+	case p.Reason == NoteParseError && p.Line > 0:
+		return fmt.Sprintf("first syntax error at line %d", p.Line)
+	case p.Reason == NoteParseError:
 		return ""
+	case p.Line > 0:
+		return fmt.Sprintf("line %d: %s", p.Line, p.Detail)
 	}
-	return fmt.Sprintf("first syntax error at line %d", line)
+	return p.Detail
 }
 
 // markSecrets gives each chunk the findings inside its span; outline

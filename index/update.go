@@ -193,7 +193,7 @@ func (ix *Indexer) updatePaths(ctx context.Context, paths []string, qt *quickTre
 			sum.Indexed++
 			dossier += dossierFile(o.path)
 			for _, n := range o.notes {
-				sum.Note(n, ix.opts.Verbose)
+				sum.Note(n, ix.opts.Verbose || isProblem(n.Reason))
 			}
 		}
 		var removed []string

@@ -18,6 +18,20 @@ type File struct {
 	ParseError bool           `json:"parse_error,omitempty"`
 	// Secrets counts the credentials found in the file (see Chunk.Secrets).
 	Secrets int `json:"secrets,omitempty"`
+	// Problems are what the index could not read in the file it indexed
+	// (a syntax error, a framework's facts or a describer's section left
+	// out), kept so that `dossier stats --problems` lists them after the
+	// run that found them.
+	Problems []FileProblem `json:"problems,omitempty"`
+}
+
+// FileProblem is one thing the index could not read in a file: its reason
+// (the indexer's note: parse_error, section_dropped, facts_dropped), the
+// 1-based line where it is (0: not known) and what went wrong.
+type FileProblem struct {
+	Reason string `json:"reason"`
+	Line   int    `json:"line,omitempty"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // Secret is one credential found in a file by the secret scanner: its rule,

@@ -6,6 +6,8 @@
 // into the application's graph and walks it.
 package appgraph
 
+import "fmt"
+
 // Span locates a fact in its file (bytes half-open, lines 1-based inclusive).
 type Span struct {
 	StartByte int `json:"sb"`
@@ -161,3 +163,15 @@ type ConfigKey struct {
 	Key  string `json:"key"`
 	Span
 }
+
+// Failure is an extractor's panic with the line of the source it was
+// reading: an extractor that knows where it is panics again with one, so
+// the index reports the file and line whose facts it left out (see the
+// index's frameworkHook: a failed extractor costs its facts, never the
+// file's chunks and symbols).
+type Failure struct {
+	Line int // 1-based; 0 when not known
+	Err  any // the extractor's panic
+}
+
+func (f Failure) Error() string { return fmt.Sprint(f.Err) }

@@ -87,11 +87,11 @@ func sample() (*FileContext, []segment.Segment) {
 func TestPointsAreDeterministicAndUnique(t *testing.T) {
 	fc, segs := sample()
 	r := Default()
-	a, problems := Points(fc, r.Describe(fc, segs))
+	a, problems := Points(fc, sectionsOf(t, r, fc, segs))
 	if problems != nil {
 		t.Fatal(problems)
 	}
-	b, _ := Points(fc, r.Describe(fc, segs))
+	b, _ := Points(fc, sectionsOf(t, r, fc, segs))
 	if !reflect.DeepEqual(a, b) {
 		t.Error("the same segments gave different chunks")
 	}
@@ -122,7 +122,7 @@ func TestPointsAreDeterministicAndUnique(t *testing.T) {
 	}
 	// Ids hash the unit, not its text: an edited body keeps its id.
 	segs[1].Text = "// Add adds.\nfunc Add() { println() }"
-	c, _ := Points(fc, r.Describe(fc, segs))
+	c, _ := Points(fc, sectionsOf(t, r, fc, segs))
 	if c[1].ID != a[1].ID || c[1].Hash == a[1].Hash {
 		t.Errorf("edit: id %s→%s, hash changed %v", a[1].ID, c[1].ID, c[1].Hash != a[1].Hash)
 	}
@@ -132,7 +132,7 @@ func TestPointsAreDeterministicAndUnique(t *testing.T) {
 // it costs that section, reported with its line, never the file's others.
 func TestDuplicateSectionIsDroppedAndReported(t *testing.T) {
 	fc, segs := sample()
-	secs := Default().Describe(fc, segs[:2])
+	secs := sectionsOf(t, Default(), fc, segs[:2])
 	secs = append(secs, secs[1])
 	chunks, problems := Points(fc, secs)
 	if len(chunks) != 2 || len(problems) != 1 || !strings.Contains(problems[0].Err, "duplicate chunk id") ||
@@ -141,9 +141,47 @@ func TestDuplicateSectionIsDroppedAndReported(t *testing.T) {
 	}
 }
 
+// broken is a describer with a bug: it panics on every segment.
+type broken struct{}
+
+func (broken) Name() string        { return "broken" }
+func (broken) Description() string { return "a describer that panics" }
+func (broken) Describe(fc *FileContext, seg segment.Segment) (Description, bool) {
+	var facts []string
+	return single{base("broken", fc, seg, facts[seg.Part], "")}, true
+}
+
+// A describer that fails on a segment costs its sections of it, reported
+// with the segment's line; the describers after it still describe it.
+func TestFailingDescriberCostsItsSections(t *testing.T) {
+	fc, segs := sample()
+	r := NewRegistry()
+	for _, d := range []Describer{broken{}, codeDescriber{}} {
+		if err := r.Register(segment.Function, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secs, problems := r.Describe(fc, segs[1:2])
+	if len(secs) != 1 || secs[0].Describer != "code" || len(problems) != 1 || problems[0].Line != segs[1].StartLine ||
+		problems[0].Describer != "broken" || !strings.Contains(problems[0].Err, `describer "broken" failed on function "Add": runtime error: index out of range`) {
+		t.Errorf("sections %+v, problems %+v", secs, problems)
+	}
+}
+
+// sectionsOf is r's sections of segs, which no describer fails on.
+func sectionsOf(t *testing.T, r *Registry, fc *FileContext, segs []segment.Segment) []Section {
+	t.Helper()
+	secs, problems := r.Describe(fc, segs)
+	if problems != nil {
+		t.Fatalf("describers failed: %+v", problems)
+	}
+	return secs
+}
+
 func TestTestDescriber(t *testing.T) {
 	fc := &FileContext{Path: "cart/cart_test.go", Language: "go", SourceType: lang.SrcTest}
-	secs := Default().Describe(fc, []segment.Segment{{Kind: segment.Function, Name: "TestAdd", Part: 1, Parts: 1}, {Kind: segment.Function, Name: "helper", Part: 1, Parts: 1}})
+	secs := sectionsOf(t, Default(), fc, []segment.Segment{{Kind: segment.Function, Name: "TestAdd", Part: 1, Parts: 1},
+		{Kind: segment.Function, Name: "helper", Part: 1, Parts: 1}})
 	if len(secs) != 2 || secs[0].Describer != "test" || secs[0].Flavor != "test" || !strings.Contains(secs[0].Finder, "tests: Add") || secs[1].Describer != "code" {
 		t.Errorf("sections = %+v", secs)
 	}

@@ -132,18 +132,42 @@ func Default() *Registry {
 // Describe runs every describer registered for each segment's kind and
 // collects their sections in segment order. A framework describer's
 // description may stand in for the segment's code chunk: then the
-// describers after it are not asked.
-func (r *Registry) Describe(fc *FileContext, segs []segment.Segment) []Section {
+// describers after it are not asked. A describer that panics on a
+// segment (a bug, or facts it cannot handle) costs its sections of that
+// segment, returned as a Problem at the segment's line; the describers
+// after it describe the segment as if it had not applied.
+func (r *Registry) Describe(fc *FileContext, segs []segment.Segment) ([]Section, []Problem) {
 	var out []Section
+	var problems []Problem
 	for _, seg := range segs {
 		for _, d := range r.byKind[seg.Kind] {
-			if desc, ok := d.Describe(fc, seg); ok {
-				out = append(out, desc.Sections()...)
-				if _, done := desc.(replacing); done {
-					break
-				}
+			secs, done, err := describeSafely(d, fc, seg)
+			if err != nil {
+				problems = append(problems, Problem{Line: seg.StartLine, Describer: d.Name(),
+					Err: fmt.Sprintf("describer %q failed on %s %q: %v", d.Name(), seg.Kind, seg.Name, err)})
+				continue
+			}
+			out = append(out, secs...)
+			if done {
+				break
 			}
 		}
 	}
-	return out
+	return out, problems
+}
+
+// describeSafely is one describer's sections of seg and whether they
+// replace the segment's code chunk; err is its panic.
+func describeSafely(d Describer, fc *FileContext, seg segment.Segment) (secs []Section, done bool, err any) {
+	defer func() {
+		if v := recover(); v != nil {
+			secs, done, err = nil, false, v
+		}
+	}()
+	desc, ok := d.Describe(fc, seg)
+	if !ok {
+		return nil, false, nil
+	}
+	_, done = desc.(replacing)
+	return desc.Sections(), done, nil
 }

@@ -63,11 +63,20 @@ type Totals struct {
 	ChunksByLanguage map[string]int `json:"chunks_by_language"`
 	FilesByLanguage  map[string]int `json:"files_by_language"`
 	ParseErrors      int            `json:"files_with_parse_errors"`
+	// Dropped counts the files indexed without some of their facts or
+	// sections (a framework extractor or a describer failed on them);
+	// Problems lists them with the parse errors.
+	Dropped int `json:"files_with_dropped_parts,omitempty"`
 	// Secrets counts the credentials found, in SecretFiles files; search
 	// masks them and every exit redacts them.
 	Secrets     int `json:"secrets"`
 	SecretFiles int `json:"files_with_secrets"`
 }
+
+// NoteParseError is the note (and problem) of a file the parser recovered
+// from syntax errors in; ParseErrors counts those files, Dropped the
+// files with other problems.
+const NoteParseError = "parse_error"
 
 // Skipped is one skipped path and why.
 type Skipped struct {
@@ -124,6 +133,9 @@ func (t *Totals) Apply(f store.File, sign int) {
 	if f.ParseError {
 		t.ParseErrors += sign
 	}
+	if slices.ContainsFunc(f.Problems, func(p store.FileProblem) bool { return p.Reason != NoteParseError }) {
+		t.Dropped += sign
+	}
 	if f.Secrets > 0 {
 		t.Secrets += sign * f.Secrets
 		t.SecretFiles += sign
@@ -169,35 +181,28 @@ type SecretAt struct {
 // Secrets lists the secrets the index found, by path and line, so they
 // can be removed (search and every exit mask them).
 func Secrets(ctx context.Context, root string) ([]SecretAt, error) {
-	db, err := store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
 	var out []SecretAt
-	err = db.View(func(tx *store.Tx) error {
-		return tx.Files(func(f store.File) error {
-			if f.Secrets == 0 {
-				return nil
-			}
-			chunks, err := tx.FileChunks(f.Path)
-			if err != nil {
-				return err
-			}
-			seen := map[int]bool{}
-			for _, c := range chunks {
-				if c.Outline != "" {
-					continue // an outline's findings repeat its span chunks'
-				}
-				for _, s := range c.Secrets {
-					if !seen[s.Start] {
-						seen[s.Start] = true
-						out = append(out, SecretAt{Path: f.Path, Line: s.Line, Rule: s.Rule})
-					}
-				}
-			}
+	err := eachFile(ctx, root, func(tx *store.Tx, f store.File) error {
+		if f.Secrets == 0 {
 			return nil
-		})
+		}
+		chunks, err := tx.FileChunks(f.Path)
+		if err != nil {
+			return err
+		}
+		seen := map[int]bool{}
+		for _, c := range chunks {
+			if c.Outline != "" {
+				continue // an outline's findings repeat its span chunks'
+			}
+			for _, s := range c.Secrets {
+				if !seen[s.Start] {
+					seen[s.Start] = true
+					out = append(out, SecretAt{Path: f.Path, Line: s.Line, Rule: s.Rule})
+				}
+			}
+		}
+		return nil
 	})
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Path != out[j].Path {
@@ -206,4 +211,17 @@ func Secrets(ctx context.Context, root string) ([]SecretAt, error) {
 		return out[i].Line < out[j].Line
 	})
 	return out, err
+}
+
+// eachFile calls fn with every file record of the index at root, in a
+// read-only transaction.
+func eachFile(ctx context.Context, root string, fn func(*store.Tx, store.File) error) error {
+	db, err := store.OpenContext(ctx, store.Path(root), store.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.View(func(tx *store.Tx) error {
+		return tx.Files(func(f store.File) error { return fn(tx, f) })
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -16,9 +17,10 @@ import (
 
 // Stats is `dossier stats`: the figures of the existing index.
 type Stats struct {
-	ws      Workspace
-	json    bool
-	secrets bool
+	ws       Workspace
+	json     bool
+	secrets  bool
+	problems bool
 }
 
 // StatsShort is the command's one-line help.
@@ -31,6 +33,7 @@ func NewStats(ws Workspace) *Stats { return &Stats{ws: ws} }
 func (o *Stats) Flags(f *pflag.FlagSet) {
 	f.BoolVar(&o.json, "json", false, "print the figures as one JSON object")
 	f.BoolVar(&o.secrets, "secrets", false, "list the secrets found (path:line rule), never the secrets themselves")
+	f.BoolVar(&o.problems, "problems", false, "list what the index could not read (path:line reason detail): files parsed with syntax errors, files that lost a framework's facts or a describer's sections")
 }
 
 // Run prints the figures (the command takes no arguments).
@@ -42,6 +45,9 @@ func (o *Stats) Run(ctx context.Context, std IO) error {
 	printNotices(std.Err, cfg)
 	if o.secrets {
 		return o.printSecrets(ctx, std.Out, root)
+	}
+	if o.problems {
+		return o.printProblems(ctx, std.Out, root)
 	}
 	sum, err := summary.Read(ctx, root)
 	if err != nil {
@@ -73,7 +79,10 @@ func PrintSummary(w io.Writer, s summary.Summary, verbose bool) {
 	}
 	fmt.Fprintf(w, "skipped %d  %s\n", total, counts(s.Skipped))
 	if s.ParseErrors > 0 {
-		fmt.Fprintf(w, "parse errors  %d files parsed with syntax errors (chunked around them)\n", s.ParseErrors)
+		fmt.Fprintf(w, "parse errors  %d files parsed with syntax errors (chunked around them; `dossier stats --problems` lists them)\n", s.ParseErrors)
+	}
+	if s.Dropped > 0 {
+		fmt.Fprintf(w, "dropped %d files indexed without a framework's facts or a describer's sections (`dossier stats --problems` lists them)\n", s.Dropped)
 	}
 	if s.Secrets > 0 {
 		fmt.Fprintf(w, "secrets %d in %d files (masked in search, redacted on every exit; `dossier stats --secrets` lists them)\n", s.Secrets, s.SecretFiles)
@@ -121,6 +130,33 @@ func (o *Stats) printSecrets(ctx context.Context, w io.Writer, root string) erro
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(w, "no secrets found")
+	}
+	return nil
+}
+
+// printProblems lists what the index could not read, by path and line.
+func (o *Stats) printProblems(ctx context.Context, w io.Writer, root string) error {
+	list, err := summary.Problems(ctx, root)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		if list == nil {
+			list = []summary.ProblemAt{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(list)
+	}
+	for _, p := range list {
+		at := termsafe.Line(p.Path)
+		if p.Line > 0 {
+			at += ":" + strconv.Itoa(p.Line)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", at, p.Reason, termsafe.Line(p.Detail))
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(w, "no problems: every indexed file was read whole")
 	}
 	return nil
 }
