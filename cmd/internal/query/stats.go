@@ -118,12 +118,7 @@ func (o *Stats) printSecrets(ctx context.Context, w io.Writer, root string) erro
 		return err
 	}
 	if o.json {
-		if list == nil {
-			list = []summary.SecretAt{}
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(list)
+		return writeList(w, list)
 	}
 	for _, s := range list {
 		fmt.Fprintf(w, "%s:%d\t%s\n", termsafe.Line(s.Path), s.Line, s.Rule)
@@ -141,12 +136,7 @@ func (o *Stats) printProblems(ctx context.Context, w io.Writer, root string) err
 		return err
 	}
 	if o.json {
-		if list == nil {
-			list = []summary.ProblemAt{}
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(list)
+		return writeList(w, list)
 	}
 	for _, p := range list {
 		at := termsafe.Line(p.Path)
@@ -159,6 +149,16 @@ func (o *Stats) printProblems(ctx context.Context, w io.Writer, root string) err
 		fmt.Fprintln(w, "no problems: every indexed file was read whole")
 	}
 	return nil
+}
+
+// writeList writes list as an indented JSON array, [] when it is empty.
+func writeList[T any](w io.Writer, list []T) error {
+	if list == nil {
+		list = []T{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(list)
 }
 
 func short(commit string) string {
