@@ -292,12 +292,14 @@ func TestTestFileRoutes(t *testing.T) {
 
 // TestNextDestructuredHandlers: Auth.js route handlers exported by a
 // destructuring (export const { GET, POST } = handlers) are one route each,
-// as are names a nested pattern binds; a pattern's keys export nothing.
+// as are names a nested pattern binds and a re-export names (export {
+// GET, POST as PUT } from ...); a pattern's keys export nothing.
 func TestNextDestructuredHandlers(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "package.json", `{"dependencies": {"next": "15.0.0", "next-auth": "5.0.0-beta.25"}}`)
 	write(t, root, "auth.ts", "import NextAuth from 'next-auth'\nexport const { handlers, auth, signIn } = NextAuth({ providers: [] })\n")
 	write(t, root, "app/api/auth/[...nextauth]/route.ts", "import { handlers } from '@/auth'\n\nexport const { GET, POST } = handlers\n")
+	write(t, root, "app/api/reexport/route.ts", "export { GET, POST as PUT } from '@/auth'\n")
 	write(t, root, "app/api/session/route.ts", "import NextAuth from 'next-auth'\n\n"+
 		"export const { handlers: { GET, PUT: update = fallback }, auth } = NextAuth({ providers: [] })\n")
 	if sum := run(t, root); sum.Notes[index.NoteSectionDropped] > 0 {
@@ -306,6 +308,7 @@ func TestNextDestructuredHandlers(t *testing.T) {
 	has(t, walk(t, root, "route:/api/auth/[...nextauth]"), "route GET /api/auth/{...nextauth}", "route POST /api/auth/{...nextauth}",
 		"controller_method app/api/auth/[...nextauth]/route@POST")
 	has(t, walk(t, root, "route:GET /api/session"), "route GET /api/session")
+	has(t, walk(t, root, "route:/api/reexport"), "route GET /api/reexport", "route PUT /api/reexport")
 	noRoute(t, root, "route:PUT /api/session")
 	noRoute(t, root, "route:/api/auth")
 }
