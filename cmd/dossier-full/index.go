@@ -44,7 +44,7 @@ func newIndexCmd(g *globals) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.watch, "watch", false, "keep the index current as files change, until interrupted")
-	f.BoolVarP(&o.verbose, "verbose", "v", false, "list every skipped and noted file with its reason (parse errors and dropped sections with their line; with --json too)")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "list every skipped and noted file with its reason (parse errors, dropped facts and sections with their line, which --json lists without -v too)")
 	f.BoolVar(&o.json, "json", false, "print the summary as one JSON object")
 	f.Int64Var(&o.maxSize, "max-file-size", 0, "skip files larger than this many bytes (default from config: 1 MiB)")
 	f.IntVar(&o.workers, "workers", 0, "parallel file processors (default: one per core)")
