@@ -37,6 +37,10 @@ type appFramework struct {
 	// extract reads the facts of the file at rel, part of the
 	// application whose folder is home.
 	extract func(root *sitter.Node, src []byte, rel, home string) *appgraph.Facts
+	// placed is set when a file's place makes its routes (Next.js's
+	// app/api/test/route.ts is a route, not a test): the framework
+	// reads test files too (see frameworkHook).
+	placed bool
 }
 
 // detector tells whether a file (slash path relative to the root) is part
@@ -57,7 +61,7 @@ var appFrameworks = []appFramework{
 	{name: "laravel", languages: []string{lang.PHP}, manifests: []string{"composer.json"},
 		detector: func(root string) detector { return laravel.NewDetector(root) }, extract: anyHome(laravel.Extract)},
 	{name: "next", languages: []string{lang.JavaScript, lang.TypeScript, lang.TSX}, manifests: []string{"package.json"},
-		detector: func(root string) detector { return jsapp.NewNextDetector(root) }, extract: jsapp.ExtractNext},
+		detector: func(root string) detector { return jsapp.NewNextDetector(root) }, extract: jsapp.ExtractNext, placed: true},
 	{name: "express", languages: []string{lang.JavaScript, lang.TypeScript, lang.TSX}, manifests: []string{"package.json"},
 		detector: func(root string) detector { return jsapp.NewExpressDetector(root) }, extract: anyHome(jsapp.ExtractExpress)},
 	{name: "django", languages: []string{lang.Python}, manifests: django.Manifests,
@@ -93,15 +97,13 @@ func (ds detectors) frameworkOf(language, rel string) (appFramework, string, boo
 // undoes it. A test file (by lang.SourceType's classification) is no part
 // of the application: the routes a test registers on an app of its own,
 // or the app it mounts under a prefix of its own, would stand beside the
-// application's (route:POST /contact answering with a test's stub).
+// application's (route:POST /contact answering with a test's stub); only
+// a framework whose routes are placed by their files reads it.
 // An extractor that fails costs the file its facts, nothing else: the
 // failure is appended to *dropped.
 func (w *worker) frameworkHook(fc *describe.FileContext, dropped *[]store.FileProblem) func() {
-	if fc.SourceType == lang.SrcTest {
-		return func() {}
-	}
 	f, home, ok := w.detectors.frameworkOf(fc.Language, fc.Path)
-	if !ok {
+	if !ok || fc.SourceType == lang.SrcTest && !f.placed {
 		return func() {}
 	}
 	w.parsers.OnTree = func(language string, root *sitter.Node, src []byte) {

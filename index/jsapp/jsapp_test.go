@@ -237,6 +237,7 @@ func TestNextRouterFolders(t *testing.T) {
 	write(t, root, "src/components/pages/Home.tsx", page)
 	write(t, root, "lib/app/route.ts", "export async function GET() { return new Response('x') }\n")
 	write(t, root, "src/app/dashboard/page.tsx", page)
+	write(t, root, "src/app/api/test/route.ts", "export async function POST() { return new Response('x') }\n")
 	write(t, root, "app/package.json", `{"dependencies": {"next": "14.2.0"}}`)
 	write(t, root, "app/pages/blog/index.tsx", page)
 	write(t, root, "app/app/about/page.tsx", page)
@@ -245,6 +246,8 @@ func TestNextRouterFolders(t *testing.T) {
 	noRoute(t, root, "route:GET /")
 	noRoute(t, root, "route:/app/about")
 	has(t, walk(t, root, "route:/dashboard"), "route GET /dashboard")
+	// A route's place makes it one, even in a folder a test's would be.
+	has(t, walk(t, root, "route:POST /api/test"), "route POST /api/test")
 	has(t, walk(t, root, "route:/blog"), "route GET /blog")
 	has(t, walk(t, root, "route:/about"), "route GET /about")
 }
