@@ -321,10 +321,17 @@ func (e *Engine) resolveSelector(sel Selector) (Extract, error) {
 	var err error
 	var db *store.DB
 	if sel.Symbol != "" {
+		// PATH::@Symbol needs no index (a parse of the file finds it,
+		// see unitsNow); a bare @Symbol needs one to find its file.
 		if db, err = openIndex(e.Root); err != nil {
-			return Extract{}, err
+			if sel.Path == "" {
+				return Extract{}, err
+			}
+			db = nil
 		}
-		defer db.Close()
+		if db != nil {
+			defer db.Close()
+		}
 		if sel.Path == "" {
 			if sel.Path, err = ResolveSymbol(db, sel.Symbol); err != nil {
 				return Extract{}, err
