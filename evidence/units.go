@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dossierhq/dossier/index/lang"
@@ -93,14 +94,19 @@ func spanOf(db *store.DB, rel, name string, units []unit, fresh bool) (start, en
 		}
 		end = max(end, b)
 	}
+	var matched []unit
 	for _, u := range units {
 		if u.sym == "" || u.member {
 			continue
 		}
 		names = append(names, u.name())
 		if u.named(name) {
+			matched = append(matched, u)
 			widen(u.start, u.end)
 		}
+	}
+	if err := oneSymbol(rel, name, matched); err != nil {
+		return 0, 0, names, err
 	}
 	if start > 0 {
 		return start, end, names, nil
@@ -121,6 +127,29 @@ func spanOf(db *store.DB, rel, name string, units []unit, fresh bool) (start, en
 		return err
 	})
 	return start, end, names, err
+}
+
+// oneSymbol refuses a name that matches symbols of different parents
+// (three types' ServeHTTP): their union would be every line between
+// them. The pieces of one symbol (a split chunk, an outline and its
+// members) share their parents and stay one span.
+func oneSymbol(rel, name string, matched []unit) error {
+	var quals []string
+	for _, u := range matched {
+		if q := strings.Join(append(slices.Clone(u.parents), u.sym), "."); !slices.Contains(quals, q) {
+			quals = append(quals, q)
+		}
+	}
+	if len(quals) < 2 {
+		return nil
+	}
+	var list []string
+	for _, u := range matched {
+		if l := fmt.Sprintf("  %s::@%s (line %d)", rel, u.name(), u.start); !slices.Contains(list, l) && !u.outline {
+			list = append(list, l)
+		}
+	}
+	return fmt.Errorf("@%s names %d symbols in %s; pick one:\n%s", name, len(quals), rel, strings.Join(list, "\n"))
 }
 
 // symbolSpan finds the lines of name ("Name" or "Parent.Name") in the file

@@ -269,3 +269,24 @@ func TestCostBeforeSending(t *testing.T) {
 		t.Errorf("a cost for a model without a known price:\n%s", out)
 	}
 }
+
+// TestSymbolOfSeveralTypes: a method name that several types define is
+// refused with the choices, not taken as every line between them.
+func TestSymbolOfSeveralTypes(t *testing.T) {
+	root := flowWorkspace(t)
+	r := "--root=" + root
+	os.WriteFile(filepath.Join(root, "render", "kinds.go"), []byte("package render\n\ntype A struct{}\n\nfunc (A) Run() int {\n\treturn 1\n}\n\nfunc other() {}\n\ntype B struct{}\n\nfunc (B) Run() int {\n\treturn 2\n}\n"), 0o644)
+	for _, indexed := range []bool{false, true} {
+		if indexed {
+			must(t, "index", r)
+		}
+		_, errOut, code := runCLI(t, "evidence", "add", "render/kinds.go::@Run", r)
+		if code != 1 || !strings.Contains(errOut, "@Run names 2 symbols in render/kinds.go; pick one:\n  render/kinds.go::@A.Run (line 5)\n  render/kinds.go::@B.Run (line 13)") {
+			t.Errorf("indexed %v: a name of two methods: exit %d %s", indexed, code, errOut)
+		}
+	}
+	must(t, "evidence", "add", "render/kinds.go::@B.Run", r)
+	if p := partText(t, root, "100"); !strings.Contains(p, "span=lines=13:15") || strings.Contains(p, "other") {
+		t.Errorf("B.Run:\n%s", p)
+	}
+}
