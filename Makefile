@@ -31,7 +31,7 @@ run: build
 
 ## test: run every test (with node on PATH, the MCP end-to-end test with the TypeScript SDK and the Postgres vector tests on PGlite too)
 test: mcp-client pglite
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -timeout 25m $(PKGS)
 
 ## mcp-client: install the TypeScript MCP SDK (node_modules, git-ignored) for the end-to-end test
 MCP_CLIENT := cmd/dossier-full/testdata/mcpclient
