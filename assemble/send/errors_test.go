@@ -3,8 +3,8 @@ package send_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -333,12 +333,22 @@ func TestCancelMidStream(t *testing.T) {
 
 func TestConnectionRefused(t *testing.T) {
 	t.Parallel() // each waits a second
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// A socket bound but never listening holds the port, so no parallel
+	// test's server can take it (a closed listener's port can be reused),
+	// and a connection to it is refused.
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close() // nothing listens there now
+	defer syscall.Close(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
 	for _, api := range apis {
 		t.Run(string(api), func(t *testing.T) {
 			cfg := send.Config{BaseURL: "http://" + addr + "/v1", Model: "m", API: api, APIKey: "sk-x"}
