@@ -33,6 +33,16 @@ type Facts struct {
 	// Stmts are the spans of the file's top-level statements, so a
 	// describer can keep the code between recognised facts.
 	Stmts []Span `json:"-"`
+	// Notes are what the extractor saw but could not read (an f-string
+	// route whose prefix is no module constant); the index reports them
+	// with the file.
+	Notes []Note `json:"-"`
+}
+
+// Note is one thing an extractor could not read, at a line of the file.
+type Note struct {
+	Line int
+	Text string
 }
 
 // Empty reports whether f holds nothing worth keeping.
@@ -71,11 +81,21 @@ const (
 
 // Class is a class declaration with the role Laravel gives it.
 type Class struct {
-	Name  string `json:"name"`
-	FQN   string `json:"fqn"`
-	Base  string `json:"base,omitempty"` // fully qualified as resolved through `use`
-	Role  string `json:"role,omitempty"`
-	Table string `json:"table,omitempty"` // models: $table, or the convention
+	Name string `json:"name"`
+	FQN  string `json:"fqn"`
+	Base string `json:"base,omitempty"` // fully qualified as resolved through `use`
+	Role string `json:"role,omitempty"`
+	// RoleBy says what gave Role, for the graph to follow the chain of
+	// bases (see Graph.inheritRoles): "base" when the base class or an
+	// interface decided it (Eloquent's Model; a framework class that
+	// gives none decides "" too), "folder" when only the folder the
+	// framework generates such classes in did, "" otherwise (a non-empty
+	// Role is then decided).
+	RoleBy string `json:"role_by,omitempty"`
+	// Mixins are the classes mixed into the class besides Base, fully
+	// qualified: a PHP class's traits, a Python class's other bases.
+	Mixins []string `json:"mixins,omitempty"`
+	Table  string   `json:"table,omitempty"` // models: $table, or the convention
 	// TableExplicit is set when $table names the table.
 	TableExplicit bool       `json:"table_explicit,omitempty"`
 	Fillable      []string   `json:"fillable,omitempty"`
@@ -106,6 +126,10 @@ type Relation struct {
 	Method string `json:"method"`
 	Type   string `json:"type"`   // hasMany, belongsTo, ...
 	Target string `json:"target"` // the related model, fully qualified ("" for morphTo)
+	// Of is the relation method of the same class (or a base or trait)
+	// this one narrows (return $this->lines()->where(...)); the graph
+	// gives it that relation's Type and Target when they are "".
+	Of string `json:"of,omitempty"`
 	Span
 }
 

@@ -30,11 +30,16 @@ type Graph struct {
 	routes     []located[Route]
 	migrations []located[Migration] // in path order (Laravel runs them in file-name order)
 	routeFiles []located[RouteFile]
+	// unresolved maps a class (by lower-case FQN) whose chain of bases
+	// leaves the index to the first base it does not hold.
+	unresolved map[string]string
 	prepared   bool
 }
 
 // NewGraph returns an empty graph; Add files to it.
-func NewGraph() *Graph { return &Graph{classes: map[string]located[Class]{}} }
+func NewGraph() *Graph {
+	return &Graph{classes: map[string]located[Class]{}, unresolved: map[string]string{}}
+}
 
 // AddRecord adds a file's stored facts (the JSON of Facts).
 func (g *Graph) AddRecord(path string, data []byte) error {
@@ -137,6 +142,9 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 	case "model":
 		ms := g.findClasses(arg, RoleModel)
 		if len(ms) == 0 {
+			if why := g.unresolvedNamed(arg); why != "" {
+				return nil, fmt.Errorf("no model %q in the index: the role of %s", arg, why)
+			}
 			return nil, fmt.Errorf("no model %q in the index: give the class name (Invoice, Post) or its fully qualified name (App\\Models\\Invoice, blog.models.Post)", arg)
 		}
 		for _, m := range ms {
@@ -152,6 +160,9 @@ func (g *Graph) Walk(target string) ([]Node, error) {
 		}
 		if len(cs) == 0 {
 			given, _, _ := strings.Cut(arg, "@")
+			if why := g.unresolvedNamed(given); why != "" {
+				return nil, fmt.Errorf("no controller %q in the index: the role of %s", given, why)
+			}
 			return nil, fmt.Errorf("no controller %q in the index: give the class name (InvoiceController, PostDetail), its fully qualified name, "+
 				"a module of function views (blog.views, blog.views@post_list) or a handler module (controllers/user.controller)", given)
 		}
@@ -357,7 +368,9 @@ func (w *walk) method(c located[Class], m Method) {
 // model adds a model, its table (and that table's migrations) and, when
 // full, its relations' models and the controllers that use it.
 func (w *walk) model(c located[Class], via string, full bool) {
-	if !w.add(classNode(c, via)) && !full {
+	n := classNode(c, via)
+	n.Detail = w.g.chainNote(c)
+	if !w.add(n) && !full {
 		return
 	}
 	if c.v.Table != "" {
@@ -691,33 +704,6 @@ func (g *Graph) Tables() []Table {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
-}
-
-// inheritRoles gives a class without a role the role of the nearest class
-// up its chain of bases in the application that has one (a model that
-// extends the app's BaseModel, a controller extending an app base
-// controller outside the usual folder).
-func (g *Graph) inheritRoles() {
-	for k, c := range g.classes {
-		if c.v.Role != "" {
-			continue
-		}
-		base := c.v.Base
-		for depth := 0; base != "" && depth < 16; depth++ {
-			b, ok := g.classes[strings.ToLower(base)]
-			if !ok {
-				break
-			}
-			if b.v.Role != "" {
-				if b.v.Role != RoleMigration {
-					c.v.Role = b.v.Role
-					g.classes[k] = c
-				}
-				break
-			}
-			base = b.v.Base
-		}
-	}
 }
 
 // jsExts are the extensions a JavaScript module path leaves out.

@@ -9,13 +9,15 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// roleByBase names the role of well-known Laravel base classes and interfaces.
+// roleByBase names the role of well-known Laravel base classes and
+// interfaces, and of packages' classes known to extend them.
 var roleByBase = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		`Illuminate\Database\Eloquent\Model`:                RoleModel,
 		`Illuminate\Foundation\Auth\User`:                   RoleModel,
 		`Illuminate\Database\Eloquent\Relations\Pivot`:      RoleModel,
 		`Illuminate\Database\Eloquent\Relations\MorphPivot`: RoleModel,
+		`Illuminate\Notifications\DatabaseNotification`:     RoleModel,
 		`Illuminate\Routing\Controller`:                     RoleController,
 		`Illuminate\Foundation\Http\FormRequest`:            RoleRequest,
 		`Illuminate\Http\Resources\Json\JsonResource`:       RoleResource,
@@ -23,6 +25,14 @@ var roleByBase = sync.OnceValue(func() map[string]string {
 		`Illuminate\Contracts\Queue\ShouldQueue`:            RoleJob,
 		`Illuminate\Database\Migrations\Migration`:          RoleMigration,
 		`Illuminate\Foundation\Events\Dispatchable`:         RoleEvent,
+		`Laravel\Lumen\Routing\Controller`:                  RoleController,
+		`Laravel\Sanctum\PersonalAccessToken`:               RoleModel,
+		`Laravel\Jetstream\Team`:                            RoleModel,
+		`Laravel\Jetstream\Membership`:                      RoleModel,
+		`MongoDB\Laravel\Eloquent\Model`:                    RoleModel,
+		`Jenssegers\Mongodb\Eloquent\Model`:                 RoleModel,
+		`Spatie\Permission\Models\Role`:                     RoleModel,
+		`Spatie\Permission\Models\Permission`:               RoleModel,
 	}
 })
 
@@ -34,38 +44,38 @@ var roleByDir = []struct{ dir, role string }{
 	{"database/migrations/", RoleMigration},
 }
 
-// role decides a class's role: its base class or interfaces first, then
-// its base's name, then the folder it lives in.
-func (e *x) role(name, base string, ifaces []string) string {
-	if r, ok := roleByBase()[base]; ok && r != "" {
-		return r
+// Values of Class.RoleBy.
+const (
+	byBase   = "base"
+	byFolder = "folder"
+)
+
+// role decides what a class's own declaration says of its role: its base
+// class or interfaces when the framework (or a package known to extend
+// it) defines them, else the folder Laravel generates such classes in,
+// which the chain of bases overrides when the graph resolves it (see
+// appgraph's inheritRoles). Names never decide: BaseResource may well
+// extend Model.
+func (e *x) role(name, base string, ifaces []string) (role, by string) {
+	if r, ok := roleByBase()[base]; ok {
+		return r, byBase
 	}
 	for _, i := range ifaces {
 		if r := roleByBase()[i]; r != "" {
 			if r == RoleJob && strings.Contains(e.path, "/Listeners/") {
-				return RoleListener
+				return RoleListener, byBase
 			}
-			return r
+			return r, byBase
 		}
 	}
-	short := base[strings.LastIndexByte(base, '\\')+1:]
-	switch {
-	case strings.HasSuffix(short, "Controller"):
-		return RoleController
-	case strings.HasSuffix(short, "FormRequest"):
-		return RoleRequest
-	case strings.HasSuffix(short, "Resource") || strings.HasSuffix(short, "ResourceCollection"):
-		return RoleResource
-	case short == "Model" || strings.HasSuffix(short, "Model") && !strings.Contains(base, `\ViewModel`):
-		return RoleModel
-	case short == "Migration":
-		return RoleMigration
+	if strings.HasPrefix(base, `Illuminate\`) {
+		return "", byBase // a framework class that gives no role (Command, Mailable)
 	}
 	p := "/" + e.path
 	for _, d := range roleByDir {
 		if strings.Contains(p, "/"+strings.TrimPrefix(d.dir, "/")) {
 			if d.role == RoleModel && base == "" {
-				return "" // a plain class under Models/ (an enum, a value) is no model
+				return "", "" // a plain class under Models/ (an enum, a value) is no model
 			}
 			if d.role == RoleController && !strings.HasSuffix(name, "Controller") {
 				continue
@@ -73,10 +83,10 @@ func (e *x) role(name, base string, ifaces []string) string {
 			if d.role == RolePolicy && !strings.HasSuffix(name, "Policy") {
 				continue
 			}
-			return d.role
+			return d.role, byFolder
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // class reads a class declaration (or an anonymous class, name "").
@@ -96,14 +106,14 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 			ifaces = append(ifaces, e.resolve(e.text(i)))
 		}
 	}
-	c.Role = e.role(name, c.Base, ifaces)
+	c.Role, c.RoleBy = e.role(name, c.Base, ifaces)
 	// A class without a role whose base is another class of the app may
 	// inherit one through it (a model extending the app's BaseModel): the
 	// graph decides (appgraph's inherited roles), so its properties and
 	// methods are read as a model's and a controller's would be.
 	// Tests (a TestCase's subclasses) never do, and are most of such
 	// classes: they are left alone.
-	inherits := c.Role == "" && c.Base != "" && name != "" && !strings.HasPrefix(c.Base, `Illuminate\`) &&
+	inherits := c.Role == "" && c.RoleBy != byBase && c.Base != "" && name != "" &&
 		!strings.HasSuffix(c.Base, "TestCase") && !lang.IsTestPath(e.path)
 	if body != nil {
 		for _, m := range named(body) {
@@ -130,7 +140,7 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 				for _, t := range named(m) {
 					if t.Type() == "name" || t.Type() == "qualified_name" {
 						if r := e.resolve(e.text(t)); r == `Illuminate\Foundation\Events\Dispatchable` && c.Role == "" {
-							c.Role = RoleEvent
+							c.Role, c.RoleBy = RoleEvent, byBase
 						}
 					}
 				}
