@@ -33,12 +33,13 @@ type Graph struct {
 	// unresolved maps a class (by lower-case FQN) whose chain of bases
 	// leaves the index to the first base it does not hold.
 	unresolved map[string]string
+	rels       map[string][]relationAt // relations(), by lower-case FQN
 	prepared   bool
 }
 
 // NewGraph returns an empty graph; Add files to it.
 func NewGraph() *Graph {
-	return &Graph{classes: map[string]located[Class]{}, unresolved: map[string]string{}}
+	return &Graph{classes: map[string]located[Class]{}, unresolved: map[string]string{}, rels: map[string][]relationAt{}}
 }
 
 // AddRecord adds a file's stored facts (the JSON of Facts).
@@ -376,13 +377,11 @@ func (w *walk) model(c located[Class], via string, full bool) {
 	if c.v.Table != "" {
 		w.table(c.v.Table, "table of "+short(c.v.FQN), false)
 	}
-	for _, r := range c.v.Relations {
-		n := Node{Type: "model_relation", Name: short(c.v.FQN) + "::" + r.Method, Path: c.path, StartLine: r.StartLine,
-			EndLine: r.EndLine, Via: "relation of " + short(c.v.FQN), Detail: r.Type + " " + r.Target}
+	for _, r := range w.g.relations(c) {
 		if !full {
 			continue
 		}
-		w.add(n)
+		w.add(r.node(c))
 		if t, ok := w.g.classes[strings.ToLower(r.Target)]; ok {
 			w.add(classNode(t, r.Type+" via "+short(c.v.FQN)+"::"+r.Method))
 		}
@@ -458,13 +457,16 @@ func (w *walk) table(t, via string, full bool) {
 	}
 	for _, mc := range w.g.modelsOfTable(t) {
 		w.add(classNode(mc, "model of "+t))
-		for _, r := range mc.v.Relations {
+		for _, r := range w.g.relations(mc) {
 			if rc, ok := w.g.classes[strings.ToLower(r.Target)]; ok {
 				w.add(classNode(rc, r.Type+" via "+short(mc.v.FQN)+"::"+r.Method))
 			}
 		}
 		for _, oc := range w.g.sortedClasses() {
-			for _, r := range oc.v.Relations {
+			if oc.v.Role != RoleModel {
+				continue // a trait's relations are its models'
+			}
+			for _, r := range w.g.relations(oc) {
 				if strings.EqualFold(r.Target, mc.v.FQN) && oc.v.FQN != mc.v.FQN {
 					w.add(classNode(oc, r.Type+" "+short(mc.v.FQN)+" via "+short(oc.v.FQN)+"::"+r.Method))
 				}

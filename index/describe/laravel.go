@@ -230,7 +230,9 @@ func residue(fc *FileContext, seg segment.Segment, units []Section) []Section {
 func (d laravelDescriber) class(fc *FileContext, seg segment.Segment, c *appgraph.Class) Section {
 	var rels []string
 	for _, r := range c.Relations {
-		rels = append(rels, r.Method+": "+r.Type+" "+r.Target)
+		if r.Type != "" { // one that narrows a relation of a base or trait: the graph knows it
+			rels = append(rels, r.Method+": "+r.Type+" "+r.Target)
+		}
 	}
 	fnd := finder("path", fc.Path, "framework", "laravel", "type", c.Role, "class", c.FQN, "extends", c.Base,
 		"signature", seg.Signature, "doc", seg.Doc, "table", c.Table, "relations", strings.Join(rels, "; "),
@@ -265,7 +267,7 @@ func (d laravelDescriber) method(fc *FileContext, seg segment.Segment, c *appgra
 		return s, true
 	case appgraph.RoleModel:
 		for _, r := range c.Relations {
-			if r.Method != seg.Name {
+			if r.Method != seg.Name || r.Type == "" {
 				continue
 			}
 			fnd := finder("path", fc.Path, "framework", "laravel", "type", lang.SrcModelRelation, "model", c.FQN,

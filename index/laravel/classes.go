@@ -113,7 +113,9 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 	// methods are read as a model's and a controller's would be.
 	// Tests (a TestCase's subclasses) never do, and are most of such
 	// classes: they are left alone.
-	inherits := c.Role == "" && c.RoleBy != byBase && c.Base != "" && name != "" &&
+	// A trait's relations are those of the models that use it.
+	trait := n.Type() == "trait_declaration"
+	inherits := trait || c.Role == "" && c.RoleBy != byBase && c.Base != "" && name != "" &&
 		!strings.HasSuffix(c.Base, "TestCase") && !lang.IsTestPath(e.path)
 	if body != nil {
 		for _, m := range named(body) {
@@ -139,17 +141,22 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 			case "use_declaration": // traits
 				for _, t := range named(m) {
 					if t.Type() == "name" || t.Type() == "qualified_name" {
-						if r := e.resolve(e.text(t)); r == `Illuminate\Foundation\Events\Dispatchable` && c.Role == "" {
+						r := e.resolve(e.text(t))
+						if r == `Illuminate\Foundation\Events\Dispatchable` && c.Role == "" {
 							c.Role, c.RoleBy = RoleEvent, byBase
+						}
+						if r != "" && !strings.HasPrefix(r, `Illuminate\`) {
+							c.Mixins = append(c.Mixins, r)
 						}
 					}
 				}
 			}
 		}
 	}
-	if (c.Role == RoleModel || inherits) && c.Table == "" && name != "" {
+	if (c.Role == RoleModel || inherits) && !trait && c.Table == "" && name != "" {
 		c.Table = TableOf(name)
 	}
+	narrowed(c.Relations)
 	if name == "" && c.Role != RoleMigration {
 		return // an anonymous class that is no migration: nothing to name
 	}
@@ -222,17 +229,9 @@ func (e *x) entries(arr *sitter.Node, f func(k string, v *sitter.Node)) {
 	}
 }
 
-// relationTypes are Eloquent's relation builders.
-var relationTypes = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"hasOne": true, "hasMany": true, "belongsTo": true, "belongsToMany": true, "hasOneThrough": true,
-		"hasManyThrough": true, "morphTo": true, "morphOne": true, "morphMany": true, "morphToMany": true,
-		"morphedByMany": true,
-	}
-})
-
 // method reads a method: the classes it names, an Eloquent relation it
-// returns, and the Schema:: operations it runs (a migration's up()).
+// returns (see relation), and the Schema:: operations it runs (a
+// migration's up()).
 func (e *x) method(c *Class, n *sitter.Node) {
 	m := Method{Name: e.text(n.ChildByFieldName("name")), Span: e.span(n)}
 	e.fn = m.Name
@@ -274,23 +273,15 @@ func (e *x) method(c *Class, n *sitter.Node) {
 				}
 			}
 		case "member_call_expression":
-			if rel == nil && (c.Role == RoleModel || c.Role == "") && e.text(k.ChildByFieldName("object")) == "$this" {
-				if t := e.text(k.ChildByFieldName("name")); relationTypes()[t] {
-					r := Relation{Method: m.Name, Type: t, Span: m.Span}
-					if as := args(k); len(as) > 0 {
-						r.Target = e.classRef(as[0])
-						if r.Target == "" {
-							if s, ok := e.str(as[0]); ok {
-								r.Target = strings.TrimPrefix(s, `\`)
-							}
-						}
-					}
-					rel = &r
-				}
+			if rel == nil && (c.Role == RoleModel || c.Role == "") {
+				rel = e.builtRelation(k, m)
 			}
 		}
 		return true
 	})
+	if rel == nil && (c.Role == RoleModel || c.Role == "") {
+		rel = e.declaredRelation(n, m)
+	}
 	if rel != nil {
 		c.Relations = append(c.Relations, *rel)
 	}

@@ -100,7 +100,7 @@ func (e *x) top(n *sitter.Node) {
 			}
 		case "namespace_use_declaration":
 			e.use(c)
-		case "class_declaration":
+		case "class_declaration", "trait_declaration":
 			e.class(c, e.text(c.ChildByFieldName("name")), c.ChildByFieldName("body"))
 		case "return_statement":
 			if v := firstNamed(c); v != nil {
