@@ -167,11 +167,14 @@ type Migration struct {
 	Span
 }
 
-// Column is a column a migration adds or changes.
+// Column is a column a migration adds or changes, or a model's field.
 type Column struct {
 	Name      string   `json:"name"`
 	Type      string   `json:"type"`
 	Modifiers []string `json:"mods,omitempty"`
+	// Line is where a model's field is defined (a migration's columns
+	// have their operation's span).
+	Line int `json:"line,omitempty"`
 }
 
 // Foreign is a foreign key.

@@ -377,6 +377,11 @@ func (w *walk) model(c located[Class], via string, full bool) {
 	if c.v.Table != "" {
 		w.table(c.v.Table, "table of "+short(c.v.FQN), false)
 	}
+	if full {
+		for _, f := range w.g.fieldNodes(c) {
+			w.add(f)
+		}
+	}
 	for _, r := range w.g.relations(c) {
 		if !full {
 			continue

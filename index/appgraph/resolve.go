@@ -5,7 +5,7 @@ import (
 )
 
 // resolveNames matches the dotted names Python code uses (blog.models.Post
-// as imported from the project's root, blog.models.Post re-exported by a
+// as imported from the project's root, in a reference or a base class, blog.models.Post re-exported by a
 // models/ package) to the classes the graph holds under their path from
 // the workspace root (src.blog.models.Post, blog.models.post.Post), and
 // lets a method that names a serializer or form (Meta.model) reach its
@@ -22,6 +22,8 @@ func (g *Graph) resolveNames() {
 		return refs
 	}
 	for k, c := range g.classes {
+		c.v.Base = g.canonical(c.v.Base, byName)
+		c.v.Mixins = res(c.v.Mixins)
 		c.v.Uses = res(c.v.Uses)
 		for i := range c.v.Methods {
 			c.v.Methods[i].Uses = res(c.v.Methods[i].Uses)

@@ -88,10 +88,11 @@ func (e *x) class(outer, def *sitter.Node, roles map[string]string, kind fileKin
 		return Class{}, false
 	}
 	c := Class{Name: name, FQN: e.module + "." + name, Role: role, Span: e.span(outer)}
-	if len(bases) > 0 {
-		c.Base = e.qualify(bases[0])
-		if c.Base == "" {
-			c.Base = bases[0]
+	for i, b := range bases {
+		if i == 0 {
+			c.Base = e.qualify(b)
+		} else {
+			c.Mixins = append(c.Mixins, e.qualify(b))
 		}
 	}
 	switch role {
@@ -215,7 +216,7 @@ func (e *x) model(c *Class, body *sitter.Node, bases []string, roles map[string]
 		if typ == "" {
 			continue
 		}
-		c.Fields = append(c.Fields, Column{Name: name, Type: typ})
+		c.Fields = append(c.Fields, Column{Name: name, Type: typ, Line: e.line(int(s.StartByte()))})
 		if !relationFields[typ] {
 			continue
 		}

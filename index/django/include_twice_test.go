@@ -1,20 +1,12 @@
 package django_test
 
-import (
-	"context"
-	"os"
-	"path/filepath"
-	"testing"
-
-	"github.com/dossierhq/dossier/index"
-)
+import "testing"
 
 // A URLconf that includes the same list under two prefixes serves each of
 // its routes twice: one route per include, and the file keeps its chunks
 // (it once vanished from the index on a duplicate chunk id).
 func TestSameListIncludedTwice(t *testing.T) {
-	root := t.TempDir()
-	for rel, body := range map[string]string{
+	root, sum := indexFiles(t, map[string]string{
 		"manage.py":    "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'app.settings')\n",
 		"app/views.py": "def items(request):\n    return None\n",
 		"app/urls.py": `from django.urls import include, path
@@ -29,23 +21,7 @@ urlpatterns = [
     path("api/v2/", include(api)),
 ]
 `,
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, rel), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix, err := index.Open(index.Options{Root: root, Workers: 1, Verbose: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	sum, err := ix.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	if len(sum.Errors) > 0 || len(sum.NotedFiles) > 0 {
 		t.Errorf("errors %v, notes %+v", sum.Errors, sum.NotedFiles)
 	}
