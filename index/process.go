@@ -153,6 +153,11 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 		problems = append(problems, factsDropped(fc.App.Framework, err))
 		fc.App, framework = nil, nil
 	}
+	if fc.App != nil {
+		for _, n := range fc.App.Notes {
+			problems = append(problems, store.FileProblem{Reason: NoteFrameworkUnread, Line: n.Line, Detail: n.Text})
+		}
+	}
 	sections, failed := w.reg.Describe(fc, res.Segments)
 	chunks, dropped := describe.Points(fc, sections)
 	for _, p := range append(failed, dropped...) {
@@ -195,11 +200,16 @@ const NoteParseError = summary.NoteParseError
 // describe.Problem): the file's other chunks and symbols are indexed.
 const NoteSectionDropped = "section_dropped"
 
+// NoteFrameworkUnread is the note of a file a framework extractor read
+// only in part (see appgraph.Facts.Notes): a URL pattern whose prefix is
+// no module constant, kept as written.
+const NoteFrameworkUnread = "framework_unread"
+
 // isProblem reports whether a note's reason is a problem (see
 // store.File.Problems): a run's summary names those files even when it is
 // not verbose, so `index --json` says which files and where.
 func isProblem(reason string) bool {
-	return reason == NoteParseError || reason == NoteSectionDropped || reason == NoteFactsDropped
+	return reason == NoteParseError || reason == NoteSectionDropped || reason == NoteFactsDropped || reason == NoteFrameworkUnread
 }
 
 // problemDetail is the detail of p's note: where, then what.

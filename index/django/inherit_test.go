@@ -118,3 +118,42 @@ class Post(OwnedModel, SlugMixin, Printable):
 	hasNot(t, nodes, "model_field Post.owner") // a relation, listed as one
 	has(t, walk(t, root, "table:core_team"), "model site.blog.models.Post")
 }
+
+// TestComputedPatterns: a path() whose pattern is an f-string of a
+// module-level constant is a route with the constant's value; one whose
+// interpolation is no such constant, or whose pattern the code computes,
+// is kept as written and noted with its line.
+func TestComputedPatterns(t *testing.T) {
+	root, sum := indexFiles(t, map[string]string{
+		"manage.py":    "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'app.settings')\n",
+		"app/views.py": "def login(request):\n    return None\n\n\ndef health(request):\n    return None\n",
+		"app/urls.py": `from django.conf import settings
+from django.urls import path
+from . import views
+
+prefix = "backoffice/"
+API = prefix + "api/"
+
+urlpatterns = [
+    path(f"{prefix}admin/login/", views.login, name="login"),
+    path(f"{API}health/", views.health, name="health"),
+    path(f"{settings.ROOT}x/", views.login, name="x"),
+    path(settings.HEALTH_URL, views.health, name="y"),
+]
+`,
+	})
+	has(t, walk(t, root, "route:login"), "route ANY /backoffice/admin/login", "controller_method app.views@login")
+	has(t, walk(t, root, "route:health"), "route ANY /backoffice/api/health")
+	has(t, walk(t, root, "route:x"), "route ANY /{settings.ROOT}x")
+	has(t, walk(t, root, "route:y"), "route ANY /{settings.HEALTH_URL}")
+	var notes []string
+	for _, n := range sum.NotedFiles {
+		if n.Path == "app/urls.py" && n.Reason == index.NoteFrameworkUnread {
+			notes = append(notes, n.Detail)
+		}
+	}
+	if len(notes) != 2 || !strings.HasPrefix(notes[0], "line 11: ") || !strings.Contains(notes[0], "{settings.ROOT}") ||
+		!strings.HasPrefix(notes[1], "line 12: ") {
+		t.Errorf("notes of app/urls.py: %q; want lines 11 and 12", notes)
+	}
+}

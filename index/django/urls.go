@@ -1,6 +1,7 @@
 package django
 
 import (
+	"fmt"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -143,15 +144,25 @@ func (e *x) pattern(u *urlconf, n *sitter.Node, prefix, ns string, depth int) {
 	}
 	view := arg(args, kw, 1, "view")
 	inc := e.include(view)
-	route, ok := e.str(arg(args, kw, 0, "route"))
-	if !ok {
-		route, ok = e.str(arg(args, kw, 0, "regex"))
+	at := arg(args, kw, 0, "route")
+	if at == nil {
+		at = arg(args, kw, 0, "regex")
 	}
-	if !ok && inc == nil {
+	route, ok := e.route(at)
+	if !ok && at != nil {
+		// A prefix the code computes (path(settings.BASE_PATH,
+		// include(...))) is taken as empty, its usual value; a route's
+		// pattern is kept as written. Either is noted.
+		what := "the prefix is taken as empty"
+		if inc == nil {
+			route = "{" + e.text(at) + "}"
+			what = fmt.Sprintf("the route is kept as %q", route)
+		}
+		e.f.Notes = append(e.f.Notes, Note{Line: e.line(int(at.StartByte())),
+			Text: fmt.Sprintf("URL pattern %s is no string the module spells out; %s", e.text(at), what)})
+	} else if !ok {
 		return
 	}
-	// A prefix the code computes (path(settings.BASE_PATH, include(...)))
-	// is taken as empty, its usual value.
 	if kind != "path" {
 		route = strings.TrimSuffix(strings.TrimPrefix(route, "^"), "$")
 	}
