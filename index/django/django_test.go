@@ -27,9 +27,11 @@ func indexWS(t *testing.T) string {
 	return root
 }
 
-func reindex(t *testing.T, root string) {
+// reindex indexes the workspace at root, listing noted files, and
+// returns the run's summary.
+func reindex(t *testing.T, root string) index.Summary {
 	t.Helper()
-	ix, err := index.Open(index.Options{Root: root, Workers: 2})
+	ix, err := index.Open(index.Options{Root: root, Workers: 2, Verbose: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,6 +43,7 @@ func reindex(t *testing.T, root string) {
 	if len(sum.Errors) > 0 {
 		t.Fatalf("index errors: %v", sum.Errors)
 	}
+	return sum
 }
 
 func walk(t *testing.T, root, target string) []appgraph.Node {

@@ -1,7 +1,6 @@
 package django_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -26,19 +25,7 @@ func indexFiles(t *testing.T, files map[string]string) (string, index.Summary) {
 			t.Fatal(err)
 		}
 	}
-	ix, err := index.Open(index.Options{Root: root, Workers: 1, Verbose: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	sum, err := ix.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sum.Errors) > 0 {
-		t.Fatalf("index errors: %v", sum.Errors)
-	}
-	return root, sum
+	return root, reindex(t, root)
 }
 
 // TestInheritedFields: a model's fields and relations include those of the
