@@ -55,6 +55,9 @@ func (g *Graph) chainRole(c Class) (role, missing string) {
 			break
 		}
 		b, ok := g.classes[strings.ToLower(c.Base)]
+		if !ok && !strings.ContainsAny(c.Base, `\.`) {
+			return folder, "" // the language's own class (RuntimeException, ArrayObject): no role to give
+		}
 		if !ok {
 			return folder, c.Base
 		}

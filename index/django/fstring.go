@@ -20,7 +20,7 @@ func (e *x) route(n *sitter.Node) (string, bool) {
 	s, unresolved, ok := e.constStr(n, 0)
 	if ok && len(unresolved) > 0 {
 		e.f.Notes = append(e.f.Notes, Note{Line: e.line(int(n.StartByte())), Text: fmt.Sprintf(
-			"URL pattern %s: %s is no module-level string constant; the route is kept as %q",
+			"URL pattern %s: not module-level string constants of this file: %s; the route is kept as %q",
 			e.text(n), strings.Join(unresolved, ", "), s)})
 	}
 	return s, ok

@@ -42,6 +42,10 @@ namespace App\Domain\Billing;
 use Vendor\Ledger\LedgerModel;
 class Wallet extends LedgerModel {}
 `,
+	"app/Domain/Billing/LedgerException.php": `<?php
+namespace App\Domain\Billing;
+class LedgerException extends \RuntimeException {}
+`,
 	"app/Http/Controllers/PersonController.php": `<?php
 namespace App\Http\Controllers;
 use App\Models\Person;
@@ -87,5 +91,9 @@ func TestRoleFromChain(t *testing.T) {
 	_, err := appgraph.WalkRoot(context.Background(), root, "model:Wallet")
 	if err == nil || !strings.Contains(err.Error(), `Vendor\Ledger\LedgerModel`) || !strings.Contains(err.Error(), "app/Domain/Billing/Wallet.php") {
 		t.Errorf("model:Wallet: %v; want an error naming the base the index does not hold and where Wallet is", err)
+	}
+	// PHP's own classes end a chain: no role, nothing unresolved.
+	if _, err := appgraph.WalkRoot(context.Background(), root, "model:LedgerException"); err == nil || strings.Contains(err.Error(), "RuntimeException") {
+		t.Errorf("model:LedgerException: %v; want no model, and no chain left unresolved", err)
 	}
 }

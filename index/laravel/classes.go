@@ -274,7 +274,7 @@ func (e *x) method(c *Class, n *sitter.Node) {
 			}
 		case "member_call_expression":
 			if rel == nil && (c.Role == RoleModel || c.Role == "") {
-				rel = e.builtRelation(k, m)
+				rel = e.builtRelation(k, m, c.FQN)
 			}
 		}
 		return true

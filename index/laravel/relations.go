@@ -23,7 +23,7 @@ const relationsNS = `Illuminate\Database\Eloquent\Relations\`
 
 // builtRelation is the relation a `$this->hasMany(Target::class)` call
 // builds, nil when k is no such call.
-func (e *x) builtRelation(k *sitter.Node, m Method) *Relation {
+func (e *x) builtRelation(k *sitter.Node, m Method, self string) *Relation {
 	t := e.text(k.ChildByFieldName("name"))
 	if e.text(k.ChildByFieldName("object")) != "$this" || !relationTypes()[t] {
 		return nil
@@ -31,7 +31,11 @@ func (e *x) builtRelation(k *sitter.Node, m Method) *Relation {
 	r := Relation{Method: m.Name, Type: t, Span: m.Span}
 	if as := args(k); len(as) > 0 {
 		r.Target = e.classRef(as[0])
-		if r.Target == "" {
+		switch t := strings.ToLower(e.text(as[0])); {
+		case r.Target != "":
+		case t == "self::class" || t == "static::class": // a tree of folders, a parent comment
+			r.Target = self
+		default:
 			if s, ok := e.str(as[0]); ok {
 				r.Target = strings.TrimPrefix(s, `\`)
 			}

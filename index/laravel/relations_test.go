@@ -70,6 +70,8 @@ class Invoice extends Document
     public function scopeOpen($query) { return $query->where('open', true); }
 
     public function recent() { return $this->query()->latest(); }
+
+    public function original() { return $this->belongsTo(self::class, 'original_id'); }
 }
 `,
 	"app/Models/User.php": `<?php
@@ -110,6 +112,7 @@ func TestRelationsBeyondBuilders(t *testing.T) {
 		"Invoice::comments":  {"app/Models/Concerns/HasComments.php", 7, `morphMany App\Models\Comment`},
 		"Invoice::author":    {"app/Models/Document.php", 9, `belongsTo App\Models\User`},
 		"Invoice::audits":    {"app/Models/Concerns/Audited.php", 5, `hasMany App\Models\Audit`},
+		"Invoice::original":  {"app/Models/Invoice.php", 30, `belongsTo App\Models\Invoice`},
 	} {
 		n, ok := at[name]
 		if !ok {
