@@ -5,7 +5,10 @@
 // (function views by module, class-based views and view sets with the
 // models they name), models (table, fields, relations) and migrations
 // (one fact per operation on a table). Extraction is pure; anything it
-// does not recognise is left to the plain code chunks. The facts are
+// does not recognise is left to the plain code chunks, and a URL pattern
+// it cannot resolve (an f-string of another module's constant) is kept as
+// written and noted. A model's bases are kept (Base, Mixins) so the graph
+// gives it the fields and relations of its abstract bases. The facts are
 // appgraph's, which joins every file's into the application's graph.
 //
 // Names are dotted paths from the workspace root (blog/views.py is

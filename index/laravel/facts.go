@@ -4,7 +4,11 @@
 // expanded), models (table, relations, fillable, casts), migrations
 // (Schema::create/table/drop with columns, indexes and foreign keys),
 // controllers and the other classes Laravel gives a role by base class,
-// and config files by top-level key. Extraction is pure; anything it does
+// and config files by top-level key. A class's role is decided by its
+// chain of bases, which may cross files: a file says what its own
+// declaration decides (RoleBy), and appgraph follows the chain; the
+// relations a model inherits from bases and traits, and those narrowing
+// another relation (Relation.Of), are joined there too. Extraction is pure; anything it does
 // not recognise is left to the plain code chunks. The facts are
 // appgraph's, which joins every file's into the application's graph.
 package laravel
