@@ -12,7 +12,11 @@ package store
 // unit structs, Java enum members and body-less methods: a file indexed
 // before has other chunks, and a shared store's records are keyed by the
 // layout (Recipe), so no clone reuses the older ones.
-const SchemaVersion = 14
+// 15: framework facts say what decided a class's role (role_by), its
+// traits and further bases (mixins), relations narrowing another (of) and
+// where a model's fields are: facts written before answer model: and
+// route: walks by the old name-based roles.
+const SchemaVersion = 15
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact. The values of chunks,
