@@ -347,15 +347,7 @@ func TestMalformed(t *testing.T) {
 		"site/odd/urls.py":                       "import odd.views\nurlpatterns = 5\nurlpatterns += odd.views.patterns()\nurlpatterns.append(path('x/', include()))\nrouter = DefaultRouter()\nrouter.register()\nrouter.register('p', None)\nurlpatterns += [path('y/', include((router.urls,))), path('z/', lambda r: r, name='z'), path('w/', odd.views.w)]\n",
 		"site/odd/migrations/0002_weird.py":      "operations = [migrations.CreateModel(name='Y')]\nclass Migration:\n    operations = None\n",
 	}
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, files)
 	reindex(t, root)
 	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
 	if err != nil {

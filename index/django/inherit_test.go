@@ -16,6 +16,13 @@ import (
 func indexFiles(t *testing.T, files map[string]string) (string, index.Summary) {
 	t.Helper()
 	root := t.TempDir()
+	writeFiles(t, root, files)
+	return root, reindex(t, root)
+}
+
+// writeFiles writes files (slash paths) under root.
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
 	for rel, body := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -25,7 +32,6 @@ func indexFiles(t *testing.T, files map[string]string) (string, index.Summary) {
 			t.Fatal(err)
 		}
 	}
-	return root, reindex(t, root)
 }
 
 // TestInheritedFields: a model's fields and relations include those of the
