@@ -1,6 +1,7 @@
 package laravel_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dossierhq/dossier/index/appgraph"
@@ -79,6 +80,17 @@ namespace App\Models;
 use Illuminate\Foundation\Auth\User as Authenticatable;
 class User extends Authenticatable {}
 `,
+	"app/Models/Loop.php": `<?php
+namespace App\Models;
+class Loop extends Knot
+{
+    use Loopy;
+    public function a() { return $this->b()->where('x', 1); }
+    public function b() { return $this->a()->where('y', 2); }
+}
+class Knot extends Loop {}
+trait Loopy { use Loopy; }
+`,
 	"app/Models/InvoiceLine.php": `<?php
 namespace App\Models;
 use Illuminate\Database\Eloquent\Model;
@@ -129,6 +141,13 @@ func TestRelationsBeyondBuilders(t *testing.T) {
 		}
 	}
 	has(t, nodes, `model App\Models\InvoiceLine`)
+	// A chain of bases, of traits or of narrowing relations that loops
+	// ends: no relation, and the walk returns.
+	for _, n := range names(walk(t, root, "model:Loop")) {
+		if strings.HasPrefix(n, "model_relation") {
+			t.Errorf("model:Loop: %s", n)
+		}
+	}
 	// The table walk follows inherited relations too.
 	has(t, walk(t, root, "table:users"), `model App\Models\Invoice`)
 }
