@@ -366,8 +366,10 @@ func (w *walk) method(c located[Class], m Method) {
 	}
 }
 
-// model adds a model, its table (and that table's migrations) and, when
-// full, its relations' models and the controllers that use it.
+// model adds a model (with where its chain of bases left the index), its
+// table (and that table's migrations) and, when full, its fields and
+// relations, its lineage's included (see lineage), the relations' models
+// and the controllers that use it.
 func (w *walk) model(c located[Class], via string, full bool) {
 	n := classNode(c, via)
 	n.Detail = w.g.chainNote(c)
