@@ -33,9 +33,15 @@ func (e *expander) callerFiles(imps []importer) []callerFile {
 	switch e.fam {
 	case "go", "java":
 		ext := path.Ext(e.path)
-		for _, p := range e.w.dirs[e.dir()] {
-			if path.Ext(p) == ext {
-				add(callerFile{path: p, samePkg: true})
+		dirs := []string{e.dir()}
+		if e.fam == "java" && e.xp != nil {
+			dirs = e.w.javaPackageDirs(e.dir(), e.xp.x.Package)
+		}
+		for _, d := range dirs {
+			for _, p := range e.w.dirs[d] {
+				if path.Ext(p) == ext {
+					add(callerFile{path: p, samePkg: true})
+				}
 			}
 		}
 	case "python", "js":

@@ -36,3 +36,68 @@ func TestJavaStaticImportsAndPackages(t *testing.T) {
 	x = expand(t, db, "src/main/java/com/acme/other/Helper.java::@Helper.run")
 	check(t, "callers", callersOf(x), nil)
 }
+
+// javaNestedFiles is one package split between source roots, with a
+// nested class that calls its outer class's statics unqualified and
+// overloads told apart by their argument counts.
+var javaNestedFiles = map[string]string{
+	"src/main/java/com/x/A.java": `package com.x;
+
+public class A {
+    static int helper(int a) { return a; }
+    static int helper(int a, int b) { return a + b; }
+
+    static class Nested {
+        Nested(int x) {}
+        Nested(int x, int y) {}
+        int run() { return helper(1); }
+    }
+
+    static class NoCtor {
+        void go() {}
+    }
+
+    void make() {
+        new Nested(1).run();
+        new NoCtor().go();
+        helper(1, 2);
+    }
+}
+`,
+	"src/test/java/com/x/ATest.java": `package com.x;
+
+class ATest {
+    void test() {
+        A.helper(1, 2);
+        new A.Nested(2, 3);
+    }
+}
+`,
+	"src/test/java/com/y/Other.java": "package com.y;\n\nclass Other {\n    static int helper(int a) { return a; }\n}\n",
+}
+
+func TestJavaNestedOverloadsAndSourceRoots(t *testing.T) {
+	db := fixtureOf(t, javaNestedFiles)
+	const a = "src/main/java/com/x/A.java"
+	check(t, "make callees", calleesOf(expand(t, db, a+"::@A.make")), []string{
+		a + ":8 Nested.Nested (method) <- 18", // the one-argument constructor
+		a + ":10 Nested.run (method) <- 18",
+		a + ":13 A.NoCtor (class) <- 19", // no constructor: the class
+		a + ":14 NoCtor.go (method) <- 19",
+		a + ":5 A.helper (method) <- 20", // two arguments: not helper(int)
+	})
+	check(t, "run callees", calleesOf(expand(t, db, a+"::@A.Nested.run")), []string{a + ":4 A.helper (method) <- 10"})
+	check(t, "ATest callees", calleesOf(expand(t, db, "src/test/java/com/x/ATest.java::@ATest.test")), []string{
+		a + ":5 A.helper (method) <- 5",
+		a + ":9 Nested.Nested (method) <- 6",
+	})
+	// helper(int) alone (line 4): called from the nested class only.
+	check(t, "helper(int) callers", callersOf(expand(t, db, a+"::4,4")), []string{a + ":10 A.Nested.run (method) calls helper"})
+	check(t, "helper(int, int) callers", callersOf(expand(t, db, a+"::5,5")), []string{
+		a + ":20 A.make (method) calls helper", "src/test/java/com/x/ATest.java:5 ATest.test (method) calls helper"})
+	check(t, "Nested(int, int) callers", callersOf(expand(t, db, a+"::9,9")), []string{
+		"src/test/java/com/x/ATest.java:6 ATest.test (method) calls Nested"})
+	// The class's span holds go() too.
+	check(t, "NoCtor callers", callersOf(expand(t, db, a+"::@A.NoCtor")), []string{
+		a + ":19 A.make (method) calls NoCtor", a + ":19 A.make (method) calls go"})
+}

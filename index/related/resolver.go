@@ -308,11 +308,19 @@ func (r *resolver) typeNamed(p *parsed, t string) (hits []hit, guess bool) {
 		if hits = r.qualified(p, qual, name, isType); len(hits) > 0 {
 			return hits, false
 		}
-		// A qualifier that is no import binding: a namespace written out.
-		// Its last part names the type as a bare name would.
 		if slices.ContainsFunc(p.defs().Imports, func(imp xref.Import) bool { return imp.Local == qual }) {
 			return nil, false
 		}
+		// A qualifier that names a type: a type nested in it (Outer.Inner).
+		outers, g := r.typeNamed(p, qual)
+		for _, o := range outers {
+			hits = append(hits, slices.DeleteFunc(r.members(o, name, 0), func(h hit) bool { return !isType(h.def()) })...)
+		}
+		if len(hits) > 0 {
+			return dedupHits(hits), g
+		}
+		// Else a namespace written out: its last part names the type as a
+		// bare name would.
 		t = name
 	}
 	t = strings.TrimPrefix(t, sc.sep)
@@ -426,8 +434,76 @@ func (r *resolver) container(p *parsed, in int) []hit {
 }
 
 // resolve maps one reference of p to the definitions it reaches. guess is
-// set when only a global name match found them.
+// set when only a global name match found them. A call reaches what runs:
+// a type's constructors where the language has them, and of several
+// overloads those that take as many arguments as the call passes (all of
+// them when none does, or the count cannot tell).
 func (r *resolver) resolve(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
+	hits, guess = r.reach(p, ref)
+	if !ref.Call || len(hits) == 0 {
+		return hits, guess
+	}
+	if scopings[p.lang].ctors {
+		hits = r.constructors(hits)
+	}
+	if ref.Args >= 0 {
+		fit := slices.DeleteFunc(slices.Clone(hits), func(h hit) bool {
+			a := h.def().Arity
+			return a != nil && !a.Accepts(ref.Args)
+		})
+		if len(fit) > 0 {
+			hits = fit
+		}
+	}
+	return hits, guess
+}
+
+// constructors replaces each type among hits by its constructors, the
+// methods of its own body named as it, when it declares any.
+func (r *resolver) constructors(hits []hit) []hit {
+	var out []hit
+	for _, h := range hits {
+		t := h.def()
+		n := len(out)
+		if isType(t) {
+			for i := range h.p.d.Defs {
+				if d := &h.p.d.Defs[i]; d.Name == t.Name && d.Container == t.Name && calleeKinds[d.Kind] {
+					out = append(out, hit{h.p, i})
+				}
+			}
+		}
+		if len(out) == n {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// outerMembers finds name among the members of the types lexically
+// around each of types (scoping.outerScope), the nearest first.
+func (r *resolver) outerMembers(types []hit, name string) []hit {
+	for depth := 0; depth < 4 && len(types) > 0; depth++ {
+		var outer, hits []hit
+		for _, t := range types {
+			if c := t.def().Container; c != "" {
+				o, _ := r.typeNamed(t.p, c)
+				outer = append(outer, o...)
+			}
+		}
+		for _, o := range outer {
+			hits = append(hits, r.members(o, name, 0)...)
+		}
+		if len(hits) > 0 {
+			return dedupHits(hits)
+		}
+		types = dedupHits(outer)
+	}
+	return nil
+}
+
+// reach is resolve before a call's constructors and overloads are told
+// apart.
+func (r *resolver) reach(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
 	chain := ref.Chain
 	var recv []hit // the types whose members the rest of the chain reaches
 	switch ref.Via {
@@ -478,6 +554,9 @@ func (r *resolver) resolve(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
 	}
 	for _, t := range recv {
 		hits = append(hits, r.members(t, ref.Name, 0)...)
+	}
+	if len(hits) == 0 && ref.Via == xref.Self && len(ref.Chain) == 0 && scopings[p.lang].outerScope {
+		hits = r.outerMembers(recv, ref.Name)
 	}
 	return dedupHits(hits), guess
 }

@@ -46,12 +46,20 @@ type scoping struct {
 	// type's body), so that only such files are parsed. Without it, any
 	// file holding the name is.
 	declares func(text []byte, name string, method bool) bool
+	// outerScope: an unqualified member name (Via Self) that the
+	// enclosing type lacks reaches the members of the types lexically
+	// around it (Java's nested and inner classes call their outer class's
+	// methods unqualified).
+	outerScope bool
+	// ctors: a call of a type (new T(...)) runs its constructors, the
+	// methods named as the type; a type without any is called as itself.
+	ctors bool
 }
 
 // scopings is the table, by index/lang name.
 var scopings = map[string]scoping{
 	lang.Go:         {sep: ".", module: goPackage, exported: goExported, membersInModule: true, declares: goDeclares},
-	lang.Java:       {sep: ".", module: samePackage},
+	lang.Java:       {sep: ".", module: javaPackage, outerScope: true, ctors: true},
 	lang.CSharp:     {sep: ".", module: samePackage, membersInModule: true, global: true},
 	lang.PHP:        {sep: `\`, module: samePackage, global: true},
 	lang.Python:     {sep: "."},

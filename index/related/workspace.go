@@ -27,6 +27,9 @@ type workspace struct {
 	// jsPkgs are the package.json packages by name, read on first use (js.go).
 	jsPkgs map[string]jsPackage
 	php    *phpAutoload // composer.json PSR-4 maps, read on first use (php.go)
+	// javaDirs caches the directories of a Java package, by the asking
+	// directory and the package (java.go).
+	javaDirs map[string][]string
 }
 
 type goModule struct{ path, dir string }

@@ -135,7 +135,7 @@ func (x *javaX) walk(n *sitter.Node) {
 				via = Super
 			}
 			if name := x.ctorName(via); name != "" {
-				x.ref(Ref{Name: name, Start: int(c.StartByte()), Call: true, Via: via})
+				x.ref(Ref{Name: name, Start: int(c.StartByte()), Call: true, Via: via, Args: argCount(field(n, "arguments"))})
 			}
 		}
 		x.walk(field(n, "arguments"))
@@ -143,7 +143,9 @@ func (x *javaX) walk(n *sitter.Node) {
 		kids := named(n)
 		if len(kids) == 2 && kids[1].Type() == "identifier" {
 			x.walk(kids[0])
+			k := len(x.f.Refs)
 			x.member(x.text(kids[1]), int(kids[1].StartByte()), true, x.value(kids[0]))
+			x.setArgs(k, -1) // Foo::bar: any overload may fit the functional interface
 		}
 	case "field_access":
 		if x.packageQualified(n) != "" {
@@ -156,7 +158,9 @@ func (x *javaX) walk(n *sitter.Node) {
 		}
 	case "object_creation_expression":
 		typ := field(n, "type")
+		k := len(x.f.Refs)
 		x.typeRef(typ, true)
+		x.setArgs(k, argCount(field(n, "arguments")))
 		x.walk(field(n, "arguments"))
 		x.anonBody(childOfType(n, "class_body"))
 	case "identifier":
@@ -293,6 +297,7 @@ func (x *javaX) method(n *sitter.Node) {
 	if name != nil && !x.anon {
 		d := nodeDef(n, name, x.src, "method", x.class)
 		d.Type = x.baseType(field(n, "type"))
+		d.Arity = javaArity(n)
 		x.enter(x.def(d))
 		defer x.leave()
 	}
@@ -304,6 +309,53 @@ func (x *javaX) method(n *sitter.Node) {
 			continue
 		}
 		x.walk(c)
+	}
+}
+
+// javaArity is the argument counts a method or constructor takes: one
+// per formal parameter, any number more for a trailing varargs; nil for
+// a compact constructor, whose parameters are the record's.
+func javaArity(n *sitter.Node) *Arity {
+	if n.Type() == "annotation_type_element_declaration" {
+		return &Arity{}
+	}
+	params := field(n, "parameters")
+	if params == nil {
+		return nil
+	}
+	a := &Arity{}
+	for _, p := range named(params) {
+		switch p.Type() {
+		case "formal_parameter":
+			a.Min++
+		case "spread_parameter":
+			a.Max = -1
+		}
+	}
+	if a.Max == 0 {
+		a.Max = a.Min
+	}
+	return a
+}
+
+// argCount is the number of arguments an argument list holds.
+func argCount(args *sitter.Node) int {
+	n := 0
+	for _, a := range named(args) {
+		if t := a.Type(); t != "line_comment" && t != "block_comment" {
+			n++
+		}
+	}
+	return n
+}
+
+// setArgs gives the calls referred to since the k-th reference their
+// argument count.
+func (x *javaX) setArgs(k, n int) {
+	for i := k; i < len(x.f.Refs); i++ {
+		if x.f.Refs[i].Call {
+			x.f.Refs[i].Args = n
+		}
 	}
 }
 
@@ -405,6 +457,8 @@ func (x *javaX) invocation(n *sitter.Node) {
 	if name == nil {
 		return
 	}
+	x.walk(obj)
+	k := len(x.f.Refs)
 	switch {
 	case obj == nil:
 		if class, ok := x.statics[x.text(name)]; ok {
@@ -413,9 +467,9 @@ func (x *javaX) invocation(n *sitter.Node) {
 			x.ref(nameRef(name, x.src, true, Self, ""))
 		}
 	default:
-		x.walk(obj)
 		x.member(x.text(name), int(name.StartByte()), true, x.value(obj))
 	}
+	x.setArgs(k, argCount(field(n, "arguments")))
 	x.walk(field(n, "arguments"))
 }
 

@@ -1,6 +1,7 @@
 package xref
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -95,4 +96,43 @@ func TestJavaService(t *testing.T) {
 	noRefs(t, javaService, f, 8, "save")
 	noRefs(t, javaService, f, 15, "OrderService")
 	checkIn(t, f)
+}
+
+// TestJavaArity: methods carry the argument counts they take, calls the
+// count they pass, so that overloads can be told apart.
+func TestJavaArity(t *testing.T) {
+	src := `class A {
+    A() {}
+    void f(int a, String... rest) {}
+    int g(int a, int b) { return a; }
+    void h() {
+        f(1, "x", "y");
+        this.g(1, /* b */ 2);
+        new A();
+        list.forEach(this::g);
+    }
+}
+`
+	f := parseOK(t, "java", src)
+	var arities []string
+	for _, d := range f.Defs {
+		if d.Arity != nil {
+			arities = append(arities, fmt.Sprintf("%s %d..%d", d.Name, d.Arity.Min, d.Arity.Max))
+		}
+	}
+	if want := []string{"A 0..0", "f 1..-1", "g 2..2", "h 0..0"}; !slices.Equal(arities, want) {
+		t.Errorf("arities %q, want %q", arities, want)
+	}
+	var args []string
+	for _, r := range f.Refs {
+		if r.Call {
+			args = append(args, fmt.Sprintf("%s(%d)", r.Name, r.Args))
+		}
+	}
+	if want := []string{"f(3)", "g(2)", "A(0)", "forEach(1)", "g(-1)"}; !slices.Equal(args, want) {
+		t.Errorf("call arguments %q, want %q", args, want)
+	}
+	if !(Arity{Min: 1, Max: -1}).Accepts(5) || (Arity{Min: 2, Max: 2}).Accepts(1) {
+		t.Error("Accepts")
+	}
 }

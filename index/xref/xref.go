@@ -119,7 +119,21 @@ type Def struct {
 	// several (Go), "" where a result's type has no name; Type is the
 	// first. A Chain member "f#1" reaches f's second result.
 	Results []string
+	// Arity is how many arguments a function or method takes, where the
+	// extractor reads its parameters (Java, whose overloads differ by
+	// it); nil otherwise.
+	Arity *Arity
 }
+
+// Arity is the range of argument counts a function accepts.
+type Arity struct {
+	Min int
+	// Max is -1 when the last parameter takes any number (varargs).
+	Max int
+}
+
+// Accepts reports whether a call with n arguments fits.
+func (a Arity) Accepts(n int) bool { return n >= a.Min && (a.Max < 0 || n <= a.Max) }
 
 // Ref is one reference the file makes.
 type Ref struct {
@@ -145,6 +159,10 @@ type Ref struct {
 	// next; "f#N" is the N-th result (from 0) of a function with several.
 	// Empty for a direct reference.
 	Chain []string
+	// Args is the number of arguments of a call, -1 where the syntax does
+	// not show them (a method reference). The resolver reads it only
+	// against definitions that carry an Arity (Java).
+	Args int
 }
 
 // ErrUnsupported is returned for a language without an extractor.
