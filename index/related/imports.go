@@ -96,7 +96,9 @@ func (e *expander) importers() ([]importer, error) {
 }
 
 // pythonImports reports whether spec of file p imports the target module,
-// directly or as a name of its package ("from . import target").
+// directly, as a name of its package ("from . import target"), or through
+// a package that re-exports the target's names (`import pkg` then
+// pkg.Client(), with pkg/__init__.py importing them).
 func (e *expander) pythonImports(p, spec string, cache map[string]map[string][]string) bool {
 	files := e.w.resolvePython(p, spec, nil)
 	if slices.Contains(files, e.path) {
@@ -104,39 +106,70 @@ func (e *expander) pythonImports(p, spec string, cache map[string]map[string][]s
 	}
 	pkgInit := path.Join(e.dir(), "__init__.py")
 	last := spec[strings.LastIndexByte(spec, '.')+1:]
-	if !slices.Contains(files, pkgInit) && strings.Trim(spec, ".") != "" && last != path.Base(e.dir()) {
-		return false
+	if slices.Contains(files, pkgInit) || strings.Trim(spec, ".") == "" || last == path.Base(e.dir()) {
+		names, ok := cache[p]
+		if !ok {
+			text, _ := e.tx.Blob(p)
+			names = pythonNames(text)
+			cache[p] = names
+		}
+		if slices.Contains(e.w.resolvePython(p, spec, names[spec]), e.path) {
+			return true
+		}
 	}
-	names, ok := cache[p]
-	if !ok {
-		text, _ := e.tx.Blob(p)
-		names = pythonNames(text)
-		cache[p] = names
+	for _, f := range files {
+		if f != p && path.Base(f) == "__init__.py" && e.inPyPackage(f) && e.pyReexports(f, 0) {
+			return true
+		}
 	}
-	if slices.Contains(e.w.resolvePython(p, spec, names[spec]), e.path) {
-		return true
-	}
-	// `import pkg` then pkg.Client(): the package's __init__.py
-	// re-exports the target module's names (from ._client import *).
-	return slices.Contains(files, pkgInit) && len(names[spec]) == 0 && e.initReexports(pkgInit)
+	return false
 }
 
-// initReexports reports whether the package file init imports names from
-// the target module (`from ._client import *`, `from pkg._client import
-// Client`): the package's own names then include the target's. The answer
-// is kept for the expansion.
-func (e *expander) initReexports(init string) bool {
-	if v, ok := e.pyInit[init]; ok {
+// inPyPackage reports whether module file q lies in the package tree
+// holding the target (under its top package, the highest directory of
+// __init__.py files above it): where a package re-exports the target's
+// names from, which bounds the modules followed.
+func (e *expander) inPyPackage(q string) bool {
+	if e.pyTop == "" {
+		top := e.dir()
+		for top != "." && e.w.files[path.Join(path.Dir(top), "__init__.py")] {
+			top = path.Dir(top)
+		}
+		e.pyTop = top
+	}
+	return e.pyTop == "." || strings.HasPrefix(q, e.pyTop+"/")
+}
+
+// pyReexports reports whether module file q imports names from the target
+// module, itself or through the modules it imports from, a few deep
+// (`from ._client import *`, `from pkg._api import *` whose _api does
+// `from pkg._client import Client`): q's own names then include the
+// target's. The answer is kept for the expansion.
+func (e *expander) pyReexports(q string, depth int) bool {
+	if v, ok := e.pyInit[q]; ok {
 		return v
 	}
-	stem := strings.TrimSuffix(path.Base(e.path), ".py")
-	text, _ := e.tx.Blob(init)
-	re := regexp.MustCompile(`(?m)^\s*from\s+(?:\.|[\w.]+\.)` + regexp.QuoteMeta(stem) + `\s+import\b`)
-	v := re.Match(text)
 	if e.pyInit == nil {
 		e.pyInit = map[string]bool{}
 	}
-	e.pyInit[init] = v
+	e.pyInit[q] = false // a cycle of imports adds nothing
+	f := e.r.file(q)
+	if f == nil || f.defs() == nil || depth > 4 {
+		return false
+	}
+	v := false
+	for _, imp := range f.d.Imports {
+		if imp.Member == "" && imp.Local != "*" {
+			continue // import m binds m, not m's names
+		}
+		// The module itself, not a submodule the name may be.
+		for _, m := range e.w.resolvePython(q, imp.Spec, nil) {
+			if m == e.path || m != q && e.inPyPackage(m) && e.pyReexports(m, depth+1) {
+				v = true
+			}
+		}
+	}
+	e.pyInit[q] = v
 	return v
 }
 

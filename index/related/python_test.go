@@ -92,3 +92,31 @@ def test_get():
 	check(t, "Client.get callers", callersOf(x), []string{
 		"app/run.py:5 fetch (function) calls get", "tests/test_client.py:14 test_get (function) calls get"})
 }
+
+// TestPythonCallersThroughPackageChains: callers reach a method through
+// a package that re-exports it by way of another module (`from
+// pkg._api import *`, whose _api imports it from pkg.sub.client), by
+// `from pkg import Client`, and a function by its dotted module path
+// (`import pkg.sub.mod` then pkg.sub.mod.f()).
+func TestPythonCallersThroughPackageChains(t *testing.T) {
+	db := fixtureOf(t, map[string]string{
+		"src/pkg/__init__.py":     "from pkg._api import *\nfrom . import sub\n",
+		"src/pkg/_api.py":         "from pkg.sub.client import Client as Client\n\n__all__ = [\"Client\"]\n",
+		"src/pkg/sub/__init__.py": "",
+		"src/pkg/sub/client.py":   "class Client:\n    def get(self, url):\n        return url\n",
+		"src/pkg/sub/mod.py":      "def f(x):\n    return x\n",
+		"tests/test_dotted.py":    "import pkg.sub.mod\n\n\ndef test_dotted():\n    return pkg.sub.mod.f(1)\n",
+		"tests/test_pkg.py":       "import pkg\n\n\ndef test_pkg():\n    return pkg.Client().get(\"/\")\n",
+		"tests/test_from.py":      "from pkg import Client\n\n\ndef test_from():\n    return Client().get(\"/\")\n",
+	})
+	check(t, "f callers", callersOf(expand(t, db, "src/pkg/sub/mod.py::@f")), []string{
+		"tests/test_dotted.py:5 test_dotted (function) calls f"})
+	x := expand(t, db, "src/pkg/sub/client.py::@Client.get")
+	check(t, "Client.get callers", callersOf(x), []string{
+		"tests/test_from.py:5 test_from (function) calls get", "tests/test_pkg.py:5 test_pkg (function) calls get"})
+	var importers []string
+	for _, r := range x.Importers {
+		importers = append(importers, r.Path)
+	}
+	check(t, "importers", importers, []string{"src/pkg/_api.py", "tests/test_from.py", "tests/test_pkg.py"})
+}

@@ -125,7 +125,8 @@ type expander struct {
 	syms     map[string][]store.Symbol
 	omitted  map[string]int
 	notes    []string
-	pyInit   map[string]bool // Python: __init__.py -> it re-exports the target module
+	pyInit   map[string]bool // Python: module -> it re-exports the target module's names
+	pyTop    string          // Python: the target's top package directory (inPyPackage)
 
 	// r resolves references where the target's language has an xref
 	// extractor; xp is the target file as it reads it (nil otherwise:
