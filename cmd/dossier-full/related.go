@@ -39,7 +39,9 @@ func newRelatedCmd(g *globals) *cobra.Command {
 			"module, a receiver, field or variable of a declared type, this/self), and a call on a\n" +
 			"value whose type the syntax does not show is left out rather than guessed. Where a\n" +
 			"language has a global namespace (C/C++ without the header, Ruby, Bash, PHP functions),\n" +
-			"a unique global name may be used: such lines end with \"(guess: by name)\".\n\n" +
+			"a unique global name may be used: such lines end with \"(guess: by name)\". A Go function\n" +
+			"defined once per platform (x_windows.go, //go:build lines) is listed once per variant the\n" +
+			"caller can be built with, each line ending with \"[build: CONSTRAINT]\".\n\n" +
 			"In a Laravel, Django, Express or Next.js application, graph targets walk the application:\nroute:NAME, route:URI or " +
 			"\"route:METHOD URI\" -> controller method -> models it uses -> tables; table:NAME -> the\n" +
 			"migrations that create or alter it (in order) -> its model -> related models;\n" +
@@ -156,7 +158,7 @@ func printExpansion(w io.Writer, t related.Target, x *related.Expansion) {
 	}
 	section("Callees", len(x.Callees), "callees")
 	for _, r := range x.Callees {
-		fmt.Fprintf(w, "  %s:%d  %s  (%s)  <- line %d%s\n", termsafe.Line(r.Path), r.Line, r.Symbol, r.Kind, r.CallLine, guessMark(r))
+		fmt.Fprintf(w, "  %s:%d  %s  (%s)  <- line %d%s%s\n", termsafe.Line(r.Path), r.Line, r.Symbol, r.Kind, r.CallLine, guessMark(r), buildMark(r))
 	}
 	if len(x.Constructs) > 0 {
 		section("Constructs (literals and conversions, not calls)", len(x.Constructs), "constructs")
@@ -170,7 +172,7 @@ func printExpansion(w io.Writer, t related.Target, x *related.Expansion) {
 		if sym == "" {
 			sym = "(top level)"
 		}
-		fmt.Fprintf(w, "  %s:%d  %s  (%s)  calls %s%s\n", termsafe.Line(r.Path), r.Line, sym, r.Kind, r.Name, guessMark(r))
+		fmt.Fprintf(w, "  %s:%d  %s  (%s)  calls %s%s%s\n", termsafe.Line(r.Path), r.Line, sym, r.Kind, r.Name, guessMark(r), buildMark(r))
 		fmt.Fprintf(w, "      %s\n", r.Text)
 	}
 	for _, n := range x.Notes {
@@ -183,6 +185,15 @@ func printExpansion(w io.Writer, t related.Target, x *related.Expansion) {
 func guessMark(r related.Ref) string {
 	if r.Guess {
 		return "  (guess: by name)"
+	}
+	return ""
+}
+
+// buildMark ends the line of a callee or caller in a Go file built for
+// some platforms only (one variant of a function defined per platform).
+func buildMark(r related.Ref) string {
+	if r.Build != "" {
+		return "  [build: " + termsafe.Line(r.Build) + "]"
 	}
 	return ""
 }

@@ -162,7 +162,38 @@ func TestRelatedGuessMarked(t *testing.T) {
 		t.Errorf("output lacks %q:\n%s", want, out)
 	}
 	out, _, _ = runCLI(t, "related", "--help")
-	if strings.Contains(out, "found by name, not by type") || !strings.Contains(out, "(guess: by name)") {
+	if strings.Contains(out, "found by name, not by type") || !strings.Contains(out, "(guess: by name)") || !strings.Contains(out, "[build: CONSTRAINT]") {
 		t.Errorf("help does not describe resolution and guesses:\n%s", out)
+	}
+}
+
+// A Go callee defined once per platform is listed once per variant, each
+// marked with its build constraint.
+func TestRelatedBuildMarked(t *testing.T) {
+	root := t.TempDir()
+	for rel, text := range map[string]string{
+		"go.mod":        "module example.com/l\n",
+		"l.go":          "package l\n\nfunc Use() bool { return on() }\n",
+		"on_windows.go": "package l\n\nfunc on() bool { return false }\n",
+		"on_unix.go":    "//go:build unix\n\npackage l\n\nfunc on() bool { return true }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, stderr, code := runCLI(t, "index", "--root", root); code != exitOK {
+		t.Fatalf("index: %d %s", code, stderr)
+	}
+	out, stderr, code := runCLI(t, "related", "--root", root, "l.go::@Use")
+	if code != exitOK {
+		t.Fatalf("related: %d %s", code, stderr)
+	}
+	for _, want := range []string{
+		"  on_unix.go:5  on  (function)  <- line 3  [build: unix]\n",
+		"  on_windows.go:3  on  (function)  <- line 3  [build: windows]\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -102,6 +102,11 @@ type Ref struct {
 	// (a language with a global namespace, C without the header), not
 	// through the scoping rules.
 	Guess bool `json:"guess,omitempty"`
+	// Build is the build constraint of the Go file holding a callee's
+	// definition or a caller's call ("windows", "linux && amd64", a
+	// //go:build line's expression), "" when it builds everywhere: a
+	// function defined once per platform is listed once per variant.
+	Build string `json:"build,omitempty"`
 }
 
 type span struct{ start, end int }

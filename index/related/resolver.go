@@ -30,6 +30,9 @@ type parsed struct {
 	lines     []int
 	// imports are the files each import binding reaches, resolved once.
 	imports map[int][]string
+	// build is a Go file's build constraint, read once (gobuild.go).
+	build    *goBuild
+	hasBuild bool
 }
 
 // hit is one definition a reference resolves to.
@@ -49,10 +52,14 @@ type resolver struct {
 	files map[string]*parsed
 	// globals caches, per name, the files defining it (global fallback).
 	globals map[string][]string
+	// together caches whether two Go build constraints, by their labels,
+	// hold on one platform.
+	together map[[2]string]bool
 }
 
 func newResolver(tx *store.Tx, w *workspace) *resolver {
-	return &resolver{tx: tx, w: w, files: map[string]*parsed{}, globals: map[string][]string{}}
+	return &resolver{tx: tx, w: w, files: map[string]*parsed{}, globals: map[string][]string{},
+		together: map[[2]string]bool{}}
 }
 
 // file reads p (nil when it is not in the index); it is parsed on demand.
@@ -434,12 +441,17 @@ func (r *resolver) container(p *parsed, in int) []hit {
 }
 
 // resolve maps one reference of p to the definitions it reaches. guess is
-// set when only a global name match found them. A call reaches what runs:
+// set when only a global name match found them. A Go file reaches only the
+// definitions of files built on a platform it is built on (gobuild.go).
+// A call reaches what runs:
 // a type's constructors where the language has them, and of several
 // overloads those that take as many arguments as the call passes (all of
 // them when none does, or the count cannot tell).
 func (r *resolver) resolve(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
 	hits, guess = r.reach(p, ref)
+	if p.lang == lang.Go {
+		hits = slices.DeleteFunc(hits, func(h hit) bool { return !r.buildsTogether(p, h.p) })
+	}
 	if !ref.Call || len(hits) == 0 {
 		return hits, guess
 	}

@@ -84,7 +84,7 @@ func (e *expander) defRef(h hit) (Ref, error) {
 	if d.Container != "" {
 		sym = d.Container + "." + d.Name
 	}
-	r := Ref{Path: h.p.path, Line: h.line(), Symbol: sym, Kind: d.Kind}
+	r := Ref{Path: h.p.path, Line: h.line(), Symbol: sym, Kind: d.Kind, Build: h.p.buildLabel()}
 	chunks, err := e.chunksOf(h.p.path)
 	if err != nil {
 		return r, err
@@ -260,7 +260,8 @@ func (e *expander) callersIn(f *parsed, targets map[string][]int, isTarget map[i
 		if f.lines == nil {
 			f.lines = lineIndex(f.text)
 		}
-		r := Ref{Path: f.path, Line: lineAt(f.lines, ref.Start), Name: ref.Name, Text: search.LineAt(f.text, ref.Start), Guess: guess}
+		r := Ref{Path: f.path, Line: lineAt(f.lines, ref.Start), Name: ref.Name, Text: search.LineAt(f.text, ref.Start),
+			Guess: guess, Build: f.buildLabel()}
 		k := key{line: r.Line, name: ref.Name}
 		if c := chunkAt(chunks, ref.Start); c >= 0 {
 			ch := chunks[c]
