@@ -97,7 +97,9 @@ func goFileNameConstraint(p string) constraint.Expr {
 // before its package clause), else the AND of its // +build lines.
 func goBuildLines(text []byte) constraint.Expr {
 	var plus constraint.Expr
-	for _, line := range bytes.Split(text, []byte("\n")) {
+	for len(text) > 0 {
+		line, rest, _ := bytes.Cut(text, []byte("\n"))
+		text = rest
 		s := strings.TrimSpace(string(line))
 		if s == "" {
 			continue
