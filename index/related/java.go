@@ -20,10 +20,17 @@ func init() { withScoping(lang.Java, func(s *scoping) { s.names = javaNames }) }
 func javaNames(r *resolver, p *parsed, written string, keep func(*xref.Def) bool) ([]hit, bool) {
 	first, _, ok := strings.Cut(written, ".")
 	if !ok {
-		var hits []hit
-		for i := range p.defs().Defs {
-			if d := &p.d.Defs[i]; d.Name == written && d.Container != "" && isType(d) && (keep == nil || keep(d)) {
-				hits = append(hits, hit{p, i})
+		hits := nestedTypes(p, written, "", keep)
+		for i, imp := range p.defs().Imports {
+			if imp.Local != written || imp.Member != written || len(hits) > 0 {
+				continue
+			}
+			// import a.b.Outer.Inner: the file is Outer's.
+			outer := lastPart(strings.TrimSuffix(imp.Spec, "."+written), ".")
+			for _, q := range r.importFiles(p, i) {
+				if f := r.parsedHolding(q, written, false); f != nil && len(r.topLevel(q, written, keep)) == 0 {
+					hits = append(hits, nestedTypes(f, written, outer, keep)...)
+				}
 			}
 		}
 		return hits, len(hits) > 0
@@ -47,6 +54,24 @@ func splitQualifiedName(s, sep string) (qual, name string) {
 		return s[:i], s[i+len(sep):]
 	}
 	return "", s
+}
+
+// nestedTypes are the types named name nested in the classes of p (in
+// outer alone, when given).
+func nestedTypes(p *parsed, name, outer string, keep func(*xref.Def) bool) []hit {
+	var hits []hit
+	for i := range p.defs().Defs {
+		d := &p.d.Defs[i]
+		if d.Name == name && d.Container != "" && (outer == "" || d.Container == outer) && isType(d) && (keep == nil || keep(d)) {
+			hits = append(hits, hit{p, i})
+		}
+	}
+	return hits
+}
+
+func lastPart(s, sep string) string {
+	_, last := splitQualifiedName(s, sep)
+	return last
 }
 
 // javaPackage lists the other files of p's package: the files of each of

@@ -62,6 +62,25 @@ public class A {
         new NoCtor().go();
         helper(1, 2);
     }
+
+    private final Tool tool = new Tool();
+
+    class Inner {
+        void use() { tool.fix(); }
+    }
+}
+`,
+	"src/main/java/com/x/Tool.java": "package com.x;\n\nclass Tool {\n    void fix() {}\n}\n",
+	"src/test/java/com/y/UseNested.java": `package com.y;
+
+import com.x.A.Nested;
+import com.x.A;
+
+class UseNested {
+    void use() {
+        new Nested(1).run();
+        new A.NoCtor() {}.go();
+    }
 }
 `,
 	"src/test/java/com/x/ATest.java": `package com.x;
@@ -91,6 +110,15 @@ func TestJavaNestedOverloadsAndSourceRoots(t *testing.T) {
 		a + ":5 A.helper (method) <- 5",
 		a + ":9 Nested.Nested (method) <- 6",
 	})
+	// An imported nested class; an anonymous subclass's members are its
+	// base's; an inner class reaches its outer class's fields.
+	check(t, "UseNested callees", calleesOf(expand(t, db, "src/test/java/com/y/UseNested.java::@UseNested.use")), []string{
+		a + ":8 Nested.Nested (method) <- 8",
+		a + ":10 Nested.run (method) <- 8",
+		a + ":13 A.NoCtor (class) <- 9",
+		a + ":14 NoCtor.go (method) <- 9",
+	})
+	check(t, "Inner.use callees", calleesOf(expand(t, db, a+"::@A.Inner.use")), []string{"src/main/java/com/x/Tool.java:4 Tool.fix (method) <- 26"})
 	// helper(int) alone (line 4): called from the nested class only.
 	check(t, "helper(int) callers", callersOf(expand(t, db, a+"::4,4")), []string{a + ":10 A.Nested.run (method) calls helper"})
 	check(t, "helper(int, int) callers", callersOf(expand(t, db, a+"::5,5")), []string{
@@ -99,5 +127,6 @@ func TestJavaNestedOverloadsAndSourceRoots(t *testing.T) {
 		"src/test/java/com/x/ATest.java:6 ATest.test (method) calls Nested"})
 	// The class's span holds go() too.
 	check(t, "NoCtor callers", callersOf(expand(t, db, a+"::@A.NoCtor")), []string{
-		a + ":19 A.make (method) calls NoCtor", a + ":19 A.make (method) calls go"})
+		a + ":19 A.make (method) calls NoCtor", a + ":19 A.make (method) calls go",
+		"src/test/java/com/y/UseNested.java:9 UseNested.use (method) calls NoCtor", "src/test/java/com/y/UseNested.java:9 UseNested.use (method) calls go"})
 }

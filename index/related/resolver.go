@@ -315,9 +315,6 @@ func (r *resolver) typeNamed(p *parsed, t string) (hits []hit, guess bool) {
 		if hits = r.qualified(p, qual, name, isType); len(hits) > 0 {
 			return hits, false
 		}
-		if slices.ContainsFunc(p.defs().Imports, func(imp xref.Import) bool { return imp.Local == qual }) {
-			return nil, false
-		}
 		// A qualifier that names a type: a type nested in it (Outer.Inner).
 		outers, g := r.typeNamed(p, qual)
 		for _, o := range outers {
@@ -325,6 +322,9 @@ func (r *resolver) typeNamed(p *parsed, t string) (hits []hit, guess bool) {
 		}
 		if len(hits) > 0 {
 			return dedupHits(hits), g
+		}
+		if slices.ContainsFunc(p.defs().Imports, func(imp xref.Import) bool { return imp.Local == qual }) {
+			return nil, false
 		}
 		// Else a namespace written out: its last part names the type as a
 		// bare name would.
@@ -556,11 +556,14 @@ func (r *resolver) reach(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
 	default:
 		return nil, false
 	}
-	for _, m := range chain {
+	for k, m := range chain {
 		name, res := member(m)
 		var next []hit
 		for _, t := range recv {
 			next = append(next, r.members(t, name, 0)...)
+		}
+		if len(next) == 0 && k == 0 && ref.Via == xref.Self && scopings[p.lang].outerScope {
+			next = r.outerMembers(recv, name) // an outer class's field
 		}
 		recv = r.typesOf(next, res)
 	}

@@ -567,9 +567,9 @@ func (x *javaX) valueOf(n *sitter.Node) Val {
 		}
 		return x.value(obj).Then(x.text(name))
 	case "object_creation_expression":
-		if childOfType(n, "class_body") == nil {
-			return typed(x.baseType(field(n, "type")))
-		}
+		// An anonymous class's members are its base's or override them:
+		// new TypeToken<T>() {}.getType() calls TypeToken's.
+		return typed(x.baseType(field(n, "type")))
 	case "cast_expression":
 		return typed(x.baseType(field(n, "type")))
 	case "parenthesized_expression":
