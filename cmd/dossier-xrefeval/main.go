@@ -115,6 +115,10 @@ func run(truthPath, root string, n int, seed uint64, show int) (*Report, error) 
 			sym = d.Container + "." + d.Name
 		}
 		target := related.Target{Path: d.Path, Symbol: sym}
+		if d.End > 0 {
+			// The symbol names every overload: the lines name one.
+			target = related.Target{Path: d.Path, Start: d.Line, End: d.End}
+		}
 		var x *related.Expansion
 		err := db.View(func(tx *store.Tx) error {
 			var err error
@@ -142,17 +146,18 @@ func run(truthPath, root string, n int, seed uint64, show int) (*Report, error) 
 
 type eval struct {
 	t       *truth.File
-	byName  map[[3]string]int // path, container, name -> def
-	files   map[string]bool   // files the truth knows
+	byName  map[[3]string][]int // path, container, name -> defs (several: overloads)
+	files   map[string]bool     // files the truth knows
 	callees map[int]map[int]int
 	callers map[int]map[int]int
 }
 
 func newEval(t *truth.File) *eval {
-	e := &eval{t: t, byName: map[[3]string]int{}, files: map[string]bool{}, callees: map[int]map[int]int{},
+	e := &eval{t: t, byName: map[[3]string][]int{}, files: map[string]bool{}, callees: map[int]map[int]int{},
 		callers: map[int]map[int]int{}}
 	for i, d := range t.Defs {
-		e.byName[[3]string{d.Path, d.Container, d.Name}] = i
+		k := [3]string{d.Path, d.Container, d.Name}
+		e.byName[k] = append(e.byName[k], i)
 		e.files[d.Path] = true
 	}
 	for _, ed := range t.Edges {
@@ -189,14 +194,36 @@ func (e *eval) sample(n int, seed uint64) []int {
 	return all
 }
 
-// lookup maps a ref's path and "Container.Name" symbol to a truth def.
-func (e *eval) lookup(path, symbol string) (int, bool) {
-	container, name := "", symbol
-	if i := strings.LastIndexByte(symbol, '.'); i >= 0 {
-		container, name = symbol[:i], symbol[i+1:]
+// lookup maps a ref's path and "Container.Name" symbol to a truth def;
+// of several overloads, the one in the caller's chunk, or for a callee the
+// first at or after the ref's line (its chunk's start).
+func (e *eval) lookup(r related.Ref) (int, bool) {
+	container, name := "", r.Symbol
+	if i := strings.LastIndexByte(r.Symbol, '.'); i >= 0 {
+		container, name = r.Symbol[:i], r.Symbol[i+1:]
 	}
-	i, ok := e.byName[[3]string{path, container, name}]
-	return i, ok
+	cands := e.byName[[3]string{r.Path, container, name}]
+	if len(cands) <= 1 {
+		return firstOf(cands)
+	}
+	best, bestLine := -1, 0
+	for _, i := range cands {
+		line := e.t.Defs[i].Line
+		if r.StartLine > 0 && r.StartLine <= line && line <= r.EndLine {
+			return i, true
+		}
+		if r.StartLine == 0 && line >= r.Line && (best < 0 || line < bestLine) {
+			best, bestLine = i, line
+		}
+	}
+	return best, best >= 0
+}
+
+func firstOf(list []int) (int, bool) {
+	if len(list) == 0 {
+		return 0, false
+	}
+	return list[0], true
 }
 
 // sampled are the kinds of definition whose callees and callers the
@@ -227,7 +254,7 @@ func (e *eval) score(target int, x *related.Expansion, rep *Report) {
 			if !e.files[r.Path] {
 				continue // another platform's file: the truth has not checked it
 			}
-			i, ok := e.lookup(r.Path, r.Symbol)
+			i, ok := e.lookup(r)
 			if !ok {
 				i, ok = e.within(r)
 			}

@@ -13,10 +13,14 @@ type File struct {
 }
 
 // Def is a function or method of the repository; Line is the line of its
-// name, Container its receiver type or class ("" at top level).
+// name, Container its receiver type or class ("" at top level). End, when
+// the truth gives it (javatruth), is the last line of its declaration: the
+// comparator then selects the lines Line to End, one overload, rather than
+// the symbol, which names them all.
 type Def struct {
 	Path      string `json:"path"`
 	Line      int    `json:"line"`
+	End       int    `json:"end,omitempty"`
 	Name      string `json:"name"`
 	Container string `json:"container"`
 	Kind      string `json:"kind,omitempty"`
