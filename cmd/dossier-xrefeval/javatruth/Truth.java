@@ -12,8 +12,10 @@
 // whose receiver's type comes from a missing library stays unresolved and
 // is no edge (javac attributes the rest). A method invocation, an explicit
 // this(...)/super(...), a method reference and a `new` of a class with a
-// declared constructor are edges to the method or constructor javac
-// selects, overloads told apart, when it is declared in the given sources.
+// declared constructor (an anonymous class's base's, for `new T() {...}`)
+// are edges to the method or constructor javac selects, overloads told
+// apart, when it is declared in the given sources; the super() javac adds
+// to a constructor that calls none is not.
 // The caller is the innermost named method or constructor around the call:
 // lambdas and anonymous classes belong to it, as in dossier. Container is
 // the simple name of the declaring class; a constructor is named as it.
@@ -186,7 +188,9 @@ public class Truth {
 
         @Override
         public Void visitMethodInvocation(MethodInvocationTree t, Void v) {
-            if (written(t.getMethodSelect())) edge(t, new TreePath(getCurrentPath(), t.getMethodSelect()));
+            if (written(t.getMethodSelect()) || inAnonymousClass()) {
+                edge(t, new TreePath(getCurrentPath(), t.getMethodSelect()));
+            }
             return super.visitMethodInvocation(t, v);
         }
 
@@ -200,6 +204,19 @@ public class Truth {
         public Void visitNewClass(NewClassTree t, Void v) {
             if (t.getClassBody() == null) edge(t, getCurrentPath());
             return super.visitNewClass(t, v);
+        }
+
+        /**
+         * inAnonymousClass tells the super(...) javac adds to an anonymous class's constructor: `new T(args) {}`
+         * calls T's constructor, as it does without a body.
+         */
+        boolean inAnonymousClass() {
+            for (TreePath p = getCurrentPath(); p != null; p = p.getParentPath()) {
+                if (p.getLeaf() instanceof MethodTree) {
+                    return p.getParentPath().getLeaf() instanceof ClassTree c && c.getSimpleName().isEmpty();
+                }
+            }
+            return false;
         }
 
         /** written tells a call the source spells from the super() javac adds to a constructor. */
