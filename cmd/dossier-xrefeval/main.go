@@ -1,6 +1,7 @@
 // Command dossier-xrefeval measures related's callees and callers against
 // the true call edges of a repository (written by gotruth for Go, by
-// tstruth/truth.mjs for TypeScript): it samples definitions, expands each
+// tstruth/truth.mjs for TypeScript, by javatruth/Truth.java for Java): it
+// samples definitions, expands each
 // as path::@Container.Name, maps the refs back to definitions and prints
 // precision and recall, micro-averaged over (target, definition) pairs.
 //
@@ -62,7 +63,7 @@ func main() {
 	show := flag.Int("show", 15, "misses and false hits to list")
 	flag.Parse()
 	if *truthPath == "" {
-		fmt.Fprintln(os.Stderr, "dossier-xrefeval: -truth is required (write one with gotruth or tstruth/truth.mjs)")
+		fmt.Fprintln(os.Stderr, "dossier-xrefeval: -truth is required (write one with gotruth, tstruth/truth.mjs or javatruth/Truth.java)")
 		os.Exit(2)
 	}
 	rep, err := run(*truthPath, *root, *n, *seed, *show)

@@ -1,6 +1,7 @@
 // Package truth is the ground-truth file format of dossier-xrefeval: the
 // call edges a type checker finds in one repository, written by gotruth
-// (Go) and tstruth/truth.mjs (TypeScript) and read by the comparator.
+// (Go), tstruth/truth.mjs (TypeScript) and javatruth/Truth.java (Java) and
+// read by the comparator.
 package truth
 
 // File is the ground truth of one repository.
