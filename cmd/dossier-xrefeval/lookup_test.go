@@ -20,7 +20,7 @@ func TestLookupOverloads(t *testing.T) {
 		want int
 	}{
 		{related.Ref{Path: "A.java", Symbol: "A.f", Line: 11, StartLine: 8, EndLine: 12}, 1}, // a caller
-		{related.Ref{Path: "A.java", Symbol: "A.f", Line: 7}, 1},                              // a callee, its doc comment first
+		{related.Ref{Path: "A.java", Symbol: "A.f", Line: 7}, 1},                             // a callee, its doc comment first
 		{related.Ref{Path: "A.java", Symbol: "A.f", Line: 3}, 0},
 		{related.Ref{Path: "A.java", Symbol: "A.g", Line: 13}, 2},
 	} {
