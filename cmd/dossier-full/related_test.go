@@ -171,16 +171,12 @@ func TestRelatedGuessMarked(t *testing.T) {
 // marked with its build constraint.
 func TestRelatedBuildMarked(t *testing.T) {
 	root := t.TempDir()
-	for rel, text := range map[string]string{
+	writeTree(t, root, map[string]string{
 		"go.mod":        "module example.com/l\n",
 		"l.go":          "package l\n\nfunc Use() bool { return on() }\n",
 		"on_windows.go": "package l\n\nfunc on() bool { return false }\n",
 		"on_unix.go":    "//go:build unix\n\npackage l\n\nfunc on() bool { return true }\n",
-	} {
-		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if _, stderr, code := runCLI(t, "index", "--root", root); code != exitOK {
 		t.Fatalf("index: %d %s", code, stderr)
 	}
