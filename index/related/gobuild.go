@@ -53,8 +53,8 @@ func goBuildOf(p string, text []byte) *goBuild {
 	if x := goFileNameConstraint(p); x != nil {
 		parts = append(parts, x)
 	}
-	if x := goBuildLines(text); x != nil {
-		parts = append(parts, x)
+	if x := goBuildLines(text); x != nil && (len(parts) == 0 || x.String() != parts[0].String()) {
+		parts = append(parts, x) // x_windows.go saying //go:build windows is windows once
 	}
 	if len(parts) == 0 {
 		return nil

@@ -76,4 +76,14 @@ func TestGoBuildConstraints(t *testing.T) {
 			t.Errorf("%s with %s: %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
+	for text, want := range map[string]string{
+		"//go:build windows\n\npackage x\n":          "windows",
+		"//go:build !arm64\n\npackage x\n":           "windows && !arm64",
+		"// +build windows\n\npackage x // x\n":      "windows",
+		"package x\n\n//go:build linux\nvar x = 1\n": "windows", // not in the header
+	} {
+		if got := goBuildOf("x_windows.go", []byte(text)).label; got != want {
+			t.Errorf("label of x_windows.go with %q: %q, want %q", text, got, want)
+		}
+	}
 }
