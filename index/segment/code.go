@@ -166,6 +166,11 @@ type spec struct {
 	// but they are not scopes (an include guard is no parent) and their
 	// condition is not code.
 	conds map[string]bool
+	// overloads are body-less declarations that, followed by a definition
+	// of the same name, are its overload signatures (TypeScript's
+	// `function f(a: A): R;` before `function f(x) {...}`): they join its
+	// span as its doc comments do.
+	overloads map[string]bool
 	// groups are nodes inside a class body whose children are the class's
 	// members (Java's enum_body_declarations, after an enum's constants).
 	groups map[string]bool
@@ -202,6 +207,9 @@ type walker struct {
 	syms     []Symbol
 	seen     map[string]bool // member symbols emitted, by qualified name
 	cls      *sitter.Node    // the class whose body is being walked
+	// after are the named siblings that follow the node being walked by
+	// container, for a look ahead (an overload's definition).
+	after []*sitter.Node
 	// steps counts the nodes the walk has gone through (see spend); past
 	// budget, over is set and the walk stops.
 	steps, budget int
@@ -232,13 +240,16 @@ func (w *walker) text(n *sitter.Node) string { return string(w.src[n.StartByte()
 // container walks the named children of n.
 func (w *walker) container(n *sitter.Node, parents []string, inClass bool) {
 	var prev *sitter.Node
-	for _, c := range w.named(n) {
+	kids, saved := w.named(n), w.after
+	for i, c := range kids {
 		if w.over {
 			return
 		}
+		w.after = kids[i+1:]
 		w.child(n, prev, c, parents, inClass)
 		prev = c
 	}
+	w.after = saved
 	if inClass {
 		w.pending = nil // comments among members belong to the outline
 		return
@@ -251,9 +262,9 @@ func (w *walker) container(n *sitter.Node, parents []string, inClass bool) {
 // (`x := 1 // why`, `} // namespace a`), not the doc of what follows.
 func (w *walker) child(n, prev, c *sitter.Node, parents []string, inClass bool) {
 	trailing := false
-	if w.sp.comments[c.Type()] && len(w.pending) == 0 {
+	if w.comment(c) && len(w.pending) == 0 {
 		if prev != nil {
-			trailing = !w.sp.comments[prev.Type()] && c.StartPoint().Row == prev.EndPoint().Row
+			trailing = !w.comment(prev) && c.StartPoint().Row == prev.EndPoint().Row
 		} else {
 			trailing = c.StartPoint().Row == n.StartPoint().Row && c.StartByte() > n.StartByte()
 		}
@@ -270,10 +281,9 @@ func (w *walker) child(n, prev, c *sitter.Node, parents []string, inClass bool) 
 
 func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 	typ := c.Type()
-	if w.sp.comments[typ] || w.sp.attrs[typ] {
+	if w.comment(c) || w.sp.attrs[typ] {
 		if len(w.pending) > 0 {
-			last := w.pending[len(w.pending)-1]
-			if int(c.StartPoint().Row) > int(last.EndPoint().Row)+1 {
+			if w.detached(c) {
 				w.flushPending()
 			}
 		}
@@ -304,6 +314,8 @@ func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 	}
 	it := inner.Type()
 	switch {
+	case w.sp.overloads[it] && w.overloaded(inner):
+		w.pending = append(w.pending, c)
 	case w.sp.funcs[it] && inClass && w.body(inner) == nil:
 		// A body-less member (interface or abstract method) lives in the
 		// outline, and is a symbol of its own there.
@@ -344,6 +356,22 @@ func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 		}
 		w.addLeftover(c, false)
 	}
+}
+
+// overloaded reports whether the signature n is followed, past comments,
+// by a function or another signature of its name: the last one of an
+// overload set takes the others into its span.
+func (w *walker) overloaded(n *sitter.Node) bool {
+	name, _ := w.nameOf(n)
+	for _, s := range w.after {
+		if w.comment(s) {
+			continue
+		}
+		u := w.unwrap(s)
+		other, _ := w.nameOf(u)
+		return other == name && w.sp.funcs[u.Type()]
+	}
+	return false
 }
 
 // unwrap returns the definition inside wrapper nodes (decorators, exports,
@@ -414,8 +442,7 @@ func (w *walker) docStart(n *sitter.Node) (int, string) {
 	if len(w.pending) == 0 {
 		return start, ""
 	}
-	last := w.pending[len(w.pending)-1]
-	if int(last.EndPoint().Row)+1 < int(n.StartPoint().Row) {
+	if w.detached(n) {
 		// Detached comments are top-level code that ends before n.
 		w.flushPending()
 		w.flushLeftover()
@@ -425,12 +452,25 @@ func (w *walker) docStart(n *sitter.Node) (int, string) {
 	// Attributes are code, not documentation.
 	var docs []string
 	for _, c := range w.pending {
-		if w.sp.comments[c.Type()] {
+		if w.comment(c) {
 			docs = append(docs, w.text(c))
 		}
 	}
 	w.pending = nil
 	return start, strings.Join(docs, "\n")
+}
+
+// comment reports whether n is a comment. A comment is an extra node,
+// and tree-sitter's cursor can give an extra its parent's alias as its
+// type (a comment in a TypeScript interface is an "interface_body").
+func (w *walker) comment(n *sitter.Node) bool { return w.sp.comments[n.Type()] || n.IsExtra() }
+
+// detached reports whether a blank line parts n from the pending nodes
+// above it, which then doc nothing; an overload signature is never parted
+// from the definition it belongs to.
+func (w *walker) detached(n *sitter.Node) bool {
+	last := w.pending[len(w.pending)-1]
+	return !w.sp.overloads[w.unwrap(last).Type()] && last.EndPoint().Row+1 < n.StartPoint().Row
 }
 
 // headerComments returns the comments between a definition's name and its
@@ -443,7 +483,7 @@ func (w *walker) headerComments(n *sitter.Node) []*sitter.Node {
 	}
 	var out []*sitter.Node
 	for _, c := range w.named(n) {
-		if w.sp.comments[c.Type()] && c.StartByte() >= name.EndByte() && c.EndByte() <= body.StartByte() {
+		if w.comment(c) && c.StartByte() >= name.EndByte() && c.EndByte() <= body.StartByte() {
 			out = append(out, c)
 		}
 	}
@@ -569,7 +609,7 @@ func (w *walker) extend(start, end int, isImport, comment bool) {
 // flushPending turns comments that doc nothing into top-level code.
 func (w *walker) flushPending() {
 	for _, c := range w.pending {
-		w.extend(int(c.StartByte()), int(c.EndByte()), false, w.sp.comments[c.Type()])
+		w.extend(int(c.StartByte()), int(c.EndByte()), false, w.comment(c))
 	}
 	w.pending = nil
 }

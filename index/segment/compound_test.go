@@ -13,7 +13,9 @@ import (
 // TestNestedDefinitions checks that definitions the generic rules used to
 // miss are chunks of their own: Python's under module-level `if`, `try`
 // (every clause) and `with`; Rust's unit and tuple structs; the methods,
-// constructors and nested classes of a Java enum with a body.
+// constructors and nested classes of a Java enum with a body; TypeScript's
+// overload signatures (in their definition's span), `declare function`s
+// and the definitions in `declare global {}`.
 func TestNestedDefinitions(t *testing.T) {
 	tests := []struct {
 		file, language string
@@ -24,6 +26,9 @@ func TestNestedDefinitions(t *testing.T) {
 			"method Fallback.go 17-18", "function fine 20-21", "function done 23-24", "function reader 27-28"}},
 		{"nested/ids.rs", lang.Rust, []string{
 			"struct Marker 1-2", "struct Id 4-5", "struct Pair 7-7", "struct Full 9-9", "trait Shape 11-13"}},
+		{"nested/overloads.ts", lang.TypeScript, []string{
+			"function visit 3-10", "function hash 12-12", "interface Window 15-17", "interface Errors 20-24",
+			"class Base 26-33", "method Base.partial 28-32"}},
 		{"nested/Color.java", lang.Java, []string{
 			"enum Color 3-21", "method Color.Color 12-12", "method Color.code 14-14", "method Color.parse 16-16",
 			"class Color.Helper 18-20", "method Color.Helper.n 19-19"}},
@@ -54,6 +59,8 @@ func TestNestedDefinitions(t *testing.T) {
 		{"nested/Named.java", lang.Java, "method Named.label 4-5"},
 		{"nested/Named.java", lang.Java, "method Tag.value 11-11"},
 		{"nested/ids.rs", lang.Rust, "method Shape.area 12-12"},
+		{"nested/overloads.ts", lang.TypeScript, "method Errors.format 21-23"},
+		{"nested/overloads.ts", lang.TypeScript, "method Base.run 27-27"},
 	} {
 		_, res := readFixture(t, p, tt.file, tt.language)
 		var got []string

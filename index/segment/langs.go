@@ -139,10 +139,16 @@ var specs = map[string]*spec{
 
 func jsSpec() *spec {
 	return &spec{
-		funcs: set("function_declaration", "generator_function_declaration", "method_definition"),
+		// Signatures are functions without a body: a `declare function`,
+		// an interface's or abstract class's method, or an overload.
+		funcs: set("function_declaration", "generator_function_declaration", "method_definition",
+			"function_signature", "method_signature", "abstract_method_signature"),
+		overloads: set("function_signature", "method_signature"),
 		classes: map[string]Kind{"class_declaration": Class, "abstract_class_declaration": Class, "class": Class,
 			"interface_declaration": Interface, "enum_declaration": Enum},
-		containers: set("internal_module", "module"),
+		// A statement block at the top level is `declare global { ... }`'s.
+		containers: set("internal_module", "module", "statement_block"),
+		bodyless:   set("statement_block"),
 		decls:      map[string]Kind{"type_alias_declaration": TypeDef},
 		wrappers:   map[string]string{"export_statement": "declaration", "ambient_declaration": "", "expression_statement": ""},
 		comments:   set("comment"),
@@ -289,7 +295,7 @@ func goTypes(w *walker, n, outer *sitter.Node, parents []string, _ bool) bool {
 	var prev *sitter.Node
 	for _, c := range kids {
 		switch {
-		case w.sp.comments[c.Type()]:
+		case w.comment(c):
 			w.child(n, prev, c, parents, false)
 		case c.Type() == "type_spec" || c.Type() == "type_alias":
 			w.flushLeftover()

@@ -60,7 +60,7 @@ func (w *walker) addMembers(ms []member, outer *sitter.Node, parents []string) {
 // pendingDoc is where n starts with the comments and attributes directly
 // above it, which the walker holds as pending (see docStart).
 func (w *walker) pendingDoc(n *sitter.Node) int {
-	if len(w.pending) == 0 || w.pending[len(w.pending)-1].EndPoint().Row+1 < n.StartPoint().Row {
+	if len(w.pending) == 0 || w.detached(n) {
 		return int(n.StartByte())
 	}
 	return int(w.pending[0].StartByte())
@@ -75,7 +75,7 @@ func (w *walker) docAbove(n *sitter.Node, sibs []*sitter.Node) int {
 	if i == len(sibs) || sibs[i].StartByte() != n.StartByte() {
 		return start
 	}
-	note := func(x *sitter.Node) bool { return w.sp.comments[x.Type()] || w.sp.attrs[x.Type()] }
+	note := func(x *sitter.Node) bool { return w.comment(x) || w.sp.attrs[x.Type()] }
 	for j := i - 1; j >= 0 && note(sibs[j]) && sibs[j].EndPoint().Row+1 >= row && sibs[j].EndPoint().Row < row; j-- {
 		if w.trails(int(sibs[j].StartByte())) {
 			break
@@ -353,7 +353,15 @@ func jsMembers(n, outer, cls *sitter.Node, src []byte) []member {
 		var out []member
 		for _, d := range decls {
 			name, v := d.ChildByFieldName("name"), d.ChildByFieldName("value")
-			if d.Type() != "variable_declarator" || name == nil || name.Type() != "identifier" {
+			if d.Type() != "variable_declarator" || name == nil {
+				continue
+			}
+			if name.Type() != "identifier" {
+				// A destructuring (`export const { GET, POST } = handlers()`)
+				// defines each name it binds, with the declaration's span.
+				for _, b := range jsBindings(name, src, nil) {
+					out = append(out, member{name: b, kind: kind, node: outer})
+				}
 				continue
 			}
 			if jsFunction(v) && len(decls) == 1 {
@@ -365,6 +373,27 @@ func jsMembers(n, outer, cls *sitter.Node, src []byte) []member {
 		return out
 	}
 	return nil
+}
+
+// jsBindings appends the names a destructuring pattern binds: `{ a, b: c,
+// d = 1, ...e }` binds a, c, d and e; `[x, [y], ...z]` x, y and z.
+func jsBindings(p *sitter.Node, src []byte, out []string) []string {
+	if p == nil {
+		return out
+	}
+	switch p.Type() {
+	case "identifier", "shorthand_property_identifier_pattern":
+		return append(out, content(p, src))
+	case "pair_pattern":
+		return jsBindings(p.ChildByFieldName("value"), src, out)
+	case "object_assignment_pattern", "assignment_pattern":
+		return jsBindings(p.ChildByFieldName("left"), src, out)
+	case "object_pattern", "array_pattern", "rest_pattern":
+		for _, c := range children(p, "") {
+			out = jsBindings(c, src, out)
+		}
+	}
+	return out
 }
 
 // jsObject lists the methods of an object literal bound to a name

@@ -80,8 +80,18 @@ var memberFixtures = []struct {
 		{EnumMember, "Mode.Fast", 42, 42},
 		{EnumMember, "Mode.Safe", 42, 42},
 		{Field, "Props.title", 45, 45},
+		{Method, "Props.onClick", 46, 46},
 		{Field, "Store.repo", 52, 52},
 		{Field, "Store.name", 52, 52},
+		// A destructuring defines each name it binds.
+		{Const, "GET", 55, 56},
+		{Const, "post", 55, 56},
+		{Const, "limit", 55, 56},
+		{Const, "rest", 55, 56},
+		{Var, "first", 57, 57},
+		{Var, "second", 57, 57},
+		{Var, "nested", 57, 57},
+		{Var, "others", 57, 57},
 	}},
 	{file: "shapes.rs", language: lang.Rust, want: []wantSym{
 		{Const, "MAX_SIDE", 3, 4},

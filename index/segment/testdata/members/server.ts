@@ -51,3 +51,7 @@ export const handler = (x: number) => x * 2;
 export class Store {
   constructor(private readonly repo: Repo, public name = "s", plain: number) {}
 }
+
+/** The route's handlers. */
+export const { GET, POST: post, limit = 10, ...rest } = handlers();
+let [first, , second = 2, [nested], ...others] = pairs();
