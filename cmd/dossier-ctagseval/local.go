@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/dossierhq/dossier/index/grammar"
+	"github.com/dossierhq/dossier/index/lang"
+)
+
+// functions are the syntax node types, over the grammars, of a function,
+// method, constructor, lambda or closure: what is in the body of one is a
+// local definition.
+var functions = set("function_declaration", "function_definition", "method_definition", "method_declaration",
+	"constructor_declaration", "compact_constructor_declaration", "arrow_function", "function_expression",
+	"function", "generator_function", "generator_function_declaration", "function_item", "closure_expression",
+	"func_literal", "lambda", "lambda_expression")
+
+// localTags marks the tags that lie in the body of a function, method or
+// callback, by the file's syntax tree: ctags scopes a definition in a named
+// function, but not one in an anonymous callback (a test's), and it lists
+// both. The index keeps such definitions in their function's chunk.
+func localTags(root string, tags []tag) (map[int]bool, error) {
+	byPath := map[string][]int{}
+	for i, t := range tags {
+		byPath[t.Path] = append(byPath[t.Path], i)
+	}
+	ps := sitter.NewParser()
+	defer ps.Close()
+	out := map[int]bool{}
+	for path, is := range byPath {
+		src, err := os.ReadFile(filepath.Join(root, path))
+		if err != nil {
+			return nil, err
+		}
+		language := lang.Detect(path, src)
+		if !grammar.Has(language) {
+			continue // not a grammar the index parses: nothing is local
+		}
+		ps.SetLanguage(grammar.Of(language))
+		tree, err := ps.ParseCtx(context.Background(), nil, src)
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", path, err)
+		}
+		starts := lineStarts(src)
+		for _, i := range is {
+			if inBody(tree.RootNode(), src, starts, tags[i].Line) {
+				out[i] = true
+			}
+		}
+		tree.Close()
+	}
+	return out, nil
+}
+
+// inBody reports whether the code that starts line (1-based) lies in a
+// function's body.
+func inBody(root *sitter.Node, src []byte, starts []int, line int) bool {
+	if line < 1 || line > len(starts) {
+		return false
+	}
+	off := starts[line-1]
+	for off < len(src) && (src[off] == ' ' || src[off] == '\t') {
+		off++
+	}
+	p := sitter.Point{Row: uint32(line - 1), Column: uint32(off - starts[line-1])}
+	for n := root.NamedDescendantForPointRange(p, p); n != nil; {
+		parent := n.Parent()
+		if parent == nil {
+			return false
+		}
+		if functions[parent.Type()] {
+			if b := parent.ChildByFieldName("body"); b != nil && b.StartByte() == n.StartByte() && b.EndByte() == n.EndByte() {
+				return true
+			}
+		}
+		n = parent
+	}
+	return false
+}
+
+func lineStarts(src []byte) []int {
+	starts := []int{0}
+	for i := bytes.IndexByte(src, '\n'); i >= 0; {
+		starts = append(starts, starts[len(starts)-1]+i+1)
+		i = bytes.IndexByte(src[starts[len(starts)-1]:], '\n')
+	}
+	return starts
+}
