@@ -16,6 +16,10 @@ package store
 // traits and further bases (mixins), relations narrowing another (of) and
 // where a model's fields are: facts written before answer model: and
 // route: walks by the old name-based roles.
+// 15: TypeScript symbols of destructurings, overload signatures (in their
+// definition's span), `declare function`s, interface and abstract methods
+// and `declare global {}`'s definitions: a TypeScript file indexed before
+// has other chunks and symbols.
 const SchemaVersion = 15
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
