@@ -49,7 +49,6 @@ type tag struct {
 	Path      string `json:"path"`
 	Pattern   string `json:"pattern"`
 	Line      int    `json:"line"`
-	End       int    `json:"end"`
 	Kind      string `json:"kind"`
 	Scope     string `json:"scope"`
 	ScopeKind string `json:"scopeKind"`
@@ -67,7 +66,7 @@ func runCtags(root, language string) ([]tag, string, error) {
 		return nil, "", fmt.Errorf("ctags is %q, not Universal Ctags (apt-get install universal-ctags)", version)
 	}
 	cmd := exec.Command("ctags", "-R", "--languages="+language, "--exclude=.dossier", "--exclude=.git",
-		"--output-format=json", "--fields=+nKZe", "-f", "-", ".")
+		"--output-format=json", "--fields=+nKZ", "-f", "-", ".")
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -16,6 +16,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -51,7 +52,7 @@ type Report struct {
 func main() {
 	root := flag.String("root", ".", "the repository to measure")
 	language := flag.String("lang", "", "ctags language: "+strings.Join(languages(), ", "))
-	fresh := flag.Bool("fresh", false, "remove the repository's index and build it from scratch first")
+	fresh := flag.Bool("fresh", false, "remove the repository's index.db and build it from scratch first")
 	show := flag.Int("show", 30, "misses to list")
 	asJSON := flag.Bool("json", false, "print JSON")
 	flag.Parse()
@@ -79,7 +80,7 @@ func run(root, language string, fresh bool, show int) (*Report, error) {
 		return nil, err
 	}
 	if fresh {
-		if err := os.RemoveAll(filepath.Dir(store.Path(root))); err != nil {
+		if err := os.Remove(store.Path(root)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
 	}
