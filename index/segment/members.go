@@ -341,6 +341,27 @@ func jsMembers(n, outer, cls *sitter.Node, src []byte) []member {
 		if inClass && cls.Type() == "enum_declaration" {
 			return []member{{name: content(n, src), kind: EnumMember, node: n}}
 		}
+	case "assignment_expression":
+		// `Axios.prototype.request = function (...) {...}`, `axios.all =
+		// (p) => ...`: a method of the object, prototype left out.
+		left := n.ChildByFieldName("left")
+		if inClass || left == nil || left.Type() != "member_expression" || !jsFunction(n.ChildByFieldName("right")) {
+			return nil
+		}
+		obj, prop := left.ChildByFieldName("object"), left.ChildByFieldName("property")
+		if obj == nil || prop == nil || obj.Type() != "identifier" && obj.Type() != "member_expression" {
+			return nil
+		}
+		var sub []string
+		switch path := strings.TrimSuffix(content(obj, src), ".prototype"); path {
+		case "prototype", "exports", "module.exports":
+			// A prototype bound to a name, a CommonJS export: no parent.
+		case "module":
+			return nil // module.exports = function: the module, not a method
+		default:
+			sub = strings.Split(path, ".")
+		}
+		return []member{{name: jsName(prop, src), kind: Method, node: outer, sub: sub}}
 	case "lexical_declaration", "variable_declaration":
 		if inClass {
 			return nil

