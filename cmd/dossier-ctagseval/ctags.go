@@ -23,6 +23,12 @@ var counted = map[string]map[string]bool{
 	"JavaScript": set("function", "generator", "method", "getter", "setter", "class"),
 	"Rust":       set("function", "method", "struct", "enum", "interface", "typedef"),
 	"Java":       set("method", "class", "interface", "enum", "annotation"),
+	"C":          set("function", "struct", "union", "enum", "typedef"),
+	"C++":        set("function", "class", "struct", "union", "enum", "typedef"),
+	"C#":         set("method", "class", "interface", "struct", "enum"),
+	"PHP":        set("function", "class", "interface", "trait"),
+	"Ruby":       set("method", "singletonMethod", "class", "module"),
+	"Sh":         set("function"),
 }
 
 func set(ks ...string) map[string]bool {
@@ -105,13 +111,16 @@ func firstBytes(s string, n int) string {
 
 // Reasons a counted kind's tag is left out of the figure.
 const (
-	leftLocal = "local definitions (in a function or method body)"
-	leftAlias = "ctags errors: lines that declare no type alias read as one (import lists, keyof, instanceof)"
+	leftLocal   = "local definitions (in a function or method body)"
+	leftAnon    = "names ctags makes up for anonymous functions and types (AnonymousFunction…, __anon…)"
+	leftSkipped = "in files the index skips (build output such as bin/ and dist/, .dossierignore; see index -v)"
+	leftAlias   = "ctags errors: lines that declare no type alias read as one (import lists, keyof, instanceof)"
 )
 
 // compare scores tags against the index's symbols.
-// local marks the tags that are local definitions (see localTags).
-func compare(tags []tag, local map[int]bool, syms map[[2]string][]span, language string) *Report {
+// local marks the tags that are local definitions (see localTags), files
+// are the files the index holds.
+func compare(tags []tag, local map[int]bool, files map[string]bool, syms map[[2]string][]span, language string) *Report {
 	rep := &Report{Lang: language, ByKind: map[string][2]int{}, Left: map[string][2]int{}}
 	for i, t := range tags {
 		if !counted[language][t.Kind] {
@@ -120,6 +129,10 @@ func compare(tags []tag, local map[int]bool, syms map[[2]string][]span, language
 		found := holds(syms[[2]string{t.Path, t.Name}], t.Line)
 		var why string
 		switch {
+		case !files[t.Path]:
+			why = leftSkipped
+		case strings.HasPrefix(t.Name, "AnonymousFunction") || strings.HasPrefix(t.Name, "__anon"):
+			why = leftAnon
 		case local[i]:
 			why = leftLocal
 		case t.Kind == "alias" && !aliasLine(t.Pattern, t.Name):

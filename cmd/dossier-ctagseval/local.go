@@ -19,7 +19,8 @@ import (
 var functions = set("function_declaration", "function_definition", "method_definition", "method_declaration",
 	"constructor_declaration", "compact_constructor_declaration", "arrow_function", "function_expression",
 	"function", "generator_function", "generator_function_declaration", "function_item", "closure_expression",
-	"func_literal", "lambda", "lambda_expression")
+	"func_literal", "lambda", "lambda_expression", "local_function_statement", "anonymous_method_expression",
+	"anonymous_function_creation_expression", "method", "singleton_method", "block", "do_block")
 
 // localTags marks the tags that lie in the body of a function, method or
 // callback, by the file's syntax tree: ctags scopes a definition in a named
@@ -49,7 +50,7 @@ func localTags(root string, tags []tag) (map[int]bool, error) {
 		}
 		starts := lineStarts(src)
 		for _, i := range is {
-			if inBody(tree.RootNode(), src, starts, tags[i].Line) {
+			if inBody(tree.RootNode(), src, starts, tags[i]) {
 				out[i] = true
 			}
 		}
@@ -58,17 +59,25 @@ func localTags(root string, tags []tag) (map[int]bool, error) {
 	return out, nil
 }
 
-// inBody reports whether the code that starts line (1-based) lies in a
-// function's body.
-func inBody(root *sitter.Node, src []byte, starts []int, line int) bool {
-	if line < 1 || line > len(starts) {
+// inBody reports whether t's name, where it first comes on t's line (a
+// minified line holds many definitions), lies in a function's body.
+func inBody(root *sitter.Node, src []byte, starts []int, t tag) bool {
+	if t.Line < 1 || t.Line > len(starts) {
 		return false
 	}
-	off := starts[line-1]
-	for off < len(src) && (src[off] == ' ' || src[off] == '\t') {
-		off++
+	off := starts[t.Line-1]
+	end := len(src)
+	if t.Line < len(starts) {
+		end = starts[t.Line]
 	}
-	p := sitter.Point{Row: uint32(line - 1), Column: uint32(off - starts[line-1])}
+	if i := bytes.Index(src[off:end], []byte(t.Name)); i >= 0 {
+		off += i
+	} else {
+		for off < end && (src[off] == ' ' || src[off] == '\t') {
+			off++
+		}
+	}
+	p := sitter.Point{Row: uint32(t.Line - 1), Column: uint32(off - starts[t.Line-1])}
 	for n := root.NamedDescendantForPointRange(p, p); n != nil; {
 		parent := n.Parent()
 		if parent == nil {

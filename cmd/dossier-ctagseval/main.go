@@ -91,7 +91,7 @@ func run(root, language string, fresh bool, show int) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	syms, err := readSymbols(root)
+	syms, files, err := readSymbols(root)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func run(root, language string, fresh bool, show int) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := compare(tags, local, syms, language)
+	rep := compare(tags, local, files, syms, language)
 	rep.Root, rep.Ctags = root, version
 	if out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output(); err == nil {
 		rep.Commit = strings.TrimSpace(string(out))
@@ -126,16 +126,23 @@ func indexRepo(root string) error {
 // span is one index symbol's lines.
 type span struct{ start, end int }
 
-// readSymbols maps path and name to the spans of the index's symbols: a
-// symbol's own span, or its chunk's when it is its chunk's unit.
-func readSymbols(root string) (map[[2]string][]span, error) {
+// readSymbols maps path and name to the spans of the index's symbols (a
+// symbol's own span, or its chunk's when it is its chunk's unit), and
+// lists the files the index holds.
+func readSymbols(root string) (map[[2]string][]span, map[string]bool, error) {
 	db, err := store.Open(store.Path(root), store.Options{ReadOnly: true})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer db.Close()
-	out := map[[2]string][]span{}
+	out, files := map[[2]string][]span{}, map[string]bool{}
 	err = db.View(func(tx *store.Tx) error {
+		if err := tx.Files(func(f store.File) error {
+			files[f.Path] = true
+			return nil
+		}); err != nil {
+			return err
+		}
 		chunks := map[string][]store.Chunk{}
 		var ferr error
 		err := tx.SymbolsWithPrefix("", func(s store.Symbol) bool {
@@ -161,7 +168,7 @@ func readSymbols(root string) (map[[2]string][]span, error) {
 		}
 		return err
 	})
-	return out, err
+	return out, files, err
 }
 
 func print(w io.Writer, r *Report) {
