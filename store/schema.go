@@ -18,8 +18,9 @@ package store
 // route: walks by the old name-based roles.
 // 15: TypeScript symbols of destructurings, overload signatures (in their
 // definition's span), `declare function`s, interface and abstract methods
-// and `declare global {}`'s definitions: a TypeScript file indexed before
-// has other chunks and symbols.
+// and `declare global {}`'s definitions, JavaScript's functions assigned
+// to properties: a TypeScript or JavaScript file indexed before has other
+// chunks and symbols.
 const SchemaVersion = 15
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
