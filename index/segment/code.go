@@ -166,6 +166,9 @@ type spec struct {
 	// but they are not scopes (an include guard is no parent) and their
 	// condition is not code.
 	conds map[string]bool
+	// empty are classes that are definitions without a body too (Ruby's
+	// `class Error < StandardError; end`), chunked verbatim.
+	empty map[string]bool
 	// overloads are body-less declarations that, followed by a definition
 	// of the same name, are its overload signatures (TypeScript's
 	// `function f(a: A): R;` before `function f(x) {...}`): they join its
@@ -330,6 +333,10 @@ func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 		w.emitSymbol(inner, c, w.sp.decls[it], name, append(append([]string(nil), parents...), qual...))
 	case w.sp.classes[it] != "" && w.body(inner) != nil:
 		w.class(inner, c, parents)
+	case w.sp.empty[it]:
+		w.flushLeftover()
+		name, qual := w.nameOf(inner)
+		w.emitSymbol(inner, c, w.sp.classes[it], name, append(append([]string(nil), parents...), qual...))
 	case w.sp.conds[it]:
 		w.conditional(inner, parents)
 	case w.sp.groups[it] && inClass:

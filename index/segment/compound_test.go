@@ -15,7 +15,7 @@ import (
 // (every clause) and `with`; Rust's unit and tuple structs; the methods,
 // constructors and nested classes of a Java enum with a body; TypeScript's
 // overload signatures (in their definition's span), `declare function`s
-// and the definitions in `declare global {}`.
+// and the definitions in `declare global {}`; Ruby's classes without a body.
 func TestNestedDefinitions(t *testing.T) {
 	tests := []struct {
 		file, language string
@@ -29,6 +29,9 @@ func TestNestedDefinitions(t *testing.T) {
 		{"nested/overloads.ts", lang.TypeScript, []string{
 			"function visit 3-10", "function hash 12-12", "interface Window 15-17", "interface Errors 20-24",
 			"class Base 26-33", "method Base.partial 28-32"}},
+		{"nested/errors.rb", lang.Ruby, []string{
+			"module M 1-12", "class M.Error 2-3", "class M.Empty 5-5", "class M.Full 7-11", "method M.Full.self.make 8-10",
+			"class Rack::Builder 14-16"}},
 		{"nested/Color.java", lang.Java, []string{
 			"enum Color 3-21", "method Color.Color 12-12", "method Color.code 14-14", "method Color.parse 16-16",
 			"class Color.Helper 18-20", "method Color.Helper.n 19-19"}},

@@ -122,6 +122,7 @@ var specs = map[string]*spec{
 	lang.Ruby: {
 		funcs:    set("method", "singleton_method"),
 		classes:  map[string]Kind{"class": Class, "module": Module, "singleton_class": Class},
+		empty:    set("class", "module"),
 		comments: set("comment"),
 		imports:  rubyImports,
 		name:     rubyName,

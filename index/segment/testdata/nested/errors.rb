@@ -1,0 +1,16 @@
+module M
+  class Error < StandardError # :nodoc:
+  end
+
+  class Empty; end
+
+  class Full
+    def self.make
+      new
+    end
+  end
+end
+
+class Rack::Builder
+  def x; end
+end
