@@ -19,8 +19,9 @@ package store
 // 15: TypeScript symbols of destructurings, overload signatures (in their
 // definition's span), `declare function`s, interface and abstract methods
 // and `declare global {}`'s definitions, JavaScript's functions assigned
-// to properties, Ruby's classes without a body: a TypeScript, JavaScript
-// or Ruby file indexed before has other chunks and symbols.
+// to properties, Ruby's classes without a body, Ruby's and Bash's
+// definitions under begin/if/unless: a TypeScript, JavaScript, Ruby or
+// Bash file indexed before has other chunks and symbols.
 const SchemaVersion = 15
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the

@@ -181,6 +181,10 @@ type spec struct {
 	// module-level `if`, `try`/`except`/`else`, `with`): their blocks are
 	// walked, their headers are top-level code (see compound).
 	compounds map[string]bool
+	// blocks are the nodes of a compound statement that hold its
+	// statements (Python's block, Ruby's then and else); a compound that
+	// is a block itself (Ruby's begin) is walked as one.
+	blocks map[string]bool
 	// elide is what replaces a member body in an outline.
 	elide string
 	// doc returns a docstring found inside a definition (Python).
@@ -553,6 +557,9 @@ func (w *walker) class(n, outer *sitter.Node, parents []string) {
 	for _, m := range w.members(body) {
 		inner := w.unwrap(m)
 		t := inner.Type()
+		if w.sp.compounds[t] && w.defines(inner, 0) {
+			members = true // definitions under an `if` in the body have chunks of their own
+		}
 		if w.sp.funcs[t] || w.sp.classes[t] != "" {
 			b := w.body(inner)
 			members = members || b != nil

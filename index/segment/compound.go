@@ -36,7 +36,7 @@ func (w *walker) defines(n *sitter.Node, depth int) bool {
 		switch t := w.unwrap(c).Type(); {
 		case w.sp.funcs[t] || w.sp.classes[t] != "":
 			return true
-		case c.Type() == "block" || w.sp.compounds[t]:
+		case w.sp.blocks[c.Type()] || w.sp.compounds[t]:
 			if w.defines(c, depth+1) {
 				return true
 			}
@@ -54,6 +54,10 @@ func (w *walker) compound(n *sitter.Node, parents []string, inClass bool) {
 	if !inClass {
 		w.flushPending()
 	}
+	if w.sp.blocks[n.Type()] {
+		w.container(n, parents, inClass)
+		return
+	}
 	pos := int(n.StartByte())
 	header := func(end int) {
 		if !inClass && end > pos && len(bytes.TrimSpace(w.src[pos:end])) > 0 {
@@ -65,7 +69,7 @@ func (w *walker) compound(n *sitter.Node, parents []string, inClass bool) {
 			return
 		}
 		switch {
-		case c.Type() == "block":
+		case w.sp.blocks[c.Type()]:
 			header(int(c.StartByte()))
 			w.container(c, parents, inClass)
 			pos = int(c.EndByte())

@@ -15,7 +15,9 @@ import (
 // (every clause) and `with`; Rust's unit and tuple structs; the methods,
 // constructors and nested classes of a Java enum with a body; TypeScript's
 // overload signatures (in their definition's span), `declare function`s
-// and the definitions in `declare global {}`; Ruby's classes without a body.
+// and the definitions in `declare global {}`; Ruby's classes without a body;
+// Ruby's definitions under `begin`/`rescue`, `if`, `unless` and Bash's under
+// `if`/`else`.
 func TestNestedDefinitions(t *testing.T) {
 	tests := []struct {
 		file, language string
@@ -29,6 +31,9 @@ func TestNestedDefinitions(t *testing.T) {
 		{"nested/overloads.ts", lang.TypeScript, []string{
 			"function visit 3-10", "function hash 12-12", "interface Window 15-17", "interface Errors 20-24",
 			"class Base 26-33", "method Base.partial 28-32"}},
+		{"nested/compat.rb", lang.Ruby, []string{
+			"class HAMLTest 4-6", "method HAMLTest.a 5-5", "class C 12-23", "method C.assoc 14-16", "method C.other 18-18"}},
+		{"nested/compat.sh", lang.Bash, []string{"function f1 2-4", "function f1 6-8", "function f2 11-15", "function f3 17-19"}},
 		{"nested/errors.rb", lang.Ruby, []string{
 			"module M 1-12", "class M.Error 2-3", "class M.Empty 5-5", "class M.Full 7-11", "method M.Full.self.make 8-10",
 			"class Rack::Builder 14-16"}},

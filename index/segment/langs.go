@@ -40,6 +40,7 @@ var specs = map[string]*spec{
 		members:  pythonMembers,
 		compounds: set("if_statement", "elif_clause", "else_clause", "try_statement", "except_clause",
 			"except_group_clause", "finally_clause", "with_statement"),
+		blocks: set("block"),
 	},
 	lang.JavaScript: jsSpec(),
 	lang.TypeScript: jsSpec(),
@@ -120,21 +121,29 @@ var specs = map[string]*spec{
 		elide:      braceElide,
 	},
 	lang.Ruby: {
-		funcs:    set("method", "singleton_method"),
-		classes:  map[string]Kind{"class": Class, "module": Module, "singleton_class": Class},
-		empty:    set("class", "module"),
-		comments: set("comment"),
-		imports:  rubyImports,
-		name:     rubyName,
-		members:  rubyMembers,
-		elide:    "# …",
+		funcs:   set("method", "singleton_method"),
+		classes: map[string]Kind{"class": Class, "module": Module, "singleton_class": Class},
+		empty:   set("class", "module"),
+		// `begin ... rescue ... end` and `if`/`unless` (at the top or in a
+		// class body) around definitions.
+		compounds: set("begin", "if", "unless", "elsif", "rescue"),
+		blocks:    set("then", "else", "ensure", "begin"),
+		comments:  set("comment"),
+		imports:   rubyImports,
+		name:      rubyName,
+		members:   rubyMembers,
+		elide:     "# …",
 	},
 	lang.Bash: {
 		funcs:    set("function_definition"),
 		comments: set("comment"),
 		imports:  bashImports,
 		members:  bashMembers,
-		elide:    braceElide,
+		// `if ...; then f() {...} else f() {...} fi`: the clauses hold
+		// their statements directly.
+		compounds: set("if_statement", "elif_clause", "else_clause"),
+		blocks:    set("if_statement", "elif_clause", "else_clause"),
+		elide:     braceElide,
 	},
 }
 
