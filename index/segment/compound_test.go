@@ -17,7 +17,7 @@ import (
 // overload signatures (in their definition's span), `declare function`s
 // and the definitions in `declare global {}`; Ruby's classes without a body;
 // Ruby's definitions under `begin`/`rescue`, `if`, `unless` and Bash's under
-// `if`/`else`.
+// `if`/`else` and `case`.
 func TestNestedDefinitions(t *testing.T) {
 	tests := []struct {
 		file, language string
@@ -33,7 +33,8 @@ func TestNestedDefinitions(t *testing.T) {
 			"class Base 26-33", "method Base.partial 28-32"}},
 		{"nested/compat.rb", lang.Ruby, []string{
 			"class HAMLTest 4-6", "method HAMLTest.a 5-5", "class C 12-23", "method C.assoc 14-16", "method C.other 18-18"}},
-		{"nested/compat.sh", lang.Bash, []string{"function f1 2-4", "function f1 6-8", "function f2 11-15", "function f3 17-19"}},
+		{"nested/compat.sh", lang.Bash, []string{"function f1 2-4", "function f1 6-8", "function f2 11-15", "function f3 17-19",
+			"function pick 23-25", "function pick 28-28"}},
 		{"nested/errors.rb", lang.Ruby, []string{
 			"module M 1-12", "class M.Error 2-3", "class M.Empty 5-5", "class M.Full 7-11", "method M.Full.self.make 8-10",
 			"class Rack::Builder 14-16"}},

@@ -139,10 +139,10 @@ var specs = map[string]*spec{
 		comments: set("comment"),
 		imports:  bashImports,
 		members:  bashMembers,
-		// `if ...; then f() {...} else f() {...} fi`: the clauses hold
-		// their statements directly.
-		compounds: set("if_statement", "elif_clause", "else_clause"),
-		blocks:    set("if_statement", "elif_clause", "else_clause"),
+		// `if ...; then f() {...} else f() {...} fi`, `case` items: the
+		// clauses hold their statements directly.
+		compounds: set("if_statement", "elif_clause", "else_clause", "case_statement", "case_item"),
+		blocks:    set("if_statement", "elif_clause", "else_clause", "case_statement", "case_item"),
 		elide:     braceElide,
 	},
 }

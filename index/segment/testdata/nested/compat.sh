@@ -17,3 +17,14 @@ f2() { # <array...>
 f3() {
   echo
 }
+
+case "$mode" in
+failed)
+  pick() {
+    echo failed
+  }
+  ;;
+*)
+  pick() { echo all; }
+  ;;
+esac
