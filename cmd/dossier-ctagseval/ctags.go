@@ -112,6 +112,7 @@ func firstBytes(s string, n int) string {
 // Reasons a counted kind's tag is left out of the figure.
 const (
 	leftLocal   = "local definitions (in a function or method body)"
+	leftArray   = "ctags errors: Bash array assignments (`local -a x=()`) read as functions named `x=`"
 	leftAnon    = "names ctags makes up for anonymous functions and types (AnonymousFunction…, __anon…)"
 	leftSkipped = "in files the index skips (build output such as bin/ and dist/, .dossierignore; see index -v)"
 	leftAlias   = "ctags errors: lines that declare no type alias read as one (import lists, keyof, instanceof)"
@@ -133,6 +134,8 @@ func compare(tags []tag, local map[int]bool, files map[string]bool, syms map[[2]
 			why = leftSkipped
 		case strings.HasPrefix(t.Name, "AnonymousFunction") || strings.HasPrefix(t.Name, "__anon"):
 			why = leftAnon
+		case language == "Sh" && strings.HasSuffix(t.Name, "="):
+			why = leftArray
 		case local[i]:
 			why = leftLocal
 		case t.Kind == "alias" && !aliasLine(t.Pattern, t.Name):

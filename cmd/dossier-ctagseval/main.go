@@ -159,8 +159,15 @@ func readSymbols(root string) (map[[2]string][]span, map[string]bool, error) {
 					sp.end = cs[s.Ordinal].EndLine
 				}
 			}
-			k := [2]string{s.Path, s.Name}
-			out[k] = append(out[k], sp)
+			// ctags names a Ruby singleton method without its "self."
+			// and a class Rack::Builder by its last name.
+			for _, name := range []string{s.Name, lastName(s.Name, "."), lastName(s.Name, "::")} {
+				k := [2]string{s.Path, name}
+				if name != s.Name && slices.Contains(out[k], sp) {
+					continue
+				}
+				out[k] = append(out[k], sp)
+			}
 			return true
 		})
 		if ferr != nil {
@@ -169,6 +176,10 @@ func readSymbols(root string) (map[[2]string][]span, map[string]bool, error) {
 		return err
 	})
 	return out, files, err
+}
+
+func lastName(name, sep string) string {
+	return name[strings.LastIndex(name, sep)+len(sep):]
 }
 
 func print(w io.Writer, r *Report) {
