@@ -15,7 +15,8 @@ import (
 // (every clause) and `with`; Rust's unit and tuple structs; the methods,
 // constructors and nested classes of a Java enum with a body; TypeScript's
 // overload signatures (in their definition's span), `declare function`s
-// and the definitions in `declare global {}`; Ruby's classes without a body;
+// and the definitions in `declare global {}`; Ruby's classes without a body
+// and methods under a modifier (`def f ... end if cond`);
 // Ruby's definitions under `begin`/`rescue`, `if`, `unless` and Bash's under
 // `if`/`else` and `case`.
 func TestNestedDefinitions(t *testing.T) {
@@ -37,7 +38,7 @@ func TestNestedDefinitions(t *testing.T) {
 			"function pick 23-25", "function pick 28-28"}},
 		{"nested/errors.rb", lang.Ruby, []string{
 			"module M 1-12", "class M.Error 2-3", "class M.Empty 5-5", "class M.Full 7-11", "method M.Full.self.make 8-10",
-			"class Rack::Builder 14-16"}},
+			"class Rack::Builder 14-16", "class Hash2 18-22", "method Hash2.except 19-21"}},
 		{"nested/Color.java", lang.Java, []string{
 			"enum Color 3-21", "method Color.Color 12-12", "method Color.code 14-14", "method Color.parse 16-16",
 			"class Color.Helper 18-20", "method Color.Helper.n 19-19"}},

@@ -127,12 +127,14 @@ var specs = map[string]*spec{
 		// `begin ... rescue ... end` and `if`/`unless` (at the top or in a
 		// class body) around definitions.
 		compounds: set("begin", "if", "unless", "elsif", "rescue"),
-		blocks:    set("then", "else", "ensure", "begin"),
-		comments:  set("comment"),
-		imports:   rubyImports,
-		name:      rubyName,
-		members:   rubyMembers,
-		elide:     "# …",
+		// `def except(*keys) ... end if RUBY_VERSION >= "3.0"`
+		wrappers: map[string]string{"if_modifier": "body", "unless_modifier": "body"},
+		blocks:   set("then", "else", "ensure", "begin"),
+		comments: set("comment"),
+		imports:  rubyImports,
+		name:     rubyName,
+		members:  rubyMembers,
+		elide:    "# …",
 	},
 	lang.Bash: {
 		funcs:    set("function_definition"),

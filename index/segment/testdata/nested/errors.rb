@@ -14,3 +14,9 @@ end
 class Rack::Builder
   def x; end
 end
+
+class Hash2
+  def except(*keys)
+    keys
+  end if RUBY_VERSION >= "3.0"
+end
