@@ -20,8 +20,9 @@ package store
 // definition's span), `declare function`s, interface and abstract methods
 // and `declare global {}`'s definitions, JavaScript's functions assigned
 // to properties, Ruby's classes without a body, Ruby's and Bash's
-// definitions under begin/if/unless: a TypeScript, JavaScript, Ruby or
-// Bash file indexed before has other chunks and symbols.
+// definitions under begin/if/unless, C#'s body-less records and named
+// operators, every overload of an interface method: a file indexed
+// before has other chunks and symbols.
 const SchemaVersion = 15
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the

@@ -18,7 +18,8 @@ import (
 // and the definitions in `declare global {}`; Ruby's classes without a body
 // and methods under a modifier (`def f ... end if cond`);
 // Ruby's definitions under `begin`/`rescue`, `if`, `unless` and Bash's under
-// `if`/`else` and `case`.
+// `if`/`else` and `case`; C#'s records without a body and operators (named
+// as ctags names them).
 func TestNestedDefinitions(t *testing.T) {
 	tests := []struct {
 		file, language string
@@ -39,6 +40,8 @@ func TestNestedDefinitions(t *testing.T) {
 		{"nested/errors.rb", lang.Ruby, []string{
 			"module M 1-12", "class M.Error 2-3", "class M.Empty 5-5", "class M.Full 7-11", "method M.Full.self.make 8-10",
 			"class Rack::Builder 14-16", "class Hash2 18-22", "method Hash2.except 19-21"}},
+		{"nested/Sender.cs", lang.CSharp, []string{
+			"record Exec 3-3", "class W 5-10", "method W.operator == 9-9", "interface ISender 12-20"}},
 		{"nested/Color.java", lang.Java, []string{
 			"enum Color 3-21", "method Color.Color 12-12", "method Color.code 14-14", "method Color.parse 16-16",
 			"class Color.Helper 18-20", "method Color.Helper.n 19-19"}},
@@ -70,6 +73,8 @@ func TestNestedDefinitions(t *testing.T) {
 		{"nested/Named.java", lang.Java, "method Tag.value 11-11"},
 		{"nested/ids.rs", lang.Rust, "method Shape.area 12-12"},
 		{"nested/overloads.ts", lang.TypeScript, "method Errors.format 21-23"},
+		{"nested/Sender.cs", lang.CSharp, "method ISender.Send 16-18"}, // each overload
+		{"nested/Sender.cs", lang.CSharp, "method ISender.Send 19-19"},
 		{"nested/overloads.ts", lang.TypeScript, "method Base.run 27-27"},
 	} {
 		_, res := readFixture(t, p, tt.file, tt.language)

@@ -104,10 +104,13 @@ var specs = map[string]*spec{
 		containers: set("namespace_declaration", "file_scoped_namespace_declaration"),
 		bodyless:   set("file_scoped_namespace_declaration"),
 		decls:      map[string]Kind{"delegate_declaration": TypeDef},
-		comments:   set("comment"),
-		imports:    keywordImports("using_directive", "using", "static", "global"),
-		members:    csharpMembers,
-		elide:      braceElide,
+		// `record Point(int X, int Y);` (and C# 12's `class C(int a);`)
+		empty:    set("record_declaration", "record_struct_declaration", "class_declaration", "struct_declaration"),
+		comments: set("comment"),
+		imports:  keywordImports("using_directive", "using", "static", "global"),
+		name:     csharpName,
+		members:  csharpMembers,
+		elide:    braceElide,
 	},
 	lang.PHP: {
 		funcs: set("function_definition", "method_declaration"),
@@ -404,6 +407,16 @@ func rustUnitStruct(w *walker, n, outer *sitter.Node, parents []string, _ bool) 
 	name, qual := w.nameOf(n)
 	w.emitSymbol(n, outer, Struct, name, append(append([]string(nil), parents...), qual...))
 	return true
+}
+
+// csharpName names an operator as ctags does: "operator ==".
+func csharpName(n *sitter.Node, src []byte) (string, []string) {
+	if n.Type() == "operator_declaration" {
+		if op := n.ChildByFieldName("operator"); op != nil {
+			return "operator " + op.Content(src), nil
+		}
+	}
+	return "", nil
 }
 
 func rustName(n *sitter.Node, src []byte) (string, []string) {

@@ -24,7 +24,8 @@ type member struct {
 
 // addMembers records ms as symbols under parents. A name declared twice in
 // one scope (a reassigned module variable, `self.x` set in two branches)
-// keeps its first declaration.
+// keeps its first declaration; a method's overloads (an interface's) are
+// each a declaration.
 func (w *walker) addMembers(ms []member, outer *sitter.Node, parents []string) {
 	if w.spend(len(ms)) {
 		return
@@ -38,7 +39,7 @@ func (w *walker) addMembers(ms []member, outer *sitter.Node, parents []string) {
 		if w.seen == nil {
 			w.seen = map[string]bool{}
 		}
-		if w.seen[key] {
+		if w.seen[key] && m.kind != Method {
 			continue
 		}
 		w.seen[key] = true
