@@ -113,6 +113,7 @@ func firstBytes(s string, n int) string {
 const (
 	leftLocal   = "local definitions (in a function or method body)"
 	leftArray   = "ctags errors: Bash array assignments (`local -a x=()`) read as functions named `x=`"
+	leftWhere   = "ctags errors: C# type parameters in a `where T : I` line read as interfaces named T"
 	leftAnon    = "names ctags makes up for anonymous functions and types (AnonymousFunction…, __anon…)"
 	leftSkipped = "in files the index skips (build output such as bin/ and dist/, .dossierignore; see index -v)"
 	leftAlias   = "ctags errors: lines that declare no type alias read as one (import lists, keyof, instanceof)"
@@ -136,6 +137,8 @@ func compare(tags []tag, local map[int]bool, files map[string]bool, syms map[[2]
 			why = leftAnon
 		case language == "Sh" && strings.HasSuffix(t.Name, "="):
 			why = leftArray
+		case language == "C#" && strings.HasPrefix(strings.TrimLeft(strings.TrimPrefix(t.Pattern, "/^"), " \t"), "where "):
+			why = leftWhere
 		case local[i]:
 			why = leftLocal
 		case t.Kind == "alias" && !aliasLine(t.Pattern, t.Name):
