@@ -113,7 +113,7 @@ func firstBytes(s string, n int) string {
 const (
 	leftLocal   = "local definitions (in a function or method body)"
 	leftArray   = "ctags errors: Bash array assignments (`local -a x=()`) read as functions named `x=`"
-	leftWhere   = "ctags errors: C# type parameters in a `where T : I` line read as interfaces named T"
+	leftWhere   = "ctags errors: C# type parameters of a `where T : I` clause read as interfaces named T"
 	leftAnon    = "names ctags makes up for anonymous functions and types (AnonymousFunction…, __anon…)"
 	leftSkipped = "in files the index skips (build output such as bin/ and dist/, .dossierignore; see index -v)"
 	leftAlias   = "ctags errors: lines that declare no type alias read as one (import lists, keyof, instanceof)"
@@ -137,7 +137,7 @@ func compare(tags []tag, local map[int]bool, files map[string]bool, syms map[[2]
 			why = leftAnon
 		case language == "Sh" && strings.HasSuffix(t.Name, "="):
 			why = leftArray
-		case language == "C#" && strings.HasPrefix(strings.TrimLeft(strings.TrimPrefix(t.Pattern, "/^"), " \t"), "where "):
+		case language == "C#" && strings.Contains(t.Pattern, "where "+t.Name+" "):
 			why = leftWhere
 		case local[i]:
 			why = leftLocal
