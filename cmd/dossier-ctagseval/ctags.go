@@ -111,18 +111,20 @@ func firstBytes(s string, n int) string {
 
 // Reasons a counted kind's tag is left out of the figure.
 const (
-	leftLocal   = "local definitions (in a function or method body)"
-	leftArray   = "ctags errors: Bash array assignments (`local -a x=()`) read as functions named `x=`"
-	leftWhere   = "ctags errors: C# type parameters of a `where T : I` clause read as interfaces named T"
-	leftAnon    = "names ctags makes up for anonymous functions and types (AnonymousFunction…, __anon…)"
-	leftSkipped = "in files the index skips (build output such as bin/ and dist/, .dossierignore; see index -v)"
-	leftAlias   = "ctags errors: lines that declare no type alias read as one (import lists, keyof, instanceof)"
+	leftLocal    = "local definitions (in a function or method body)"
+	leftArgument = "named function expressions in a call's arguments (the name binds in the function's own body only)"
+	leftObject   = "ctags errors: object literals read as classes (the index has them as constants)"
+	leftArray    = "ctags errors: Bash array assignments (`local -a x=()`) read as functions named `x=`"
+	leftWhere    = "ctags errors: C# type parameters of a `where T : I` clause read as interfaces named T"
+	leftAnon     = "names ctags makes up for anonymous functions and types (AnonymousFunction…, __anon…)"
+	leftSkipped  = "in files the index skips (build output such as bin/ and dist/, .dossierignore; see index -v)"
+	leftAlias    = "ctags errors: lines that declare no type alias read as one (import lists, keyof, instanceof)"
 )
 
 // compare scores tags against the index's symbols.
-// local marks the tags that are local definitions (see localTags), files
-// are the files the index holds.
-func compare(tags []tag, local map[int]bool, files map[string]bool, syms map[[2]string][]span, language string) *Report {
+// local gives the reason a tag is no module-level definition (see
+// localTags), files are the files the index holds.
+func compare(tags []tag, local map[int]string, files map[string]bool, syms map[[2]string][]span, language string) *Report {
 	rep := &Report{Lang: language, ByKind: map[string][2]int{}, Left: map[string][2]int{}}
 	for i, t := range tags {
 		if !counted[language][t.Kind] {
@@ -139,8 +141,12 @@ func compare(tags []tag, local map[int]bool, files map[string]bool, syms map[[2]
 			why = leftArray
 		case language == "C#" && strings.Contains(t.Pattern, "where "+t.Name+" "):
 			why = leftWhere
-		case local[i]:
-			why = leftLocal
+		case local[i] != "":
+			why = local[i]
+		case (language == "JavaScript" || language == "TypeScript") && t.Kind == "class" &&
+			(strings.Contains(t.Pattern, t.Name+": {") || strings.Contains(t.Pattern, t.Name+" = {")):
+			// ctags reads an object literal (`env: {`, `const BODY = {`) as a class.
+			why = leftObject
 		case t.Kind == "alias" && !aliasLine(t.Pattern, t.Name):
 			// ctags 5.9 reads the names of an import or export list
 			// (`import {\n type A,\n B } from`, `type A as B,`) and words

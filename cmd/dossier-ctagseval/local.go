@@ -26,14 +26,14 @@ var functions = set("function_declaration", "function_definition", "method_defin
 // callback, by the file's syntax tree: ctags scopes a definition in a named
 // function, but not one in an anonymous callback (a test's), and it lists
 // both. The index keeps such definitions in their function's chunk.
-func localTags(root string, tags []tag) (map[int]bool, error) {
+func localTags(root string, tags []tag) (map[int]string, error) {
 	byPath := map[string][]int{}
 	for i, t := range tags {
 		byPath[t.Path] = append(byPath[t.Path], i)
 	}
 	ps := sitter.NewParser()
 	defer ps.Close()
-	out := map[int]bool{}
+	out := map[int]string{}
 	for path, is := range byPath {
 		src, err := os.ReadFile(filepath.Join(root, path))
 		if err != nil {
@@ -50,8 +50,11 @@ func localTags(root string, tags []tag) (map[int]bool, error) {
 		}
 		starts := lineStarts(src)
 		for _, i := range is {
-			if inBody(tree.RootNode(), src, starts, tags[i]) {
-				out[i] = true
+			switch {
+			case inBody(tree.RootNode(), src, starts, tags[i]):
+				out[i] = leftLocal
+			case argument(tree.RootNode(), src, starts, tags[i]):
+				out[i] = leftArgument
 			}
 		}
 		tree.Close()
@@ -59,26 +62,9 @@ func localTags(root string, tags []tag) (map[int]bool, error) {
 	return out, nil
 }
 
-// inBody reports whether t's name, where it first comes on t's line (a
-// minified line holds many definitions), lies in a function's body.
+// inBody reports whether t's name lies in a function's body.
 func inBody(root *sitter.Node, src []byte, starts []int, t tag) bool {
-	if t.Line < 1 || t.Line > len(starts) {
-		return false
-	}
-	off := starts[t.Line-1]
-	end := len(src)
-	if t.Line < len(starts) {
-		end = starts[t.Line]
-	}
-	if i := bytes.Index(src[off:end], []byte(t.Name)); i >= 0 {
-		off += i
-	} else {
-		for off < end && (src[off] == ' ' || src[off] == '\t') {
-			off++
-		}
-	}
-	p := sitter.Point{Row: uint32(t.Line - 1), Column: uint32(off - starts[t.Line-1])}
-	for n := root.NamedDescendantForPointRange(p, p); n != nil; {
+	for n := at(root, src, starts, t); n != nil; {
 		parent := n.Parent()
 		if parent == nil {
 			return false
@@ -91,6 +77,51 @@ func inBody(root *sitter.Node, src []byte, starts []int, t tag) bool {
 		n = parent
 	}
 	return false
+}
+
+// argument reports whether t names a JavaScript function expression in a
+// call's arguments (`forEach(xs, function each(x) {...})`, `inherits(A, B,
+// { toJSON: function toJSON() {...} })`): its name is bound in its own
+// body only, and the module defines nothing.
+func argument(root *sitter.Node, src []byte, starts []int, t tag) bool {
+	n := at(root, src, starts, t)
+	if n == nil || n.Parent() == nil || n.Parent().Type() != "function_expression" {
+		return false
+	}
+	for p := n.Parent().Parent(); p != nil; p = p.Parent() {
+		switch p.Type() {
+		case "arguments":
+			return true
+		case "expression_statement", "lexical_declaration", "variable_declaration", "program":
+			return false
+		}
+	}
+	return false
+}
+
+// at is the smallest node where t's name first comes on t's line (a
+// minified line holds many definitions), after `function ` if it comes so,
+// or the line's first non-blank byte.
+func at(root *sitter.Node, src []byte, starts []int, t tag) *sitter.Node {
+	if t.Line < 1 || t.Line > len(starts) {
+		return nil
+	}
+	off := starts[t.Line-1]
+	end := len(src)
+	if t.Line < len(starts) {
+		end = starts[t.Line]
+	}
+	if i := bytes.Index(src[off:end], []byte("function "+t.Name)); i >= 0 {
+		off += i + len("function ") // `toJSON: function toJSON()`: the function's own name
+	} else if i := bytes.Index(src[off:end], []byte(t.Name)); i >= 0 {
+		off += i
+	} else {
+		for off < end && (src[off] == ' ' || src[off] == '\t') {
+			off++
+		}
+	}
+	p := sitter.Point{Row: uint32(t.Line - 1), Column: uint32(off - starts[t.Line-1])}
+	return root.NamedDescendantForPointRange(p, p)
 }
 
 func lineStarts(src []byte) []int {
