@@ -21,8 +21,8 @@ package store
 // and `declare global {}`'s definitions, JavaScript's functions assigned
 // to properties, Ruby's classes without a body, Ruby's and Bash's
 // definitions under begin/if/unless, C#'s body-less records and named
-// operators, every overload of an interface method: a file indexed
-// before has other chunks and symbols.
+// operators, every overload of an interface method, C/C++ types declared
+// in a class: a file indexed before has other chunks and symbols.
 const SchemaVersion = 15
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the

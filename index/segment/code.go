@@ -408,6 +408,18 @@ func (w *walker) unwrap(n *sitter.Node) *sitter.Node {
 
 func (w *walker) body(n *sitter.Node) *sitter.Node { return n.ChildByFieldName("body") }
 
+// nestedType is the type a C or C++ class body declares in a field
+// declaration of no field (`class Iterator {...};` in a class), or nil.
+func (w *walker) nestedType(n *sitter.Node) *sitter.Node {
+	if n.Type() != "field_declaration" || n.ChildByFieldName("declarator") != nil {
+		return nil
+	}
+	if t := n.ChildByFieldName("type"); t != nil && w.sp.classes[t.Type()] != "" && w.body(t) != nil {
+		return t
+	}
+	return nil
+}
+
 // conditional walks the branches of a preprocessor conditional, skipping
 // its condition (the macro name of #ifdef, the expression of #if).
 func (w *walker) conditional(n *sitter.Node, parents []string) {
@@ -556,6 +568,9 @@ func (w *walker) class(n, outer *sitter.Node, parents []string) {
 	members := false
 	for _, m := range w.members(body) {
 		inner := w.unwrap(m)
+		if nt := w.nestedType(inner); nt != nil {
+			inner = nt
+		}
 		t := inner.Type()
 		if w.sp.compounds[t] && w.defines(inner, 0) {
 			members = true // definitions under an `if` in the body have chunks of their own

@@ -19,7 +19,7 @@ import (
 // and methods under a modifier (`def f ... end if cond`);
 // Ruby's definitions under `begin`/`rescue`, `if`, `unless` and Bash's under
 // `if`/`else` and `case`; C#'s records without a body and operators (named
-// as ctags names them).
+// as ctags names them); C++ classes and enums declared in a class.
 func TestNestedDefinitions(t *testing.T) {
 	tests := []struct {
 		file, language string
@@ -42,6 +42,9 @@ func TestNestedDefinitions(t *testing.T) {
 			"class Rack::Builder 14-16", "class Hash2 18-22", "method Hash2.except 19-21"}},
 		{"nested/Sender.cs", lang.CSharp, []string{
 			"record Exec 3-3", "class W 5-10", "method W.operator == 9-9", "interface ISender 12-20"}},
+		{"nested/iter.cpp", lang.CPP, []string{
+			"class ns.ParseResult 2-15", "class ns.ParseResult.Iterator 5-11", "type ns.ParseResult.Iterator.value_type 8-8",
+			"method ns.ParseResult.Iterator.next 10-10", "enum ns.ParseResult.Mode 12-12", "method ns.ParseResult.size 13-13"}},
 		{"nested/Color.java", lang.Java, []string{
 			"enum Color 3-21", "method Color.Color 12-12", "method Color.code 14-14", "method Color.parse 16-16",
 			"class Color.Helper 18-20", "method Color.Helper.n 19-19"}},

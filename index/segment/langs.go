@@ -470,8 +470,13 @@ func cNameOf(n *sitter.Node, src []byte) (string, []string) {
 	return n.Content(src), nil
 }
 
-// cTypedef chunks `typedef struct {...} Name;` as a type named Name.
+// cTypedef chunks `typedef struct {...} Name;` as a type named Name, and
+// walks a type declared in a class body (see nestedType) as a class.
 func cTypedef(w *walker, n, outer *sitter.Node, parents []string, _ bool) bool {
+	if t := w.nestedType(n); t != nil {
+		w.class(t, outer, parents)
+		return true
+	}
 	if n.Type() != "type_definition" {
 		return false
 	}
