@@ -130,7 +130,7 @@ func compare(tags []tag, local map[int]string, files map[string]bool, syms map[[
 		if !counted[language][t.Kind] {
 			continue
 		}
-		found := holds(syms[[2]string{t.Path, t.Name}], t.Line)
+		found := holds(syms[[2]string{t.Path, unspaced(t.Name)}], t.Line)
 		var why string
 		switch {
 		case !files[t.Path]:

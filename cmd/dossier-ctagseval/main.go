@@ -162,7 +162,7 @@ func readSymbols(root string) (map[[2]string][]span, map[string]bool, error) {
 			// ctags names a Ruby singleton method without its "self."
 			// and a class Rack::Builder by its last name.
 			for _, name := range []string{s.Name, lastName(s.Name, "."), lastName(s.Name, "::")} {
-				k := [2]string{s.Path, name}
+				k := [2]string{s.Path, unspaced(name)}
 				if name != s.Name && slices.Contains(out[k], sp) {
 					continue
 				}
@@ -177,6 +177,10 @@ func readSymbols(root string) (map[[2]string][]span, map[string]bool, error) {
 	})
 	return out, files, err
 }
+
+// unspaced is name without white space: ctags names a C++ operator
+// "operator ==", the index as written ("operator==").
+func unspaced(name string) string { return strings.Join(strings.Fields(name), "") }
 
 func lastName(name, sep string) string {
 	return name[strings.LastIndex(name, sep)+len(sep):]
