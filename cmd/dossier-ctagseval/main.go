@@ -159,9 +159,10 @@ func readSymbols(root string) (map[[2]string][]span, map[string]bool, error) {
 					sp.end = cs[s.Ordinal].EndLine
 				}
 			}
-			// ctags names a Ruby singleton method without its "self."
-			// and a class Rack::Builder by its last name.
-			for _, name := range []string{s.Name, lastName(s.Name, "."), lastName(s.Name, "::")} {
+			// ctags names a Ruby singleton method without its "self.",
+			// a class Rack::Builder by its last name and a C++
+			// specialization standard_value<bool> by its template's.
+			for _, name := range []string{s.Name, lastName(s.Name, "."), lastName(s.Name, "::"), generic(s.Name)} {
 				k := [2]string{s.Path, unspaced(name)}
 				if name != s.Name && slices.Contains(out[k], sp) {
 					continue
@@ -181,6 +182,15 @@ func readSymbols(root string) (map[[2]string][]span, map[string]bool, error) {
 // unspaced is name without white space: ctags names a C++ operator
 // "operator ==", the index as written ("operator==").
 func unspaced(name string) string { return strings.Join(strings.Fields(name), "") }
+
+// generic is a C++ specialization's template name (standard_value<bool>:
+// standard_value); an operator (operator<<) keeps its name.
+func generic(name string) string {
+	if i := strings.IndexByte(name, '<'); i > 0 && !strings.HasPrefix(name, "operator") {
+		return name[:i]
+	}
+	return name
+}
 
 func lastName(name, sep string) string {
 	return name[strings.LastIndex(name, sep)+len(sep):]
