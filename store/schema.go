@@ -22,7 +22,8 @@ package store
 // to properties, Ruby's classes without a body, Ruby's and Bash's
 // definitions under begin/if/unless, C#'s body-less records and named
 // operators, every overload of an interface method, C/C++ types declared
-// in a class: a file indexed before has other chunks and symbols.
+// in a class, C++ friend functions and brace-less `extern "C"` functions:
+// a file indexed before has other chunks and symbols.
 const SchemaVersion = 15
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the

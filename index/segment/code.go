@@ -354,9 +354,13 @@ func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 		if name != "" {
 			ps = append(append([]string(nil), parents...), name)
 		}
-		if body := w.body(inner); body != nil {
+		switch body := w.body(inner); {
+		case body != nil && w.definition(body):
+			// `extern "C" int f(...) {...}`: the body is the definition.
+			w.node(body, ps, false)
+		case body != nil:
 			w.container(body, ps, false)
-		} else {
+		default:
 			w.container(inner, ps, false)
 		}
 	default:
@@ -407,6 +411,12 @@ func (w *walker) unwrap(n *sitter.Node) *sitter.Node {
 }
 
 func (w *walker) body(n *sitter.Node) *sitter.Node { return n.ChildByFieldName("body") }
+
+// definition reports whether n, unwrapped, is a function or class.
+func (w *walker) definition(n *sitter.Node) bool {
+	t := w.unwrap(n).Type()
+	return w.sp.funcs[t] || w.sp.classes[t] != ""
+}
 
 // nestedType is the type a C or C++ class body declares in a field
 // declaration of no field (`class Iterator {...};` in a class), or nil.

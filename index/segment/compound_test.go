@@ -19,7 +19,8 @@ import (
 // and methods under a modifier (`def f ... end if cond`);
 // Ruby's definitions under `begin`/`rescue`, `if`, `unless` and Bash's under
 // `if`/`else` and `case`; C#'s records without a body and operators (named
-// as ctags names them); C++ classes and enums declared in a class.
+// as ctags names them); C++ classes and enums declared in a class, friend
+// functions and `extern "C"` functions without braces.
 func TestNestedDefinitions(t *testing.T) {
 	tests := []struct {
 		file, language string
@@ -45,6 +46,7 @@ func TestNestedDefinitions(t *testing.T) {
 		{"nested/iter.cpp", lang.CPP, []string{
 			"class ns.ParseResult 2-15", "class ns.ParseResult.Iterator 5-11", "type ns.ParseResult.Iterator.value_type 8-8",
 			"method ns.ParseResult.Iterator.next 10-10", "enum ns.ParseResult.Mode 12-12", "method ns.ParseResult.size 13-13"}},
+		{"nested/linkage.cpp", lang.CPP, []string{"function fuzz 1-5", "class Approx 7-13", "method Approx.operator == 8-11"}},
 		{"nested/Color.java", lang.Java, []string{
 			"enum Color 3-21", "method Color.Color 12-12", "method Color.code 14-14", "method Color.parse 16-16",
 			"class Color.Helper 18-20", "method Color.Helper.n 19-19"}},

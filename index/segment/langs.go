@@ -88,7 +88,7 @@ var specs = map[string]*spec{
 		containers: set("namespace_definition", "linkage_specification"),
 		conds:      set("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"),
 		decls:      map[string]Kind{"alias_declaration": TypeDef, "concept_definition": TypeDef},
-		wrappers:   map[string]string{"template_declaration": ""},
+		wrappers:   map[string]string{"template_declaration": "", "friend_declaration": ""},
 		comments:   set("comment"),
 		imports:    fieldImports("preproc_include", "path"),
 		name:       cName,
