@@ -7,10 +7,24 @@
 //
 // The repository is indexed first (from scratch with -fresh; else an
 // existing index is brought up to date). Like is compared with like, and
-// what is left out is counted, never silently dropped (see ctags.go):
-// ctags' tags inside a function or method body (local definitions, which
-// the index keeps in their function's chunk) and the import lines ctags
-// misreads as type aliases.
+// what is left out is counted by reason, with how many of those the index
+// holds anyway, never silently dropped (see compare in ctags.go):
+//   - local definitions: ctags' tags in the body of a function, method or
+//     callback (by the syntax tree). They are no symbols by design: the
+//     index keeps them in their function's chunk, no code outside it can
+//     name them, and symbols named `wrapper` or `inner` in every decorator
+//     would turn into false callers and callees in related;
+//   - files the index skips (build output, .dossierignore);
+//   - names ctags makes up (AnonymousFunction…, __anon…), and JavaScript
+//     named function expressions passed as arguments, whose name binds in
+//     their own body only;
+//   - ctags' errors: TypeScript import lists, keyof and instanceof read as
+//     type aliases, JavaScript object literals read as classes, Bash
+//     array assignments read as functions `x=`, C# where clauses read as
+//     interfaces.
+//
+// Names are matched as ctags writes them: a Ruby `self.m` as m, a class
+// A::B as B, a C++ specialization T<bool> as T, and without white space.
 package main
 
 import (
