@@ -117,7 +117,7 @@ const (
 	leftArray    = "ctags errors: Bash array assignments (`local -a x=()`) read as functions named `x=`"
 	leftWhere    = "ctags errors: C# type parameters of a `where T : I` clause read as interfaces named T"
 	leftAnon     = "names ctags makes up for anonymous functions and types (AnonymousFunction…, __anon…)"
-	leftSkipped  = "in files the index skips (build output such as bin/ and dist/, .dossierignore; see index -v)"
+	leftSkipped  = "in files the index skips (.gitignore, .dossierignore, build output such as bin/ and dist/; see index -v)"
 	leftAlias    = "ctags errors: lines that declare no type alias read as one (import lists, keyof, instanceof)"
 )
 
