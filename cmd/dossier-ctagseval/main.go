@@ -14,7 +14,7 @@
 //     index keeps them in their function's chunk, no code outside it can
 //     name them, and symbols named `wrapper` or `inner` in every decorator
 //     would turn into false callers and callees in related;
-//   - files the index skips (build output, .dossierignore);
+//   - files the index skips (.gitignore, .dossierignore, build output);
 //   - names ctags makes up (AnonymousFunction…, __anon…), and JavaScript
 //     named function expressions passed as arguments, whose name binds in
 //     their own body only;
