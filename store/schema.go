@@ -15,8 +15,7 @@ package store
 // 15: framework facts say what decided a class's role (role_by), its
 // traits and further bases (mixins), relations narrowing another (of) and
 // where a model's fields are: facts written before answer model: and
-// route: walks by the old name-based roles.
-// 15: TypeScript symbols of destructurings, overload signatures (in their
+// route: walks by the old name-based roles; and TypeScript symbols of destructurings, overload signatures (in their
 // definition's span), `declare function`s, interface and abstract methods
 // and `declare global {}`'s definitions, JavaScript's functions assigned
 // to properties, Ruby's classes without a body, Ruby's and Bash's
