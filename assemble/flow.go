@@ -109,6 +109,11 @@ type Source struct {
 	Anchor string
 	Commit string
 	Dirty  bool
+	// File is a hash of the whole file the span was taken from: while it
+	// holds, nothing moved; when it does not, a symbol is looked up again
+	// even if its old lines still read the same (a Python function that
+	// grew at its end).
+	File string
 }
 
 // Flow is the snapshot the renderers read: the parts in assembly order

@@ -49,14 +49,67 @@ type relocation struct {
 
 // lineHash is the anchor hash of one line: 8 hex digits of its sha256,
 // trailing white space (and a CR) left out, so a changed line ending does
-// not lose a part.
+// not lose a part. A plain line (blank, a lone brace: under four
+// characters) gets a "~" in front: it anchors nothing on its own.
 func lineHash(line string) string {
-	sum := sha256.Sum256([]byte(strings.TrimRight(line, " \t\r\n")))
-	return hex.EncodeToString(sum[:4])
+	line = strings.TrimRight(line, " \t\r\n")
+	sum := sha256.Sum256([]byte(line))
+	h := hex.EncodeToString(sum[:4])
+	if len(strings.TrimSpace(line)) < 4 {
+		return "~" + h
+	}
+	return h
 }
 
-// anchorOf is the anchor of a span's text: "FIRST:LAST", its first and
-// last lines' hashes; "" for an empty text.
+// fileHash is a source file's hash in a part's provenance (file=): 16
+// hex digits of its sha256.
+func fileHash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:8])
+}
+
+// plain tells whether a line hash is of a plain line.
+func plain(h string) bool { return strings.HasPrefix(h, "~") }
+
+// anchor is what a part's span is found again by: the hashes of its first
+// and last lines, and of the lines just above and below it ("" at the
+// file's start or end), as patch keeps a hunk's context.
+type anchor struct{ head, tail, above, below string }
+
+// String is the provenance form: "HEAD:TAIL:ABOVE:BELOW".
+func (a anchor) String() string {
+	if a.head == "" {
+		return ""
+	}
+	return a.head + ":" + a.tail + ":" + a.above + ":" + a.below
+}
+
+// parseAnchor reads an anchor; parts written before the context lines
+// have only "HEAD:TAIL".
+func parseAnchor(s string) (anchor, bool) {
+	f := strings.Split(s, ":")
+	switch len(f) {
+	case 2:
+		return anchor{head: f[0], tail: f[1]}, true
+	case 4:
+		return anchor{f[0], f[1], f[2], f[3]}, true
+	}
+	return anchor{}, false
+}
+
+// anchorAt is the anchor of lines start-end of text.
+func anchorAt(text string, starts []int, start, end int) string {
+	line := func(i int) string {
+		if i < 1 || i > len(starts) {
+			return ""
+		}
+		return lineHash(sliceLines(text, starts, i, i))
+	}
+	return anchor{line(start), line(end), line(start - 1), line(end + 1)}.String()
+}
+
+// anchorOf is the anchor of a span's own text, without context: for parts
+// written before anchors.
 func anchorOf(text string) string {
 	lines := splitLines(text)
 	if len(lines) == 0 {
@@ -88,7 +141,13 @@ func relocate(s assemble.Source, old, text string, find func(sym string) (int, i
 	if strings.HasPrefix(s.Span, "bytes=") {
 		return relocateBytes(s, old, text)
 	}
-	if CID([]byte(spanText(text, s))) == s.CID {
+	if s.File != "" && fileHash(text) == s.File {
+		return relocation{state: Unchanged, start: s.StartLine, end: s.EndLine}
+	}
+	// A symbol is looked up whenever its file changed (its old lines may
+	// read the same while it grew below them), other spans when their
+	// lines changed.
+	if (s.Symbol == "" || find == nil || s.File == "") && sameSpan(text, s) {
 		return relocation{state: Unchanged, start: s.StartLine, end: s.EndLine}
 	}
 	starts := lineStarts(text)
@@ -102,11 +161,11 @@ func relocate(s assemble.Source, old, text string, find func(sym string) (int, i
 		// are another symbol's now.
 		symbolGone = true
 	}
-	anchor := s.Anchor
-	if anchor == "" && CID([]byte(old)) == s.CID {
-		anchor = anchorOf(old) // a part written before anchors
+	raw := s.Anchor
+	if raw == "" && CID([]byte(old)) == s.CID {
+		raw = anchorOf(old) // a part written before anchors
 	}
-	head, tail, ok := strings.Cut(anchor, ":")
+	an, ok := parseAnchor(raw)
 	if !ok {
 		return lost(s, "its lines changed, and it has no anchor to find them by (added before dossier kept one)")
 	}
@@ -114,43 +173,100 @@ func relocate(s assemble.Source, old, text string, find func(sym string) (int, i
 	for i := range starts {
 		hashes[i] = lineHash(sliceLines(text, starts, i+1, i+1))
 	}
+	// Context that says something must agree: of two copies of a block,
+	// the one under its old function's line is the part's. Without such
+	// context a block is taken only when it is the one copy (see pick).
+	context := func(h string) bool { return h != "" && !plain(h) }
+	above := func(i int) bool { return !context(an.above) || i > 1 && hashes[i-2] == an.above }
+	below := func(j int) bool { return !context(an.below) || j < len(hashes) && hashes[j] == an.below }
+	hasContext := context(an.above) || context(an.below)
+	// vouched: a span i-j lies under the line it lay under, when that line
+	// says something (a function's first line, usually); else over the
+	// line it lay over.
+	vouched := func(i, j int) bool {
+		if context(an.above) {
+			return above(i)
+		}
+		return below(j)
+	}
 	n := s.EndLine - s.StartLine + 1
-	// 2: the same content elsewhere, the nearest to where it was.
-	best := 0
+	// 2: the same content elsewhere.
+	var found []int
 	for i := 1; i+n-1 <= len(hashes); i++ {
-		if hashes[i-1] == head && hashes[i+n-2] == tail && nearer(i, best, s.StartLine) &&
+		if hashes[i-1] == an.head && hashes[i+n-2] == an.tail && vouched(i, i+n-1) &&
 			CID([]byte(sliceLines(text, starts, i, i+n-1))) == s.CID {
-			best = i
+			found = append(found, i)
 		}
 	}
-	if best > 0 {
+	if best, ok := pick(found, s.StartLine, hasContext); ok {
 		return relocation{state: Moved, start: best, end: best + n - 1, why: fmt.Sprintf("lines %d-%d are now %d-%d", s.StartLine, s.EndLine, best, best+n-1)}
+	} else if len(found) > 1 {
+		return lost(s, fmt.Sprintf("its text is in %d places of %s now, and nothing around them tells which is its", len(found), s.Path))
 	}
 	if symbolGone {
 		return lost(s, fmt.Sprintf("no symbol %s in %s now (renamed or deleted?)", s.Symbol, s.Path))
 	}
-	// 3: the first line near its place, the last one after it. A first
-	// line that says nothing of its own (blank, a brace) anchors nothing.
-	if old != "" && len(strings.TrimSpace(splitLines(old)[0])) < 4 {
+	// 3: its first line (under its old context line) near its place, and
+	// its last line nearest to where the old length puts it. A plain first
+	// line anchors nothing.
+	if plain(an.head) || old != "" && plain(lineHash(splitLines(old)[0])) {
 		return lost(s, fmt.Sprintf("lines %d-%d changed, and its first line is too plain to find it by", s.StartLine, s.EndLine))
 	}
+	found = found[:0]
 	for i := range hashes {
-		if hashes[i] == head && nearer(i+1, best, s.StartLine) {
-			best = i + 1
+		if hashes[i] == an.head && above(i+1) {
+			found = append(found, i+1)
 		}
 	}
-	if best == 0 {
-		return lost(s, fmt.Sprintf("its first line (line %d) is gone from %s", s.StartLine, s.Path))
+	best, ok := pick(found, s.StartLine, context(an.above))
+	if !ok {
+		if len(found) > 1 {
+			return lost(s, fmt.Sprintf("its first line is in %d places of %s now, and nothing around them tells which is its", len(found), s.Path))
+		}
+		return lost(s, fmt.Sprintf("its first line (line %d) is gone from %s, or no longer under the line it was under", s.StartLine, s.Path))
 	}
 	// The span may grow or shrink, within reason: a last line much further
 	// down is another block's.
-	limit := best + max(2*n, n+50)
-	for j := best; j <= min(len(hashes), limit); j++ {
-		if hashes[j-1] == tail {
-			return judge(s, text, starts, best, j, "its first and last lines")
+	want, end := best+n-1, 0
+	for j := best; j <= min(len(hashes), best+max(2*n, n+50)); j++ {
+		if hashes[j-1] == an.tail && below(j) && (end == 0 || abs(j-want) < abs(end-want)) {
+			end = j
 		}
 	}
-	return lost(s, fmt.Sprintf("its first line is now line %d, but its last line (line %d) is gone", best, s.EndLine))
+	if end == 0 {
+		return lost(s, fmt.Sprintf("its first line is now line %d, but its last line (line %d) is gone", best, s.EndLine))
+	}
+	return judge(s, text, starts, best, end, "its first and last lines")
+}
+
+// pick chooses among candidate lines: the nearest to want when context
+// vouched for them, else only a single one.
+func pick(found []int, want int, vouched bool) (int, bool) {
+	switch {
+	case len(found) == 0:
+		return 0, false
+	case len(found) == 1:
+		return found[0], true
+	case !vouched:
+		return 0, false
+	}
+	best := 0
+	for _, i := range found {
+		if nearer(i, best, want) {
+			best = i
+		}
+	}
+	return best, true
+}
+
+func abs(x int) int { return max(x, -x) }
+
+// sameSpan tells whether s's lines read as they did, a final line break
+// aside: text appended to a file that had none is not a change of its
+// last line.
+func sameSpan(text string, s assemble.Source) bool {
+	now := spanText(text, s)
+	return CID([]byte(now)) == s.CID || strings.HasSuffix(now, "\n") && CID([]byte(strings.TrimSuffix(now, "\n"))) == s.CID
 }
 
 // nearer tells whether candidate line i is nearer to line want than best

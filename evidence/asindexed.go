@@ -35,7 +35,7 @@ func (e *Engine) asIndexed(selector string) (string, error) {
 		return selector, nil
 	}
 	defer db.Close()
-	var old string
+	var old, anchor string
 	err = db.View(func(tx *store.Tx) error {
 		f, ok, err := tx.File(rel)
 		if err != nil || !ok {
@@ -51,6 +51,7 @@ func (e *Engine) asIndexed(selector string) (string, error) {
 		text := string(blob)
 		if starts := lineStarts(text); sel.End >= sel.Start && sel.End <= len(starts) {
 			old = sliceLines(text, starts, sel.Start, sel.End)
+			anchor = anchorAt(text, starts, sel.Start, sel.End)
 		}
 		return nil
 	})
@@ -58,7 +59,7 @@ func (e *Engine) asIndexed(selector string) (string, error) {
 		return selector, err
 	}
 	src := assemble.Source{Path: rel, Span: fmt.Sprintf("lines=%d:%d", sel.Start, sel.End), StartLine: sel.Start, EndLine: sel.End,
-		CID: CID([]byte(old)), Anchor: anchorOf(old)}
+		CID: CID([]byte(old)), Anchor: anchor}
 	r := relocate(src, old, string(raw), nil)
 	if r.state == Lost {
 		return "", fmt.Errorf("%s changed since it was indexed, and the indexed lines %d-%d are not in it now (%s): run `dossier index` and try again",

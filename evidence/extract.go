@@ -129,7 +129,7 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 	start, end := 1, len(lines) // lines, inclusive
 	switch {
 	case sel.Symbol != "":
-		if start, end, err = symbolSpan(idx, rel, sel.Symbol, raw); err != nil {
+		if start, end, err = symbolSpan(known(idx), rel, sel.Symbol, raw); err != nil {
 			return Extract{}, err
 		}
 		x.Source.Symbol = sel.Symbol
@@ -180,7 +180,8 @@ func ExtractSpan(root string, sel Selector, idx *store.DB) (Extract, error) {
 	if x.Whole {
 		x.Source.Span = "all"
 	} else {
-		x.Source.Anchor = anchorOf(x.Content)
+		x.Source.Anchor = anchorAt(text, lines, start, end)
+		x.Source.File = fileHash(text)
 	}
 	x.Source.CID = CID([]byte(x.Content))
 	return x, nil

@@ -35,7 +35,11 @@ func (e *Engine) flowDiff(c *call) error {
 		n++
 		raw, err := ReadRegular(filepath.Join(e.Root, filepath.FromSlash(s.Path)), resolveRoots(e.Root))
 		if err != nil {
-			fmt.Fprintf(c.w, "✗ deleted  %s: %s cannot be read (%v)\n", p.ID(), s.Path, firstLine(err.Error()))
+			what := "deleted"
+			if st := refusedState(err); st != "" {
+				what = st
+			}
+			fmt.Fprintf(c.w, "✗ %-8s %s: %s cannot be read (%v)\n", what, p.ID(), s.Path, firstLine(err.Error()))
 			continue
 		}
 		text := string(raw)

@@ -66,6 +66,9 @@ func (e *Engine) flowExport(c *call) error {
 	b := bundle{Version: bundleVersion, Meta: json.RawMessage(meta)}
 	for _, p := range f.Parts {
 		bf := bundleFile{Path: p.File}
+		if p.Refused != "" {
+			return fmt.Errorf("%s cannot be exported: %s", p.ID(), p.Broken)
+		}
 		switch {
 		case p.Link:
 			bf.Link = p.Source.Path
@@ -146,7 +149,14 @@ func (e *Engine) flowImport(c *call) error {
 	}
 	// Every file is checked before anything is written.
 	for _, bf := range b.Files {
-		if err := checkBundlePath(bf); err != nil {
+		err := checkBundlePath(bf)
+		if err == nil && bf.Link != "" {
+			// What `add --link` refuses, an import does too.
+			if err = RefuseGitPath(bf.Link, bf.Link); err == nil {
+				err = refuseSecretFile(e.Root, bf.Link, filepath.Join(e.Root, filepath.FromSlash(bf.Link)))
+			}
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %w; nothing was imported", c.args[0], err)
 		}
 	}

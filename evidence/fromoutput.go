@@ -357,7 +357,7 @@ func spanAround(root string, db *store.DB, rel string, line int) (sel, sym strin
 		return "", ""
 	}
 	start, end := 0, 0
-	if units, _, err := unitsNow(db, rel, raw); err == nil {
+	if units, _, err := unitsNow(known(db), rel, raw); err == nil {
 		for _, u := range units {
 			if !u.outline && !u.member && u.start <= line && line <= u.end && (start == 0 || u.end-u.start < end-start) {
 				start, end, sym = u.start, u.end, u.sym

@@ -174,6 +174,8 @@ func parseProvenance(line string) assemble.Source {
 			s.Commit = v
 		case "dirty":
 			s.Dirty = v == "yes"
+		case "file":
+			s.File = v
 		}
 	}
 	return s
@@ -255,6 +257,10 @@ func writeTracking(b *strings.Builder, src assemble.Source) {
 	if src.Anchor != "" {
 		b.WriteString("; anchor=")
 		b.WriteString(assemble.ProvValue(src.Anchor))
+	}
+	if src.File != "" {
+		b.WriteString("; file=")
+		b.WriteString(assemble.ProvValue(src.File))
 	}
 	if src.Commit != "" {
 		b.WriteString("; commit=")

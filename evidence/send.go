@@ -253,8 +253,6 @@ func Cancelled(err error) bool {
 	return err != nil && !errors.As(err, &se) && !errors.As(err, &nk) && errors.Is(err, context.Canceled)
 }
 
-// price is the model's price: the config's, else the table's for the
-// model asked for or the one the server named.
 // InputCost is what sending tokens of context to the configured model
 // costs, in USD, before anything is sent: the input side of the price
 // (config input_price, else dossier's table for the [llm] model, else for
@@ -282,6 +280,8 @@ func CostWord(usd float64) string {
 	return fmt.Sprintf("~$%.2f", usd)
 }
 
+// price is the model's price: the config's, else the table's for the
+// model asked for or the one the server named.
 func (e *Engine) price(models ...string) (send.Price, bool) {
 	if e.LLM.Price != nil {
 		return *e.LLM.Price, true

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dossierhq/dossier/assemble"
-	"github.com/dossierhq/dossier/store"
 )
 
 func init() {
@@ -29,9 +28,10 @@ func init() {
 		run: (*Engine).refresh})
 }
 
-// Staleness compares every evidence part with its source: "stale" when the
-// source span changed since extraction, "edited" when the part's content
-// was changed by hand, "source gone" when the file is missing.
+// Staleness compares every evidence part with its source: Moved, Changed
+// or Lost when its span is found elsewhere, changed, or not at all (see
+// relocate), "edited" when the part's content was changed by hand,
+// "source gone" when the file is missing.
 //
 // A part's answer is remembered with its content id and its source file's
 // size and time, so asking again (the workbench does after every change)
@@ -123,7 +123,7 @@ func (e *Engine) staleness(p *Part, files map[string]string) string {
 	if state, ok := strings.CutPrefix(text, "\x00"); ok {
 		return state
 	}
-	if CID([]byte(spanText(text, s))) == s.CID {
+	if s.File != "" && fileHash(text) == s.File || s.File == "" && sameSpan(text, s) {
 		return ""
 	}
 	if r := e.relocatePart(p, text); r.state != Unchanged {
@@ -147,17 +147,10 @@ func oldText(p *Part) string {
 // relocate); a symbol is looked up in the index when it describes text,
 // else in a parse of text.
 func (e *Engine) relocatePart(p *Part, text string) relocation {
-	var db *store.DB
-	defer func() {
-		if db != nil {
-			db.Close()
-		}
-	}()
+	index, done := lazyIndex(e.Root)
+	defer done()
 	find := func(sym string) (int, int, bool) {
-		if db == nil {
-			db, _ = openIndex(e.Root)
-		}
-		a, b, err := symbolSpan(db, p.Source.Path, sym, []byte(text))
+		a, b, err := symbolSpan(index, p.Source.Path, sym, []byte(text))
 		return a, b, err == nil
 	}
 	return relocate(p.Source, oldText(p), text, find)
@@ -294,7 +287,9 @@ func (e *Engine) RefreshPart(f *Flow, p *Part, retake bool) (relocation, error) 
 	}
 	raw, err := ReadRegular(filepath.Join(e.Root, filepath.FromSlash(s.Path)), resolveRoots(e.Root))
 	if err != nil {
-		return relocation{}, fmt.Errorf("read %s: %w", s.Path, err)
+		// Its file is gone (or refused): that part is lost, the others
+		// are still refreshed.
+		return lost(s, fmt.Sprintf("%s cannot be read now: %v", s.Path, firstLine(err.Error()))), nil
 	}
 	r := e.relocatePart(p, string(raw))
 	if r.state == Lost && !retake {
@@ -320,6 +315,10 @@ func (e *Engine) RefreshPart(f *Flow, p *Part, retake bool) (relocation, error) 
 		return relocation{}, err
 	}
 	e.track(&x)
+	if r.state == Unchanged {
+		// The same text: it was taken at its old commit still.
+		x.Source.Commit, x.Source.Dirty = s.Commit, s.Dirty
+	}
 	if x.Source.Symbol == "" && s.Symbol != "" {
 		// Found by its content, not its name: the name stays, for the
 		// next refresh to try first.
@@ -328,9 +327,6 @@ func (e *Engine) RefreshPart(f *Flow, p *Part, retake bool) (relocation, error) 
 	content := renderEvidence(x.Source, x.Content)
 	if content == p.Content {
 		return relocation{state: Unchanged}, nil
-	}
-	if r.state == Unchanged {
-		r.state, r.why = Moved, "its provenance is brought up to date"
 	}
 	if !pristine(p.Content) {
 		if _, err := backup(f, p); err != nil {

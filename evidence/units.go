@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/segment"
@@ -39,8 +40,18 @@ func (u unit) named(name string) bool {
 // it is now: the index's when the index holds exactly this text, else a
 // parse of it now (what the indexer would make of it), so a span is never
 // taken from an index older than the file. fresh says which.
-func unitsNow(db *store.DB, rel string, raw []byte) (units []unit, fresh bool, err error) {
-	if db != nil {
+func unitsNow(index func() *store.DB, rel string, raw []byte) (units []unit, fresh bool, err error) {
+	sum := sha256.Sum256(raw)
+	key := rel + "\x00" + string(sum[:])
+	if c, ok := unitCache.get(key); ok {
+		return c.units, c.fresh, nil
+	}
+	defer func() {
+		if err == nil {
+			unitCache.put(key, cachedUnits{units, fresh})
+		}
+	}()
+	if db := index(); db != nil {
 		err = db.View(func(tx *store.Tx) error {
 			f, ok, err := tx.File(rel)
 			if err != nil || !ok {
@@ -74,6 +85,65 @@ func unitsNow(db *store.DB, rel string, raw []byte) (units []unit, fresh bool, e
 	return units, false, nil
 }
 
+// unitCache keeps the units of the last texts asked about, by path and
+// content hash: the workbench asks for a changed file's parts after every
+// change, and one parse per text is enough. A text's units do not depend
+// on where they came from (the index describes that very text, or a
+// parse does), so the key needs no index state.
+var unitCache = &unitsLRU{m: map[string]cachedUnits{}}
+
+type cachedUnits struct {
+	units []unit
+	fresh bool
+}
+
+// unitsLRU is a small map dropped whole when full: texts come and go
+// with a flow's sources, and a cold parse is cheap next to a stale read.
+type unitsLRU struct {
+	mu sync.Mutex
+	m  map[string]cachedUnits
+}
+
+func (c *unitsLRU) get(k string) (cachedUnits, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *unitsLRU) put(k string, v cachedUnits) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= 256 {
+		clear(c.m)
+	}
+	c.m[k] = v
+}
+
+// lazyIndex opens the workspace index on first use (nil when it cannot
+// be opened: a parse stands in); done closes it if it was.
+func lazyIndex(root string) (index func() *store.DB, done func()) {
+	var db *store.DB
+	tried := false
+	index = func() *store.DB {
+		if !tried {
+			tried = true
+			if d, err := openIndex(root); err == nil {
+				db = d
+			}
+		}
+		return db
+	}
+	return index, func() {
+		if db != nil {
+			db.Close()
+		}
+	}
+}
+
+// known is an index already open (or nil), for unitsNow.
+func known(db *store.DB) func() *store.DB { return func() *store.DB { return db } }
+
 // parseNow segments raw as the indexer does (describers aside).
 func parseNow(rel string, raw []byte) segment.Result {
 	head := raw[:min(len(raw), 512)]
@@ -87,7 +157,7 @@ func parseNow(rel string, raw []byte) segment.Result {
 // chunks named so, else of the member symbols (a constant or field is no
 // chunk of its own). The index's member symbols are looked up by name
 // (see Tx.SpanSymbols); a parse's are among the units.
-func spanOf(db *store.DB, rel, name string, units []unit, fresh bool) (start, end int, names []string, err error) {
+func spanOf(index func() *store.DB, rel, name string, units []unit, fresh bool) (start, end int, names []string, err error) {
 	widen := func(a, b int) {
 		if start == 0 || a < start {
 			start = a
@@ -117,6 +187,10 @@ func spanOf(db *store.DB, rel, name string, units []unit, fresh bool) (start, en
 				widen(u.start, u.end)
 			}
 		}
+		return start, end, names, nil
+	}
+	db := index()
+	if db == nil {
 		return start, end, names, nil
 	}
 	err = db.View(func(tx *store.Tx) error {
@@ -154,12 +228,12 @@ func oneSymbol(rel, name string, matched []unit) error {
 
 // symbolSpan finds the lines of name ("Name" or "Parent.Name") in the file
 // rel whose text is raw, as it is now (see unitsNow).
-func symbolSpan(db *store.DB, rel, name string, raw []byte) (int, int, error) {
-	units, fresh, err := unitsNow(db, rel, raw)
+func symbolSpan(index func() *store.DB, rel, name string, raw []byte) (int, int, error) {
+	units, fresh, err := unitsNow(index, rel, raw)
 	if err != nil {
 		return 0, 0, err
 	}
-	start, end, names, err := spanOf(db, rel, name, units, fresh)
+	start, end, names, err := spanOf(index, rel, name, units, fresh)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -211,13 +285,11 @@ func (e *Engine) track(x *Extract) {
 		return
 	}
 	if x.Source.Symbol == "" && strings.HasPrefix(x.Source.Span, "lines=") && lang.IsCode(x.Source.Language) {
-		db, _ := openIndex(e.Root)
-		if units, _, err := unitsNow(db, x.Source.Path, raw); err == nil {
+		index, done := lazyIndex(e.Root)
+		if units, _, err := unitsNow(index, x.Source.Path, raw); err == nil {
 			x.Source.Symbol = symbolAt(units, x.Source.StartLine, x.Source.EndLine)
 		}
-		if db != nil {
-			db.Close()
-		}
+		done()
 	}
 	x.Source.Commit, x.Source.Dirty = gitStamp(e.Root, x.Source.Path, raw)
 }

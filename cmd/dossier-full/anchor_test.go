@@ -66,7 +66,7 @@ func TestPartsFollowTheirCode(t *testing.T) {
 	if p := partText(t, root, "130"); !strings.Contains(p, "; symbol=normalize") || !strings.Contains(partText(t, root, "130_parse_go_normalize"), "func normalize") {
 		t.Errorf("lines that are exactly a symbol's chunk do not record it:\n%s", p)
 	}
-	if p := partText(t, root, "100"); !regexp.MustCompile(`; anchor=[0-9a-f]{8}:[0-9a-f]{8}; commit=[0-9a-f]{40} -->`).MatchString(p) {
+	if p := partText(t, root, "100"); !regexp.MustCompile(`; anchor=~?[0-9a-f]{8}:~?[0-9a-f]{8}:(~?[0-9a-f]{8})?:(~?[0-9a-f]{8})?; file=[0-9a-f]{16}; commit=[0-9a-f]{40} -->`).MatchString(p) {
 		t.Errorf("provenance lacks the anchor and the commit:\n%s", p)
 	}
 
@@ -156,6 +156,13 @@ func TestPartsFollowTheirCode(t *testing.T) {
 	if partText(t, root, "100") != before {
 		t.Error("a lost part's text changed")
 	}
+	// A deleted source loses its part; the others are still refreshed.
+	os.Remove(filepath.Join(root, "core", "flow.sh"))
+	edit(t, root, "parser/parse.go", func(s string) string { return "\n" + s })
+	out, _, code = runCLI(t, "evidence", "refresh", r)
+	if code != 1 || !strings.Contains(out, "✗ lost     120_flow_sh_100_130c: core/flow.sh cannot be read now") || !strings.Contains(out, "✓ moved    130_parse_go_normalize") {
+		t.Errorf("refresh with a deleted source: exit %d\n%s", code, out)
+	}
 }
 
 // TestSpansComeFromTheFileAsItIsNow: from-output and gather take their
@@ -243,6 +250,14 @@ func TestFlowExportImport(t *testing.T) {
 	flows, _ := os.ReadDir(filepath.Join(other, ".dossier", "flows"))
 	if _, errOut, code := runCLI(t, "flow", "import", bad, o); code != 1 || !strings.Contains(errOut, "is not a plain path inside a flow; nothing was imported") {
 		t.Errorf("a bundle leaving the flow: exit %d %s", code, errOut)
+	}
+	// Nor does one whose link names what `add --link` refuses.
+	os.WriteFile(filepath.Join(other, ".env"), []byte("PASSWORD=hunter2hunter2\n"), 0o644)
+	for _, target := range []string{".git/config", ".env"} {
+		os.WriteFile(bad, []byte(strings.Replace(string(raw), `"link": "core/flow.sh"`, `"link": "`+target+`"`, 1)), 0o644)
+		if _, errOut, code := runCLI(t, "flow", "import", bad, o); code != 1 || !strings.Contains(errOut, "nothing was imported") {
+			t.Errorf("a bundle linking %s: exit %d %s", target, code, errOut)
+		}
 	}
 	if after, _ := os.ReadDir(filepath.Join(other, ".dossier", "flows")); len(after) != len(flows) {
 		t.Errorf("a refused import left a flow behind: %d -> %d", len(flows), len(after))
