@@ -129,7 +129,7 @@ func (e *Engine) add(c *call) error {
 				return &CoveredError{Selector: s, By: by, Wider: wider}
 			}
 			fresh = append(fresh, s)
-			key := x.Source.Path + "\x00" + x.Source.Span
+			key := x.Source.URI + "\x00" + x.Source.Span
 			if prev, ok := seen[key]; ok {
 				return usagef("%s and %s select the same span: give it once", prev, s)
 			}
@@ -222,6 +222,9 @@ func (e *Engine) Add(req AddRequest) (*Part, error) {
 			name.Kind = kindFor(x)
 		}
 		if req.Link {
+			if isGitSource(x.Source) {
+				return nil, usagef("--link takes a file; a diff (%s) is taken as it is now, and `evidence refresh` takes it again", x.Source.URI)
+			}
 			if !x.Whole {
 				return nil, usagef("--link adds a whole file (a live symlink): drop the ::range, or drop --link")
 			}
@@ -307,6 +310,9 @@ func (e *Engine) Add(req AddRequest) (*Part, error) {
 
 // resolve turns a selector into its text, resolving a bare @Symbol.
 func (e *Engine) resolve(selector string) (Extract, error) {
+	if spec, ok := strings.CutPrefix(selector, gitPrefix); ok {
+		return e.diffExtract(spec)
+	}
 	sel, err := ParseSelector(selector)
 	if err != nil {
 		return Extract{}, &UsageError{err.Error()}
@@ -355,6 +361,8 @@ func openIndex(root string) (*store.DB, error) {
 func kindFor(x Extract) string {
 	base := Sanitize(path.Base(x.Source.Path))
 	switch {
+	case isGitSource(x.Source):
+		return diffKind(x)
 	case x.Source.Symbol != "":
 		return Sanitize(base + "_" + x.Source.Symbol)
 	case x.Whole:

@@ -33,6 +33,12 @@ func (e *Engine) flowDiff(c *call) error {
 			continue
 		}
 		n++
+		if isGitSource(s) {
+			if e.flowDiffGit(c.w, p) {
+				unchanged = append(unchanged, p.ID())
+			}
+			continue
+		}
 		raw, err := ReadRegular(filepath.Join(e.Root, filepath.FromSlash(s.Path)), resolveRoots(e.Root))
 		if err != nil {
 			what := "deleted"

@@ -13,14 +13,16 @@ import (
 )
 
 func init() {
-	register(&command{group: "evidence", name: "gather", args: "fix|test|refactor|explain TARGET",
+	register(&command{group: "evidence", name: "gather", args: "fix|test|refactor|explain TARGET | changes",
 		summary: "Add the context seed 004's task strategy lists for TARGET (PATH[::RANGE|::@Symbol]):\n" +
 			"fix: target, imported symbols, callees, tests; test: target, its tests, callees;\n" +
 			"refactor: target, imported symbols, importers, callers, tests; explain: target, callees,\n" +
 			"imported symbols. Each is added as the span of its symbol (a callee's function, the test\n" +
 			"functions that name the target), never a whole file unless --whole; spans already in\n" +
 			"the flow are not added again. Ranks: target 100s, direct context 200s, wider context\n" +
-			"300s-400s. Sets the flow's mode.",
+			"300s-400s. Sets the flow's mode. changes (no TARGET): the working tree's diff against HEAD\n" +
+			"(git:diff), each function or type whose lines it touches whole (PATH::@Symbol), and their\n" +
+			"tests, as fix finds them.",
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.IntVar(&o.limit, "limit", 8, "most parts per kind of relation")
 			fs.BoolVar(&o.whole, "whole", false, "add imports, tests and importers as whole files")
@@ -48,13 +50,16 @@ type gatherItem struct {
 }
 
 func (e *Engine) gather(c *call) error {
-	if err := c.needArgs(2, 2, "a task (fix, test, refactor, explain) and a TARGET"); err != nil {
+	if len(c.args) > 0 && c.args[0] == "changes" {
+		return e.gatherChanges(c)
+	}
+	if err := c.needArgs(2, 2, "a task (fix, test, refactor, explain) and a TARGET, or changes"); err != nil {
 		return err
 	}
 	task, spec := c.args[0], c.args[1]
 	plan, ok := recipes()[task]
 	if !ok {
-		return usagef("unknown task %q: fix, test, refactor or explain", task)
+		return usagef("unknown task %q: fix, test, refactor, explain or changes", task)
 	}
 	sel, err := ParseSelector(spec)
 	if err != nil {
@@ -90,7 +95,15 @@ func (e *Engine) gather(c *call) error {
 		return err
 	}
 	db.Close()
-	f, err := e.flowOrCreate(c.w)
+	items = append([]gatherItem{{sel: sel.String(), band: "critical", why: "target"}}, items...)
+	return e.addGathered(c.w, task, spec, items, notes)
+}
+
+// addGathered adds a recipe's items in order (its target first),
+// sets the flow's mode to the task when it has none, and reports each
+// item: added, already held (=) or not taken (-).
+func (e *Engine) addGathered(w io.Writer, task, spec string, items []gatherItem, notes []string) error {
+	f, err := e.flowOrCreate(w)
 	if err != nil {
 		return err
 	}
@@ -101,37 +114,33 @@ func (e *Engine) gather(c *call) error {
 		}
 	}
 	added, failed := 0, 0
-	try := func(it gatherItem) {
+	for _, it := range items {
 		b, _ := ParseBand(it.band)
 		sel, err := e.asIndexed(it.sel) // its lines are the index's
 		if err != nil {
 			failed++
-			fmt.Fprintf(c.w, "  - %s: %v\n", it.sel, firstLine(err.Error()))
-			return
+			fmt.Fprintf(w, "  - %s: %v\n", it.sel, firstLine(err.Error()))
+			continue
 		}
 		p, err := e.Add(AddRequest{Selector: sel, Role: "evidence", Rank: -1, Band: b, Via: "gather:" + task + " " + it.why})
 		var covered *CoveredError
 		switch {
 		case err == nil:
 			added++
-			fmt.Fprintf(c.w, "✓ %-28s %-9s %s\n", p.ID(), it.why, SourceLabel(p))
+			fmt.Fprintf(w, "✓ %-28s %-9s %s\n", p.ID(), it.why, SourceLabel(p))
 		case errors.As(err, &covered):
 			if it.why != "target" {
-				fmt.Fprintf(c.w, "  = %-28s %-9s %s\n", covered.By.ID, it.why, it.sel)
+				fmt.Fprintf(w, "  = %-28s %-9s %s\n", covered.By.ID, it.why, it.sel)
 			}
 		default:
 			failed++
-			fmt.Fprintf(c.w, "  - %s: %v\n", it.sel, firstLine(err.Error()))
+			fmt.Fprintf(w, "  - %s: %v\n", it.sel, firstLine(err.Error()))
 		}
 	}
-	try(gatherItem{sel: sel.String(), band: "critical", why: "target"})
-	for _, it := range items {
-		try(it)
-	}
 	for _, n := range notes {
-		fmt.Fprintf(c.w, "  note: %s\n", n)
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
-	if err := e.finishBatch(c.w, added); err != nil {
+	if err := e.finishBatch(w, added); err != nil {
 		return err
 	}
 	return gatherAddedNothing(spec, added, failed)

@@ -35,6 +35,10 @@ func (e *Engine) markSourceSecrets(snap *assemble.Flow) {
 	for i := range snap.Parts {
 		p := &snap.Parts[i]
 		src := p.Source
+		if p.Role == assemble.Evidence && strings.HasPrefix(src.URI, gitPrefix) {
+			p.SourceSecrets = append(p.SourceSecrets, diffSecrets(p.Code)...)
+			continue
+		}
 		if p.Role != assemble.Evidence || p.Link || src.Path == "" || src.Span == "all" {
 			continue
 		}

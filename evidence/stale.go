@@ -102,6 +102,9 @@ func (e *Engine) staleness(p *Part, files map[string]string) string {
 	if !pristine(p.Content) {
 		return "edited"
 	}
+	if isGitSource(s) {
+		return e.gitStaleness(p)
+	}
 	text, ok := files[s.Path]
 	if !ok {
 		raw, err := ReadRegular(filepath.Join(e.Root, filepath.FromSlash(s.Path)), resolveRoots(e.Root))
@@ -284,6 +287,9 @@ func (e *Engine) RefreshPart(f *Flow, p *Part, retake bool) (relocation, error) 
 	s := p.Source
 	if p.Role != assemble.Evidence || p.Link || s.Path == "" {
 		return relocation{}, nil
+	}
+	if isGitSource(s) {
+		return e.refreshDiff(f, p)
 	}
 	raw, err := ReadRegular(filepath.Join(e.Root, filepath.FromSlash(s.Path)), resolveRoots(e.Root))
 	if err != nil {
