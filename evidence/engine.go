@@ -50,7 +50,8 @@ type Engine struct {
 	clean  *assemble.CleanSet
 	// cleanSaved is the clean set's size when last read or written.
 	cleanSaved int
-	srcScans   map[string]sourceScan // see sourceSecrets
+	srcScans   map[string]sourceScan              // see sourceSecrets
+	diffScans  map[string][]assemble.SourceSecret // see diffSecrets
 	profile    tokens.Profile
 	stale      map[staleKey]string // see Staleness
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/index/history"
-	"github.com/dossierhq/dossier/index/secrets"
 )
 
 // gitPrefix starts a selector that names a diff, and the source_uri of
@@ -93,7 +92,10 @@ func gitDiff(root, spec string, extra []string) (text, commit string, err error)
 		}
 		args = []string{"show", "--format=", "--diff-merges=first-parent", commit}
 	}
-	args = append(append(args, gitDiffArgs...), extra...)
+	// dossier's own directory is left out: a flow's part files, this
+	// diff's among them, would be in the diff of a repository that tracks
+	// them, and every refresh would change it again.
+	args = append(append(append(args, gitDiffArgs...), extra...), "--", ".", ":(exclude).dossier")
 	out, err := history.Git(ctx, root, args...)
 	if err != nil {
 		return "", "", fmt.Errorf("%s: %w", sel, err)
@@ -205,81 +207,4 @@ func (e *Engine) refreshDiff(f *Flow, p *Part) (relocation, error) {
 	}
 	*p = *np
 	return r, nil
-}
-
-// diffSecrets are the secrets of a diff as line pieces (see
-// assemble.SourceSecret), found by scanning each side of each hunk as
-// the file it comes from: its lines without their +, - or space, under
-// the file's path. The diff's prefixes would hide a multi-line secret (a
-// private key, each line led by '+') and a path-only rule (a .env file)
-// from a scan of the diff itself; the pieces are then matched by content
-// in the diff, so every line of a secret is redacted wherever it stands.
-func diffSecrets(diff string) []assemble.SourceSecret {
-	var out []assemble.SourceSecret
-	id := 0
-	for _, h := range diffSides(diff) {
-		text := strings.Join(h.lines, "\n") + "\n"
-		for _, f := range secrets.Scan(h.path, text) {
-			id++
-			startLine := strings.Count(text[:f.Start], "\n")
-			for j, piece := range strings.Split(text[f.Start:f.End], "\n") {
-				piece = strings.TrimSuffix(piece, "\r")
-				if len(strings.TrimSpace(piece)) < assemble.MinPiece {
-					continue
-				}
-				line := 0
-				if k := startLine + j; k < len(h.at) {
-					line = h.at[k]
-				}
-				out = append(out, assemble.SourceSecret{ID: id, Rule: f.Rule, Line: line, Text: piece})
-			}
-		}
-	}
-	return out
-}
-
-// diffSide is one side of one hunk: the lines of the file it shows, and
-// the line of the diff each stands on.
-type diffSide struct {
-	path  string
-	lines []string
-	at    []int
-}
-
-// diffSides splits a unified diff into the two sides of each hunk.
-func diffSides(diff string) []diffSide {
-	var out []diffSide
-	var oldPath, newPath string
-	var old, cur *diffSide
-	flush := func() {
-		for _, s := range []*diffSide{old, cur} {
-			if s != nil && len(s.lines) > 0 {
-				out = append(out, *s)
-			}
-		}
-		old, cur = nil, nil
-	}
-	for i, line := range strings.Split(diff, "\n") {
-		switch {
-		case strings.HasPrefix(line, "diff "):
-			flush()
-		case strings.HasPrefix(line, "--- ") && old == nil:
-			oldPath = strings.TrimPrefix(strings.TrimPrefix(line, "--- "), "a/")
-		case strings.HasPrefix(line, "+++ ") && cur == nil:
-			newPath = strings.TrimPrefix(strings.TrimPrefix(line, "+++ "), "b/")
-		case strings.HasPrefix(line, "@@"):
-			flush()
-			old, cur = &diffSide{path: oldPath}, &diffSide{path: newPath}
-		case old != nil && line != "":
-			c, rest := line[0], line[1:]
-			if c == ' ' || c == '-' {
-				old.lines, old.at = append(old.lines, rest), append(old.at, i+1)
-			}
-			if c == ' ' || c == '+' {
-				cur.lines, cur.at = append(cur.lines, rest), append(cur.at, i+1)
-			}
-		}
-	}
-	flush()
-	return out
 }

@@ -36,7 +36,7 @@ func (e *Engine) markSourceSecrets(snap *assemble.Flow) {
 		p := &snap.Parts[i]
 		src := p.Source
 		if p.Role == assemble.Evidence && strings.HasPrefix(src.URI, gitPrefix) {
-			p.SourceSecrets = append(p.SourceSecrets, diffSecrets(p.Code)...)
+			p.SourceSecrets = append(p.SourceSecrets, e.diffSecrets(p.Code)...)
 			continue
 		}
 		if p.Role != assemble.Evidence || p.Link || src.Path == "" || src.Span == "all" {
@@ -49,13 +49,36 @@ func (e *Engine) markSourceSecrets(snap *assemble.Flow) {
 // sourcePieces are the line pieces of every secret in the workspace file
 // rel, long enough to be matched by content (assemble.MinPiece).
 func (e *Engine) sourcePieces(rel string) []assemble.SourceSecret {
-	var out []assemble.SourceSecret
-	for id, s := range e.sourceSecrets(rel) {
+	return appendPieces(nil, e.sourceSecrets(rel))
+}
+
+// appendPieces appends the pieces of found long enough to be matched by
+// content, numbering the secrets on from the last ID in out.
+func appendPieces(out []assemble.SourceSecret, found []lineSecret) []assemble.SourceSecret {
+	id0 := 0
+	if len(out) > 0 {
+		id0 = out[len(out)-1].ID + 1
+	}
+	for i, s := range found {
 		for j, piece := range s.pieces {
 			if len(strings.TrimSpace(piece)) >= assemble.MinPiece {
-				out = append(out, assemble.SourceSecret{ID: id, Rule: s.rule, Line: s.line + j, Text: piece})
+				out = append(out, assemble.SourceSecret{ID: id0 + i, Rule: s.rule, Line: s.line + j, Text: piece})
 			}
 		}
+	}
+	return out
+}
+
+// lineSecrets scans text, the file rel, and cuts each secret found at its
+// line breaks.
+func lineSecrets(rel, text string) []lineSecret {
+	var out []lineSecret
+	for _, f := range secrets.Scan(rel, text) {
+		pieces := strings.Split(text[f.Start:f.End], "\n")
+		for j := range pieces {
+			pieces[j] = strings.TrimSuffix(pieces[j], "\r")
+		}
+		out = append(out, lineSecret{rule: f.Rule, line: f.Line, pieces: pieces})
 	}
 	return out
 }
@@ -91,16 +114,8 @@ func (e *Engine) sourceSecrets(rel string) []lineSecret {
 	if raw, err := ReadRegular(abs, resolveRoots(e.Root)); err == nil {
 		cid := CID(raw)
 		if e.clean == nil || !e.clean.Has(cid) {
-			text := string(raw)
-			fs := secrets.Scan(rel, text)
-			for _, f := range fs {
-				pieces := strings.Split(text[f.Start:f.End], "\n")
-				for j := range pieces {
-					pieces[j] = strings.TrimSuffix(pieces[j], "\r")
-				}
-				s.found = append(s.found, lineSecret{rule: f.Rule, line: f.Line, pieces: pieces})
-			}
-			if len(fs) == 0 && e.clean != nil {
+			s.found = lineSecrets(rel, string(raw))
+			if len(s.found) == 0 && e.clean != nil {
 				e.clean.Add(cid)
 			}
 		}

@@ -77,6 +77,11 @@ func git(ctx context.Context, root string, stdin []byte, args ...string) ([]byte
 	return data, rerr
 }
 
+// GitInput is Git with stdin for git to read (`cat-file --batch`).
+func GitInput(ctx context.Context, root string, stdin []byte, args ...string) ([]byte, error) {
+	return git(ctx, root, stdin, args...)
+}
+
 // gitError is a git command that failed.
 type gitError struct {
 	args, msg string
