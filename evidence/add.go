@@ -22,7 +22,10 @@ func init() {
 			"PATH::@Symbol, @Symbol, each with optional #tag,tag. System and user parts take --text\n" +
 			"(or a file whose text becomes the part). In a Laravel, Django, Express or Next.js application, route:NAME|URI,\n" +
 			"table:NAME, model:Name and controller:Name[@method] add the nodes of that walk (see\n" +
-			"`dossier related`), each a part; nodes the flow already holds are left out.",
+			"`dossier related`), each a part; nodes the flow already holds are left out. git:diff (the\n" +
+			"working tree against HEAD; untracked files only once `git add -N`), git:staged, git:REV (that\n" +
+			"commit's change) and git:A..B add a unified diff as a part, redacted and counted like any;\n" +
+			"refresh takes it again, status marks it changed when the diff differs; an empty diff is an error.",
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.StringVar(&o.rank, "rank", "", "rank (default: next free in the band)")
 			fs.StringVar(&o.role, "role", "evidence", "system, user or evidence")
