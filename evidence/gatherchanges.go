@@ -39,7 +39,7 @@ func (e *Engine) gatherChanges(c *call) error {
 		if err != nil {
 			continue // deleted, or not a regular file: the diff shows it
 		}
-		units, _, err := unitsNow(db, fc.path, raw)
+		units, _, err := unitsNow(known(db), fc.path, raw)
 		if err != nil {
 			return err
 		}

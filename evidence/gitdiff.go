@@ -193,18 +193,8 @@ func (e *Engine) refreshDiff(f *Flow, p *Part) (relocation, error) {
 	if x.Source.CID == p.Source.CID {
 		r = relocation{state: Moved, why: "the same diff; its commit is brought up to date"}
 	}
-	if !pristine(p.Content) {
-		if _, err := backup(f, p); err != nil {
-			return relocation{}, err
-		}
-	}
-	if err := WriteFileAtomic(p.Path, []byte(content)); err != nil {
+	if err := rewritePart(f, p, content); err != nil {
 		return relocation{}, err
 	}
-	np, err := f.readPart(p.File, p.Name)
-	if err != nil {
-		return relocation{}, err
-	}
-	*p = *np
 	return r, nil
 }

@@ -334,20 +334,30 @@ func (e *Engine) RefreshPart(f *Flow, p *Part, retake bool) (relocation, error) 
 	if content == p.Content {
 		return relocation{state: Unchanged}, nil
 	}
+	if err := rewritePart(f, p, content); err != nil {
+		return relocation{}, err
+	}
+	return r, nil
+}
+
+// rewritePart writes content, a part's text taken again from its source,
+// over p and reads p back; a part edited by hand is copied to
+// build/removed/ first, so no hand edit is ever lost.
+func rewritePart(f *Flow, p *Part, content string) error {
 	if !pristine(p.Content) {
 		if _, err := backup(f, p); err != nil {
-			return relocation{}, err
+			return err
 		}
 	}
 	if err := WriteFileAtomic(p.Path, []byte(content)); err != nil {
-		return relocation{}, err
+		return err
 	}
 	np, err := f.readPart(p.File, p.Name)
 	if err != nil {
-		return relocation{}, err
+		return err
 	}
 	*p = *np
-	return r, nil
+	return nil
 }
 
 func (e *Engine) statusJSON(w io.Writer, f *Flow, res assemble.Result, stale map[*Part]string) error {

@@ -32,17 +32,15 @@ func gitHead(t *testing.T, root, rev string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// replaceIn edits a file of root: old becomes new, once.
+// replaceIn edits a file of root: old becomes new, once; old must be there.
 func replaceIn(t *testing.T, root, rel, old, new string) {
 	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	raw, err := os.ReadFile(p)
-	if err != nil || !strings.Contains(string(raw), old) {
-		t.Fatalf("%s holds no %q (%v)", rel, old, err)
-	}
-	if err := os.WriteFile(p, []byte(strings.Replace(string(raw), old, new, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	edit(t, root, rel, func(s string) string {
+		if !strings.Contains(s, old) {
+			t.Fatalf("%s holds no %q", rel, old)
+		}
+		return strings.Replace(s, old, new, 1)
+	})
 }
 
 // TestDiffEvidence: git:diff adds the working tree's change as a diff
