@@ -33,8 +33,12 @@ const gitPrefix = "git:"
 // isGitSource tells whether a part's source is a diff (a git: selector).
 func isGitSource(s assemble.Source) bool { return strings.HasPrefix(s.URI, gitPrefix) }
 
-// errEmptyDiff is the error of a diff with no change in it.
-var errEmptyDiff = errors.New("empty diff")
+// errEmptyDiff is the error of a diff with no change in it; errNoRepo
+// that of a workspace outside any git repository.
+var (
+	errEmptyDiff = errors.New("empty diff")
+	errNoRepo    = errors.New("not in a git repository")
+)
 
 // gitDiffArgs are the options every diff is run with: the same bytes for
 // the same change whatever the user's git configuration (no colour, no
@@ -65,7 +69,9 @@ func gitDiff(root, spec string, extra []string) (text, commit string, err error)
 	case spec == "":
 		return "", "", usagef("%s names no diff: use git:diff (the working tree against HEAD), git:staged, git:REV or git:A..B", sel)
 	case spec == "diff":
-		if commit, err = resolveRev(ctx, root, sel, "HEAD"); err != nil {
+		if commit, err = resolveRev(ctx, root, sel, "HEAD"); errors.Is(err, errNoRepo) {
+			return "", "", err
+		} else if err != nil {
 			return "", "", fmt.Errorf("%s compares the working tree with HEAD, and %s has no commit yet: commit once, or add the files themselves", sel, root)
 		}
 		args = []string{"diff", "HEAD"}
@@ -117,7 +123,7 @@ func emptyDiff(sel, spec string) error {
 	case strings.Contains(spec, ".."):
 		why = "the two commits do not differ under the workspace root"
 	}
-	return fmt.Errorf("%s is an %w: %s; nothing added", sel, errEmptyDiff, why)
+	return fmt.Errorf("%s is an %w: %s", sel, errEmptyDiff, why)
 }
 
 // resolveRev is the commit id rev names, or an error that says so. A rev
@@ -127,6 +133,9 @@ func resolveRev(ctx context.Context, root, sel, rev string) (string, error) {
 		return "", usagef("%s: %q is not a revision: use a branch, tag or commit id (git:REV, git:A..B)", sel, rev)
 	}
 	out, err := history.Git(ctx, root, "rev-parse", "--verify", "-q", rev+"^{commit}")
+	if err != nil && strings.Contains(err.Error(), "not a git repository") {
+		return "", fmt.Errorf("%s: %s is %w: a diff is git's (`git init` and a commit, or add the files themselves)", sel, root, errNoRepo)
+	}
 	if err != nil {
 		return "", fmt.Errorf("%s: no commit %q in the repository at %s (a branch, tag or commit id: see `git log`)", sel, rev, root)
 	}

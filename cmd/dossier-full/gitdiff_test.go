@@ -93,6 +93,18 @@ func TestDiffEvidence(t *testing.T) {
 	}
 }
 
+// TestDiffEvidenceOutsideGit: a workspace in no repository has no diff,
+// and says so rather than that HEAD has no commit.
+func TestDiffEvidenceOutsideGit(t *testing.T) {
+	t.Setenv("GIT_CEILING_DIRECTORIES", os.TempDir())
+	root := flowWorkspace(t)
+	for _, sel := range []string{"git:diff", "git:HEAD~1..HEAD"} {
+		if _, errOut, code := runCLI(t, "evidence", "add", sel, "--root="+root); code == 0 || !strings.Contains(errOut, "is not in a git repository") {
+			t.Errorf("%s outside git: exit %d %s", sel, code, errOut)
+		}
+	}
+}
+
 // TestDiffEvidenceOfCommits: git:staged is what is staged alone, git:REV
 // one commit's change, git:A..B the change between two commits; each
 // records the commit it is of.
