@@ -219,7 +219,7 @@ func (m Model) handleIndex(msg indexMsg) (tea.Model, tea.Cmd) {
 		// Results found while it was being built may lack files.
 		m.indexGen++
 		again := m.searchAgain()
-		return m, tea.Batch(next, m.loadCmd(), again)
+		return m, tea.Batch(next, m.loadCmd(), again, m.treeAgain())
 	case indexNotice:
 		m.indexStatus("index: "+firstLine(msg.text), false, true)
 		return m, next
@@ -239,7 +239,7 @@ func (m Model) handleIndex(msg indexMsg) (tea.Model, tea.Cmd) {
 		// The flow's parts may be stale now, and open results older than
 		// the index.
 		again := m.searchAgain()
-		return m, tea.Batch(next, m.readCmd(true), again)
+		return m, tea.Batch(next, m.readCmd(true), again, m.treeAgain())
 	case indexStopped:
 		m.indexing = ""
 		if msg.err == nil {

@@ -18,6 +18,9 @@ type KeyMap struct {
 	// Everywhere.
 	Search, Command, NextPane, Assembled, Format key.Binding
 	Copy, Export, Reload, Help, Quit             key.Binding
+	// File tree: Tree opens it; in it, TreeOpen and TreeClose open and
+	// close folders, TreeAdd adds the selection to the flow.
+	Tree, TreeOpen, TreeClose, TreeAdd key.Binding
 	// Overlays and the command line.
 	Accept, Cancel, Mark, Band, Complete, HistoryUp, HistoryDown key.Binding
 }
@@ -53,6 +56,11 @@ func DefaultKeyMap() KeyMap {
 		CopyAnswer: b([]string{"y"}, "y", "copy answer"),
 		StopSend:   b([]string{"esc"}, "esc", "stop/close"),
 
+		Tree:      b([]string{"t"}, "t", "file tree"),
+		TreeOpen:  b([]string{"right"}, "→", "tree: open folder"),
+		TreeClose: b([]string{"left"}, "←", "tree: close folder"),
+		TreeAdd:   b([]string{"ctrl+a"}, "ctrl+a", "tree: add file/folder"),
+
 		Search:    b([]string{"/"}, "/", "search"),
 		Command:   b([]string{":"}, ":", "command line"),
 		NextPane:  b([]string{"tab"}, "tab", "next pane"),
@@ -76,7 +84,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help of the status bar.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Toggle, k.Search, k.Command, k.Focus, k.Copy, k.Help, k.Quit}
+	return []key.Binding{k.Toggle, k.Search, k.Tree, k.Command, k.Focus, k.Copy, k.Help, k.Quit}
 }
 
 // FullHelp is the help screen, one column per group.
@@ -84,7 +92,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 		{k.Toggle, k.Pin, k.RankUp, k.RankDown, k.Remove, k.Undo, k.Redo, k.Focus, k.Edit},
-		{k.Search, k.Command, k.NextPane, k.Assembled, k.Format, k.Copy, k.Export, k.Reload, k.Help, k.Quit},
+		{k.Search, k.Tree, k.TreeOpen, k.TreeClose, k.TreeAdd, k.Command, k.NextPane, k.Assembled, k.Format, k.Copy, k.Export, k.Reload, k.Help, k.Quit},
 		{k.Send, k.Answer, k.PrevTurn, k.NextTurn, k.FollowUp, k.AddRef, k.CopyAnswer, k.StopSend},
 	}
 }

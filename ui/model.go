@@ -31,6 +31,7 @@ const (
 	focusCommand
 	focusSearch
 	focusAssembled
+	focusTree
 )
 
 // Options configure a workbench.
@@ -45,6 +46,8 @@ type Options struct {
 	Index func(ctx context.Context, ev IndexEvents) error
 	// Search answers the overlay's queries.
 	Search SearchFunc
+	// Files lists the indexed files for the file tree pane.
+	Files FilesFunc
 	// Log receives internal errors (a recovered panic with its stack);
 	// nil discards them. The terminal is never written to.
 	Log *log.Logger
@@ -85,6 +88,7 @@ type Model struct {
 	cmd    cmdLine
 	search searchOverlay
 	ans    answerPane
+	tree   treePane
 
 	status    string
 	statusErr bool
@@ -144,6 +148,7 @@ func New(o Options) Model {
 	m.cmd = newCmdLine()
 	m.search = newSearchOverlay()
 	m.ans = newAnswerPane()
+	m.tree = newTreePane()
 	m.help.Styles = o.Styles.HelpStyles()
 	m.status, m.statusErr = o.Notice, o.Notice != ""
 	return m
@@ -260,6 +265,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.loadCmd()
 	case searchResultMsg, searchTickMsg:
 		return m.updateSearch(msg)
+	case treeMsg:
+		return m.takeTree(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
 	case editReadyMsg, editedMsg, editTextMsg, sendReadyMsg, streamMsg, streamDoneMsg, turnsMsg, renderedMsg, refsMsg, copiedMsg:
@@ -365,6 +372,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.updateCmdLine(msg)
 	case focusSearch:
 		return m.updateSearch(msg)
+	case focusTree:
+		return m.treeKey(msg)
 	}
 	if m.showHelp {
 		m.showHelp = false
@@ -399,6 +408,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.search.open()
 		again := m.searchAgain()
 		return m, again
+	case key.Matches(msg, k.Tree):
+		return m.openTree()
 	case key.Matches(msg, k.NextPane):
 		m.nextPane()
 	case key.Matches(msg, k.Assembled):

@@ -63,12 +63,21 @@ func testStyles() themes.Styles {
 }
 
 func newTestModel(t testing.TB, search SearchFunc) (Model, string) {
+	return newModelWith(t, func(_ string, o *Options) { o.Search = search })
+}
+
+// newModelWith is newTestModel on the fixture with options set by set
+// (given the workspace root).
+func newModelWith(t testing.TB, set func(root string, o *Options)) (Model, string) {
 	root, e := fixture(t)
-	m := New(Options{Root: root, Engine: e, Styles: testStyles(), Search: search})
+	o := Options{Root: root, Engine: e, Styles: testStyles()}
+	set(root, &o)
+	m := New(o)
 	// A blinking cursor schedules a tick every half second; tests have no
 	// use for it.
 	m.cmd.input.Cursor.SetMode(cursor.CursorStatic)
 	m.search.input.Cursor.SetMode(cursor.CursorStatic)
+	m.tree.input.Cursor.SetMode(cursor.CursorStatic)
 	m = drive(t, m, m.Init())
 	m = send(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	return m, root

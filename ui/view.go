@@ -43,6 +43,8 @@ func (m Model) View() (out string) {
 		body = m.pane("Help", m.help.FullHelpView(m.keys.FullHelp())+"\n\n"+commandHelp, m.width, m.bodyHeight(), true)
 	case m.focus == focusSearch:
 		body = m.searchView(m.width, m.bodyHeight())
+	case m.focus == focusTree:
+		body = m.treeBody(m.bodyHeight())
 	case m.ans.open:
 		body = m.answerView(m.width, m.bodyHeight())
 	default:

@@ -24,6 +24,7 @@ import (
 	"github.com/dossierhq/dossier/evidence"
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/store/config"
 	"github.com/dossierhq/dossier/themes"
 	"github.com/dossierhq/dossier/ui"
@@ -84,6 +85,7 @@ func Open(ctx context.Context, root string, flags cli.WorkbenchFlags, stderr io.
 	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
 		Index:  Keep(root, cfg),
 		Search: Search(root, searcher),
+		Files:  func(ctx context.Context) ([]summary.FileSize, error) { return summary.Files(ctx, root) },
 	}}
 	if len(cfg.Notices) > 0 {
 		opts.Notice = strings.TrimPrefix(cfg.Notices[0], "dossier: ")
