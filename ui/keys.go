@@ -84,7 +84,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help of the status bar.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Toggle, k.Search, k.Tree, k.Command, k.Focus, k.Copy, k.Help, k.Quit}
+	return []key.Binding{k.Toggle, k.Search, k.Command, k.Focus, k.Copy, k.Help, k.Tree, k.Quit}
 }
 
 // FullHelp is the help screen, one column per group.

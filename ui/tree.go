@@ -77,10 +77,13 @@ func (m Model) loadTreeCmd() tea.Cmd {
 	}
 }
 
-// treeAgain reads the tree again once the index changed, when it was
-// read before (or is open): the pane shows the index as it is.
+// treeAgain reads the tree once the index is ready or changed: while it
+// is open, so it shows the index as it is, and when it was never read,
+// so that the first t finds it built (reading 10k file records takes a
+// few hundred ms). A closed tree is read again when it opens (openTree),
+// showing the one it has meanwhile: a save does not cost a read.
 func (m *Model) treeAgain() tea.Cmd {
-	if m.opts.Files == nil || m.tree.loading || (m.tree.t == nil && m.focus != focusTree) {
+	if m.opts.Files == nil || m.tree.loading || (m.tree.t != nil && m.focus != focusTree) {
 		return nil
 	}
 	m.tree.loading = true

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/sahilm/fuzzy"
 
 	indexsum "github.com/dossierhq/dossier/index/summary"
 )
@@ -203,10 +205,15 @@ func TestTreeFolderAddAsks(t *testing.T) {
 	}
 }
 
-// TestTreeFollowsTheIndex: a batch the index wrote reads the tree again,
+// TestTreeFollowsTheIndex: the tree is read once the index is ready, so
+// t finds it built; a batch the index wrote reads it again while open,
 // keeping the open folders.
 func TestTreeFollowsTheIndex(t *testing.T) {
 	m, files := treeModel(t)
+	m = send(t, m, indexReport(indexMsg{kind: indexReady}))
+	if m.tree.t == nil || m.focus == focusTree {
+		t.Fatalf("the tree was not read in the background once the index was ready")
+	}
 	m = keys(t, m, "t")
 	m = key1(t, m, tea.KeyDown)
 	m = key1(t, m, tea.KeyRight) // parser/ open
@@ -240,13 +247,49 @@ func TestTreeNarrowingFilterMatchesAFreshOne(t *testing.T) {
 // keys.
 func TestHelpNamesTheTree(t *testing.T) {
 	m, _ := treeModel(t)
-	if !strings.Contains(m.View(), "t file tree") {
+	m = send(t, m, tea.WindowSizeMsg{Width: 140, Height: 30})
+	if !strings.Contains(m.View(), "? help • t file tree • q quit") {
 		t.Errorf("key help lacks the tree:\n%s", m.View())
 	}
 	m = keys(t, m, "?")
 	for _, want := range []string{"file tree", "tree: open folder", "tree: add file/folder"} {
 		if !strings.Contains(m.View(), want) {
 			t.Errorf("help lacks %q:\n%s", want, m.View())
+		}
+	}
+}
+
+// TestTreeMatchesAsFuzzy: the filter's own check keeps exactly the
+// paths fuzzy.Find matches, on random paths and queries.
+func TestTreeMatchesAsFuzzy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	letters := "abcABC/._-x"
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = letters[rng.IntN(len(letters))]
+		}
+		return string(b)
+	}
+	var files []indexsum.FileSize
+	for range 2000 {
+		files = append(files, indexsum.FileSize{Path: word(1 + rng.IntN(20))})
+	}
+	tr := buildTree(files, 0)
+	for range 300 {
+		q := word(1 + rng.IntN(5))
+		var want []string
+		for _, m := range fuzzy.Find(q, tr.paths) {
+			want = append(want, m.Str)
+		}
+		var got []string
+		for _, id := range tr.matching(q, tr.files) {
+			got = append(got, tr.nodes[id].path)
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: %d matches, fuzzy %d", q, len(got), len(want))
 		}
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sahilm/fuzzy"
 
@@ -137,13 +138,18 @@ func (t *fileTree) filter(query string, prev *treeFilter) *treeFilter {
 	}
 	f := &treeFilter{query: query, best: -1, hit: make([]bool, len(t.nodes)),
 		sums: make([]int, len(t.nodes)), count: make([]int, len(t.nodes))}
-	bestScore := 0
-	for _, m := range fuzzy.FindFromNoSort(query, candidates{t, from}) {
-		id := from[m.Index]
-		f.cands = append(f.cands, id)
-		if f.best < 0 || m.Score > bestScore {
-			f.best, bestScore = id, m.Score
+	f.cands = t.matching(query, from)
+	if len(f.cands) <= scoreAtMost {
+		bestScore := 0
+		for _, m := range fuzzy.FindFromNoSort(query, candidates{t, f.cands}) {
+			if f.best < 0 || m.Score > bestScore {
+				f.best, bestScore = f.cands[m.Index], m.Score
+			}
 		}
+	} else if len(f.cands) > 0 {
+		f.best = f.cands[0]
+	}
+	for _, id := range f.cands {
 		tok := t.nodes[id].tokens
 		for n := id; n >= 0; n = t.nodes[n].parent {
 			f.hit[n] = true
@@ -152,6 +158,49 @@ func (t *fileTree) filter(query string, prev *treeFilter) *treeFilter {
 		}
 	}
 	return f
+}
+
+// scoreAtMost is the most matches the filter ranks to pick the best:
+// fuzzy's scoring allocates per path, and among thousands of matches (a
+// first letter) the first in path order serves as well.
+const scoreAtMost = 1000
+
+// matching is the files among from whose path holds query's letters in
+// order, ignoring case: the paths fuzzy.Find matches. An ASCII query is
+// checked without fuzzy's scoring, which costs an allocation a path.
+func (t *fileTree) matching(query string, from []int32) []int32 {
+	var out []int32
+	for i := 0; i < len(query); i++ {
+		if query[i] >= utf8.RuneSelf {
+			for _, m := range fuzzy.FindFromNoSort(query, candidates{t, from}) {
+				out = append(out, from[m.Index])
+			}
+			return out
+		}
+	}
+	q := []byte(strings.ToLower(query))
+	for _, id := range from {
+		if subsequence(q, t.nodes[id].path) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// subsequence says whether the bytes of q (lower case ASCII) appear in
+// order in s, ignoring ASCII case.
+func subsequence(q []byte, s string) bool {
+	j := 0
+	for i := 0; i < len(s) && j < len(q); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c == q[j] {
+			j++
+		}
+	}
+	return j == len(q)
 }
 
 // under is the file nodes under id (id itself for a file), in path
