@@ -9,12 +9,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/sahilm/fuzzy"
 
 	indexsum "github.com/dossierhq/dossier/index/summary"
+	"github.com/dossierhq/dossier/store"
 )
 
 // treeFiles is an index's file list as Options.Files gives it: the
@@ -291,5 +293,35 @@ func TestTreeMatchesAsFuzzy(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("%q: %d matches, fuzzy %d", q, len(got), len(want))
 		}
+	}
+}
+
+// TestTreeBeforeTheIndex: without an index the pane says why, and shows
+// the tree once the start-up run is done.
+func TestTreeBeforeTheIndex(t *testing.T) {
+	files := &treeFiles{}
+	var ready atomic.Bool
+	m, _ := newModelWith(t, func(root string, o *Options) {
+		files.root = root
+		o.Files = func(ctx context.Context) ([]indexsum.FileSize, error) {
+			if !ready.Load() {
+				return nil, fmt.Errorf("%w: run `dossier index`", store.ErrNoIndex)
+			}
+			return files.list(ctx)
+		}
+	})
+	// As if the start-up run were under way (set after Init, which would
+	// run it).
+	m.opts.Index = func(context.Context, IndexEvents) error { return nil }
+	files.write(t, "main.go", "package main\n")
+	m = keys(t, m, "t")
+	view := m.View()
+	if !strings.Contains(view, "no index in this workspace: run `dossier index`") || !strings.Contains(view, "the tree fills in once the index run is done") {
+		t.Fatalf("no index: the pane does not say so:\n%s", view)
+	}
+	ready.Store(true)
+	m = send(t, m, indexReport(indexMsg{kind: indexReady}))
+	if !hasLine(treeLines(m), "main.go", "~4") {
+		t.Errorf("the tree did not fill in once the index was ready:\n%s", m.View())
 	}
 }

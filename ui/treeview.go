@@ -41,6 +41,10 @@ func (m Model) treeView(w, h int) string {
 	switch {
 	case p.err != "":
 		b.WriteString(st.StatusError.Render(termsafe.Line(p.err)) + "\n")
+		if p.t == nil && m.opts.Index != nil {
+			// The start-up run reads it again when it is done (treeAgain).
+			b.WriteString(st.Help.Render("the tree fills in once the index run is done") + "\n")
+		}
 		return m.pane(title, b.String(), w, h, true)
 	case p.t == nil:
 		b.WriteString(st.Help.Render("reading the index's file list…") + "\n")
