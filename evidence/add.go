@@ -19,7 +19,13 @@ import (
 func init() {
 	register(&command{group: "evidence", name: "add", args: "SELECTOR... | --role system|user --text TEXT",
 		summary: "Add evidence: PATH, PATH::100,200, PATH::100 (to the end), PATH::100c,500c (bytes),\n" +
-			"PATH::@Symbol, @Symbol, each with optional #tag,tag. System and user parts take --text\n" +
+			"PATH::@Symbol, @Symbol, each with optional #tag,tag. A folder (src/algo/) or a glob\n" +
+			"('src/**/*.ts') adds one part per file: what `dossier index` ignores (.gitignore,\n" +
+			".dossierignore) is left out, credential and binary files are listed as skipped; '!GLOB'\n" +
+			"('!**/*_test.go') leaves files out of every selector. More than " + strconv.Itoa(previewAbove) + " files are listed\n" +
+			"with their tokens and the budget first and asked for (--yes in scripts); --outline adds\n" +
+			"outlines, for a set that does not fit. System and user parts take --text\n" +
+
 			"(or a file whose text becomes the part). In a Laravel, Django, Express or Next.js application, route:NAME|URI,\n" +
 			"table:NAME, model:Name and controller:Name[@method] add the nodes of that walk (see\n" +
 			"`dossier related`), each a part; nodes the flow already holds are left out. git:diff (the\n" +
@@ -36,6 +42,8 @@ func init() {
 			fs.BoolVar(&o.pin, "pin", false, "pin the part (focus and fit leave it alone)")
 			fs.StringVar(&o.via, "via", "", "where the evidence was found, shown by status and the workbench")
 			fs.BoolVar(&o.force, "force", false, "add a span even when a part of the flow already holds it")
+			fs.BoolVar(&o.yes, "yes", false, "add the files of folders and globs without asking (a script must pass it for more than "+strconv.Itoa(previewAbove)+")")
+			fs.BoolVar(&o.outline, "outline", false, "add the parts as outlines: signatures only, as evidence fit degrades them (evidence fit off restores)")
 			fs.BoolVar(&o.asIndexed, "as-indexed", false, "the line numbers are the index's (a search hit's): when the file changed since, its lines are found again by their text")
 		},
 		run: (*Engine).add})
@@ -86,18 +94,26 @@ func (e *Engine) add(c *call) error {
 		}
 		req.Band = b
 	}
+	if c.o.outline && role != assemble.Evidence {
+		return usagef("--outline is for evidence: a system or user part is always whole")
+	}
 	if role == assemble.Evidence && c.o.text != "" && len(c.args) == 0 {
 		return usagef("evidence comes from a selector (PATH[::RANGE]); --text is for --role system or user")
 	}
 	if len(c.args) == 0 && c.o.text == "" {
 		return usagef("add needs a selector (PATH, PATH::100,200, @Symbol) or --text")
 	}
-	if req.Rank >= 0 && len(c.args) > 1 {
+	// Folders and globs become their files; "!PATTERN" leaves files out.
+	exp, err := e.expandSelectors(c.ctx, c.args)
+	if err != nil {
+		return err
+	}
+	if req.Rank >= 0 && len(exp.sels) > 1 {
 		return usagef("--rank names one rank: add one selector at a time, or use --band")
 	}
 	// A graph target (route:, table:, model:, controller:) adds the
 	// nodes of its walk; a node the flow already holds is left out.
-	args, graphVia, err := e.graphSelectors(c.ctx, c.args)
+	args, graphVia, err := e.graphSelectors(c.ctx, exp.sels)
 	if err != nil {
 		return err
 	}
@@ -110,37 +126,21 @@ func (e *Engine) add(c *call) error {
 		}
 	}
 	c.args = args
-	// Every selector is checked before anything is written, so one bad
-	// selector adds nothing.
 	if role == assemble.Evidence {
-		seen := map[string]string{}
-		var cov Coverage
-		if f, err := e.Flow(); err == nil {
-			cov = f.Coverage()
+		xs, err := e.checkSelectors(c, req, graphVia, &exp)
+		if err != nil {
+			return err
 		}
-		var fresh []string
-		for _, s := range c.args {
-			x, err := e.resolve(s)
-			if err != nil {
+		if (len(graphVia) > 0 || len(exp.from) > 0) && len(c.args) == 0 {
+			printSkipped(c.w, exp)
+			fmt.Fprintln(c.w, "nothing added: every file is skipped or already held")
+			return nil
+		}
+		if len(exp.from) > 0 && len(c.args) > previewAbove && !c.o.yes {
+			printSkipped(c.w, exp)
+			exp.skipped, exp.ignored = nil, 0
+			if ok, err := e.previewAndAsk(c, req.Band, xs); err != nil || !ok {
 				return err
-			}
-			if by, wider, ok := cov.Held(x.Source.Path, spanStart(x), x.Source.EndLine); ok && (!req.Force || by.sameAs(x)) {
-				if graphVia[s] != "" {
-					fmt.Fprintf(c.w, "%s (%s) is already held by %s: left out\n", s, graphVia[s], by.ID)
-					continue
-				}
-				return &CoveredError{Selector: s, By: by, Wider: wider}
-			}
-			fresh = append(fresh, s)
-			key := x.Source.URI + "\x00" + x.Source.Span
-			if prev, ok := seen[key]; ok {
-				return usagef("%s and %s select the same span: give it once", prev, s)
-			}
-			seen[key] = s
-		}
-		if len(graphVia) > 0 {
-			if c.args = fresh; len(c.args) == 0 {
-				return nil
 			}
 		}
 	}
@@ -173,6 +173,16 @@ func (e *Engine) add(c *call) error {
 			return err
 		}
 		added = append(added, p)
+		if c.o.outline && p.Role == assemble.Evidence {
+			if _, err := e.degrade(f, p, assemble.Outline); err != nil {
+				return err
+			}
+		}
+	}
+	if c.o.outline {
+		if err := f.SaveMeta(); err != nil {
+			return err
+		}
 	}
 	res, err := e.rebuild()
 	if err != nil {
@@ -183,9 +193,83 @@ func (e *Engine) add(c *call) error {
 		e.printAdded(c.w, f, res, p)
 		ids[p.ID()] = true
 	}
+	printSkipped(c.w, exp)
 	e.printSecrets(c.w, res, ids)
 	e.printTotals(c.w, res)
 	return nil
+}
+
+// checkSelectors resolves every selector before anything is written, so
+// one bad selector adds nothing; c.args keeps those to add. A file a
+// folder or glob gave that cannot be added (binary, a credential file,
+// already held) is skipped into exp with the reason instead. It returns
+// the extracts of c.args.
+func (e *Engine) checkSelectors(c *call, req AddRequest, graphVia map[string]string, exp *expansion) ([]Extract, error) {
+	seen := map[string]string{}
+	var cov Coverage
+	f, err := e.Flow()
+	if err == nil {
+		cov = f.Coverage()
+	}
+	var fresh []string
+	var xs []Extract
+	for _, s := range c.args {
+		x, err := e.resolve(s)
+		if err != nil {
+			if exp.from[s] != "" {
+				exp.skipped = append(exp.skipped, skipNote{s, strings.TrimPrefix(err.Error(), s+" ")})
+				continue
+			}
+			return nil, err
+		}
+		if by, wider, ok := cov.Held(x.Source.Path, spanStart(x), x.Source.EndLine); ok && (!req.Force || by.sameAs(x)) {
+			if graphVia[s] != "" {
+				fmt.Fprintf(c.w, "%s (%s) is already held by %s: left out\n", s, graphVia[s], by.ID)
+				continue
+			}
+			if exp.from[s] != "" {
+				exp.skipped = append(exp.skipped, skipNote{s, "already held by " + by.ID})
+				continue
+			}
+			return nil, &CoveredError{Selector: s, By: by, Wider: wider}
+		}
+		fresh, xs = append(fresh, s), append(xs, x)
+		key := x.Source.URI + "\x00" + x.Source.Span
+		if prev, ok := seen[key]; ok {
+			return nil, usagef("%s and %s select the same span: give it once", prev, s)
+		}
+		seen[key] = s
+	}
+	if len(graphVia) > 0 || len(exp.from) > 0 {
+		c.args = fresh
+	}
+	if len(exp.from) > 0 && req.Rank < 0 && f != nil {
+		if free := f.freeRanks(req.Band); free < len(fresh) {
+			return nil, fmt.Errorf("%d files to add, and the %s band (%03d-%03d) has %d free ranks: nothing added; add fewer (a narrower folder or glob, or '!PATTERN' exclusions), choose another --band, or run `dossier evidence rebase`",
+				len(fresh), req.Band.Name, req.Band.Low, req.Band.Hi, free)
+		}
+	}
+	return xs, nil
+}
+
+// previewAndAsk shows the files about to be added and asks for them (see
+// preview and confirm); ok is false when the answer is no.
+func (e *Engine) previewAndAsk(c *call, band Band, xs []Extract) (bool, error) {
+	f, err := e.Flow()
+	if errors.Is(err, ErrNoFlow) {
+		f, err = &Flow{}, nil // priced as the flow add would start
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := e.preview(c.w, f, c.args, xs, band, c.o.outline); err != nil {
+		return false, err
+	}
+	ok, err := e.confirm(c.w, len(xs))
+	if err == nil && !ok {
+		fmt.Fprintln(c.w, "nothing added")
+	}
+	return ok, err
 }
 
 // printAdded is seed 003's "✓ Added evidence" feedback.

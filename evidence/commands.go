@@ -32,9 +32,9 @@ type command struct {
 // opts holds every flag any command takes; each command registers the
 // ones it reads.
 type opts struct {
-	rank, role, band, kind, text, format, out, mode, model, copyTo, via string
-	link, pin, json, copy, force, allowSecrets, whole, asIndexed        bool
-	limit                                                               int
+	rank, role, band, kind, text, format, out, mode, model, copyTo, via        string
+	link, pin, json, copy, force, allowSecrets, whole, asIndexed, yes, outline bool
+	limit                                                                      int
 }
 
 // call is one invocation: the positional words, the flags, the output.

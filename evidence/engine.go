@@ -10,6 +10,7 @@ import (
 
 	"github.com/dossierhq/dossier/assemble"
 	"github.com/dossierhq/dossier/assemble/tokens"
+	"github.com/dossierhq/dossier/index/discover"
 	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/fsafe"
 )
@@ -42,6 +43,12 @@ type Engine struct {
 	ExtraRoots []string
 	// LLM is the endpoint Send posts to (config [llm] and flags).
 	LLM LLMConfig
+	// Discover are the index's walk options (config [index] exclude and
+	// the like); folders and globs of `evidence add` are walked with them.
+	Discover discover.Options
+	// Interactive says a person answers on Stdin: `evidence add` then asks
+	// before adding many files, where a script must pass --yes.
+	Interactive bool
 
 	flow   *Flow
 	asm    *assemble.Assembler
@@ -232,6 +239,12 @@ func (e *Engine) Assemble(format assemble.Format) (assemble.Result, *assemble.Fl
 	if err != nil {
 		return assemble.Result{}, nil, err
 	}
+	return e.assembleFlow(f, format)
+}
+
+// assembleFlow renders f, which may be a trial the engine does not hold
+// (the preview of `evidence add`), in format.
+func (e *Engine) assembleFlow(f *Flow, format assemble.Format) (assemble.Result, *assemble.Flow, error) {
 	a, err := e.assembler()
 	if err != nil {
 		return assemble.Result{}, nil, err

@@ -129,11 +129,9 @@ func (e *Engine) degrade(f *Flow, p *Part, step assemble.Detail) (bool, error) {
 		return false, nil
 	}
 	if step == assemble.Outline {
-		out := Outline(p.Code, p.Source.Language)
-		if out == "" || len(out) >= len(p.Code) {
+		if !setOutline(p) {
 			return false, nil // nothing to gain; path-only comes next
 		}
-		p.OutlineText = out
 	}
 	p.Detail = step
 	if f.Meta.Detail == nil {
@@ -141,6 +139,17 @@ func (e *Engine) degrade(f *Flow, p *Part, step assemble.Detail) (bool, error) {
 	}
 	f.Meta.Detail[p.ID()] = step
 	return true, nil
+}
+
+// setOutline puts p at Detail Outline, unless its outline is empty or no
+// shorter than its code; it reports whether it did.
+func setOutline(p *Part) bool {
+	out := Outline(p.Code, p.Source.Language)
+	if out == "" || len(out) >= len(p.Code) {
+		return false
+	}
+	p.OutlineText, p.Detail = out, assemble.Outline
+	return true
 }
 
 func (e *Engine) fitOff(c *call, f *Flow) error {

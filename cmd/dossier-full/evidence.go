@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/evidence"
 )
 
@@ -34,6 +35,7 @@ func engineCmd(g *globals, word, short, long string) *cobra.Command {
 			}
 			e := newEngine(ws, cfg)
 			e.Stderr = cmd.ErrOrStderr()
+			e.Interactive = cli.IsTerminal() // `evidence add` asks before adding a folder
 			err = e.Exec(cmd.Context(), append([]string{word}, args...), cmd.OutOrStdout())
 			var ue *evidence.UsageError
 			if errors.As(err, &ue) {
@@ -71,7 +73,8 @@ func newEvidenceCmd(g *globals) *cobra.Command {
 		"Curate the parts of the current flow ($FLOW_DIR, else the workspace's current flow).\n\n"+
 			"Commands:\n"+evidence.Usage("evidence")+
 			"\nSelectors: PATH, PATH::100,200, PATH::100 (to the end), PATH::100c,500c (bytes),\n"+
-			"PATH::@Symbol, @Symbol, each optionally followed by #tag,tag.\n"+
+			"PATH::@Symbol, @Symbol, each optionally followed by #tag,tag; a folder (src/algo/) or a\n"+
+			"glob ('src/**/*.ts') for its files, and '!GLOB' to leave files out.\n"+
 			"IDs: 300_example (rank_kind), 300 (rank), 300-399 (range), e3 ($e3).\n\n"+
 			"Run `dossier evidence COMMAND --help` for a command's flags.")
 }

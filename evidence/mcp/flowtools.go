@@ -10,13 +10,18 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dossierhq/dossier/evidence"
 )
 
 type addIn struct {
-	Selector string `json:"selector,omitempty" jsonschema:"the evidence to add, relative to the workspace root: path, path::10,40, path::@Name or @Name (optionally #tag,tag); not needed for a system or user part"`
-	Rank     string `json:"rank,omitempty" jsonschema:"rank (file order, lower is more important): a number such as 150, or a band: critical (100s), supporting, peripheral, optional (default: the next free rank of the evidence band)"`
-	Role     string `json:"role,omitempty" jsonschema:"evidence (default), system or user"`
-	Text     string `json:"text,omitempty" jsonschema:"the text of a system or user part"`
+	Selector string   `json:"selector,omitempty" jsonschema:"the evidence to add, relative to the workspace root: path, path::10,40, path::@Name or @Name (optionally #tag,tag), a folder (src/algo/) or a glob (src/**/*.ts) for one part per file; not needed for a system or user part"`
+	Exclude  []string `json:"exclude,omitempty" jsonschema:"globs of files to leave out of a folder or glob selector, such as **/*_test.go"`
+	Confirm  bool     `json:"confirm,omitempty" jsonschema:"add the files of a folder or glob when they are more than a handful; without it such a call only lists them with their tokens"`
+	Outline  bool     `json:"outline,omitempty" jsonschema:"add the parts as outlines (signatures only, as evidence_fit degrades them), for a set that does not fit the budget whole"`
+	Rank     string   `json:"rank,omitempty" jsonschema:"rank (file order, lower is more important): a number such as 150, or a band: critical (100s), supporting, peripheral, optional (default: the next free rank of the evidence band)"`
+	Role     string   `json:"role,omitempty" jsonschema:"evidence (default), system or user"`
+	Text     string   `json:"text,omitempty" jsonschema:"the text of a system or user part"`
 }
 
 type idIn struct {
@@ -62,7 +67,8 @@ func (s *Server) addFlowTools() {
 	change := &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
 	addTool(s, &sdk.Tool{Name: "evidence_add", Annotations: change,
 		Description: "Add evidence to the current flow (starting a flow when there is none): a file, a range or a definition, " +
-			"as a ranked part. A human in dossier's workbench sees it at once. Use role system or user with text for instructions."},
+			"as a ranked part, or a folder or glob as one part per file (more than a handful are listed with their tokens first: " +
+			"call again with confirm true to add them). A human in dossier's workbench sees it at once. Use role system or user with text for instructions."},
 		s.evidenceAdd)
 	addTool(s, &sdk.Tool{Name: "evidence_status", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 		Description: "List the current flow's parts: rank, role, active or skipped, tokens, source; stale parts are marked."},
@@ -148,7 +154,24 @@ func (s *Server) evidenceAdd(ctx context.Context, in addIn) (string, any, error)
 	if _, err := s.confineSelector(in.Selector); err != nil {
 		return "", nil, err
 	}
-	return s.exec(ctx, words, in.Selector)
+	if in.Confirm {
+		words = append(words, "--yes")
+	}
+	if in.Outline {
+		words = append(words, "--outline")
+	}
+	positional := []string{in.Selector}
+	for _, x := range in.Exclude {
+		positional = append(positional, "!"+strings.TrimPrefix(x, "!"))
+	}
+	text, err := s.run(ctx, words, positional...)
+	var ce *evidence.ConfirmError
+	if errors.As(err, &ce) {
+		// The list is the answer: the agent (or its user) decides.
+		text += fmt.Sprintf("Nothing added yet: call evidence_add again with the same arguments and confirm: true to add these %d files.\n", ce.Files)
+		return text, commandOut{Output: text}, nil
+	}
+	return s.result(text, err)
 }
 
 // status is `evidence status`: its text for the model and its --json
@@ -174,9 +197,15 @@ func (s *Server) status(ctx context.Context) (string, any, error) {
 // changed it since the last call). Positional words come after "--", so
 // a client's value is never taken for a flag.
 func (s *Server) exec(ctx context.Context, words []string, positional ...string) (string, any, error) {
+	return s.result(s.run(ctx, words, positional...))
+}
+
+// run is exec's command: what it printed (warnings after) and its error
+// as the engine returned it.
+func (s *Server) run(ctx context.Context, words []string, positional ...string) (string, error) {
 	for _, p := range positional {
 		if strings.TrimSpace(p) == "" {
-			return "", nil, fmt.Errorf("%s: an argument is empty", strings.Join(words, " "))
+			return "", fmt.Errorf("%s: an argument is empty", strings.Join(words, " "))
 		}
 	}
 	if len(positional) > 0 {
@@ -192,6 +221,11 @@ func (s *Server) exec(ctx context.Context, words []string, positional ...string)
 	if warn.Len() > 0 {
 		text += warn.String()
 	}
+	return text, err
+}
+
+// result is a tool's answer from a command's output and error.
+func (s *Server) result(text string, err error) (string, any, error) {
 	if err != nil {
 		if text != "" {
 			return "", nil, fmt.Errorf("%s\n%s", s.noFlow(err), text)

@@ -17,6 +17,7 @@ func NewEngine(root string, cfg config.Config) *evidence.Engine {
 	e.Model, e.DefaultBudget, e.DefaultFormat = cfg.Prompt.Model, cfg.Prompt.Budget, cfg.Prompt.Format
 	e.AllowSecrets = cfg.Secrets.Allow
 	e.ExtraRoots = cfg.Evidence.ExtraRoots
+	e.Discover.Exclude = cfg.Index.Exclude // folders and globs skip what the index skips
 	e.LLM = LLMConfig(cfg.LLM)
 	return e
 }
