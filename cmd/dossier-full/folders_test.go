@@ -183,3 +183,21 @@ func previewOutline(t *testing.T, out string) map[string]int {
 	}
 	return got
 }
+
+// On a real terminal `evidence add` of a folder shows the preview and
+// asks; the answer typed there decides.
+func TestEvidenceAddFolderAsksInTerminal(t *testing.T) {
+	tmuxPath := tmuxOrSkip(t)
+	root := folderWorkspace(t)
+	tm := startTmux(t, tmuxPath, root, t.TempDir(), "evidence", "add", "src/algo/", "!**/*_test.go")
+	tm.waitFor("the question", 0, func(s *screen) bool { return strings.Contains(s.text, "Add these 7 files? [y/N]") })
+	tm.literal("y")
+	tm.keys("Enter")
+	s := tm.waitFor("the add to finish", 0, func(s *screen) bool { return strings.Contains(s.text, exitMarker) })
+	if !strings.Contains(s.text, exitMarker+"0.") || strings.Count(s.text, "✓ Added evidence") != 7 {
+		t.Errorf("after answering y:\n%s", s)
+	}
+	if n := len(statusParts(t, root)); n != 8 { // the request and the 7 files
+		t.Errorf("%d parts after answering y, want 8", n)
+	}
+}

@@ -241,9 +241,10 @@ type tmuxTerm struct {
 }
 
 // startTmux starts a private tmux server with set-clipboard on and runs
-// the workbench on root in a 120x40 pane, in a shell that reports its exit
-// status and then sleeps, so the pane stays after it exits.
-func startTmux(t *testing.T, tmuxPath, root, cfgHome string) *tmuxTerm {
+// the workbench on root (or dossier with args, when given) in a 120x40
+// pane, in a shell that reports its exit status and then sleeps, so the
+// pane stays after it exits.
+func startTmux(t *testing.T, tmuxPath, root, cfgHome string, args ...string) *tmuxTerm {
 	t.Helper()
 	self, err := filepath.Abs(os.Args[0])
 	if err != nil {
@@ -288,8 +289,11 @@ func startTmux(t *testing.T, tmuxPath, root, cfgHome string) *tmuxTerm {
 	socketPath = strings.TrimSpace(tm.mustRun("display-message", "-p", "#{socket_path}"))
 	tm.mustRun("set-option", "-g", "set-clipboard", "on")
 	cmd := "env DOSSIER_AS_MAIN=1 TERM=xterm-256color XDG_CONFIG_HOME=" + shq(cfgHome) +
-		" XDG_CACHE_HOME=" + shq(cfgHome) + " " + shq(self) + " --root " + shq(root) +
-		"; echo \"" + exitMarker + "$?.\"; sleep 60"
+		" XDG_CACHE_HOME=" + shq(cfgHome) + " " + shq(self) + " --root " + shq(root)
+	for _, a := range args {
+		cmd += " " + shq(a) // a command to run in the terminal instead of the workbench
+	}
+	cmd += "; echo \"" + exitMarker + "$?.\"; sleep 60"
 	tm.mustRun("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", "-c", root, cmd)
 	tm.mustRun("kill-session", "-t", "setup")
 	if out, err := tm.run("list-panes", "-t", "e2e", "-F", "#{pane_pid}"); err == nil {
