@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,15 +14,7 @@ import (
 func folderWorkspace(t *testing.T) string {
 	t.Helper()
 	root := flowWorkspace(t)
-	write := func(rel, text string) {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { writeFile(t, root, rel, text) }
 	for i := 1; i <= 7; i++ {
 		var b strings.Builder
 		fmt.Fprintf(&b, "package algo\n\n")
