@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -93,7 +94,7 @@ func (e *Engine) expandSelectors(ctx context.Context, args []string) (expansion,
 			continue
 		}
 		if len(files[i]) == 0 {
-			return x, e.nothingUnder(cards[i], excl)
+			return x, e.nothingUnder(cards[i], excl, x.skipped)
 		}
 		for _, rel := range files[i] {
 			s := Selector{related.Target{Path: rel, Tags: cards[i].tags}}.String()
@@ -247,21 +248,26 @@ func (x *expansion) keep(sels, excl []string) []string {
 }
 
 // nothingUnder is the error for a folder or glob that gave no file: why,
-// when the walk can tell (the folder is ignored), and what to do.
-func (e *Engine) nothingUnder(w wildcard, excl []string) error {
+// when the walk can tell (the folder is ignored), what it skipped, and
+// what to do.
+func (e *Engine) nothingUnder(w wildcard, excl []string, skipped []skipNote) error {
 	if w.dir != "" && w.dir != "." {
 		if _, reason, _ := discover.Check(e.Root, w.dir, e.Discover); reason != "" {
-			return fmt.Errorf("%s is left out by the ignore rules (%s): dossier adds what `dossier index` reads; add a '!%s/' line to %s to take it in", w.arg, reason, w.dir, discover.IgnoreFile)
+			return fmt.Errorf("%s is left out as `dossier index` leaves it out (%s); to take it in, add a '!%s/' line to %s", w.arg, reason, w.dir, discover.IgnoreFile)
 		}
 	}
 	what := "no file under " + w.arg
 	if w.glob != "" {
 		what = "no file matches " + w.arg + " (globs are relative to the workspace root; '**' crosses folders)"
 	}
+	what += " that .gitignore and " + discover.IgnoreFile + " let through"
 	if len(excl) > 0 {
-		what += " once !" + strings.Join(excl, ", !") + " is left out"
+		what += ", once !" + strings.Join(excl, ", !") + " is left out"
 	}
-	return fmt.Errorf("%s that .gitignore and %s let through", what, discover.IgnoreFile)
+	for _, s := range skipped {
+		what += fmt.Sprintf("\n  skipped %s: %s", s.path, s.reason)
+	}
+	return errors.New(what)
 }
 
 // freeRanks counts the ranks of b no part holds: how many parts NextRank

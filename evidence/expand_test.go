@@ -61,3 +61,19 @@ func TestAddFolderBandFullAddsNothing(t *testing.T) {
 		t.Errorf("a refused folder left %d parts", len(f.Parts))
 	}
 }
+
+// A folder that holds only credential files adds nothing and says which
+// files it skipped and why, rather than "no file".
+func TestAddFolderOfSecretsListsThem(t *testing.T) {
+	e, root := folderEngine(t, 0)
+	if err := os.MkdirAll(filepath.Join(root, "keys"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(root, "keys", ".env"), "TOKEN=x\n", 0o644)
+	mustWrite(t, filepath.Join(root, "keys", "id_rsa"), "not a key\n", 0o644)
+	var w bytes.Buffer
+	err := e.Exec(context.Background(), []string{"evidence", "add", "keys/"}, &w)
+	if err == nil || !strings.Contains(err.Error(), "skipped keys/.env: secret_file") || !strings.Contains(err.Error(), "skipped keys/id_rsa: secret_file") {
+		t.Errorf("err %v", err)
+	}
+}
