@@ -12,12 +12,13 @@ import (
 )
 
 // ConfirmError is `evidence add` refusing to add many files nobody
-// confirmed: no terminal to ask on and no --yes. The preview was written
-// to the command's output before it.
+// confirmed: no terminal to ask on (a script, the workbench's command
+// line, an MCP call) and no --yes. The preview was written to the
+// command's output before it.
 type ConfirmError struct{ Files int }
 
 func (e *ConfirmError) Error() string {
-	return fmt.Sprintf("%d files to add, and no terminal to ask on: nothing added; pass --yes to add them", e.Files)
+	return fmt.Sprintf("%d files to add, and nobody was asked (no terminal): nothing added; look at the list and pass --yes to add them", e.Files)
 }
 
 // pricing is what a set of files would cost as parts of the flow, from a

@@ -14,17 +14,23 @@ import (
 func folderEngine(t *testing.T, n int) (*Engine, string) {
 	t.Helper()
 	e, root := newTestEngine(t)
+	writeLib(t, root, n)
+	run(t, e, "flow", "new", "folder", "--request", "Read the library.")
+	return e, root
+}
+
+// writeLib writes lib/f001.go ... under root.
+func writeLib(tb testing.TB, root string, n int) {
+	tb.Helper()
 	if err := os.MkdirAll(filepath.Join(root, "lib"), 0o755); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	for i := 1; i <= n; i++ {
 		src := fmt.Sprintf("package lib\n\n// F%d is step %d.\nfunc F%d() int { return %d }\n", i, i, i, i)
 		if err := os.WriteFile(filepath.Join(root, "lib", fmt.Sprintf("f%03d.go", i)), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
-	run(t, e, "flow", "new", "folder", "--request", "Read the library.")
-	return e, root
 }
 
 // On a terminal (Interactive), a folder of more than a handful of files
@@ -76,4 +82,34 @@ func TestAddFolderOfSecretsListsThem(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "skipped keys/.env: secret_file") || !strings.Contains(err.Error(), "skipped keys/id_rsa: secret_file") {
 		t.Errorf("err %v", err)
 	}
+}
+
+// FuzzExpandSelectors: any words expand without a panic, and every file
+// a folder or glob gives lies inside the workspace and is one the walk
+// found (never under .git, never an excluded one).
+func FuzzExpandSelectors(f *testing.F) {
+	for _, seed := range [][2]string{{"lib/", "!**/f001.go"}, {"lib/**/*.go", "!lib/"}, {"{lib,x}/*", "![a-"}, {"./lib/#t,u", "!*.go"}, {"../*", "!"}, {"lib/[", "lib/f001.go"}} {
+		f.Add(seed[0], seed[1])
+	}
+	root := f.TempDir()
+	writeLib(f, root, 3)
+	e := NewEngine(root)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if a == "" || b == "" {
+			return
+		}
+		x, err := e.expandSelectors(context.Background(), []string{a, b})
+		if err != nil {
+			return
+		}
+		for s, from := range x.from {
+			sel, perr := ParseSelector(s)
+			if perr != nil {
+				t.Fatalf("%q (from %q) does not parse: %v", s, from, perr)
+			}
+			if _, statErr := os.Stat(filepath.Join(root, filepath.FromSlash(sel.Path))); statErr != nil || !strings.HasPrefix(sel.Path, "lib/") {
+				t.Fatalf("%q gave %q, not a file of the workspace", from, sel.Path)
+			}
+		}
+	})
 }
