@@ -20,6 +20,19 @@ import (
 // preview: more are listed with their tokens and asked for first.
 const previewAbove = 5
 
+// maxBraces bounds the {a,b} groups of one glob: matching tries their
+// combinations, which double with each group (an MCP client's glob of 30
+// groups would hold the server for minutes).
+const maxBraces = 8
+
+// braceLimit refuses a glob with more than maxBraces brace groups.
+func braceLimit(arg, glob string) error {
+	if n := strings.Count(glob, "{"); n > maxBraces {
+		return usagef("glob %q has %d {…} groups: a glob takes at most %d (give several globs instead)", arg, n, maxBraces)
+	}
+	return nil
+}
+
 // expansion is the selectors of one `evidence add` once its folders and
 // globs are turned into the files under them.
 type expansion struct {
@@ -60,6 +73,9 @@ func (e *Engine) expandSelectors(ctx context.Context, args []string) (expansion,
 			p = strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/")
 			if p == "" || !doublestar.ValidatePattern(p) {
 				return x, usagef("exclusion %q: give a glob after '!', such as '!**/*_test.go' or '!vendor/'", a)
+			}
+			if err := braceLimit(a, p); err != nil {
+				return x, err
 			}
 			excl = append(excl, p)
 			continue
@@ -147,6 +163,9 @@ func (e *Engine) wildcard(a string) (wildcard, bool, error) {
 	g := strings.TrimPrefix(p, "./")
 	if !doublestar.ValidatePattern(g) {
 		return wildcard{}, false, usagef("glob %q does not parse: check its brackets and braces ('src/**/*.ts', 'lib/{a,b}/*.go')", a)
+	}
+	if err := braceLimit(a, g); err != nil {
+		return wildcard{}, false, err
 	}
 	if strings.HasPrefix(g, "/") || g == ".." || strings.HasPrefix(g, "../") {
 		return wildcard{}, false, fmt.Errorf("glob %s leaves the workspace %s: globs are relative to the workspace root", a, e.Root)

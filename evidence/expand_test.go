@@ -113,3 +113,17 @@ func FuzzExpandSelectors(f *testing.F) {
 		}
 	})
 }
+
+// A glob of many {a,b} groups, whose combinations double with each, is
+// refused at once rather than matched for minutes.
+func TestAddGlobBraceBomb(t *testing.T) {
+	e, _ := folderEngine(t, 1)
+	bomb := strings.Repeat("{,}", 30) + "x"
+	for _, args := range [][]string{{"lib/" + bomb}, {"lib/", "!" + bomb}} {
+		var w bytes.Buffer
+		err := e.Exec(context.Background(), append([]string{"evidence", "add"}, args...), &w)
+		if err == nil || !strings.Contains(err.Error(), "at most 8") {
+			t.Errorf("%v: err %v", args, err)
+		}
+	}
+}
