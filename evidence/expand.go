@@ -20,15 +20,35 @@ import (
 // preview: more are listed with their tokens and asked for first.
 const previewAbove = 5
 
-// maxBraces bounds the {a,b} groups of one glob: matching tries their
-// combinations, which double with each group (an MCP client's glob of 30
-// groups would hold the server for minutes).
-const maxBraces = 8
+// maxAlternatives bounds the combinations of a glob's {a,b} groups:
+// matching may try each, and they multiply with every group (an MCP
+// client's glob of 30 groups would hold the server for minutes).
+const maxAlternatives = 256
 
-// braceLimit refuses a glob with more than maxBraces brace groups.
+// braceLimit refuses a glob whose {a,b} groups combine into more than
+// maxAlternatives patterns (counted as if every group were on its own,
+// which overestimates nested ones).
 func braceLimit(arg, glob string) error {
-	if n := strings.Count(glob, "{"); n > maxBraces {
-		return usagef("glob %q has %d {…} groups: a glob takes at most %d (give several globs instead)", arg, n, maxBraces)
+	n, stack := 1, []int{}
+	for i := 0; i < len(glob); i++ {
+		switch glob[i] {
+		case '\\':
+			i++
+		case '{':
+			stack = append(stack, 1)
+		case ',':
+			if len(stack) > 0 {
+				stack[len(stack)-1]++
+			}
+		case '}':
+			if len(stack) > 0 {
+				n *= stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+			}
+		}
+		if n > maxAlternatives {
+			return usagef("glob %q combines into more than %d patterns through its {a,b} groups: give several simpler globs instead", arg, maxAlternatives)
+		}
 	}
 	return nil
 }
