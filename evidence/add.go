@@ -31,7 +31,11 @@ func init() {
 			"`dossier related`), each a part; nodes the flow already holds are left out. git:diff (the\n" +
 			"working tree against HEAD; untracked files only once `git add -N`), git:staged, git:REV (that\n" +
 			"commit's change) and git:A..B add a unified diff as a part, redacted and counted like any;\n" +
-			"refresh takes it again, status marks it changed when the diff differs; an empty diff is an error.",
+			"refresh takes it again, status marks it changed when the diff differs; an empty diff is an error.\n" +
+			"map[:TOKENS] adds a repo map: the files and signatures of the definitions the reference\n" +
+			"graph ranks highest around the flow's evidence (PageRank restarting at its files), as many\n" +
+			"as fit in TOKENS (default 1024) by the flow's tokenizer; status marks it changed when the\n" +
+			"evidence would re-rank it, and refresh rebuilds it (a file named map is ./map).",
 		flags: func(fs *pflag.FlagSet, o *opts) {
 			fs.StringVar(&o.rank, "rank", "", "rank (default: next free in the band)")
 			fs.StringVar(&o.role, "role", "evidence", "system, user or evidence")
@@ -399,6 +403,13 @@ func (e *Engine) Add(req AddRequest) (*Part, error) {
 func (e *Engine) resolve(selector string) (Extract, error) {
 	if spec, ok := strings.CutPrefix(selector, gitPrefix); ok {
 		return e.diffExtract(spec)
+	}
+	if budget, ok, err := parseMapSelector(selector); ok {
+		if err != nil {
+			return Extract{}, err
+		}
+		f, _ := e.Flow() // no flow yet: the map is plain PageRank
+		return e.mapExtract(f, budget)
 	}
 	sel, err := ParseSelector(selector)
 	if err != nil {

@@ -44,6 +44,12 @@ func (e *Engine) Staleness(f *Flow) map[*Part]string {
 	}
 	seen := map[staleKey]bool{}
 	for _, p := range f.Parts {
+		if budget, ok := isMapPart(p); ok {
+			if s := e.mapState(f, p, budget); s != "" {
+				out[p] = s
+			}
+			continue
+		}
 		k, ok := e.staleKeyOf(p)
 		if !ok {
 			if s := e.staleness(p, files); s != "" {
@@ -285,6 +291,9 @@ func containsPart(ps []*Part, p *Part) bool {
 // now, which only the user may ask for.
 func (e *Engine) RefreshPart(f *Flow, p *Part, retake bool) (relocation, error) {
 	s := p.Source
+	if budget, ok := isMapPart(p); ok {
+		return e.refreshMap(f, p, budget)
+	}
 	if p.Role != assemble.Evidence || p.Link || s.Path == "" {
 		return relocation{}, nil
 	}

@@ -1,0 +1,246 @@
+package evidence
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/index/repomap"
+	"github.com/dossierhq/dossier/store"
+)
+
+// A repo map part (`evidence add map[:TOKENS]`) lists the repository's
+// most important definitions, ranked by its reference graph personalised
+// to the files the flow's other evidence holds (see index/repomap), fitted
+// to TOKENS by the flow's tokenizer. Its provenance names it
+// (source_uri=map:TOKENS), which is all a rebuild needs: status marks it
+// "changed" when the flow's evidence or the index moved the ranking, and
+// refresh rebuilds it.
+
+// mapScheme starts a repo map's selector and source_uri.
+const mapScheme = "map"
+
+// DefaultMapTokens is the budget of a bare `map` selector.
+const DefaultMapTokens = 1024
+
+// parseMapSelector reads "map" or "map:TOKENS"; ok is false for any other
+// selector (a file named map is added as ./map).
+func parseMapSelector(s string) (tokens int, ok bool, err error) {
+	if s == mapScheme {
+		return DefaultMapTokens, true, nil
+	}
+	v, ok := strings.CutPrefix(s, mapScheme+":")
+	if !ok {
+		return 0, false, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, true, usagef("%s: the map's budget is a whole number of tokens above 0 (map:1024); for a file named %s, add ./%s", s, s, s)
+	}
+	if n > maxMapTokens {
+		return 0, true, usagef("%s: a map of more than %d tokens is no overview; give a smaller budget", s, maxMapTokens)
+	}
+	return n, true, nil
+}
+
+// maxMapTokens bounds a map's budget.
+const maxMapTokens = 65536
+
+// isMapPart reports whether p is a repo map and its budget.
+func isMapPart(p *Part) (int, bool) {
+	if p.Role != assemble.Evidence || p.Link || !strings.HasPrefix(p.Source.URI, mapScheme+":") {
+		return 0, false
+	}
+	n, ok, err := parseMapSelector(p.Source.URI)
+	return n, ok && err == nil
+}
+
+// mapExtract builds the map of budget tokens for flow f (nil: no flow
+// yet), as the extract of a part whose path is its selector.
+func (e *Engine) mapExtract(f *Flow, budget int) (Extract, error) {
+	a, err := e.assembler()
+	if err != nil {
+		return Extract{}, err
+	}
+	g, err := e.mapGraph()
+	if err != nil {
+		return Extract{}, err
+	}
+	text := BuildMap(g, mapFocus(f), budget, a.Count)
+	if text == "" {
+		return Extract{}, fmt.Errorf("map:%d: the index holds no definitions to map (is it a code repository? `dossier stats` shows what was indexed)", budget)
+	}
+	uri := mapScheme + ":" + strconv.Itoa(budget)
+	return Extract{Source: assemble.Source{URI: uri, Path: uri, CID: CID([]byte(text)), Span: "all", Language: "text"},
+		Content: text, Whole: true}, nil
+}
+
+// BuildMap ranks g's definitions around focus and renders as many as fit
+// in budget tokens by count.
+func BuildMap(g *repomap.Graph, focus map[string]float64, budget int, count func(string) int) string {
+	_, text := repomap.Fit(g.Rank(focus), budget, count)
+	return text
+}
+
+// mapFocus is the restart vector: one unit per evidence part on the file
+// it was taken from (repo maps excluded), none without a flow.
+func mapFocus(f *Flow) map[string]float64 {
+	focus := map[string]float64{}
+	if f == nil {
+		return focus
+	}
+	for _, p := range f.Parts {
+		if _, isMap := isMapPart(p); !isMap && p.Role == assemble.Evidence && p.Active() && p.Source.Path != "" {
+			focus[p.Source.Path]++
+		}
+	}
+	return focus
+}
+
+// graphCache keeps the last graph built, per index file and generation:
+// status asks about a map after every change of the flow, and only the
+// ranking depends on the flow.
+var graphCache struct {
+	sync.Mutex
+	path string
+	gen  uint64
+	g    *repomap.Graph
+}
+
+func (e *Engine) mapGraph() (*repomap.Graph, error) {
+	db, err := openIndex(e.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var g *repomap.Graph
+	err = db.View(func(tx *store.Tx) error {
+		graphCache.Lock()
+		defer graphCache.Unlock()
+		path, gen := store.Path(e.Root), tx.Generation()
+		if graphCache.g != nil && graphCache.path == path && graphCache.gen == gen {
+			g = graphCache.g
+			return nil
+		}
+		var err error
+		if g, err = ReadGraph(tx); err == nil {
+			graphCache.path, graphCache.gen, graphCache.g = path, gen, g
+		}
+		return err
+	})
+	return g, err
+}
+
+// ReadGraph builds the reference graph of an index: its symbols are the
+// definitions, and every identifier of every indexed text that names one
+// is a mention.
+func ReadGraph(tx *store.Tx) (*repomap.Graph, error) {
+	var defs []repomap.Def
+	names := map[string]bool{}
+	err := tx.SymbolsWithPrefix("", func(s store.Symbol) bool {
+		if s.Name == "" || s.Path == "" {
+			return true
+		}
+		text, _, _ := strings.Cut(strings.TrimSpace(s.Signature), "\n")
+		if text = strings.TrimSpace(text); text == "" {
+			text = strings.TrimSpace(s.Kind + " " + s.Name)
+		}
+		if len(text) > 160 {
+			text = text[:157] + "..."
+		}
+		defs = append(defs, repomap.Def{Path: s.Path, Name: s.Name, Line: s.Line, Text: text})
+		names[s.Name] = true
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	mentions := map[string]map[string]int{}
+	var buf []byte
+	err = tx.RawBlobs(func(path string, raw []byte) error {
+		text, err := store.DecodeBlobInto(buf, raw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		buf = text
+		if m := identifiers(text, names); len(m) > 0 {
+			mentions[path] = m
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return repomap.NewGraph(defs, mentions), nil
+}
+
+// identifiers counts the words of text (letters, digits and '_', not
+// starting with a digit) that names holds.
+func identifiers(text []byte, names map[string]bool) map[string]int {
+	var m map[string]int
+	isWord := func(c byte) bool {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	}
+	for i := 0; i < len(text); {
+		if !isWord(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWord(text[j]) {
+			j++
+		}
+		if c := text[i]; !(c >= '0' && c <= '9') && names[string(text[i:j])] {
+			if m == nil {
+				m = map[string]int{}
+			}
+			m[string(text[i:j])]++
+		}
+		i = j
+	}
+	return m
+}
+
+// mapState is a repo map's staleness: "edited" by hand, "changed" when a
+// rebuild for the flow as it is now would differ, else "".
+func (e *Engine) mapState(f *Flow, p *Part, budget int) string {
+	if !pristine(p.Content) {
+		return "edited"
+	}
+	x, err := e.mapExtract(f, budget)
+	if err != nil {
+		return "source gone"
+	}
+	if x.Source.CID != p.Source.CID {
+		return "changed"
+	}
+	return ""
+}
+
+// refreshMap rebuilds a repo map part for the flow as it is now.
+func (e *Engine) refreshMap(f *Flow, p *Part, budget int) (relocation, error) {
+	x, err := e.mapExtract(f, budget)
+	if err != nil {
+		return relocation{}, err
+	}
+	content := renderEvidence(x.Source, x.Content)
+	if content == p.Content {
+		return relocation{state: Unchanged}, nil
+	}
+	if !pristine(p.Content) {
+		if _, err := backup(f, p); err != nil {
+			return relocation{}, err
+		}
+	}
+	if err := WriteFileAtomic(p.Path, []byte(content)); err != nil {
+		return relocation{}, err
+	}
+	np, err := f.readPart(p.File, p.Name)
+	if err != nil {
+		return relocation{}, err
+	}
+	*p = *np
+	return relocation{state: Changed, why: "re-ranked for the flow's evidence as it is now"}, nil
+}
