@@ -21,35 +21,38 @@ type Def struct {
 	Text string
 }
 
-// Graph is the reference graph: the files in path order and, per file,
-// how often it mentions each name another file defines.
+// Graph is the reference graph: the files in path order, the names they
+// define, and per file how often it mentions each defined name. A mention
+// is an edge to every file that defines the name, each taking an equal
+// share, kept as file → name → definers so a name defined in a thousand
+// files (String) costs one entry per mention, not a thousand.
 type Graph struct {
 	Files []string
 	Defs  []Def
-	// refs[i] holds file i's outgoing edges, sorted by target then name.
-	refs  [][]edge
-	index map[string]int
+	// mentions[i] are file i's mentions, sorted by name.
+	mentions [][]mention
+	// definers[n] are the files that define name n, in path order.
+	definers [][]int32
+	names    []string
+	// defName[i] is the name id of Defs[i].
+	defName []int32
+	index   map[string]int
 }
 
-type edge struct {
-	to   int
-	name string
+type mention struct {
+	name int32
 	w    float64
 }
 
 // NewGraph builds the graph from the definitions and, per file, the
-// count of each identifier it mentions (mentions of names no other file
-// defines are ignored). A name defined in many files says little about
-// which one is meant (String, Error), so its edges weigh a tenth, as
-// aider weighs them; a file's mentions of its own names are no edges.
+// count of each identifier it mentions (names nobody defines, and a
+// file's mentions of names only it defines, are ignored). A name defined
+// in many files says little about which one is meant, so its mentions
+// weigh a tenth, as aider weighs them; so do names starting with '_'.
 func NewGraph(defs []Def, mentions map[string]map[string]int) *Graph {
 	g := &Graph{index: map[string]int{}}
-	definers := map[string][]string{}
 	for _, d := range defs {
 		g.index[d.Path] = 0
-		if ps := definers[d.Name]; len(ps) == 0 || ps[len(ps)-1] != d.Path {
-			definers[d.Name] = append(ps, d.Path)
-		}
 	}
 	for p := range mentions {
 		g.index[p] = 0
@@ -62,39 +65,44 @@ func NewGraph(defs []Def, mentions map[string]map[string]int) *Graph {
 		g.index[p] = i
 	}
 	g.Defs = slices.Clone(defs)
-	slices.SortFunc(g.Defs, func(a, b Def) int {
-		return cmpDef(a, b)
-	})
-	for name, ps := range definers {
-		slices.Sort(ps)
-		definers[name] = slices.Compact(ps)
+	slices.SortFunc(g.Defs, cmpDef)
+	nameIDs := map[string]int32{}
+	for _, d := range g.Defs {
+		id, ok := nameIDs[d.Name]
+		if !ok {
+			id = int32(len(g.names))
+			nameIDs[d.Name] = id
+			g.names = append(g.names, d.Name)
+			g.definers = append(g.definers, nil)
+		}
+		g.defName = append(g.defName, id)
+		// Defs are in path order: a repeated definer is the last one.
+		f := int32(g.index[d.Path])
+		if ds := g.definers[id]; len(ds) == 0 || ds[len(ds)-1] != f {
+			g.definers[id] = append(ds, f)
+		}
 	}
-	g.refs = make([][]edge, len(g.Files))
+	g.mentions = make([][]mention, len(g.Files))
 	for p, counts := range mentions {
-		from := g.index[p]
-		var es []edge
+		from := int32(g.index[p])
+		var ms []mention
 		for name, n := range counts {
-			ps := definers[name]
-			mul := 1.0
-			if len(ps) > 5 {
-				mul = 0.1
+			id, ok := nameIDs[name]
+			ds := g.definers[id]
+			if !ok || len(ds) == 1 && ds[0] == from {
+				continue
+			}
+			w := math.Sqrt(float64(n))
+			if len(ds) > 5 {
+				w *= 0.1
 			}
 			if strings.HasPrefix(name, "_") {
-				mul *= 0.1
+				w *= 0.1
 			}
-			for _, q := range ps {
-				if q != p {
-					es = append(es, edge{g.index[q], name, mul * math.Sqrt(float64(n))})
-				}
-			}
+			ms = append(ms, mention{id, w})
 		}
-		slices.SortFunc(es, func(a, b edge) int {
-			if a.to != b.to {
-				return a.to - b.to
-			}
-			return strings.Compare(a.name, b.name)
-		})
-		g.refs[from] = es
+		slices.SortFunc(ms, func(a, b mention) int { return int(a.name - b.name) })
+		g.mentions[from] = ms
 	}
 	return g
 }
@@ -143,31 +151,41 @@ func (g *Graph) Rank(focus map[string]float64) []Ranked {
 		restart[i] /= sum
 	}
 	out := make([]float64, n)
-	for i, es := range g.refs {
-		for _, e := range es {
-			out[i] += e.w
+	for i, ms := range g.mentions {
+		for _, m := range ms {
+			out[i] += m.w
 		}
 	}
-	rank := pagerank(g.refs, out, restart)
-	defScore := map[[2]string]float64{}
-	for i, es := range g.refs {
-		for _, e := range es {
-			defScore[[2]string{g.Files[e.to], e.name}] += rank[i] * e.w / out[i]
+	rank := g.pagerank(out, restart)
+	// A definition's score is the rank that flows to it: each mention's
+	// share of its file's rank, split among the name's definers.
+	nameScore := make([]float64, len(g.names))
+	for i, ms := range g.mentions {
+		for _, m := range ms {
+			nameScore[m.name] += rank[i] * m.w / out[i]
 		}
 	}
-	res := make([]Ranked, len(g.Defs))
-	for i, d := range g.Defs {
-		res[i] = Ranked{d, defScore[[2]string{d.Path, d.Name}], rank[g.index[d.Path]]}
+	// Defs are in path, line and name order: the index breaks ties.
+	order := make([]int32, len(g.Defs))
+	score := make([]float64, len(g.Defs))
+	for i, id := range g.defName {
+		order[i] = int32(i)
+		score[i] = nameScore[id] / float64(len(g.definers[id]))
 	}
-	slices.SortStableFunc(res, func(a, b Ranked) int {
-		if a.Score != b.Score {
-			return cmpFloat(b.Score, a.Score)
+	slices.SortFunc(order, func(a, b int32) int {
+		if score[a] != score[b] {
+			return cmpFloat(score[b], score[a])
 		}
-		if a.FileScore != b.FileScore {
-			return cmpFloat(b.FileScore, a.FileScore)
+		fa, fb := rank[g.index[g.Defs[a].Path]], rank[g.index[g.Defs[b].Path]]
+		if fa != fb {
+			return cmpFloat(fb, fa)
 		}
-		return cmpDef(a.Def, b.Def)
+		return int(a - b)
 	})
+	res := make([]Ranked, len(order))
+	for i, d := range order {
+		res[i] = Ranked{g.Defs[d], score[d], rank[g.index[g.Defs[d].Path]]}
+	}
 	return res
 }
 
@@ -178,25 +196,31 @@ func cmpFloat(a, b float64) int {
 	return 1
 }
 
-// pagerank is the power iteration with damping 0.85; a file with no
-// edges gives its rank back through the restart vector.
-func pagerank(refs [][]edge, out, restart []float64) []float64 {
-	const damping, rounds, tolerance = 0.85, 100, 1e-9
-	n := len(refs)
+// pagerank is the power iteration with damping 0.85; a file that
+// mentions nothing gives its rank back through the restart vector.
+func (g *Graph) pagerank(out, restart []float64) []float64 {
+	const damping, rounds, tolerance = 0.85, 100, 1e-7
+	n := len(g.Files)
 	rank := slices.Clone(restart)
 	next := make([]float64, n)
+	flow := make([]float64, len(g.names))
 	for range rounds {
 		var dangling float64
-		for i := range next {
-			next[i] = 0
-		}
-		for i, es := range refs {
+		clear(next)
+		clear(flow)
+		for i, ms := range g.mentions {
 			if out[i] == 0 {
 				dangling += rank[i]
 				continue
 			}
-			for _, e := range es {
-				next[e.to] += damping * rank[i] * e.w / out[i]
+			for _, m := range ms {
+				flow[m.name] += rank[i] * m.w / out[i]
+			}
+		}
+		for id, ds := range g.definers {
+			share := damping * flow[id] / float64(len(ds))
+			for _, f := range ds {
+				next[f] += share
 			}
 		}
 		var diff float64
@@ -253,9 +277,6 @@ func Fit(ranked []Ranked, budget int, count func(string) int) (int, string) {
 		} else {
 			hi = mid - 1
 		}
-	}
-	if text == "" && lo > 0 {
-		text = Render(ranked, lo)
 	}
 	return lo, text
 }
