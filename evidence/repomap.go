@@ -133,6 +133,11 @@ func (e *Engine) mapGraph() (*repomap.Graph, error) {
 	return g, err
 }
 
+// memberKinds are the symbols a map leaves out: a struct's fields are
+// read with their type, and their names (to, be, func in C) are words
+// every text mentions.
+var memberKinds = map[string]bool{"field": true, "property": true, "member": true, "attribute": true, "key": true}
+
 // ReadGraph builds the reference graph of an index: its symbols are the
 // definitions, and every identifier of every indexed text that names one
 // is a mention.
@@ -140,7 +145,7 @@ func ReadGraph(tx *store.Tx) (*repomap.Graph, error) {
 	var defs []repomap.Def
 	names := map[string]bool{}
 	err := tx.SymbolsWithPrefix("", func(s store.Symbol) bool {
-		if s.Name == "" || s.Path == "" {
+		if s.Name == "" || s.Path == "" || memberKinds[s.Kind] {
 			return true
 		}
 		text, _, _ := strings.Cut(strings.TrimSpace(s.Signature), "\n")

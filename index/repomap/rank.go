@@ -48,7 +48,8 @@ type mention struct {
 // count of each identifier it mentions (names nobody defines, and a
 // file's mentions of names only it defines, are ignored). A name defined
 // in many files says little about which one is meant, so its mentions
-// weigh a tenth, as aider weighs them; so do names starting with '_'.
+// weigh a tenth, as aider weighs them; so do names starting with '_'; and
+// a name most files mention weighs by its rarity.
 func NewGraph(defs []Def, mentions map[string]map[string]int) *Graph {
 	g := &Graph{index: map[string]int{}}
 	for _, d := range defs {
@@ -82,6 +83,17 @@ func NewGraph(defs []Def, mentions map[string]map[string]int) *Graph {
 			g.definers[id] = append(ds, f)
 		}
 	}
+	// A word most files mention (func, to, in: the scan reads comments
+	// and keywords too) tells nothing: weigh mentions by the name's
+	// inverse document frequency.
+	df := make([]int, len(g.names))
+	for _, counts := range mentions {
+		for name := range counts {
+			if id, ok := nameIDs[name]; ok {
+				df[id]++
+			}
+		}
+	}
 	g.mentions = make([][]mention, len(g.Files))
 	for p, counts := range mentions {
 		from := int32(g.index[p])
@@ -92,7 +104,7 @@ func NewGraph(defs []Def, mentions map[string]map[string]int) *Graph {
 			if !ok || len(ds) == 1 && ds[0] == from {
 				continue
 			}
-			w := math.Sqrt(float64(n))
+			w := math.Sqrt(float64(n)) * math.Log(float64(len(mentions)+1)/float64(df[id]))
 			if len(ds) > 5 {
 				w *= 0.1
 			}
