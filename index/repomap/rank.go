@@ -94,14 +94,20 @@ func NewGraph(defs []Def, mentions map[string]map[string]int) *Graph {
 			}
 		}
 	}
+	// A name more than a tenth of the files mention is a stop word
+	// (keywords, English, len and Error alike): it names no one place.
+	stopShare := max(len(mentions)/10, 10)
 	g.mentions = make([][]mention, len(g.Files))
 	for p, counts := range mentions {
 		from := int32(g.index[p])
 		var ms []mention
 		for name, n := range counts {
 			id, ok := nameIDs[name]
+			if !ok || df[id] > stopShare {
+				continue
+			}
 			ds := g.definers[id]
-			if !ok || len(ds) == 1 && ds[0] == from {
+			if len(ds) == 1 && ds[0] == from {
 				continue
 			}
 			w := math.Sqrt(float64(n)) * math.Log(float64(len(mentions)+1)/float64(df[id]))
