@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Def is one definition the map may list.
@@ -48,7 +49,8 @@ type mention struct {
 // count of each identifier it mentions (names nobody defines, and a
 // file's mentions of names only it defines, are ignored). A name defined
 // in many files says little about which one is meant, so its mentions
-// weigh a tenth, as aider weighs them; so do names starting with '_'; and
+// weigh a tenth, as aider weighs them; so do names starting with '_',
+// while a long camelCase or snake_case name weighs tenfold; and
 // a name most files mention weighs by its rarity.
 func NewGraph(defs []Def, mentions map[string]map[string]int) *Graph {
 	g := &Graph{index: map[string]int{}}
@@ -117,12 +119,29 @@ func NewGraph(defs []Def, mentions map[string]map[string]int) *Graph {
 			if strings.HasPrefix(name, "_") {
 				w *= 0.1
 			}
+			if distinctive(name) {
+				w *= 10
+			}
 			ms = append(ms, mention{id, w})
 		}
 		slices.SortFunc(ms, func(a, b mention) int { return int(a.name - b.name) })
 		g.mentions[from] = ms
 	}
 	return g
+}
+
+// distinctive reports a long camelCase or snake_case name, which aider
+// weighs tenfold: it is a program's name, never an English word.
+func distinctive(name string) bool {
+	if len(name) < 8 {
+		return false
+	}
+	var upper, lower bool
+	for _, c := range name {
+		upper = upper || unicode.IsUpper(c)
+		lower = lower || unicode.IsLower(c)
+	}
+	return upper && lower || strings.Contains(strings.Trim(name, "_"), "_")
 }
 
 func cmpDef(a, b Def) int {
