@@ -39,6 +39,12 @@ func (e *Engine) flowDiff(c *call) error {
 			}
 			continue
 		}
+		if budget, ok := isMapPart(p); ok {
+			if e.diffMap(c.w, f, p, budget) {
+				unchanged = append(unchanged, p.ID())
+			}
+			continue
+		}
 		raw, err := ReadRegular(filepath.Join(e.Root, filepath.FromSlash(s.Path)), resolveRoots(e.Root))
 		if err != nil {
 			what := "deleted"
@@ -86,8 +92,8 @@ func (e *Engine) commitRange(f *Flow) string {
 	count := map[string]int{}
 	dirty, untracked := 0, 0
 	for _, p := range f.Parts {
-		if p.Role != assemble.Evidence || p.Link || p.Source.Path == "" {
-			continue // a link is always the file as it is
+		if _, isMap := isMapPart(p); isMap || p.Role != assemble.Evidence || p.Link || p.Source.Path == "" {
+			continue // a link is always the file as it is, a map the index's
 		}
 		if p.Source.Commit == "" {
 			untracked++

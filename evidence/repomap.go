@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -222,6 +223,22 @@ func (e *Engine) mapState(f *Flow, p *Part, budget int) string {
 		return "changed"
 	}
 	return ""
+}
+
+// diffMap is `flow diff` for a repo map: true when a rebuild would give
+// the same map, else the difference is written to w.
+func (e *Engine) diffMap(w io.Writer, f *Flow, p *Part, budget int) bool {
+	x, err := e.mapExtract(f, budget)
+	switch {
+	case err != nil:
+		fmt.Fprintf(w, "✗ lost     %s: %v\n", p.ID(), err)
+	case x.Source.CID == p.Source.CID:
+		return true
+	default:
+		fmt.Fprintf(w, "  changed  %s: re-ranked for the flow's evidence and the index as they are now\n", p.ID())
+		fmt.Fprint(w, shortDiff(p.Code, x.Content, 20))
+	}
+	return false
 }
 
 // refreshMap rebuilds a repo map part for the flow as it is now.

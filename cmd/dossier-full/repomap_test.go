@@ -108,6 +108,9 @@ func TestRepoMapFollowsTheFlow(t *testing.T) {
 	if st := must(t, "evidence", "status", "--json", r); !strings.Contains(st, `"changed"`) {
 		t.Fatalf("status does not mark the map changed:\n%s", st)
 	}
+	if d := must(t, "flow", "diff", r); !strings.Contains(d, "changed  100_map_2000: re-ranked") || !strings.Contains(d, "+beta/thing.go:") {
+		t.Fatalf("flow diff does not show the map's re-ranking:\n%s", d)
+	}
 	out := must(t, "evidence", "refresh", r)
 	if !strings.Contains(out, "re-ranked") {
 		t.Fatalf("refresh did not rebuild the map:\n%s", out)
