@@ -3,6 +3,7 @@ package evidence
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,7 +70,7 @@ func (e *Engine) mapExtract(f *Flow, budget int) (Extract, error) {
 	if err != nil {
 		return Extract{}, err
 	}
-	text := BuildMap(g, mapFocus(f), budget, a.Count)
+	text := cachedMap(g, mapFocus(f), budget, a)
 	if text == "" {
 		return Extract{}, fmt.Errorf("map:%d: the index holds no definitions to map (is it a code repository? `dossier stats` shows what was indexed)", budget)
 	}
@@ -100,6 +101,32 @@ func mapFocus(f *Flow) map[string]float64 {
 	return focus
 }
 
+// cachedMap is BuildMap, remembered for the graph, focus, budget and
+// encoding: add resolves its selector twice and then asks status.
+func cachedMap(g *repomap.Graph, focus map[string]float64, budget int, a *assemble.Assembler) string {
+	paths := make([]string, 0, len(focus))
+	for p, w := range focus {
+		paths = append(paths, p+"\x00"+strconv.FormatFloat(w, 'g', -1, 64))
+	}
+	slices.Sort(paths)
+	key := strings.Join(paths, "\x01") + "\x02" + strconv.Itoa(budget) + "\x02" + a.Counter().Encoding()
+	graphCache.Lock()
+	defer graphCache.Unlock()
+	if graphCache.g == g {
+		if text, ok := graphCache.maps[key]; ok {
+			return text
+		}
+	}
+	text := BuildMap(g, focus, budget, a.Count)
+	if graphCache.g == g {
+		if len(graphCache.maps) >= 16 {
+			clear(graphCache.maps)
+		}
+		graphCache.maps[key] = text
+	}
+	return text
+}
+
 // graphCache keeps the last graph built, per index file and generation:
 // status asks about a map after every change of the flow, and only the
 // ranking depends on the flow.
@@ -108,6 +135,8 @@ var graphCache struct {
 	path string
 	gen  uint64
 	g    *repomap.Graph
+	// maps are the maps built from g, by cachedMap's key.
+	maps map[string]string
 }
 
 func (e *Engine) mapGraph() (*repomap.Graph, error) {
@@ -128,6 +157,7 @@ func (e *Engine) mapGraph() (*repomap.Graph, error) {
 		var err error
 		if g, err = ReadGraph(tx); err == nil {
 			graphCache.path, graphCache.gen, graphCache.g = path, gen, g
+			graphCache.maps = map[string]string{}
 		}
 		return err
 	})
