@@ -281,18 +281,8 @@ func (e *Engine) refreshMap(f *Flow, p *Part, budget int) (relocation, error) {
 	if content == p.Content {
 		return relocation{state: Unchanged}, nil
 	}
-	if !pristine(p.Content) {
-		if _, err := backup(f, p); err != nil {
-			return relocation{}, err
-		}
-	}
-	if err := WriteFileAtomic(p.Path, []byte(content)); err != nil {
+	if err := rewritePart(f, p, content); err != nil {
 		return relocation{}, err
 	}
-	np, err := f.readPart(p.File, p.Name)
-	if err != nil {
-		return relocation{}, err
-	}
-	*p = *np
 	return relocation{state: Changed, why: "re-ranked for the flow's evidence as it is now"}, nil
 }

@@ -24,15 +24,7 @@ func mapWorkspace(t *testing.T) (root, r string) {
 		"beta/thing.go":  "package beta\n\n// BetaThing is beta's core.\nfunc BetaThing() int { return 2 }\n",
 		"beta/user.go":   "package beta\n\nfunc BetaUser() int { return BetaThing() }\n",
 	}
-	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, root, files)
 	must(t, "index", r)
 	return root, r
 }
