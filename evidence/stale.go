@@ -234,7 +234,7 @@ func (e *Engine) refresh(c *call) error {
 		case Unchanged, "":
 			unchanged = append(unchanged, p.ID())
 		case Lost:
-			lostIDs = append(lostIDs, p.ID())
+			lostIDs = append(lostIDs, p.ID()+" ("+r.why+")")
 			fmt.Fprintf(c.w, "✗ lost     %s: %s; it keeps its old text (`evidence show %s`)\n", p.ID(), r.why, p.ID())
 		case Changed:
 			fmt.Fprintf(c.w, "✓ changed  %s: %s\n", p.ID(), r.why)
@@ -256,7 +256,7 @@ func (e *Engine) refresh(c *call) error {
 		return err
 	}
 	if len(lostIDs) > 0 {
-		return fmt.Errorf("%d part(s) lost their code: %s; add what they showed again (`evidence add PATH::@Symbol`) and remove them, or edit them by hand", len(lostIDs), strings.Join(lostIDs, ", "))
+		return fmt.Errorf("%d part(s) lost their code: %s; add what they showed again (`evidence add PATH::@Symbol`) and remove them, or edit them by hand", len(lostIDs), strings.Join(lostIDs, "; "))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/dossierhq/dossier/index/appgraph"
+	"github.com/dossierhq/dossier/index/grammar"
 )
 
 // route is the URI pattern of a path()/re_path() argument: a string
@@ -73,8 +74,8 @@ func (e *x) fstring(n *sitter.Node, depth int) (string, []string, bool) {
 	}
 	var b strings.Builder
 	var unresolved []string
-	for i := 0; i < int(n.ChildCount()); i++ {
-		c := n.Child(i)
+	for _, ch := range grammar.Children(n) {
+		c := ch.Node
 		switch c.Type() {
 		case "string_content", "escape_sequence":
 			b.WriteString(e.text(c))
