@@ -37,6 +37,16 @@ func partText(t *testing.T, root, id string) string {
 	return string(raw)
 }
 
+// wantAll fails the test for each of wants that out, what printed, lacks.
+func wantAll(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, out)
+		}
+	}
+}
+
 // statesOf is the states column of status for part id.
 func statesOf(t *testing.T, root, id string) string {
 	t.Helper()
@@ -83,16 +93,12 @@ func TestPartsFollowTheirCode(t *testing.T) {
 		t.Errorf("assemble does not warn of the moved parts:\n%s", errOut)
 	}
 	out := must(t, "evidence", "refresh", r)
-	for _, want := range []string{
+	wantAll(t, "refresh", out,
 		"✓ moved    100_parse_go_parse: lines 8-14 are now 9-15",
 		"✓ moved    110_render_go_4_6: lines 4-6 are now 6-8",
 		"✓ moved    120_flow_sh_100_130c: bytes 100-130 are now 110-140",
 		"✓ moved    130_parse_go_normalize: lines 16-18 are now 17-19",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("refresh lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	p := partText(t, root, "110")
 	if !strings.Contains(p, "span=lines=6:8") || !strings.Contains(p, "```go\nfunc Render(tree string) string {\n\treturn \"<\" + tree + \">\"\n}\n```") || !strings.Contains(p, "; dirty=yes") {
 		t.Errorf("the moved range part:\n%s", p)
@@ -115,25 +121,17 @@ func TestPartsFollowTheirCode(t *testing.T) {
 		t.Errorf("after an edit inside: %s", st)
 	}
 	diff := must(t, "flow", "diff", r)
-	for _, want := range []string{"  changed  100_parse_go_parse: found by @Parse", "      +\tsrc = strings.TrimSpace(src)", "  moved    130_parse_go_normalize: lines 17-19 are now 18-20", "unchanged: 120_flow_sh_100_130c"} {
-		if !strings.Contains(diff, want) {
-			t.Errorf("flow diff lacks %q:\n%s", want, diff)
-		}
-	}
+	wantAll(t, "flow diff", diff, "  changed  100_parse_go_parse: found by @Parse", "      +\tsrc = strings.TrimSpace(src)", "  moved    130_parse_go_normalize: lines 17-19 are now 18-20", "unchanged: 120_flow_sh_100_130c")
 	if show := must(t, "flow", "show", r); !regexp.MustCompile(`Commits: [0-9a-f]{12} \(all 4 part\(s\)\); 4 part\(s\) from uncommitted changes`).MatchString(show) {
 		t.Errorf("flow show lacks the commit range:\n%s", show)
 	}
 	out = must(t, "evidence", "refresh", r)
-	for _, want := range []string{
+	wantAll(t, "refresh", out,
 		"✓ changed  100_parse_go_parse: found by @Parse at lines 9-16 (were 9-15), its text changed",
 		"+\tsrc = strings.TrimSpace(src)",
 		"✓ changed  110_render_go_4_6: found by its first and last lines at lines 6-8 (were 6-8), its text changed",
 		"-\treturn \"<\" + tree + \">\"",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("refresh lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	first, refreshed := filepath.Base(flowDir(t, root)), partText(t, root, "100")
 	must(t, "flow", "new", "again", r)
 	must(t, "evidence", "add", "parser/parse.go::@Parse", r)
@@ -227,11 +225,7 @@ func TestFlowExportImport(t *testing.T) {
 	edit(t, other, "render/render.go", func(s string) string { return "// Package render renders.\n" + s })
 	o := "--root=" + other
 	out := must(t, "flow", "import", bundle, o)
-	for _, want := range []string{"✓ Imported flow fix-parser-", "moved    100_parse_go_parse: lines 8-14 are now 9-15", "moved    110_render_go_4_6: lines 4-6 are now 5-7"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("import lacks %q:\n%s", want, out)
-		}
-	}
+	wantAll(t, "import", out, "✓ Imported flow fix-parser-", "moved    100_parse_go_parse: lines 8-14 are now 9-15", "moved    110_render_go_4_6: lines 4-6 are now 5-7")
 	if raw, err := os.ReadFile(filepath.Join(flowDir(t, other), "turns", "001.answer.md")); err != nil || string(raw) != "an answer\n" {
 		t.Errorf("the turn did not travel: %q %v", raw, err)
 	}
