@@ -86,13 +86,13 @@ func newFlowCmd(g *globals) *cobra.Command {
 }
 
 func newAssembleCmd(g *globals) *cobra.Command {
-	return engineCmd(g, "assemble", "Assemble the current flow into a prompt (mdctx, aptix, responses, pack)", "")
+	return engineCmd(g, "assemble", "Assemble the current flow into a prompt (mdctx, aptix, responses, pack)", evidence.Help("", "assemble"))
 }
 
 func newAskCmd(g *globals) *cobra.Command {
-	return engineCmd(g, "ask", "Ask what evidence covers X, what is missing for X, or what is redundant", "")
+	return engineCmd(g, "ask", "Ask what evidence covers X, what is missing for X, or what is redundant", evidence.Help("", "ask"))
 }
 
 func newEnvCmd(g *globals) *cobra.Command {
-	return engineCmd(g, "env", "Print export lines for FLOW_DIR, EVIDENCE_COUNT, e1, e2, ... (eval \"$(dossier env)\")", "")
+	return engineCmd(g, "env", "Print export lines for FLOW_DIR, EVIDENCE_COUNT, e1, e2, ... (eval \"$(dossier env)\")", evidence.Help("", "env"))
 }

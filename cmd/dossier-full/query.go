@@ -13,6 +13,7 @@ func newStatsCmd(ws query.Workspace) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "stats",
 		Short: query.StatsShort,
+		Long:  query.StatsLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return o.Run(cmd.Context(), stdIO(cmd))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/cmd/internal/cli/cobracli"
+	"github.com/dossierhq/dossier/cmd/internal/helptopic"
 	setup "github.com/dossierhq/dossier/cmd/internal/workspace"
 	"github.com/dossierhq/dossier/store/config"
 )
@@ -85,6 +86,7 @@ func newRootCmd(_ context.Context, _, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newMCPCmd(g), newStoreCmd(g))
 	root.AddCommand(idx, newStatsCmd(g.quietWorkspace), newSearchCmd(g.quietWorkspace), newRelatedCmd(g),
 		newFlowCmd(g), newEvidenceCmd(g), newAssembleCmd(g), newAskCmd(g), newEnvCmd(g), newSendCmd(g), newTrustCmd(g), newDoctorCmd(g))
+	helptopic.Add(root)
 	return root
 }
 

@@ -40,7 +40,9 @@ func newStoreCmd(g *globals) *cobra.Command {
 	status := &cobra.Command{
 		Use:   "status",
 		Short: "Show the server, its pgvector, the schema version, and every repository's snapshots",
-		Args:  cobra.NoArgs,
+		Long: "Show the store's server, whether it has pgvector (without it everything but vectors works),\n" +
+			"the schema version and every repository's snapshots.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return o.with(cmd, func(ctx context.Context, s *pg.Store) error {
 				st, err := s.Status(ctx)
@@ -54,7 +56,9 @@ func newStoreCmd(g *globals) *cobra.Command {
 	gc := &cobra.Command{
 		Use:   "gc",
 		Short: "Drop the snapshots no ref points at (all but each repository's newest), and the records they alone held",
-		Args:  cobra.NoArgs,
+		Long: "Drop the snapshots no ref points at (all but each repository's newest, or --keep N) and,\n" +
+			"a day later, the records only they held.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return o.with(cmd, func(ctx context.Context, s *pg.Store) error {
 				opts := pg.DefaultGC
@@ -76,7 +80,9 @@ func newStoreCmd(g *globals) *cobra.Command {
 	migrate := &cobra.Command{
 		Use:   "migrate",
 		Short: "Bring the store's schema up to this dossier's (writers do it by themselves)",
-		Args:  cobra.NoArgs,
+		Long: "Apply the store's pending schema migrations, numbered files embedded in dossier, in order.\n" +
+			"Writers (index --store) do it by themselves; a dossier refuses a schema newer than it knows.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return o.with(cmd, func(ctx context.Context, s *pg.Store) error {
 				rep, err := s.Migrate(ctx)

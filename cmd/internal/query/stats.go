@@ -26,6 +26,13 @@ type Stats struct {
 // StatsShort is the command's one-line help.
 const StatsShort = "Print the figures of the existing index"
 
+// StatsLong is the command's help.
+const StatsLong = "Print the figures of the existing index (the summary of the last completed run) without\n" +
+	"touching the workspace. It opens the index read-only and works while another dossier process\n" +
+	"keeps the index fresh. A `secrets N in M files` line counts the credentials the index found;\n" +
+	"--secrets lists them as path:line<TAB>rule (never the secret itself), and --problems lists what\n" +
+	"the index could not read as path:line<TAB>reason<TAB>detail."
+
 // NewStats is `dossier stats` on the workspace ws resolves.
 func NewStats(ws Workspace) *Stats { return &Stats{ws: ws} }
 

@@ -3,11 +3,13 @@ package workbench
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/cmd/internal/cli/cobracli"
+	"github.com/dossierhq/dossier/cmd/internal/helptopic"
 )
 
 // TestCommandErrors: dossier-workbench says what is wrong in one line,
@@ -32,5 +34,13 @@ func TestCommandErrors(t *testing.T) {
 		if code != tc.code || !strings.Contains(stderr.String(), tc.want) || stdout.Len() > 0 {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.want)
 		}
+	}
+}
+
+// TestEveryFlagIsDocumented: dossier-workbench's command has its help and
+// every flag its usage line (helptopic.Undocumented).
+func TestEveryFlagIsDocumented(t *testing.T) {
+	for _, m := range helptopic.Undocumented(NewCommand(context.Background(), io.Discard, io.Discard)) {
+		t.Error(m)
 	}
 }

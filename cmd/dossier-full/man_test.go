@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cpuguy83/go-md2man/v2/md2man"
+	"github.com/spf13/cobra"
+	"github.com/spf13/cobra/doc"
+	"github.com/spf13/pflag"
+
+	"github.com/dossierhq/dossier/cmd/internal/helptopic"
+)
+
+// TestManPages makes the manual pages from the command tree and the help
+// topics, and checks that every command has its page, naming each of its
+// flags, and every topic its page. `make man` runs it with
+// DOSSIER_MAN_DIR set to where the pages go (bin/man); otherwise they go
+// to a temporary directory.
+func TestManPages(t *testing.T) {
+	dir := os.Getenv("DOSSIER_MAN_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	root := newRootCmd(context.Background(), io.Discard, io.Discard)
+	if err := writeMan(root, dir); err != nil {
+		t.Fatal(err)
+	}
+	var check func(c *cobra.Command)
+	check = func(c *cobra.Command) {
+		if !c.IsAvailableCommand() && c != root || c.IsAdditionalHelpTopicCommand() {
+			return
+		}
+		name := filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", "-")+".1")
+		page, err := os.ReadFile(name)
+		if err != nil {
+			t.Errorf("no manual page for %q: %v", c.CommandPath(), err)
+			return
+		}
+		c.NonInheritedFlags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden && !strings.Contains(string(page), "--"+f.Name+`\fP`) {
+				t.Errorf("%s does not name the flag --%s", name, f.Name)
+			}
+		})
+		for _, sub := range c.Commands() {
+			check(sub)
+		}
+	}
+	check(root)
+	for _, topic := range helptopic.Topics {
+		if _, err := os.Stat(filepath.Join(dir, "dossier-"+topic.Name+".7")); err != nil {
+			t.Errorf("no manual page for the topic %q: %v", topic.Name, err)
+		}
+	}
+}
+
+// writeMan writes the manual pages of root's command tree into dir: one a
+// command in section 1 (cobra/doc, from the commands' help) and one a help
+// topic in section 7 (dossier-TOPIC.7, from its Markdown).
+func writeMan(root *cobra.Command, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	root.DisableAutoGenTag = true // pages that do not change with the day they are made
+	hdr := &doc.GenManHeader{Title: "DOSSIER", Section: "1", Source: "dossier", Manual: "dossier manual"}
+	if err := doc.GenManTree(root, hdr, dir); err != nil {
+		return err
+	}
+	for _, topic := range helptopic.Topics {
+		head := fmt.Sprintf("%% DOSSIER-%s 7 \"\" dossier \"dossier manual\"\n\n", strings.ToUpper(topic.Name))
+		page := md2man.Render([]byte(head + topic.Text))
+		if err := os.WriteFile(filepath.Join(dir, "dossier-"+topic.Name+".7"), page, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
