@@ -14,7 +14,7 @@ LDFLAGS ?= -s -w
 TAGS    ?=
 BUILD   := $(GO) build -ldflags '$(LDFLAGS)' -tags '$(TAGS)'
 
-.PHONY: run build test man mcp-client pglite bench bench-cold bench-mcp xref-eval crash fmt lint test-update clean
+.PHONY: run build test man shot mcp-client pglite bench bench-cold bench-mcp xref-eval crash fmt lint test-update clean
 
 ## build: compile dossier (the one-shot front: stats, search), dossier-full (every other command) and dossier-workbench into bin/
 # dossier is built without cgo: it links no C and reaches no network (a search that needs
@@ -36,6 +36,10 @@ test: mcp-client pglite
 ## man: the manual pages of every command (section 1) and help topic (section 7) into bin/man, from the help in the code (`man -l bin/man/dossier.1`)
 man:
 	DOSSIER_MAN_DIR=$(CURDIR)/bin/man $(GO) test -count=1 -run '^TestManPages$$' ./cmd/dossier-full
+
+## shot: print the workbench as tmux shows it on a small fixture project (the picture in README.md)
+shot:
+	@./scripts/workbench-shot.sh
 
 ## mcp-client: install the TypeScript MCP SDK (node_modules, git-ignored) for the end-to-end test
 MCP_CLIENT := cmd/dossier-full/testdata/mcpclient

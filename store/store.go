@@ -1,12 +1,3 @@
-// Package store keeps dossier's index in one bbolt file per workspace,
-// <root>/.dossier/index.db. It is the only package that imports bbolt.
-//
-// Processes hold the file only for the length of one operation: a writer
-// opens it for a batch of files and closes it again, and readers open it
-// read-only per query. The long-lived "one indexer per workspace" rule is a
-// separate lock file (see AcquireWriter), so a `dossier search` in another
-// shell gets through between an indexer's batches instead of waiting for the
-// whole run.
 package store
 
 import (

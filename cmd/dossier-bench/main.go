@@ -1,25 +1,3 @@
-// Command dossier-bench compares dossier's indexer with repomix on a copy of
-// a large source tree (by default $(go env GOROOT)/src), then searches the
-// index, and reports wall time, latency and peak memory against dossier's
-// speed targets:
-//
-//   - a full index (search records and builtin embeddings included) in at
-//     most half of repomix's wall time, with at most half of its peak RSS
-//     (issue 18);
-//   - on that index, when the tree has documented Go functions to make
-//     queries from (on another tree this phase is skipped, with a
-//     warning): hybrid queries p95 <= 50 ms, symbol lookups p95 <= 5 ms,
-//     a regular expression over the whole tree <= 300 ms, and the searching
-//     process under 600 MB;
-//   - a no-op re-index in under a second;
-//   - the CLI figure for re-indexing after one file changed (informational:
-//     it includes the walk; the < 100 ms target is for Indexer.Update, which
-//     BenchmarkReindexOneFile in ./index measures).
-//
-// It is a report: it exits 0 even when a target is missed, and non-zero only
-// when the harness itself fails (copying, or dossier failing to run).
-//
-//	go run ./cmd/dossier-bench -dossier bin/dossier [-src DIR] [-repomix=false] [-runs N] [-json] [-cold]
 package main
 
 import (

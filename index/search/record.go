@@ -1,15 +1,3 @@
-// Package search finds chunks: BM25 over the chunks' finder snippets,
-// exact vector scan over their embeddings, symbol lookup and regular
-// expressions over the files' text, fused into one ranked list.
-//
-// Its data lives in the store in two layers (see store/search.go): per-file
-// records (terms and metadata; vectors) written by the indexer's workers
-// with each file, and a snapshot (postings, documents, chunk metadata,
-// paths) rebuilt from the term records.
-// Queries read the snapshot for files unchanged since it was built and the
-// per-file records for the rest, so results are always current. Both layers
-// carry each chunk's metadata (Meta), so answering a query never decodes
-// the chunk records themselves.
 package search
 
 import (
