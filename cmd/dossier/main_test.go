@@ -109,10 +109,17 @@ type result struct {
 
 func runBin(t *testing.T, bin, stdin string, env []string, args ...string) result {
 	t.Helper()
+	return runBinIn(t, "", bin, stdin, env, args...)
+}
+
+// runBinIn is runBin in the directory dir ("": this one).
+func runBinIn(t *testing.T, dir, bin, stdin string, env []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // a hand-off loop would never end
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), env...)
+	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
