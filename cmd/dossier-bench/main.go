@@ -217,6 +217,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 
 	fmt.Fprintln(out)
 	printTable(out, rep)
+	printFigures(out, rep)
 	if c.json {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")

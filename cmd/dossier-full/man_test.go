@@ -15,11 +15,13 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dossierhq/dossier/cmd/internal/helptopic"
+	"github.com/dossierhq/dossier/evidence"
 )
 
 // TestManPages makes the manual pages from the command tree and the help
 // topics, and checks that every command has its page, naming each of its
-// flags, and every topic its page. `make man` runs it with
+// flags (the evidence and flow pages each engine command's), and every
+// topic its page. `make man` runs it with
 // DOSSIER_MAN_DIR set to where the pages go (bin/man); otherwise they go
 // to a temporary directory.
 func TestManPages(t *testing.T) {
@@ -52,6 +54,16 @@ func TestManPages(t *testing.T) {
 		}
 	}
 	check(root)
+	for _, group := range []string{"evidence", "flow"} {
+		page, _ := os.ReadFile(filepath.Join(dir, "dossier-"+group+".1"))
+		for _, word := range evidence.Words(group) {
+			for _, line := range strings.Split(evidence.Help(group, word), "\n") {
+				if f, _, _ := strings.Cut(strings.TrimSpace(line), " "); strings.HasPrefix(f, "--") && !strings.Contains(string(page), f) {
+					t.Errorf("dossier-%s.1 does not name %s of %s %s", group, f, group, word)
+				}
+			}
+		}
+	}
 	for _, topic := range helptopic.Topics {
 		if _, err := os.Stat(filepath.Join(dir, "dossier-"+topic.Name+".7")); err != nil {
 			t.Errorf("no manual page for the topic %q: %v", topic.Name, err)
@@ -67,6 +79,13 @@ func writeMan(root *cobra.Command, dir string) error {
 		return err
 	}
 	root.DisableAutoGenTag = true // pages that do not change with the day they are made
+	// The evidence engine parses its groups' words and flags itself: their
+	// pages hold each command's own help.
+	for _, c := range root.Commands() {
+		for _, word := range evidence.Words(c.Name()) {
+			c.Long += "\n\n" + evidence.Help(c.Name(), word)
+		}
+	}
 	hdr := &doc.GenManHeader{Title: "DOSSIER", Section: "1", Source: "dossier", Manual: "dossier manual"}
 	if err := doc.GenManTree(root, hdr, dir); err != nil {
 		return err
