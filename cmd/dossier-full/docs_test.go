@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -30,6 +33,25 @@ func TestHelpTopic(t *testing.T) {
 	for _, topic := range helptopic.Topics {
 		if !strings.Contains(stdout, topic.Name) {
 			t.Errorf("dossier --help does not list the help topic %q:\n%s", topic.Name, stdout)
+		}
+	}
+}
+
+// TestTopicFiles: each help topic is the file its File names (so the
+// list in README.md points at the right place), and README.md's "Where
+// the rest lives" names each topic with its file.
+func TestTopicFiles(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, topic := range helptopic.Topics {
+		raw, err := os.ReadFile(filepath.Join("../..", topic.File))
+		if err != nil || string(raw) != topic.Text {
+			t.Errorf("help topic %q is not the file %s (%v)", topic.Name, topic.File, err)
+		}
+		if entry := fmt.Sprintf("`%s` (%s)", topic.Name, topic.File); !strings.Contains(string(readme), entry) {
+			t.Errorf("README.md's list of where the rest lives has no %s", entry)
 		}
 	}
 }

@@ -69,7 +69,9 @@ func newRootCmd(_ context.Context, _, stderr io.Writer) *cobra.Command {
 		Long: "dossier indexes a repository (tree-sitter chunks, symbols, imports, test links) into\n" +
 			".dossier/index.db and helps you curate and assemble prompt context from it.\n\n" +
 			"Without a command it opens the workbench on the workspace (indexing it in the\n" +
-			"background); when stdin or stdout is not a terminal it indexes and prints the summary.",
+			"background); when stdin or stdout is not a terminal it indexes and prints the summary.\n\n" +
+			"The reference: `dossier help COMMAND` for a command, `dossier help TOPIC` for a topic\n" +
+			"(listed under \"Additional help topics\"), `make man` for manual pages of both.",
 		Args: cobra.NoArgs,
 	}
 	root.PersistentFlags().StringVar(&g.root, "root", "", "workspace root (default: the current directory)")

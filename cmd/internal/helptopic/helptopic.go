@@ -39,7 +39,7 @@ var Topics = []Topic{
 	{"searching", "Search modes, flags, scores and filters", "index/search/searching.md", search.SearchingReference},
 	{"related-code", "related: imports, tests, callers, callees; routes, tables, models", "index/related/related.md", related.RelatedReference},
 	{"flows", "Flows, the evidence commands, the flow directory and its turns", "evidence/flows.md", evidence.FlowsReference},
-	{"selectors", "How to name code: paths, ranges, symbols, globs, git:, url:", "evidence/selectors.md", evidence.SelectorsReference},
+	{"selectors", "How to name code: paths, line and byte ranges, symbols, tags, folders, globs", "evidence/selectors.md", evidence.SelectorsReference},
 	{"formats", "assemble and the prompt formats: mdctx, aptix, responses, pack; tokens and budget", "assemble/formats.md", assemble.FormatsReference},
 	{"llm", "send and ask: the [llm] endpoint, turns, costs", "assemble/send/llm.md", send.LLMReference},
 	{"mcp-server", "The MCP server: tools, resources, prompts, HTTP mode, registering it", "evidence/mcp/mcp.md", mcp.ServerReference},
