@@ -121,8 +121,30 @@ func (e *expander) pythonImports(p, spec string, cache map[string]map[string][]s
 		if f != p && path.Base(f) == "__init__.py" && e.inPyPackage(f) && e.pyReexports(f, 0) {
 			return true
 		}
+		if e.pySpellsSubmodule(p, f, cache) {
+			return true
+		}
 	}
 	return false
+}
+
+// pySpellsSubmodule reports whether file p, importing the package whose
+// __init__.py is pkgInit, reaches the target module as a submodule of it
+// (`import pkg.sub` then pkg.sub.client.Client() for pkg/sub/client.py):
+// pkgInit's directory holds the target and p's text spells the dotted
+// path from there, as an attribute (".client.").
+func (e *expander) pySpellsSubmodule(p, pkgInit string, cache map[string]map[string][]string) bool {
+	dir := path.Dir(pkgInit)
+	if path.Base(pkgInit) != "__init__.py" || !strings.HasPrefix(e.path, dir+"/") {
+		return false
+	}
+	rel := strings.TrimSuffix(strings.TrimSuffix(e.path[len(dir)+1:], ".py"), ".pyi")
+	rel = strings.TrimSuffix(rel, "/__init__")
+	if rel == "__init__" {
+		return false // the package itself
+	}
+	text, _ := e.tx.Blob(p)
+	return bytes.Contains(text, []byte("."+strings.ReplaceAll(rel, "/", ".")+"."))
 }
 
 // inPyPackage reports whether module file q lies in the package tree

@@ -104,11 +104,15 @@ func (r *resolver) reach(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
 			recv, chain = r.typesOf(r.qualified(p, name0, name1, nil), res1), chain[1:]
 		}
 	case xref.Package:
+		qual := ref.Qual
+		for sc := scopings[p.lang]; len(chain) > 0 && sc.submodule != nil && sc.submodule(r, p, qual+sc.sep+chain[0]); {
+			qual, chain = qual+sc.sep+chain[0], chain[1:]
+		}
 		if len(chain) == 0 {
-			return r.qualified(p, ref.Qual, ref.Name, nil), false
+			return r.qualified(p, qual, ref.Name, nil), false
 		}
 		name0, res0 := member(chain[0])
-		recv, chain = r.typesOf(r.qualified(p, ref.Qual, name0, nil), res0), chain[1:]
+		recv, chain = r.typesOf(r.qualified(p, qual, name0, nil), res0), chain[1:]
 	case xref.Type:
 		recv, guess = r.typeNamed(p, ref.Qual)
 	case xref.Self:

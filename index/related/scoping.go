@@ -51,6 +51,11 @@ type scoping struct {
 	// around it (Java's nested and inner classes call their outer class's
 	// methods unqualified).
 	outerScope bool
+	// submodule, when set, reports whether a qualifier followed by a
+	// member, as written in p ("pkg.sub" then "client"), names a module:
+	// Python's packages have their submodules as attributes, so a chain
+	// through an import binding folds such members into the qualifier.
+	submodule func(r *resolver, p *parsed, qual string) bool
 	// ctors: a call of a type (new T(...)) runs its constructors, the
 	// methods named as the type; a type without any is called as itself.
 	ctors bool

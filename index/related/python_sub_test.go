@@ -1,0 +1,31 @@
+package related
+
+import "testing"
+
+// TestPythonSubmoduleAttributeChains: `import pkg.sub` binds pkg.sub, and
+// pkg.sub.client names its submodule client (as `import pkg.sub as s`
+// makes s.client); a call through such a chain reaches the submodule's
+// class and its methods, as callee and as caller.
+func TestPythonSubmoduleAttributeChains(t *testing.T) {
+	db := fixtureOf(t, map[string]string{
+		"src/pkg/__init__.py":     "",
+		"src/pkg/sub/__init__.py": "",
+		"src/pkg/sub/client.py":   "class Client:\n    def get(self, url):\n        return url\n",
+		"app/dotted.py":           "import pkg.sub\n\n\ndef run():\n    c = pkg.sub.client.Client()\n    return c.get(\"/\")\n",
+		"app/alias.py":            "import pkg.sub as s\n\n\ndef run():\n    return s.client.Client().get(\"/\")\n",
+	})
+	check(t, "dotted callees", calleesOf(expand(t, db, "app/dotted.py::@run")), []string{
+		"src/pkg/sub/client.py:1 Client (class) <- 5",
+		"src/pkg/sub/client.py:2 Client.get (method) <- 6",
+	})
+	check(t, "alias callees", calleesOf(expand(t, db, "app/alias.py::@run")), []string{
+		"src/pkg/sub/client.py:1 Client (class) <- 5",
+		"src/pkg/sub/client.py:2 Client.get (method) <- 5",
+	})
+	// The class selected holds its methods: their callers are its callers.
+	check(t, "Client callers", callersOf(expand(t, db, "src/pkg/sub/client.py::@Client")), []string{
+		"app/alias.py:5 run (function) calls Client", "app/alias.py:5 run (function) calls get",
+		"app/dotted.py:5 run (function) calls Client", "app/dotted.py:6 run (function) calls get"})
+	check(t, "Client.get callers", callersOf(expand(t, db, "src/pkg/sub/client.py::@Client.get")), []string{
+		"app/alias.py:5 run (function) calls get", "app/dotted.py:6 run (function) calls get"})
+}
