@@ -13,7 +13,8 @@ import (
 // A call reaches what runs:
 // a type's constructors where the language has them, and of several
 // overloads those that take as many arguments as the call passes (all of
-// them when none does, or the count cannot tell).
+// them when none does, or the count cannot tell), and of those the ones
+// the arguments' known types choose (java_overloads.go).
 func (r *resolver) resolve(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
 	hits, guess = r.reach(p, ref)
 	if p.lang == lang.Go {
@@ -33,6 +34,9 @@ func (r *resolver) resolve(p *parsed, ref xref.Ref) (hits []hit, guess bool) {
 		if len(fit) > 0 {
 			hits = fit
 		}
+	}
+	if ref.ArgTypes != nil {
+		hits = r.byArgTypes(p, hits, ref.ArgTypes) // java_overloads.go
 	}
 	return hits, guess
 }

@@ -36,6 +36,11 @@ type javaX struct {
 	anon  bool
 	// statics maps a static import's member to its class, as written.
 	statics map[string]string
+	// fieldTypes are the declared types of the fields of the classes
+	// around ("Class.name"), read before a class's body, for overloads.
+	fieldTypes map[string]string
+	// tvars are the type variables in scope (class's, method's).
+	tvars []string
 }
 
 func parseJava(src []byte) (*File, error) {
@@ -44,7 +49,8 @@ func parseJava(src []byte) (*File, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	x := &javaX{builder: newBuilder(src), sc: newScope(), statics: map[string]string{}, vals: vals{}}
+	x := &javaX{builder: newBuilder(src), sc: newScope(), statics: map[string]string{}, vals: vals{},
+		fieldTypes: map[string]string{}}
 	x.walk(tree.RootNode())
 	return x.done(), nil
 }
@@ -135,7 +141,9 @@ func (x *javaX) walk(n *sitter.Node) {
 				via = Super
 			}
 			if name := x.ctorName(via); name != "" {
-				x.ref(Ref{Name: name, Start: int(c.StartByte()), Call: true, Via: via, Args: argCount(field(n, "arguments"))})
+				k := len(x.f.Refs)
+				x.ref(Ref{Name: name, Start: int(c.StartByte()), Call: true, Via: via})
+				x.setArgs(k, field(n, "arguments"))
 			}
 		}
 		x.walk(field(n, "arguments"))
@@ -145,7 +153,7 @@ func (x *javaX) walk(n *sitter.Node) {
 			x.walk(kids[0])
 			k := len(x.f.Refs)
 			x.member(x.text(kids[1]), int(kids[1].StartByte()), true, x.value(kids[0]))
-			x.setArgs(k, -1) // Foo::bar: any overload may fit the functional interface
+			x.anyArgs(k) // Foo::bar: any overload may fit the functional interface
 		}
 	case "field_access":
 		if x.packageQualified(n) != "" {
@@ -160,7 +168,7 @@ func (x *javaX) walk(n *sitter.Node) {
 		typ := field(n, "type")
 		k := len(x.f.Refs)
 		x.typeRef(typ, true)
-		x.setArgs(k, argCount(field(n, "arguments")))
+		x.setArgs(k, field(n, "arguments"))
 		x.walk(field(n, "arguments"))
 		x.anonBody(childOfType(n, "class_body"))
 	case "identifier":
@@ -221,10 +229,16 @@ func (x *javaX) baseType(n *sitter.Node) string {
 // declared is the value of a variable of declared type typ, or of its
 // initialiser when the type is var.
 func (x *javaX) declared(typ, init *sitter.Node) Val {
+	var v Val
 	if t := x.baseType(typ); t != "" {
-		return typed(t)
+		v = typed(t)
+	} else {
+		v = x.value(init)
 	}
-	return x.value(init)
+	if v.decl = x.typeName(typ); v.decl == "" && init != nil {
+		v.decl = x.argType(init)
+	}
+	return v
 }
 
 func (x *javaX) classDecl(n *sitter.Node, kind string) {
@@ -260,6 +274,8 @@ func (x *javaX) classDecl(n *sitter.Node, kind string) {
 	outer := x.class
 	x.class = d.Name
 	defer func() { x.class = outer }()
+	defer x.typeVars(field(n, "type_parameters"))()
+	x.readFieldTypes(field(n, "body"))
 	up := x.sc
 	x.sc = newScope() // fields are reached through Self, not as locals
 	defer func() { x.sc = up }()
@@ -294,10 +310,12 @@ func (x *javaX) method(n *sitter.Node) {
 	if name == nil && n.Type() == "compact_constructor_declaration" {
 		name = childOfType(n, "identifier")
 	}
+	defer x.typeVars(field(n, "type_parameters"))()
 	if name != nil && !x.anon {
 		d := nodeDef(n, name, x.src, "method", x.class)
 		d.Type = x.baseType(field(n, "type"))
 		d.Arity = javaArity(n)
+		d.ParamTypes = x.paramTypes(n)
 		x.enter(x.def(d))
 		defer x.leave()
 	}
@@ -422,7 +440,7 @@ func (x *javaX) invocation(n *sitter.Node) {
 	default:
 		x.member(x.text(name), int(name.StartByte()), true, x.value(obj))
 	}
-	x.setArgs(k, argCount(field(n, "arguments")))
+	x.setArgs(k, field(n, "arguments"))
 	x.walk(field(n, "arguments"))
 }
 

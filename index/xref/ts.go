@@ -143,6 +143,9 @@ type Val struct {
 	// fields are the fields of an anonymous struct type (a table of test
 	// cases): no definition to resolve, but its fields have types.
 	fields map[string]Val
+	// decl is a Java variable's declared type as javaArgType writes it
+	// (primitives too, which Via cannot carry), for overload choice.
+	decl string
 }
 
 // typed is a value of the type written t.

@@ -123,6 +123,11 @@ type Def struct {
 	// extractor reads its parameters (Java, whose overloads differ by
 	// it); nil otherwise.
 	Arity *Arity
+	// ParamTypes are the declared types of a Java method's or
+	// constructor's parameters, as javaArgType writes an argument's ("int",
+	// "String", "JsonElement", "byte[]"; "?" for a type variable, "..." for
+	// a trailing varargs); nil where the extractor does not read them.
+	ParamTypes []string
 }
 
 // Arity is the range of argument counts a function accepts.
@@ -163,6 +168,11 @@ type Ref struct {
 	// not show them (a method reference). The resolver reads it only
 	// against definitions that carry an Arity (Java).
 	Args int
+	// ArgTypes are the types of a Java call's arguments where the syntax
+	// shows them (a literal, new T(), a cast, this, a local, parameter or
+	// field with a declared type), "" for each other; nil when none is
+	// known. The resolver chooses among same-arity overloads by them.
+	ArgTypes []string
 }
 
 // ErrUnsupported is returned for a language without an extractor.
