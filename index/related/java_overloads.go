@@ -30,13 +30,14 @@ func (r *resolver) byArgTypes(p *parsed, hits []hit, args []string) []hit {
 		return hits
 	}
 	var ok []hit
+	var proven []bool
 	for _, h := range hits {
 		params := h.def().ParamTypes
 		if params == nil {
 			return hits
 		}
-		if !r.rulesOut(p, params, args) {
-			ok = append(ok, h)
+		if f := r.applies(p, params, args); f != fitNo {
+			ok, proven = append(ok, h), append(proven, f == fitYes)
 		}
 	}
 	if len(ok) == 0 {
@@ -45,8 +46,10 @@ func (r *resolver) byArgTypes(p *parsed, hits []hit, args []string) []hit {
 	var best []hit
 	for _, a := range ok {
 		dominated := false
-		for _, b := range ok {
-			dominated = dominated || r.moreSpecific(p, b.def().ParamTypes, a.def().ParamTypes, args)
+		for j, b := range ok {
+			// Only an overload known to apply hides another: one that
+			// may not apply (Class for an argument typed Type) cannot.
+			dominated = dominated || proven[j] && r.moreSpecific(p, b.def().ParamTypes, a.def().ParamTypes, args)
 		}
 		if !dominated {
 			best = append(best, a)
@@ -55,15 +58,22 @@ func (r *resolver) byArgTypes(p *parsed, hits []hit, args []string) []hit {
 	return best
 }
 
-// rulesOut reports whether some known argument cannot be passed to its
-// parameter.
-func (r *resolver) rulesOut(p *parsed, params, args []string) bool {
+// applies is whether every known argument can be passed to its
+// parameter: no when one cannot, yes when each is known to.
+func (r *resolver) applies(p *parsed, params, args []string) fit {
+	f := fitYes
 	for i, a := range args {
-		if a != "" && r.passes(p, a, paramAt(params, i)) == fitNo {
-			return true
+		if a == "" {
+			continue
+		}
+		switch r.passes(p, a, paramAt(params, i)) {
+		case fitNo:
+			return fitNo
+		case fitUnknown:
+			f = fitUnknown
 		}
 	}
-	return false
+	return f
 }
 
 // moreSpecific reports whether overload a is strictly more specific than
@@ -107,7 +117,7 @@ var (
 		"Double": {"Object", "Number", "Comparable", "Serializable"}, "Float": {"Object", "Number", "Comparable", "Serializable"},
 		"Short": {"Object", "Number", "Comparable", "Serializable"}, "Byte": {"Object", "Number", "Comparable", "Serializable"},
 		"Boolean": {"Object", "Comparable", "Serializable"}, "Character": {"Object", "Comparable", "Serializable"},
-		"Class": {"Object", "Type", "Serializable", "GenericDeclaration", "AnnotatedElement"},
+		"Class":  {"Object", "Type", "Serializable", "GenericDeclaration", "AnnotatedElement"},
 		"Object": {},
 	}
 )

@@ -16,6 +16,8 @@ public class Writer {
     Writer value(boolean b) { return this; }
     Writer value(Element e) { return this; }
     Writer value(Object o) { return this; }
+    Writer of(Class<?> c) { return this; }
+    Writer of(java.lang.reflect.Type t) { return this; }
 }
 `,
 	"src/main/java/com/x/Element.java": "package com.x;\n\npublic class Element {}\n",
@@ -48,6 +50,11 @@ class Use {
     }
 
     Object compute() { return null; }
+
+    void types(Writer w, java.lang.reflect.Type t) {
+        w.of(Use.class);
+        w.of(t);
+    }
 }
 `,
 }
@@ -73,6 +80,10 @@ func TestJavaOverloadsByArgumentTypes(t *testing.T) {
 	if len(got) != 7 {
 		t.Errorf("unknown argument: want compute and the 6 overloads, got %q", got)
 	}
+	// Use.class is a Class, more specific than Type; t is a Type, which
+	// of(Class) may not take, so it does not hide of(Type).
+	check(t, "types", calleesOf(expand(t, db, u+"::@Use.types")), []string{
+		w + ":10 Writer.of (method) <- 31", w + ":11 Writer.of (method) <- 32"})
 	check(t, "value(Element) callers", callersOf(expand(t, db, w+"::8,8")), []string{
 		u + ":15 Use.typed (method) calls value", u + ":25 Use.unknown (method) calls value"})
 }
