@@ -29,3 +29,51 @@ func TestPythonSubmoduleAttributeChains(t *testing.T) {
 	check(t, "Client.get callers", callersOf(expand(t, db, "src/pkg/sub/client.py::@Client.get")), []string{
 		"app/alias.py:5 run (function) calls get", "app/dotted.py:6 run (function) calls get"})
 }
+
+// TestPythonWithSelfTypeVar: `def __enter__(self: T) -> T` returns the
+// instance (T a TypeVar bound to the class), and `async with` takes what
+// __aenter__ returns: the methods called on the bound name are callees,
+// and the calls callers.
+func TestPythonWithSelfTypeVar(t *testing.T) {
+	db := fixtureOf(t, map[string]string{
+		"lib/client.py": `import typing
+
+T = typing.TypeVar("T", bound="Client")
+U = typing.TypeVar("U", bound="AsyncClient")
+
+
+class Client:
+    def __enter__(self: T) -> T:
+        return self
+
+    def get(self, url):
+        return url
+
+
+class AsyncClient:
+    async def __aenter__(self: U) -> U:
+        return self
+
+    async def get(self, url):
+        return url
+`,
+		"app/use.py": `from lib.client import AsyncClient, Client
+
+
+def run():
+    with Client() as c:
+        return c.get("/")
+
+
+async def arun():
+    async with AsyncClient() as c:
+        return await c.get("/")
+`,
+	})
+	check(t, "run callees", calleesOf(expand(t, db, "app/use.py::@run")), []string{
+		"lib/client.py:7 Client (class) <- 5", "lib/client.py:11 Client.get (method) <- 6"})
+	check(t, "arun callees", calleesOf(expand(t, db, "app/use.py::@arun")), []string{
+		"lib/client.py:15 AsyncClient (class) <- 10", "lib/client.py:19 AsyncClient.get (method) <- 11"})
+	check(t, "AsyncClient.get callers", callersOf(expand(t, db, "lib/client.py::@AsyncClient.get")), []string{
+		"app/use.py:11 arun (function) calls get"})
+}

@@ -184,8 +184,13 @@ func (x *pyX) walk(n *sitter.Node) {
 		if n.Parent() != nil && n.Parent().Type() == "except_clause" {
 			v = typed(x.typeName(kids[0]))
 		} else if kids[0].Type() == "call" {
-			// with Foo() as f: f is what Foo's __enter__ returns.
-			v = x.value(kids[0]).Then("__enter__")
+			// with Foo() as f: f is what Foo's __enter__ returns
+			// (__aenter__ in an async with).
+			enter := "__enter__"
+			if w := withStatement(n); w != nil && strings.HasPrefix(x.text(w), "async") {
+				enter = "__aenter__"
+			}
+			v = x.value(kids[0]).Then(enter)
 		}
 		for _, t := range childrenOfType(n, "as_pattern_target") {
 			for _, id := range identifiers(t) {
@@ -349,6 +354,9 @@ func (x *pyX) funcDef(n *sitter.Node) {
 		}
 		d := nodeDef(n, name, x.src, kind, x.class)
 		d.Type = x.typeName(field(n, "return_type"))
+		if x.class != "" && d.Type != "" && d.Type == x.selfAnnotation(n) {
+			d.Type = x.class // def __enter__(self: T) -> T: the instance
+		}
 		x.enter(x.def(d))
 		defer x.leave()
 	}
@@ -391,6 +399,31 @@ func (x *pyX) funcDef(n *sitter.Node) {
 	}
 	x.method = isMethod
 	x.walk(field(n, "body"))
+}
+
+// selfAnnotation is the annotation of a method's first parameter as
+// typeName reads it (the T of `self: T`), or "".
+func (x *pyX) selfAnnotation(fn *sitter.Node) string {
+	params := named(field(fn, "parameters"))
+	if len(params) == 0 || params[0].Type() != "typed_parameter" {
+		return ""
+	}
+	return x.typeName(field(params[0], "type"))
+}
+
+// withStatement is the with statement an as_pattern of its items lies
+// in, or nil.
+func withStatement(n *sitter.Node) *sitter.Node {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.Type() {
+		case "with_statement":
+			return p
+		case "with_item", "with_clause":
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 func (x *pyX) assign(n *sitter.Node) {
