@@ -100,6 +100,9 @@ func (e *expander) importers() ([]importer, error) {
 // a package that re-exports the target's names (`import pkg` then
 // pkg.Client(), with pkg/__init__.py importing them).
 func (e *expander) pythonImports(p, spec string, cache map[string]map[string][]string) bool {
+	if top, rest, dotted := strings.Cut(spec, "."); dotted && top != "" && e.pyUsesTop(p, top, rest) && e.pythonImports(p, top, cache) {
+		return true // import a.b binds a as well, which p uses
+	}
 	files := e.w.resolvePython(p, spec, nil)
 	if slices.Contains(files, e.path) {
 		return true
@@ -126,6 +129,32 @@ func (e *expander) pythonImports(p, spec string, cache map[string]map[string][]s
 		}
 	}
 	return false
+}
+
+// pyUsesTop reports whether file p, importing top.rest, uses top for
+// another of its names (top.Client, not top.rest.x).
+func (e *expander) pyUsesTop(p, top, rest string) bool {
+	next, _, _ := strings.Cut(rest, ".")
+	text, _ := e.tx.Blob(p)
+	prefix := []byte(top + ".")
+	for off := 0; ; {
+		i := bytes.Index(text[off:], prefix)
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + len(prefix)
+		if i > 0 && (isIdent(text[i-1]) || text[i-1] == '.') {
+			continue
+		}
+		end := off
+		for end < len(text) && isIdent(text[end]) {
+			end++
+		}
+		if name := string(text[off:end]); name != "" && name != next {
+			return true
+		}
+	}
 }
 
 // pySpellsSubmodule reports whether file p, importing the package whose

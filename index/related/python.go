@@ -92,12 +92,19 @@ func (r *resolver) pyExported(q, name string, keep func(*xref.Def) bool, depth i
 // an import binding at all.
 func (r *resolver) pyModules(p *parsed, qual string) (files []string, bound bool) {
 	for i, imp := range p.defs().Imports {
-		rest, ok := strings.CutPrefix(qual, imp.Local)
-		if imp.Local == "*" || imp.Local == "" || !ok || rest != "" && rest[0] != '.' {
+		local, mods := imp.Local, []string(nil)
+		if top, _, dotted := strings.Cut(imp.Local, "."); dotted && imp.Local == imp.Spec && qual != imp.Local && !strings.HasPrefix(qual, imp.Local+".") {
+			// import a.b binds a as well.
+			local, mods = top, r.w.resolvePython(p.path, top, nil)
+		}
+		rest, ok := strings.CutPrefix(qual, local)
+		if local == "*" || local == "" || !ok || rest != "" && rest[0] != '.' {
 			continue
 		}
 		bound = true
-		mods := r.importFiles(p, i)
+		if mods == nil {
+			mods = r.importFiles(p, i)
+		}
 		if rest != "" && imp.Member != "" {
 			// from a import b: b's own package, not a's.
 			mods = slices.DeleteFunc(slices.Clone(mods), func(q string) bool { return pyModuleName(q) != imp.Member })

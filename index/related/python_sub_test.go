@@ -77,3 +77,18 @@ async def arun():
 	check(t, "AsyncClient.get callers", callersOf(expand(t, db, "lib/client.py::@AsyncClient.get")), []string{
 		"app/use.py:11 arun (function) calls get"})
 }
+
+// TestPythonDottedImportBindsTopPackage: `import pkg.sub` binds pkg too,
+// so pkg.Client() is the package's Client.
+func TestPythonDottedImportBindsTopPackage(t *testing.T) {
+	db := fixtureOf(t, map[string]string{
+		"src/pkg/__init__.py":     "from .client import Client\n",
+		"src/pkg/client.py":       "class Client:\n    def get(self, url):\n        return url\n",
+		"src/pkg/sub/__init__.py": "",
+		"tests/test_top.py":       "import pkg.sub\n\n\ndef test_top():\n    return pkg.Client().get(\"/\")\n",
+	})
+	check(t, "test_top callees", calleesOf(expand(t, db, "tests/test_top.py::@test_top")), []string{
+		"src/pkg/client.py:1 Client (class) <- 5", "src/pkg/client.py:2 Client.get (method) <- 5"})
+	check(t, "Client.get callers", callersOf(expand(t, db, "src/pkg/client.py::@Client.get")), []string{
+		"tests/test_top.py:5 test_top (function) calls get"})
+}

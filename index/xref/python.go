@@ -10,7 +10,8 @@ import (
 )
 
 // Python: the module is the file (File.Package is ""). `import a.b` binds
-// "a.b" (Local is the dotted name the code writes before a member),
+// "a.b" (Local is the dotted name the code writes before a member; a.x is
+// Via Package with Qual "a" too, a being bound as well),
 // `import a.b as c` binds c, `from .m import x as y` binds y (Spec ".m",
 // Member x), `from m import *` is a wildcard. Definitions are functions,
 // classes (Bases: the superclasses, not keyword arguments), methods,
@@ -75,6 +76,9 @@ func (x *pyX) imports(root *sitter.Node) {
 					x.f.Imports = append(x.f.Imports, Import{Local: spec, Spec: spec, Line: line})
 					x.modules[spec] = true
 					x.moduleDepth = max(x.moduleDepth, strings.Count(spec, ".")+1)
+					if top, _, ok := strings.Cut(spec, "."); ok {
+						x.modules[top] = true // import a.b binds a as well
+					}
 				case "aliased_import":
 					spec, local := x.text(field(c, "name")), x.text(field(c, "alias"))
 					x.f.Imports = append(x.f.Imports, Import{Local: local, Spec: spec, Line: line})
