@@ -1,6 +1,7 @@
 // Command dossier-xrefeval measures related's callees and callers against
 // the true call edges of a repository (written by gotruth for Go, by
-// tstruth/truth.mjs for TypeScript, by javatruth/Truth.java for Java): it
+// tstruth/truth.mjs for TypeScript, by javatruth/Truth.java for Java, by
+// pytruth/truth.py for Python, from jedi's inference, offline): it
 // samples definitions, expands each
 // as path::@Container.Name, maps the refs back to definitions and prints
 // precision and recall, micro-averaged over (target, definition) pairs.
@@ -55,7 +56,7 @@ type Report struct {
 }
 
 func main() {
-	truthPath := flag.String("truth", "", "truth JSON (gotruth, tstruth/truth.mjs)")
+	truthPath := flag.String("truth", "", "truth JSON (gotruth, tstruth/truth.mjs, javatruth/Truth.java, pytruth/truth.py)")
 	root := flag.String("root", ".", "the repository the truth describes")
 	n := flag.Int("n", 300, "definitions to sample")
 	seed := flag.Uint64("seed", 1, "sampling seed")
@@ -63,7 +64,7 @@ func main() {
 	show := flag.Int("show", 15, "misses and false hits to list")
 	flag.Parse()
 	if *truthPath == "" {
-		fmt.Fprintln(os.Stderr, "dossier-xrefeval: -truth is required (write one with gotruth, tstruth/truth.mjs or javatruth/Truth.java)")
+		fmt.Fprintln(os.Stderr, "dossier-xrefeval: -truth is required (write one with gotruth, tstruth/truth.mjs, javatruth/Truth.java or pytruth/truth.py)")
 		os.Exit(2)
 	}
 	rep, err := run(*truthPath, *root, *n, *seed, *show)

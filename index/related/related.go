@@ -10,6 +10,16 @@
 // namespace a unique global name, marked as a guess. A language without a
 // reference extractor (one indexed as text) has no callees or callers, and
 // a note says so.
+//
+// A call reaches what runs: a Java type's constructors, and of several
+// overloads those taking the call's argument count; of those, the ones the
+// arguments' types choose where the syntax shows them without a type
+// checker (literals, new T(), casts, this, locals, parameters and fields
+// with a declared type; java_overloads.go). Where it does not (an argument
+// that is a call's result, an undeclared expression), every overload of
+// that arity is listed: a caller list may then hold calls of a sibling
+// overload, never lose one. Python reaches a package's submodules through
+// its attributes (import pkg.sub, then pkg.sub.client.Client()).
 package related
 
 import (

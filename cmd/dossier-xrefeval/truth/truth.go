@@ -1,7 +1,7 @@
 // Package truth is the ground-truth file format of dossier-xrefeval: the
 // call edges a type checker finds in one repository, written by gotruth
-// (Go), tstruth/truth.mjs (TypeScript) and javatruth/Truth.java (Java) and
-// read by the comparator.
+// (Go), tstruth/truth.mjs (TypeScript), javatruth/Truth.java (Java) and
+// pytruth/truth.py (Python, jedi) and read by the comparator.
 package truth
 
 // File is the ground truth of one repository.
@@ -15,7 +15,7 @@ type File struct {
 
 // Def is a function or method of the repository; Line is the line of its
 // name, Container its receiver type or class ("" at top level). End, when
-// the truth gives it (javatruth), is the last line of its declaration: the
+// the truth gives it (javatruth, pytruth), is the last line of its declaration: the
 // comparator then selects the lines Line to End, one overload, rather than
 // the symbol, which names them all.
 type Def struct {
