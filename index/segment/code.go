@@ -70,22 +70,9 @@ func (p *Parsers) code(ctx context.Context, language string, src []byte) (res Re
 	if err := ctx.Err(); err != nil {
 		return Result{}, err.Error()
 	}
-	ps := p.m[language]
-	if ps == nil {
-		ps = sitter.NewParser()
-		ps.SetLanguage(grammar.Of(language))
-		p.m[language] = ps
-	}
-	// tree-sitter's own timeout, not a cancellable context: the binding's
-	// cancel goroutine can fire after a parse completes and leave the
-	// parser refusing every later parse.
-	limit := parseTimeout(len(src))
-	ps.SetOperationLimit(int(limit / time.Microsecond))
-	tree, err := ps.ParseCtx(context.Background(), nil, src)
-	if err != nil || tree == nil {
-		ps.Close()
-		delete(p.m, language)
-		return Result{}, fmt.Sprintf("the parse took over %s", limit.Round(10*time.Millisecond))
+	tree, brokenLine, err := p.tree(language, src)
+	if err != nil {
+		return Result{}, err.Error()
 	}
 	defer tree.Close()
 	root := tree.RootNode()
@@ -102,7 +89,10 @@ func (p *Parsers) code(ctx context.Context, language string, src []byte) (res Re
 	sort.SliceStable(w.out, func(i, j int) bool { return w.out[i].StartByte < w.out[j].StartByte })
 	sort.SliceStable(w.syms, func(i, j int) bool { return w.syms[i].StartByte < w.syms[j].StartByte })
 	r := Result{Segments: w.out, Symbols: w.syms, Imports: w.imports, ParseError: root.HasError()}
-	if r.ParseError {
+	switch {
+	case brokenLine > 0:
+		r.ParseError, r.ErrorLine = true, brokenLine
+	case r.ParseError:
 		r.ErrorLine = firstErrorLine(root)
 	}
 	return r, ""
@@ -128,6 +118,51 @@ func firstErrorLine(n *sitter.Node) int {
 		n = next
 	}
 	return 0
+}
+
+// Tree is the syntax tree of src that the segmenter walks: its language's
+// grammar's parse, tried again without the macros that broke it where the
+// language has them (see withoutMacros). The caller closes it. An error
+// says why there is none (the parse took too long).
+func (p *Parsers) Tree(language string, src []byte) (*sitter.Tree, error) {
+	tree, _, err := p.tree(language, src)
+	return tree, err
+}
+
+// tree is Tree, with the line of the first parse error when the tree has
+// definitions' bodies commented out to find the rest (see
+// withoutBrokenBodies), 0 otherwise.
+func (p *Parsers) tree(language string, src []byte) (_ *sitter.Tree, brokenLine int, _ error) {
+	ps := p.m[language]
+	if ps == nil {
+		ps = sitter.NewParser()
+		ps.SetLanguage(grammar.Of(language))
+		p.m[language] = ps
+	}
+	// tree-sitter's own timeout, not a cancellable context: the binding's
+	// cancel goroutine can fire after a parse completes and leave the
+	// parser refusing every later parse.
+	limit := parseTimeout(len(src))
+	ps.SetOperationLimit(int(limit / time.Microsecond))
+	tree, err := ps.ParseCtx(context.Background(), nil, src)
+	if err != nil || tree == nil {
+		ps.Close()
+		delete(p.m, language)
+		return nil, 0, fmt.Errorf("the parse took over %s", limit.Round(10*time.Millisecond))
+	}
+	ok := true
+	switch sp := specs[language]; {
+	case sp == nil:
+	case sp.macros:
+		tree, ok = withoutMacros(ps, tree, src)
+	case sp.bodies != nil:
+		tree, brokenLine, ok = withoutBrokenBodies(ps, sp.bodies, tree, src)
+	}
+	if !ok {
+		ps.Close()
+		delete(p.m, language)
+	}
+	return tree, brokenLine, nil
 }
 
 // spec describes one grammar to the generic walker.
@@ -185,6 +220,14 @@ type spec struct {
 	// statements (Python's block, Ruby's then and else); a compound that
 	// is a block itself (Ruby's begin) is walked as one.
 	blocks map[string]bool
+	// macros: the language's macros stand where the grammar wants a type
+	// or a name, and a parse they broke is tried again without them (see
+	// withoutMacros).
+	macros bool
+	// bodies, when set, are the lines that open and close a definition,
+	// by which a parse that lost its place is tried again with the broken
+	// definition's body as comments (see withoutBrokenBodies).
+	bodies *bodyLines
 	// elide is what replaces a member body in an outline.
 	elide string
 	// doc returns a docstring found inside a definition (Python).
@@ -451,7 +494,9 @@ func (w *walker) docStart(n *sitter.Node) (int, string) {
 	// Attributes are code, not documentation.
 	var docs []string
 	for _, c := range w.pending {
-		if w.comment(c) {
+		// A macro the parse read as a comment (see withoutMacros) is
+		// code too.
+		if w.comment(c) && !(w.sp.macros && macroLike(w.text(c))) {
 			docs = append(docs, w.text(c))
 		}
 	}

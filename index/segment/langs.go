@@ -79,6 +79,7 @@ var specs = map[string]*spec{
 		name:       cName,
 		special:    cTypedef,
 		members:    cMembers,
+		macros:     true,
 		elide:      braceElide,
 	},
 	lang.CPP: {
@@ -94,6 +95,7 @@ var specs = map[string]*spec{
 		name:       cName,
 		special:    cTypedef,
 		members:    cMembers,
+		macros:     true,
 		elide:      braceElide,
 	},
 	lang.CSharp: {
@@ -148,6 +150,7 @@ var specs = map[string]*spec{
 		// clauses hold their statements directly.
 		compounds: set("if_statement", "elif_clause", "else_clause", "case_statement", "case_item"),
 		blocks:    set("if_statement", "elif_clause", "else_clause", "case_statement", "case_item"),
+		bodies:    bashBodies,
 		elide:     braceElide,
 	},
 }
@@ -436,6 +439,8 @@ func cName(n *sitter.Node, src []byte) (string, []string) {
 		switch d.Type() {
 		case "identifier", "field_identifier", "type_identifier", "destructor_name", "operator_name", "primitive_type":
 			return d.Content(src), nil
+		case "operator_cast":
+			return castName(d, src), nil
 		case "qualified_identifier":
 			scope, name := d.ChildByFieldName("scope"), d.ChildByFieldName("name")
 			if name == nil {
@@ -457,6 +462,9 @@ func cName(n *sitter.Node, src []byte) (string, []string) {
 }
 
 func cNameOf(n *sitter.Node, src []byte) (string, []string) {
+	if n.Type() == "operator_cast" {
+		return castName(n, src), nil
+	}
 	if n.Type() == "qualified_identifier" {
 		scope, name := n.ChildByFieldName("scope"), n.ChildByFieldName("name")
 		if name != nil {
@@ -468,6 +476,15 @@ func cNameOf(n *sitter.Node, src []byte) (string, []string) {
 		}
 	}
 	return n.Content(src), nil
+}
+
+// castName names a conversion operator by its type, as ctags does:
+// `explicit operator bool() const` is "operator bool".
+func castName(n *sitter.Node, src []byte) string {
+	if t := n.ChildByFieldName("type"); t != nil {
+		return "operator " + t.Content(src)
+	}
+	return n.Content(src)
 }
 
 // cTypedef chunks `typedef struct {...} Name;` as a type named Name, and

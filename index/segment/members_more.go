@@ -133,6 +133,15 @@ func cMembers(n, outer, cls *sitter.Node, src []byte) []member {
 			return nil
 		}
 		sub := []string{content(d, src)}
+		// typedef struct GuardBytes {...} Guard: the tag names the type
+		// too (`struct GuardBytes g;`).
+		if tag := content(t.ChildByFieldName("name"), src); tag != "" && tag != sub[0] {
+			kind := Struct
+			if t.Type() == "enum_specifier" {
+				kind = Enum
+			}
+			out = append(out, member{name: tag, kind: kind, node: outer})
+		}
 		sibs := children(t.ChildByFieldName("body"), "")
 		for _, f := range sibs {
 			for _, m := range cMembers(f, f, t, src) {
