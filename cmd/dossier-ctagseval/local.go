@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/dossierhq/dossier/index/grammar"
 	"github.com/dossierhq/dossier/index/lang"
+	"github.com/dossierhq/dossier/index/segment"
 )
 
 // functions are the syntax node types, over the grammars, of a function,
@@ -22,6 +22,13 @@ var functions = set("function_declaration", "function_definition", "method_defin
 	"func_literal", "lambda", "lambda_expression", "local_function_statement", "anonymous_method_expression",
 	"anonymous_function_creation_expression", "method", "singleton_method", "block", "do_block")
 
+// macroBodies are the C and C++ nodes whose compound_statement child is
+// the body of a function a macro defines: a block has no place there but
+// after a macro call (Catch's `TEST_CASE("name") { ... }`), which
+// tree-sitter, not expanding macros, reads as a call and a block.
+var macroBodies = set("translation_unit", "declaration_list", "preproc_if", "preproc_ifdef", "preproc_else",
+	"preproc_elif")
+
 // localTags marks the tags that lie in the body of a function, method or
 // callback, by the file's syntax tree: ctags scopes a definition in a named
 // function, but not one in an anonymous callback (a test's), and it lists
@@ -31,7 +38,7 @@ func localTags(root string, tags []tag) (map[int]string, error) {
 	for i, t := range tags {
 		byPath[t.Path] = append(byPath[t.Path], i)
 	}
-	ps := sitter.NewParser()
+	ps := segment.NewParsers()
 	defer ps.Close()
 	out := map[int]string{}
 	for path, is := range byPath {
@@ -43,8 +50,9 @@ func localTags(root string, tags []tag) (map[int]string, error) {
 		if !grammar.Has(language) {
 			continue // not a grammar the index parses: nothing is local
 		}
-		ps.SetLanguage(grammar.Of(language))
-		tree, err := ps.ParseCtx(context.Background(), nil, src)
+		// The index's own parse: where it reads a macro as no
+		// function, so does the comparison.
+		tree, err := ps.Tree(language, src)
 		if err != nil {
 			return nil, fmt.Errorf("parse %s: %w", path, err)
 		}
@@ -73,6 +81,9 @@ func inBody(root *sitter.Node, src []byte, starts []int, t tag) bool {
 			if b := parent.ChildByFieldName("body"); b != nil && b.StartByte() == n.StartByte() && b.EndByte() == n.EndByte() {
 				return true
 			}
+		}
+		if n.Type() == "compound_statement" && macroBodies[parent.Type()] {
+			return true
 		}
 		n = parent
 	}

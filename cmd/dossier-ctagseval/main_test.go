@@ -12,13 +12,14 @@ import (
 // TestCoverage measures two small repositories with the real ctags and a
 // real index: what both hold is found, a construct signature (which the
 // index does not name) is a miss, definitions in a function or callback
-// body and an import list's `type Page` are counted apart.
+// body (a C++ macro's too: Catch's TEST_CASE) and an import list's `type
+// Page` are counted apart.
 func TestCoverage(t *testing.T) {
 	if out, err := exec.Command("ctags", "--version").Output(); err != nil || !strings.HasPrefix(string(out), "Universal Ctags") {
 		t.Skip("Universal Ctags is not installed (apt-get install universal-ctags)")
 	}
 	root := t.TempDir()
-	for _, f := range []string{"box.ts", "util.py"} {
+	for _, f := range []string{"box.ts", "util.py", "cases.cpp"} {
 		src, err := os.ReadFile(filepath.Join("testdata", "repo", f))
 		if err != nil {
 			t.Fatal(err)
@@ -36,6 +37,7 @@ func TestCoverage(t *testing.T) {
 		{"TypeScript", 4, 5, map[string][2]int{leftLocal: {0, 2}, leftAlias: {0, 1}},
 			[]string{"box.ts:15 method new in interface Made"}},
 		{"Python", 3, 3, map[string][2]int{leftLocal: {0, 3}}, nil},
+		{"C++", 1, 1, map[string][2]int{leftLocal: {0, 1}}, nil},
 	}
 	for _, tt := range tests {
 		rep, err := run(root, tt.language, true, 10)
