@@ -6,7 +6,10 @@
 // into the application's graph and walks it.
 package appgraph
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // Span locates a fact in its file (bytes half-open, lines 1-based inclusive).
 type Span struct {
@@ -202,3 +205,23 @@ type Failure struct {
 }
 
 func (f Failure) Error() string { return fmt.Sprint(f.Err) }
+
+// Where is the byte offset of the construct an extractor's walk is
+// reading: the walk sets At as it goes into each statement, class member
+// or route, and Located gives a failure that line.
+type Where struct{ At uint32 }
+
+// Located, deferred by an extractor's entry point, turns a panic of its
+// walk over src into a Failure at the line of w.At; a Failure already
+// located keeps its line.
+func (w *Where) Located(src []byte) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if _, ok := v.(Failure); ok {
+		panic(v)
+	}
+	at := min(int(w.At), len(src))
+	panic(Failure{Line: 1 + bytes.Count(src[:at], []byte("\n")), Err: v})
+}

@@ -25,6 +25,7 @@ func (e *x) classes(stmts []*sitter.Node, kind fileKind) {
 	roles := map[string]string{} // local class name -> role
 	var views []Method
 	for _, c := range stmts {
+		e.At = c.StartByte()
 		def := c
 		if c.Type() == "decorated_definition" {
 			def = c.ChildByFieldName("definition")
@@ -212,6 +213,7 @@ func (e *x) model(c *Class, body *sitter.Node, bases []string, roles map[string]
 		c.Table = label + "_" + strings.ToLower(c.Name)
 	}
 	for _, s := range named(body) {
+		e.At = s.StartByte()
 		name, typ, call := e.field(s)
 		if typ == "" {
 			continue
@@ -265,6 +267,7 @@ func (e *x) modelsModule() string {
 func (e *x) members(c *Class, body *sitter.Node) {
 	var defs []*sitter.Node
 	for _, s := range named(body) {
+		e.At = s.StartByte()
 		def := s
 		if s.Type() == "decorated_definition" {
 			def = s.ChildByFieldName("definition")

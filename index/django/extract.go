@@ -52,6 +52,8 @@ type x struct {
 	stars  []string          // the modules of `from m import *`
 	lists  map[string]*sitter.Node
 	ls     []int
+	// Where is the construct being read, for a failure's line.
+	appgraph.Where
 }
 
 // Extract reads the facts of the Python file at rel (slash path) from its
@@ -61,6 +63,7 @@ func Extract(root *sitter.Node, src []byte, rel string) *Facts {
 		return &Facts{}
 	}
 	e := &x{src: src, path: rel, names: map[string]string{}, lists: map[string]*sitter.Node{}}
+	defer e.Located(src)
 	e.module, e.pkg = moduleOf(rel)
 	e.ls = []int{0}
 	for i, b := range src {
@@ -96,6 +99,7 @@ func (e *x) top(root *sitter.Node) {
 	var bind func(stmts []*sitter.Node)
 	bind = func(stmts []*sitter.Node) {
 		for _, c := range stmts {
+			e.At = c.StartByte()
 			def := c
 			if c.Type() == "decorated_definition" {
 				def = c.ChildByFieldName("definition")

@@ -24,6 +24,7 @@ func (e *x) migrations(stmts []*sitter.Node) {
 		}
 		tables := map[string]string{} // model (lower case) -> db_table set in this file
 		for _, op := range named(ops) {
+			e.At = op.StartByte()
 			if m, ok := e.operation(op, label, tables); ok {
 				e.f.Migrations = append(e.f.Migrations, m)
 			}

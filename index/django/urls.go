@@ -40,6 +40,7 @@ func (e *x) urls(stmts []*sitter.Node) {
 	var scan func(stmts []*sitter.Node)
 	scan = func(stmts []*sitter.Node) {
 		for _, c := range stmts {
+			e.At = c.StartByte()
 			switch c.Type() {
 			case "if_statement", "try_statement", "else_clause", "elif_clause", "block":
 				scan(named(c))
@@ -134,6 +135,7 @@ func (e *x) patterns(u *urlconf, n *sitter.Node, prefix, ns string, depth int) {
 
 // pattern reads one path()/re_path()/url() entry.
 func (e *x) pattern(u *urlconf, n *sitter.Node, prefix, ns string, depth int) {
+	e.At = n.StartByte()
 	fn, args, kw, ok := e.call(n)
 	if !ok {
 		return

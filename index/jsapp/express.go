@@ -48,7 +48,7 @@ func ExtractExpress(root *sitter.Node, src []byte, rel string) *appgraph.Facts {
 		return &appgraph.Facts{}
 	}
 	ex := &express{x: newX(src, rel), alias: map[string]string{}, arrays: map[string]*sitter.Node{}}
-	defer ex.located()
+	defer ex.Located(src)
 	ex.top(root)
 	ex.walk(root)
 	ex.finish(root)
@@ -59,7 +59,7 @@ func ExtractExpress(root *sitter.Node, src []byte, rel string) *appgraph.Facts {
 // exports and arrays.
 func (ex *express) top(root *sitter.Node) {
 	for _, c := range named(root) {
-		ex.at = c.StartByte()
+		ex.At = c.StartByte()
 		ex.f.Stmts = append(ex.f.Stmts, ex.span(c))
 		ex.topStmt(c, c)
 	}
@@ -216,7 +216,7 @@ func (ex *express) walk(root *sitter.Node) {
 		descend := true
 		switch n.Type() {
 		case "call_expression":
-			ex.at = n.StartByte()
+			ex.At = n.StartByte()
 			descend = ex.call(n)
 		case "variable_declarator":
 			if name, v := n.ChildByFieldName("name"), n.ChildByFieldName("value"); name != nil && v != nil {

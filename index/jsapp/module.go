@@ -67,16 +67,9 @@ type x struct {
 	// handlerParams is set when a top-level function takes (req, res),
 	// the shape of an Express handler.
 	handlerParams bool
-	// at is where the walk is (a byte offset), for a failure's line.
-	at uint32
-}
-
-// located turns a panic of the walk into an appgraph.Failure at the line
-// the walk was reading; deferred by the extractors.
-func (e *x) located() {
-	if v := recover(); v != nil {
-		panic(appgraph.Failure{Line: e.line(int(e.at)), Err: v})
-	}
+	// Where is where the walk is, for a failure's line (deferred by the
+	// extractors: Located).
+	appgraph.Where
 }
 
 // binding is a name bound to what a module exports: the whole module

@@ -47,7 +47,7 @@ func ExtractNext(root *sitter.Node, src []byte, rel, home string) *appgraph.Fact
 		return &appgraph.Facts{} // a layout, a component beside the routes
 	}
 	ex := &express{x: newX(src, rel), alias: map[string]string{}, arrays: map[string]*sitter.Node{}}
-	defer ex.located()
+	defer ex.Located(src)
 	ex.top(root)
 	var routes []appgraph.Route
 	if segs[at] == "app" {
@@ -105,7 +105,7 @@ func (ex *express) appRoutes(root *sitter.Node, rest []string) []appgraph.Route 
 			if c.Type() != "export_statement" {
 				continue
 			}
-			ex.at = c.StartByte()
+			ex.At = c.StartByte()
 			for _, name := range ex.exportedNames(c) {
 				if httpMethods[name] {
 					out = append(out, appgraph.Route{Methods: []string{name}, URI: u, Controller: self, Action: name, Span: ex.span(c)})

@@ -119,6 +119,7 @@ func (e *x) class(n *sitter.Node, name string, body *sitter.Node) {
 		!strings.HasSuffix(c.Base, "TestCase") && !lang.IsTestPath(e.path)
 	if body != nil {
 		for _, m := range named(body) {
+			e.At = m.StartByte()
 			switch m.Type() {
 			case "property_declaration":
 				if c.Role == RoleModel || inherits {

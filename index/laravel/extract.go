@@ -7,6 +7,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/grammar"
 )
 
@@ -18,15 +19,20 @@ type x struct {
 	uses map[string]string // alias (lower case) -> fully qualified name
 	fn   string            // the method being read
 	ls   []int
+	// Where is the construct being read, for a failure's line.
+	appgraph.Where
 }
 
 // Extract reads the facts of the PHP file at rel (slash path) from its
-// tree-sitter root. It never fails: what it does not recognise it skips.
+// tree-sitter root. What it does not recognise it skips; a panic of its
+// walk (a bug) is an appgraph.Failure at the line of the statement, class
+// member or route it was reading.
 func Extract(root *sitter.Node, src []byte, rel string) *Facts {
 	if root == nil {
 		return &Facts{}
 	}
 	e := &x{src: src, path: rel, uses: map[string]string{}}
+	defer e.Located(src)
 	e.ls = []int{0}
 	for i, b := range src {
 		if b == '\n' {
@@ -89,6 +95,7 @@ func (e *x) top(n *sitter.Node) {
 	configFile := e.configName()
 	routeGroup := group{}
 	for _, c := range named(n) {
+		e.At = c.StartByte()
 		switch c.Type() {
 		case "php_tag", "text", "text_interpolation":
 			continue

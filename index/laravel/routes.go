@@ -47,6 +47,7 @@ func routeHead(head string) bool {
 
 // routeStmt reads the routes an expression statement registers.
 func (e *x) routeStmt(stmt *sitter.Node, g *group) {
+	e.At = stmt.StartByte()
 	c := firstNamed(stmt)
 	if c == nil {
 		return
