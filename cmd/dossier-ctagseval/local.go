@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,8 +39,9 @@ func localTags(root string, tags []tag) (map[int]string, error) {
 	for i, t := range tags {
 		byPath[t.Path] = append(byPath[t.Path], i)
 	}
-	ps := segment.NewParsers()
+	ps, plain := segment.NewParsers(), sitter.NewParser()
 	defer ps.Close()
+	defer plain.Close()
 	out := map[int]string{}
 	for path, is := range byPath {
 		src, err := os.ReadFile(filepath.Join(root, path))
@@ -51,10 +53,14 @@ func localTags(root string, tags []tag) (map[int]string, error) {
 			continue // not a grammar the index parses: nothing is local
 		}
 		// The index's own parse: where it reads a macro as no
-		// function, so does the comparison.
+		// function, so does the comparison. One over the index's time
+		// limit (a loaded machine) is done again without one.
 		tree, err := ps.Tree(language, src)
 		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", path, err)
+			plain.SetLanguage(grammar.Of(language))
+			if tree, err = plain.ParseCtx(context.Background(), nil, src); err != nil {
+				return nil, fmt.Errorf("parse %s: %w", path, err)
+			}
 		}
 		starts := lineStarts(src)
 		for _, i := range is {
