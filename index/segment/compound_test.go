@@ -71,8 +71,8 @@ func TestNestedDefinitions(t *testing.T) {
 			}
 		})
 	}
-	// A body-less method (an interface's, a trait's) lives in its type's
-	// outline and is a symbol of its own.
+	// A body-less method (an interface's, Go's too, a trait's) lives in
+	// its type's outline and is a symbol of its own.
 	for _, tt := range []struct{ file, language, want string }{
 		{"nested/Named.java", lang.Java, "method Named.label 4-5"},
 		{"nested/Named.java", lang.Java, "method Tag.value 11-11"},
@@ -81,6 +81,8 @@ func TestNestedDefinitions(t *testing.T) {
 		{"nested/Sender.cs", lang.CSharp, "method ISender.Send 16-18"}, // each overload
 		{"nested/Sender.cs", lang.CSharp, "method ISender.Send 19-19"},
 		{"nested/overloads.ts", lang.TypeScript, "method Base.run 27-27"},
+		{"nested/render.go", lang.Go, "method Renderer.Init 7-8"},
+		{"nested/render.go", lang.Go, "method Renderer.Size 10-10"},
 	} {
 		_, res := readFixture(t, p, tt.file, tt.language)
 		var got []string

@@ -191,7 +191,22 @@ func goMembers(n, outer, cls *sitter.Node, src []byte) []member {
 	case "type_declaration":
 		for _, s := range children(n, "") {
 			name, t := s.ChildByFieldName("name"), s.ChildByFieldName("type")
-			if s.Type() != "type_spec" || name == nil || t == nil || t.Type() != "struct_type" {
+			if s.Type() != "type_spec" || name == nil || t == nil {
+				continue
+			}
+			if t.Type() == "interface_type" {
+				// An interface's methods, as Java's and TypeScript's
+				// body-less members are: symbols in its outline.
+				sibs := children(t, "")
+				for _, m := range sibs {
+					if m.Type() == "method_elem" {
+						out = append(out, member{name: content(m.ChildByFieldName("name"), src), kind: Method, node: m,
+							sub: []string{content(name, src)}, sibs: sibs})
+					}
+				}
+				continue
+			}
+			if t.Type() != "struct_type" {
 				continue
 			}
 			list := childOfType(t, "field_declaration_list")
