@@ -2,6 +2,13 @@
 // outlines for code (tree-sitter), sections for Markdown, keys for config and
 // sliding windows for other text. Segmentation is pure and deterministic: the
 // same bytes always give the same segments.
+//
+// A parse that a construct the grammar cannot read throws off is tried again
+// with that construct made a comment of the same length, so every offset
+// holds: C and C++ macros where the grammar wants a type or a name
+// (cmacro.go), and the body of a shell function whose quotes tree-sitter-bash
+// cannot pair, after which it finds nothing more (resync.go; the file is
+// still reported as a parse error, at that line).
 package segment
 
 import (
