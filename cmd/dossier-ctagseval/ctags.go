@@ -116,7 +116,7 @@ const (
 	leftObject   = "ctags errors: object literals read as classes (the index has them as constants)"
 	leftArray    = "ctags errors: Bash array assignments (`local -a x=()`) read as functions named `x=`"
 	leftWhere    = "ctags errors: C# type parameters of a `where T : I` clause read as interfaces named T"
-	leftAnon     = "names ctags makes up for anonymous functions and types (AnonymousFunction…, __anon…)"
+	leftAnon     = "names ctags makes up for anonymous functions and types (AnonymousFunction…, AnonymousClass…, __anon…)"
 	leftSkipped  = "in files the index skips (.gitignore, .dossierignore, build output such as bin/ and dist/; see index -v)"
 	leftAlias    = "ctags errors: lines that declare no type alias read as one (import lists, keyof, instanceof)"
 )
@@ -135,7 +135,8 @@ func compare(tags []tag, local map[int]string, files map[string]bool, syms map[[
 		switch {
 		case !files[t.Path]:
 			why = leftSkipped
-		case strings.HasPrefix(t.Name, "AnonymousFunction") || strings.HasPrefix(t.Name, "__anon"):
+		case strings.HasPrefix(t.Name, "AnonymousFunction") || strings.HasPrefix(t.Name, "AnonymousClass") ||
+			strings.HasPrefix(t.Name, "__anon"):
 			why = leftAnon
 		case language == "Sh" && strings.HasSuffix(t.Name, "="):
 			why = leftArray

@@ -12,14 +12,15 @@ import (
 // TestCoverage measures two small repositories with the real ctags and a
 // real index: what both hold is found, a construct signature (which the
 // index does not name) is a miss, definitions in a function or callback
-// body (a C++ macro's too: Catch's TEST_CASE) and an import list's `type
-// Page` are counted apart.
+// body (a C++ macro's too: Catch's TEST_CASE), an import list's `type
+// Page` and the name ctags makes up for a PHP anonymous class are counted
+// apart.
 func TestCoverage(t *testing.T) {
 	if out, err := exec.Command("ctags", "--version").Output(); err != nil || !strings.HasPrefix(string(out), "Universal Ctags") {
 		t.Skip("Universal Ctags is not installed (apt-get install universal-ctags)")
 	}
 	root := t.TempDir()
-	for _, f := range []string{"box.ts", "util.py", "cases.cpp"} {
+	for _, f := range []string{"box.ts", "util.py", "cases.cpp", "migration.php"} {
 		src, err := os.ReadFile(filepath.Join("testdata", "repo", f))
 		if err != nil {
 			t.Fatal(err)
@@ -38,6 +39,7 @@ func TestCoverage(t *testing.T) {
 			[]string{"box.ts:15 method new in interface Made"}},
 		{"Python", 3, 3, map[string][2]int{leftLocal: {0, 3}}, nil},
 		{"C++", 1, 1, map[string][2]int{leftLocal: {0, 1}}, nil},
+		{"PHP", 1, 1, map[string][2]int{leftAnon: {0, 1}}, nil},
 	}
 	for _, tt := range tests {
 		rep, err := run(root, tt.language, true, 10)

@@ -1,0 +1,9 @@
+<?php
+
+function helper(): int
+{
+    return 1;
+}
+
+return new class extends Migration {
+};
