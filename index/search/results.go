@@ -9,13 +9,10 @@ import (
 	"time"
 )
 
-// Priors of the reranker: tests rank lower unless the query asks for
-// them (seed 004), and so do import blocks, which match the words of
-// everything a file uses and are almost never what a query looks for.
-const (
-	testPrior    = 0.85
-	importsPrior = 0.7
-)
+// importsPrior is the reranker's prior of import blocks, which match the
+// words of everything a file uses and are almost never what a query looks
+// for. The priors of tests, prose and release notes are in intent.go.
+const importsPrior = 0.7
 
 // rerankDepth is how many fused candidates the heuristics look at; folding
 // copies into one result leaves room for others below them.
@@ -28,24 +25,20 @@ const nearMisses = 3
 // ranked is a result being reranked: rank orders, Score is absolute.
 type ranked struct {
 	Result
-	rank float64
-	meta *Meta
+	rank  float64
+	meta  *Meta
+	class docClass
 }
 
 // finish resolves candidates to chunks, applies the reranking heuristics
-// of seed 004 (proximity, recency, tests last unless asked, no overlapping
-// spans from one file) and the type filter, folds identical and
+// of seed 004 (proximity, recency, no overlapping spans from one file),
+// the document-kind prior (code above tests, prose and release notes
+// unless the query asks for them, see intent.go) and the type filter, folds identical and
 // near-duplicate chunks of other files into the best of them, keeps what
 // scores at least q.MinScore, cuts to K and finds each result's best line.
 // Without results, the best ones below the threshold are returned as near
 // misses.
 func (v *view) finish(cands []fused, q Query, f filter) (rs, misses []Result, err error) {
-	wantTests := false
-	for _, w := range strings.Fields(strings.ToLower(q.Text)) {
-		if strings.HasPrefix(w, "test") || w == "spec" {
-			wantTests = true
-		}
-	}
 	now := time.Now()
 	// Sized once, and dedupe and fold filter it in place: in a one-shot
 	// process every byte allocated is a fresh page of memory, and each
@@ -71,9 +64,6 @@ func (v *view) finish(cands []fused, q Query, f filter) (rs, misses []Result, er
 		}
 		prior := 1.0
 		if q.Mode != Regex {
-			if !wantTests && m.IsTest() {
-				prior *= testPrior
-			}
 			if m.Kind == "imports" {
 				prior *= importsPrior
 			}
@@ -93,9 +83,10 @@ func (v *view) finish(cands []fused, q Query, f filter) (rs, misses []Result, er
 				r.Sources = append(r.Sources, name)
 			}
 		}
-		all = append(all, ranked{Result: r, rank: c.rank * prior, meta: m})
+		all = append(all, ranked{Result: r, rank: c.rank * prior, meta: m, class: classOf(m, c.key.path)})
 	}
 	if q.Mode != Regex {
+		applyKindPriors(all, intentOf(q.Text))
 		slices.SortStableFunc(all, func(a, b ranked) int { return cmp.Compare(b.rank, a.rank) })
 		all = fold(dedupe(all))
 	}
