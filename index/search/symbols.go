@@ -126,35 +126,39 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 // fuzzyNames is how many names a fuzzy search looks up.
 const fuzzyNames = 20
 
-// fuzzySymbols adds the names closest to w by fzf-style subsequence
-// matching, when nothing matched exactly or by prefix.
+// fuzzySymbols adds the names closest to w, when nothing matched exactly
+// or by prefix: by fzf-style subsequence matching (abbreviations) or as a
+// typo of the name (see typo.go), whichever scores higher.
 func (v *view) fuzzySymbols(w string, add func(store.Symbol, float64)) error {
 	w = strings.ToLower(w)
 	names, err := v.namesHolding(w)
 	if err != nil {
 		return err
 	}
-	matches := fuzzy.FindNoSort(w, names)
-	sortMatches(matches)
 	// Absolute: against the score of a name that is w itself, so a few
 	// scattered letters in common score near 0 however good they are
 	// among what there is.
 	perfect := fuzzy.Find(w, []string{w})
+	scores := make(map[string]float64, len(names))
+	for _, m := range fuzzy.FindNoSort(w, names) {
+		if len(perfect) > 0 && perfect[0].Score > 0 {
+			scores[m.Str] = scoreFuzzy * min(max(float64(m.Score)/float64(perfect[0].Score), 0), 1)
+		}
+	}
+	for _, n := range names {
+		scores[n] = max(scores[n], typoScore(w, n))
+	}
 	found := 0
-	for _, m := range matches {
+	for _, n := range byScore(scores) {
 		if found == fuzzyNames {
 			break
-		}
-		rel := 0.0
-		if len(perfect) > 0 && perfect[0].Score > 0 {
-			rel = min(max(float64(m.Score)/float64(perfect[0].Score), 0), 1)
 		}
 		// A name from the snapshot whose files changed since may have no
 		// symbol left: it does not count.
 		live := false
-		err := v.tx.SymbolsWithPrefix(m.Str+"\x00", func(s store.Symbol) bool {
+		err := v.tx.SymbolsWithPrefix(n+"\x00", func(s store.Symbol) bool {
 			live = true
-			add(s, scoreFuzzy*rel)
+			add(s, scores[n])
 			return true
 		})
 		if err != nil {
@@ -168,8 +172,9 @@ func (v *view) fuzzySymbols(w string, add func(store.Symbol, float64)) error {
 }
 
 // namesHolding returns the distinct lower-cased symbol names that hold w's
-// bytes in order (only those can match it; finding them is a byte loop,
-// much cheaper than scoring every name): those of the snapshot's name
+// bytes in order or may be a typo of it (only those can match it; finding
+// them is a byte loop, much cheaper than scoring every name, see
+// nearName): those of the snapshot's name
 // table and of the files changed since, or, without a table, those of the
 // symbol map itself.
 func (v *view) namesHolding(w string) ([]string, error) {
@@ -194,7 +199,7 @@ func (v *view) namesHolding(w string) ([]string, error) {
 				return nil, err
 			}
 			for _, n := range names {
-				if subsequence(w, n) {
+				if nearName(w, n) {
 					changed = append(changed, n)
 				}
 			}
@@ -207,7 +212,7 @@ func (v *view) namesHolding(w string) ([]string, error) {
 		if !ok {
 			return nil, v.tx.SnapshotSealed(keyNames).Damaged("the symbol name table does not end with a NUL byte")
 		}
-		if subsequence(w, name) {
+		if nearName(w, name) {
 			out = append(out, name)
 		}
 		table = rest
@@ -304,19 +309,31 @@ func looksLikeIdentifier(w string) bool {
 	return false
 }
 
-// sortMatches orders matches highest score first, then shorter names
-// (closer to what was typed), then by name.
-func sortMatches(ms fuzzy.Matches) {
-	slices.SortStableFunc(ms, func(a, b fuzzy.Match) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+// byScore returns the names of scores, highest score first, then shorter
+// names (closer to what was typed), then by name; names scoring 0 are left
+// out.
+func byScore(scores map[string]float64) []string {
+	names := make([]string, 0, len(scores))
+	for n, sc := range scores {
+		if sc > 0 {
+			names = append(names, n)
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if c := cmp.Compare(scores[b], scores[a]); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(len(a.Str), len(b.Str)); c != 0 {
+		if c := cmp.Compare(len(a), len(b)); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Str, b.Str)
+		return cmp.Compare(a, b)
 	})
+	return names
 }
+
+// nearName reports whether name may match w: w's bytes are in it in
+// order, or it may be a typo of w (see typoCandidate).
+func nearName(w, name string) bool { return subsequence(w, name) || typoCandidate(w, name) }
 
 // subsequence reports whether the bytes of p occur in s in order.
 func subsequence(p, s string) bool {
