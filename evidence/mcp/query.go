@@ -43,7 +43,7 @@ type searchIn struct {
 	Types      []string `json:"types,omitempty" jsonschema:"keep only these chunk kinds or source types, e.g. function, method, type, test, doc, file_change (recent commits per file), run_summary (kept answers)"`
 	PathPrefix string   `json:"path_prefix,omitempty" jsonschema:"keep only paths starting with this, e.g. index/search/"`
 	Near       string   `json:"near,omitempty" jsonschema:"a workspace path you are working on: results near it rank higher"`
-	MinScore   *float64 `json:"min_score,omitempty" jsonschema:"drop results scoring below this, between 0 and 1 (default 0.25; 1 is a strong match)"`
+	MinScore   *float64 `json:"min_score,omitempty" jsonschema:"drop results scoring below this, between 0 and 1 (default 0.1; 1 is a strong match)"`
 	TextBudget *int     `json:"text_budget,omitempty" jsonschema:"bytes of chunk text to return over all results, best first (default 12000, at most 262144; 0 returns locations only)"`
 	Route      []string `json:"route,omitempty" jsonschema:"Laravel, Django, Express, Next.js: keep results on the walk of these routes (name, URI or 'METHOD URI')"`
 	Controller []string `json:"controller,omitempty" jsonschema:"Laravel, Django, Express, Next.js: keep results on the walk of these controllers (Name or Name@method)"`

@@ -142,15 +142,20 @@ func (in intent) prior(c docClass, codeMatches bool) float64 {
 	return 1
 }
 
+// codeMatchScore is the score at which code answers a query: a match of
+// the query's words, not one of the weak candidates the threshold
+// (DefaultMinScore) still shows so that nothing right is hidden.
+const codeMatchScore = 0.25
+
 // applyKindPriors multiplies each result's rank and score by its kind's
 // prior for the query's intent. Code matches the query when one of its
-// chunks scores at least DefaultMinScore, whatever the query's own
+// chunks scores at least codeMatchScore, whatever the query's own
 // threshold, so that the order does not depend on it: without such a
 // chunk, prose is what there is, and ranks as code.
 func applyKindPriors(all []ranked, in intent) {
 	codeMatches := false
 	for _, r := range all {
-		if r.class == classCode && r.Score >= DefaultMinScore {
+		if r.class == classCode && r.Score >= codeMatchScore {
 			codeMatches = true
 			break
 		}

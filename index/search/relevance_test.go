@@ -289,3 +289,19 @@ func TestNearCopiesOfOtherFilesStay(t *testing.T) {
 		}
 	}
 }
+
+// TestWeakRealMatchesAreShown proves the default threshold shows the best
+// candidates of a real query that matches only weakly (its answer scored
+// 0.137 and the query showed nothing at the old 0.25), while nonsense
+// still shows none (TestNonsenseHasNoResults).
+func TestWeakRealMatchesAreShown(t *testing.T) {
+	root := goTree(t, nil)
+	resp := query(t, root, search.Query{Text: "undo percent encoding in a url piece", MinScore: search.DefaultMinScore})
+	found := false
+	for _, r := range resp.Results {
+		found = found || r.Path == "net/url/url.go" && strings.Contains(strings.ToLower(r.Symbol), "unescape")
+	}
+	if !found {
+		t.Errorf("no unescape function among %d results (near misses %+v)", len(resp.Results), resp.Debug.NearMisses)
+	}
+}
