@@ -139,7 +139,7 @@ func TestSearchOverlayShowsBestLineAndFolds(t *testing.T) {
 		}
 	}
 	m = run(m, "xyzzyplugh")
-	if view := m.View(); !strings.Contains(view, "no results scoring at least 0.25") {
+	if view := m.View(); !strings.Contains(view, "no results scoring at least 0.10") {
 		t.Errorf("no results not said:\n%s", view)
 	}
 }

@@ -33,7 +33,7 @@ func (m *Mailer) Send(to string) error {
 		t.Fatalf("index: %d %s", code, stderr)
 	}
 	out, stderr, code := runCLI(t, "search", "--root", root, "xyzzyplugh")
-	if code != exitOK || !strings.Contains(out, `no results for "xyzzyplugh" scoring at least 0.25`) || !strings.Contains(out, "--mode symbol") {
+	if code != exitOK || !strings.Contains(out, `no results for "xyzzyplugh" scoring at least 0.10`) || !strings.Contains(out, "--mode symbol") {
 		t.Errorf("nonsense: %d %q %q", code, out, stderr)
 	}
 	out, _, code = runCLI(t, "search", "--root", root, "--json", "qwv zzkj")
@@ -41,7 +41,7 @@ func (m *Mailer) Send(to string) error {
 		Results  []json.RawMessage `json:"results"`
 		MinScore *float64          `json:"min_score"`
 	}
-	if err := json.Unmarshal([]byte(out), &resp); err != nil || code != exitOK || resp.Results == nil || len(resp.Results) != 0 || resp.MinScore == nil || *resp.MinScore != 0.25 {
+	if err := json.Unmarshal([]byte(out), &resp); err != nil || code != exitOK || resp.Results == nil || len(resp.Results) != 0 || resp.MinScore == nil || *resp.MinScore != 0.1 {
 		t.Errorf("nonsense --json: %d %s", code, out)
 	}
 	out, _, _ = runCLI(t, "search", "--root", root, "--json", "deliver invoice by carrier pigeon")
