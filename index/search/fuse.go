@@ -65,22 +65,36 @@ const (
 // each hit keeps its absolute score. The result is sorted, best first.
 func fuse(lists map[string][]hit, order []string, cos map[key]hit) ([]fused, int) {
 	weight := map[string]float64{"vector": vectorWeight, "symbol": symbolWeight}
-	hybrid := len(order) > 1
+	// A list whose best hit scores 0 holds no evidence: builtin vectors
+	// of a query of words no chunk has (a symbol's typo) match only by
+	// collision (see scored), and their cosines would order the symbol
+	// leg's names. When another list has evidence, it takes no part and
+	// the others are weighed as if it were not asked for.
+	var active, evident []string
+	for _, name := range order {
+		if hs := lists[name]; len(hs) > 0 && hs[0].raw > 0 {
+			active = append(active, name)
+			if hs[0].score > 0 {
+				evident = append(evident, name)
+			}
+		}
+	}
+	if len(evident) > 0 {
+		active = evident
+	}
+	hybrid := len(active) > 1
 	n := 0
-	for _, hs := range lists {
-		n += len(hs)
+	for _, name := range active {
+		n += len(lists[name])
 	}
 	// The candidates by value in one slice, sorted in place: one
 	// allocation, not one per candidate and a copy (see finish on fresh
 	// pages).
 	byKey := make(map[key]int, n)
 	out := make([]fused, 0, n)
-	for _, name := range order {
+	for _, name := range active {
 		hs := lists[name]
 		ri := retriever(name)
-		if len(hs) == 0 || hs[0].raw <= 0 {
-			continue
-		}
 		w, top := 1.0, hs[0].raw
 		if hybrid && weight[name] > 0 {
 			w = weight[name]

@@ -299,7 +299,7 @@ func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, er
 		}
 		err = add("vector", hs, err)
 	case Symbol:
-		hs, err = v.symbols(q.Text, f, true)
+		hs, err = v.symbols(q.Text, f, true, true)
 		err = add("symbol", hs, err)
 	case Regex:
 		hs, err = v.regex(q.Text, f, q.K)
@@ -309,7 +309,7 @@ func (e *Engine) search(tx *store.Tx, q Query, qe *queryEmbedding) (Response, er
 		if err = add("text", hs, err); err != nil {
 			break
 		}
-		hs, err = v.symbols(q.Text, f, false)
+		hs, err = v.symbols(q.Text, f, false, len(lists["text"]) == 0)
 		if err = add("symbol", hs, err); err != nil {
 			break
 		}

@@ -11,12 +11,16 @@ import (
 	"github.com/dossierhq/dossier/store"
 )
 
-// Symbol scores: an exact name, a prefix of one, a fuzzy match.
+// Symbol scores: an exact name, a prefix of one, an abbreviation (a fuzzy
+// match; typos score as in typo.go). scoreFuzzy stands to DefaultMinScore
+// as 0.5 stood to the old 0.25: random letters are an abbreviation of some
+// name as often as before (2 of 300 random strings on the Python set, 0 on
+// five other indexes, symbol mode), where 0.5 would show 0-8 of them.
 const (
 	scoreExact  = 1.0
 	scoreFold   = 0.9
 	scorePrefix = 0.7
-	scoreFuzzy  = 0.5
+	scoreFuzzy  = 0.2
 	// ambiguous is how many definitions of one name make it noise in
 	// hybrid mode (String, Error, New ...).
 	ambiguous = 40
@@ -27,8 +31,10 @@ const (
 // symbols looks names up in the symbol map. In hybrid mode only words that
 // look like identifiers, and two or three adjacent words run together
 // ("is loopback" -> isloopback, is_loopback), are tried, exactly; symbol
-// mode adds prefixes and fuzzy matches.
-func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
+// mode adds prefixes and fuzzy matches. typos adds fuzzy matches of a
+// one-word query that names nothing exactly in hybrid mode too: hybrid
+// asks for them when the text found nothing, as for a typo of a name.
+func (v *view) symbols(q string, f filter, full, typos bool) ([]hit, error) {
 	words := identifiers(q)
 	var cands []string
 	if full {
@@ -111,8 +117,8 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 			return nil, err
 		}
 	}
-	if full && len(best) == 0 && len(words) > 0 {
-		if err := v.fuzzySymbols(words[len(words)-1], add); err != nil {
+	if len(best) == 0 && (full && len(words) > 0 || typos && len(words) == 1) {
+		if err := v.fuzzySymbols(words[len(words)-1], full, add); err != nil {
 			return nil, err
 		}
 	}
@@ -127,21 +133,23 @@ func (v *view) symbols(q string, f filter, full bool) ([]hit, error) {
 const fuzzyNames = 20
 
 // fuzzySymbols adds the names closest to w, when nothing matched exactly
-// or by prefix: by fzf-style subsequence matching (abbreviations) or as a
-// typo of the name (see typo.go), whichever scores higher.
-func (v *view) fuzzySymbols(w string, add func(store.Symbol, float64)) error {
+// or by prefix: as a typo of the name (see typo.go) or, with abbrev, by
+// fzf-style subsequence matching (an abbreviation), whichever scores
+// higher. Hybrid mode asks for typos only: four random letters are an
+// abbreviation of some long name (dwet of Deterministic scored 0.125), but
+// a typo of none.
+func (v *view) fuzzySymbols(w string, abbrev bool, add func(store.Symbol, float64)) error {
 	w = strings.ToLower(w)
 	names, err := v.namesHolding(w)
 	if err != nil {
 		return err
 	}
+	scores := make(map[string]float64, len(names))
 	// Absolute: against the score of a name that is w itself, so a few
 	// scattered letters in common score near 0 however good they are
 	// among what there is.
-	perfect := fuzzy.Find(w, []string{w})
-	scores := make(map[string]float64, len(names))
-	for _, m := range fuzzy.FindNoSort(w, names) {
-		if len(perfect) > 0 && perfect[0].Score > 0 {
+	if perfect := fuzzy.Find(w, []string{w}); abbrev && len(perfect) > 0 && perfect[0].Score > 0 {
+		for _, m := range fuzzy.FindNoSort(w, names) {
 			scores[m.Str] = scoreFuzzy * min(max(float64(m.Score)/float64(perfect[0].Score), 0), 1)
 		}
 	}

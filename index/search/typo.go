@@ -35,9 +35,10 @@ func typoCandidate(w, name string) bool {
 // typoScore scores name (lower-cased) as a typo of w (lower-cased): 0
 // unless w is within typoEdits of the name or of one of its prefixes, else
 // scorePrefix times the share of the matched length w gets right, times
-// the share of the name the prefix covers. A one-letter slip in a name
-// scores 0.56 for five letters and 0.63 for ten, a prefix of half the name
-// half of that.
+// the square of the share of the name the prefix covers. A one-letter slip
+// in a name scores 0.56 for five letters and 0.63 for ten; a prefix of
+// half the name a quarter of that, so that a short word a letter away from
+// the start of a long name (dwet, Deterministic) is no match.
 func typoScore(w, name string) float64 {
 	k := typoEdits(len(w))
 	if k == 0 || len(name) == 0 {
@@ -47,7 +48,8 @@ func typoScore(w, name string) float64 {
 	if d > k {
 		return 0
 	}
-	return scorePrefix * (1 - float64(d)/float64(max(len(w), at))) * float64(at) / float64(len(name))
+	cover := float64(at) / float64(len(name))
+	return scorePrefix * (1 - float64(d)/float64(max(len(w), at))) * cover * cover
 }
 
 // prefixDistance returns the least optimal-string-alignment distance from
