@@ -11,6 +11,15 @@
 // carry each chunk's metadata (Meta), so answering a query never decodes
 // the chunk records themselves.
 //
+// Ranking: each retriever's scores are absolute (relevance.go), hybrid
+// mode fuses them (fuse.go), and a reranker applies priors (results.go):
+// proximity, recency, and the document kind, which ranks the code that
+// implements a behaviour above its tests, prose and release notes unless
+// the query asks for those (intent.go). Results scoring below the query's
+// threshold (DefaultMinScore, calibrated so that real queries keep their
+// best candidates and random strings get none) are left out. Symbol
+// lookup finds exact names, prefixes, abbreviations and typos (typo.go).
+//
 // # Search
 //
 // Terms are code-aware (`index/terms`): identifiers split at camelCase, snake_case and
