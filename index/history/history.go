@@ -536,20 +536,32 @@ func saveState(dir string, s *state) error {
 // writeAtomic writes data under a temporary name and renames it into
 // place, so a reader (or an interrupted run) never sees half a file.
 func writeAtomic(path string, data []byte) error {
+	_, err := writeFile(path, data, true)
+	return err
+}
+
+// writeFile is writeAtomic, with the new file synced or not (render's
+// files are synced all at once before the state names them); it reports
+// whether it wrote (false: the file already held data).
+func writeFile(path string, data []byte, sync bool) (bool, error) {
 	if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, data) {
-		return nil
+		return false, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("history: %w", err)
+		return false, fmt.Errorf("history: %w", err)
 	}
-	t, err := fsafe.WriteTemp(path, data, 0o644)
+	write := fsafe.WriteTempUnsynced
+	if sync {
+		write = fsafe.WriteTemp
+	}
+	t, err := write(path, data, 0o644)
 	if err == nil {
 		err = t.Rename(path)
 	}
 	if err != nil {
-		return fmt.Errorf("history: write %s: %w", path, err)
+		return false, fmt.Errorf("history: write %s: %w", path, err)
 	}
-	return nil
+	return true, nil
 }
 
 // sweep removes the temporary files that a killed sync left anywhere

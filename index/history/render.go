@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dossierhq/dossier/store/fsafe"
 )
 
 // File is the history file of a source path, relative to the root: the
@@ -82,7 +84,9 @@ func SourceOf(rel string, text []byte) (string, bool) {
 // indexer decides which it reads): a file away while its history was
 // read has it once it is back, as after a fresh read. A file that cannot
 // be written or removed is left for the next sync (failed, with why),
-// never a reason to stop. It returns the files written and removed.
+// never a reason to stop. The files are written unsynced and synced at
+// once at the end (fsafe.SyncFiles), before Sync saves the state and the
+// mark that vouch for them. It returns the files written and removed.
 func render(root, dir string, s *state, changed map[string]bool, all bool) (written, removed int, failed map[string]error, err error) {
 	paths := changed
 	if all {
@@ -91,6 +95,7 @@ func render(root, dir string, s *state, changed map[string]bool, all bool) (writ
 			paths[p] = true
 		}
 	}
+	var unsynced []string
 	fail := func(p string, err error) {
 		if failed == nil {
 			failed = map[string]error{}
@@ -111,11 +116,19 @@ func render(root, dir string, s *state, changed map[string]bool, all bool) (writ
 			}
 			continue
 		}
-		if err := writeAtomic(dst, []byte(renderFile(p, list, s.Commits))); err != nil {
+		wrote, err := writeFile(dst, []byte(renderFile(p, list, s.Commits)), false)
+		if err != nil {
 			fail(p, err)
 			continue
 		}
 		written++
+		if wrote {
+			unsynced = append(unsynced, dst)
+		}
+	}
+	// Synced all at once, before the state and the mark that name them.
+	if err := fsafe.SyncFiles(dir, unsynced); err != nil {
+		return written, removed, failed, fmt.Errorf("history: %w", err)
 	}
 	if !all {
 		return written, removed, failed, nil

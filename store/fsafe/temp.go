@@ -65,11 +65,22 @@ func tempBase(name string) string {
 
 // WriteTemp is CreateTemp with data written and synced.
 func WriteTemp(path string, data []byte, perm fs.FileMode) (*Temp, error) {
+	return writeTemp(path, data, perm, true)
+}
+
+// WriteTempUnsynced is CreateTemp with data written but not synced: for
+// many files made durable at once by SyncFiles, before anything that
+// says they are there is written.
+func WriteTempUnsynced(path string, data []byte, perm fs.FileMode) (*Temp, error) {
+	return writeTemp(path, data, perm, false)
+}
+
+func writeTemp(path string, data []byte, perm fs.FileMode, sync bool) (*Temp, error) {
 	t, err := CreateTemp(path, perm)
 	if err != nil {
 		return nil, err
 	}
-	if _, err = t.f.Write(data); err == nil {
+	if _, err = t.f.Write(data); err == nil && sync {
 		err = t.f.Sync()
 	}
 	if err != nil {

@@ -90,3 +90,34 @@ func TestTempOfALongName(t *testing.T) {
 		t.Errorf("Sweep = %q, want the dead writer's temporary file", got)
 	}
 }
+
+func TestSyncFilesAfterUnsyncedWrites(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"a.md", "b.md"} {
+		p := filepath.Join(dir, name)
+		tmp, err := WriteTempUnsynced(p, []byte(name), 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tmp.Rename(p); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	if err := SyncFiles(dir, paths); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err != nil || string(data) != filepath.Base(p) {
+			t.Errorf("%s: %q, %v", p, data, err)
+		}
+	}
+	if left := Sweep(dir); len(left) != 0 {
+		t.Errorf("temporary files left: %q", left)
+	}
+	gone := filepath.Join(dir, "gone")
+	if err := SyncFiles(gone, []string{filepath.Join(gone, "x")}); err == nil || !strings.Contains(err.Error(), gone) {
+		t.Errorf("SyncFiles of a missing directory: %v, want an error naming it", err)
+	}
+}
