@@ -114,6 +114,9 @@ func (ix *Indexer) answersMark() string {
 // walk, so seen holds the workspace's files and read those the run
 // reads (new or changed). See walkHistory.
 func (ix *Indexer) walkDossier(ctx context.Context, old map[string]store.File, seen, read map[string]bool, visit func(discover.Candidate) error) error {
+	if ix.historyDone != nil {
+		<-ix.historyDone // history and its files are the sync's until then
+	}
 	if err := ix.walkHistory(ctx, old, seen, read, visit); err != nil {
 		return err
 	}

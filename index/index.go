@@ -3,6 +3,11 @@
 // builds chunks, symbols, imports and test links, and writes them to the
 // store in batches, each batch atomic, so an interrupted run leaves a
 // consistent index that the next run completes.
+//
+// A run syncs the git history (package history) while its workers process
+// the tree; the history files are offered to them once the sync is over,
+// after the tree's own files, and the run ends only after both, so no
+// search ever sees a half-written history.
 package index
 
 import (
@@ -10,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -101,7 +107,11 @@ type Indexer struct {
 	// last finished run's Summary.HistoryMark.
 	history         history.Result
 	prevHistoryMark string
-	runCtx          context.Context
+	// historyDone is closed once this run's history sync is over: it runs
+	// beside the walk of the tree, and walkDossier waits for it before it
+	// reads history or its files (nil: no sync runs alongside).
+	historyDone chan struct{}
+	runCtx      context.Context
 	// noQuick keeps Run from the quick path while that path runs.
 	noQuick bool
 	// link: the workspace reads a shared snapshot and the indexer keeps
@@ -218,7 +228,19 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	ix.repo = repoInfo(ix.root)
 	sum.Repo = ix.repo
 	ix.detectors = newDetectors(ix.root)
-	ix.syncHistory(ctx, &sum)
+	// The history sync (git log, the files under history.Dir) is one
+	// goroutine and git: it runs while the workers process the tree, not
+	// before (on GOROOT/src a core idle for seconds otherwise). Its part
+	// of the summary is its own until it is over; run never returns while
+	// it writes.
+	hsum := Summary{Notes: map[string]int{}}
+	done := make(chan struct{})
+	ix.historyDone = done
+	go func() {
+		defer close(done)
+		ix.syncHistory(ctx, &hsum)
+	}()
+	defer func() { <-done }()
 	sum.AnswersMark = ix.answersMark() // before the walk: an answer written during it shows next time
 
 	old, rebuilt, current, base, err := ix.loadFiles()
@@ -250,6 +272,10 @@ func (ix *Indexer) run(ctx context.Context) (Summary, error) {
 	skips := discover.NewSkips(ix.opts.Verbose)
 	w := &batchWriter{ix: ix, ctx: ctx, sum: &sum, skips: skips, totals: base, tree: discover.NewTree()}
 	seen, err := ix.processAll(ctx, old, w)
+	<-done
+	sum.HistoryMark = hsum.HistoryMark
+	sum.Errors = append(hsum.Errors, sum.Errors...)
+	maps.Copy(sum.Notes, hsum.Notes)
 	if err != nil {
 		return sum, err
 	}
