@@ -23,7 +23,9 @@ package store
 // operators, every overload of an interface method, C/C++ types declared
 // in a class, C++ friend functions and brace-less `extern "C"` functions:
 // a file indexed before has other chunks and symbols.
-const SchemaVersion = 15
+// 16: maprefs, each file's repo map record (definitions and the
+// references index/xref reads), and meta's mapdigest over them.
+const SchemaVersion = 16
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
 // parts of composite keys so prefix scans stay exact. The values of chunks,
@@ -89,13 +91,18 @@ var (
 	// the file (JSON, index/laravel.Facts): routes, models, migrations,
 	// controllers. The application graph is joined from these per query.
 	bucketFramework = []byte("framework")
+	// maprefs: relative path -> the file's repo map record (its
+	// definitions and references, encoded by index/repomap): the repo
+	// map's graph is joined from these, so a changed file changes its
+	// own edges only.
+	bucketMapRefs = []byte("maprefs")
 )
 
 var allBuckets = [][]byte{
 	bucketMeta, bucketFiles, bucketFileStat, bucketChunks, bucketPathIDs, bucketBlobs,
 	bucketSymbols, bucketSymNames, bucketImports, bucketTestLinks, bucketSearch, bucketVectors,
 	bucketPostingsA, bucketSnapshotA, bucketPostingsB, bucketSnapshotB,
-	bucketDirty, bucketEmbCache, bucketFramework,
+	bucketDirty, bucketEmbCache, bucketFramework, bucketMapRefs,
 }
 
 // retiredBuckets are buckets of older schemas: rebuilding an older index
@@ -126,6 +133,11 @@ var (
 	// under way), and the next one completes it. Put and DeleteFile set
 	// it, SetSummary removes it.
 	metaUnfinished = []byte("unfinished")
+	// metaMapDigest is the XOR of sha256(path \x00 record) over maprefs
+	// (32 bytes), kept by Put and DeleteFile: it changes exactly when a
+	// file's repo map record does, so a map knows it is current without
+	// reading the graph.
+	metaMapDigest = []byte("mapdigest")
 )
 
 // snapMeta is the key of the search snapshot's header inside a snapshot
