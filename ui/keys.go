@@ -23,6 +23,9 @@ type KeyMap struct {
 	Tree, TreeOpen, TreeClose, TreeAdd key.Binding
 	// Overlays and the command line.
 	Accept, Cancel, Mark, Band, Complete, HistoryUp, HistoryDown key.Binding
+	// The dialog of an add that asks first: Yes adds, No (or Cancel)
+	// does not.
+	Yes, No key.Binding
 }
 
 // DefaultKeyMap picks what a vim or lazygit user would guess.
@@ -79,6 +82,9 @@ func DefaultKeyMap() KeyMap {
 		Complete:    b([]string{"tab"}, "tab", "complete"),
 		HistoryUp:   b([]string{"up"}, "↑", "history"),
 		HistoryDown: b([]string{"down"}, "↓", "history"),
+
+		Yes: b([]string{"y", "Y"}, "y", "add them"),
+		No:  b([]string{"n", "N"}, "n", "do not add"),
 	}
 }
 
@@ -92,7 +98,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 		{k.Toggle, k.Pin, k.RankUp, k.RankDown, k.Remove, k.Undo, k.Redo, k.Focus, k.Edit},
-		{k.Search, k.Tree, k.TreeOpen, k.TreeClose, k.TreeAdd, k.Command, k.NextPane, k.Assembled, k.Format, k.Copy, k.Export, k.Reload, k.Help, k.Quit},
+		{k.Search, k.Tree, k.TreeOpen, k.TreeClose, k.TreeAdd, k.Yes, k.No, k.Command, k.NextPane, k.Assembled, k.Format, k.Copy, k.Export, k.Reload, k.Help, k.Quit},
 		{k.Send, k.Answer, k.PrevTurn, k.NextTurn, k.FollowUp, k.AddRef, k.CopyAnswer, k.StopSend},
 	}
 }

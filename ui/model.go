@@ -32,6 +32,8 @@ const (
 	focusSearch
 	focusAssembled
 	focusTree
+	// focusConfirm is the dialog of an add that asks first (confirm.go).
+	focusConfirm
 )
 
 // Options configure a workbench.
@@ -89,6 +91,8 @@ type Model struct {
 	search searchOverlay
 	ans    answerPane
 	tree   treePane
+	// ask is the add waiting for a yes or no (confirm.go), nil when none.
+	ask *confirmAsk
 
 	status    string
 	statusErr bool
@@ -283,6 +287,9 @@ func (m Model) handleExec(msg execMsg) (tea.Model, tea.Cmd) {
 	m.busy = max(0, m.busy-1)
 	next, dropped := m.finish(msg)
 	cmd := tea.Batch(m.takeSnapshot(msg.snap), next)
+	if m.asks(msg) {
+		return m, cmd
+	}
 	if msg.err != nil {
 		m.status, m.statusErr = firstLine(msg.err.Error()), true
 		if dropped > 0 {
@@ -374,6 +381,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.updateSearch(msg)
 	case focusTree:
 		return m.treeKey(msg)
+	case focusConfirm:
+		return m.confirmKey(msg)
 	}
 	if m.showHelp {
 		m.showHelp = false

@@ -45,6 +45,8 @@ func (m Model) View() (out string) {
 		body = m.searchView(m.width, m.bodyHeight())
 	case m.focus == focusTree:
 		body = m.treeBody(m.bodyHeight())
+	case m.focus == focusConfirm:
+		body = m.confirmView(m.width, m.bodyHeight())
 	case m.ans.open:
 		body = m.answerView(m.width, m.bodyHeight())
 	default:
