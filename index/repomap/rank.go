@@ -71,10 +71,13 @@ type mention struct {
 // weighs tenfold; and a name most files refer to weighs by its rarity.
 func NewGraph(files map[string]*File) *Graph {
 	g := &Graph{index: map[string]int{}}
-	for p := range files {
+	ndefs := 0
+	for p, f := range files {
 		g.Files = append(g.Files, p)
+		ndefs += len(f.Defs)
 	}
 	slices.Sort(g.Files)
+	g.Defs = make([]Def, 0, ndefs)
 	for i, p := range g.Files {
 		g.index[p] = i
 		for _, d := range files[p].Defs {

@@ -1,11 +1,13 @@
 package repomap
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/dossierhq/dossier/index/xref"
 )
@@ -135,12 +137,13 @@ func appendString(b []byte, s string) []byte {
 var errRecord = errors.New("malformed repo map record")
 
 // Decode reads a record Encode wrote; path fills in the definitions'
-// Path. Strings are copied out of b.
+// Path. b is copied once, and the strings share that copy (a graph of a
+// large tree reads hundreds of thousands of them).
 func Decode(path string, b []byte) (*File, error) {
 	if len(b) == 0 || b[0] != recordVersion {
 		return nil, fmt.Errorf("%s: %w (version %v): run `dossier index` again", path, errRecord, b[:min(len(b), 1)])
 	}
-	r := reader{b: b[1:]}
+	r := reader{b: bytes.Clone(b[1:])}
 	f := &File{}
 	n := r.count()
 	for i := 0; i < n && r.err == nil; i++ {
@@ -199,7 +202,11 @@ func (r *reader) string() string {
 	if r.err != nil {
 		return ""
 	}
-	s := string(r.b[:n])
+	if n == 0 {
+		return ""
+	}
+	// r.b is Decode's own copy, never written again.
+	s := unsafe.String(&r.b[0], n)
 	r.b = r.b[n:]
 	return s
 }

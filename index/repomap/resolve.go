@@ -9,43 +9,52 @@ import (
 // resolver turns a file's reference (a name and its scope) into a target:
 // the name and the files whose definitions of it the reference may mean.
 // Targets are shared: every file of a package referring to url.Parse
-// reaches the same one.
+// reaches the same one, and each is resolved once.
 type resolver struct {
 	g            *Graph
 	nameDefiners [][]int32
-	// dirOf[i] is file i's directory; byDir and byStem list the files
-	// of a directory and of a path without its extension, and dirsByBase
-	// and stemsByBase those keys by their last element, to find the ones
-	// a spec ends as.
-	dirOf         []string
+	// dirID[i] is file i's directory, numbered; byDir and byStem list the
+	// files of a directory and of a path without its extension, and
+	// dirsByBase and stemsByBase those keys by their last element, to
+	// find the ones a spec ends as.
+	dirID         []int32
 	byDir, byStem map[string][]int32
 	dirsByBase    map[string][]string
 	stemsByBase   map[string][]string
-	// specFiles caches the files a normalised spec names (sorted).
-	specFiles map[string][]int32
+	// specs numbers the normalised specs, specFiles[n] the files spec n
+	// names (sorted); plain caches a spec as written that does not
+	// depend on the referring file.
+	specs     map[string]int32
+	specFiles [][]int32
+	plain     map[string]int32
 	targets   map[targetKey]int32
 	definers  [][]int32
 	tName     []int32
 }
 
-// targetKey names a target: the name, and how its definers were narrowed
-// (scope "" for every definer, "dir:" for a directory, "spec:" for an
-// import's files).
+// targetKey names a target: the name, and how its definers were narrowed:
+// not at all (kind 0), to directory id (1), to spec id's files (2).
 type targetKey struct {
-	name  int32
-	scope string
+	name int32
+	kind uint8
+	id   int32
 }
 
 func newResolver(g *Graph, nameDefiners [][]int32) *resolver {
-	r := &resolver{g: g, nameDefiners: nameDefiners, dirOf: make([]string, len(g.Files)),
+	r := &resolver{g: g, nameDefiners: nameDefiners, dirID: make([]int32, len(g.Files)),
 		byDir: map[string][]int32{}, byStem: map[string][]int32{}, dirsByBase: map[string][]string{},
-		stemsByBase: map[string][]string{}, specFiles: map[string][]int32{}, targets: map[targetKey]int32{}}
+		stemsByBase: map[string][]string{}, specs: map[string]int32{}, plain: map[string]int32{},
+		targets: map[targetKey]int32{}}
+	dirs := map[string]int32{}
 	for i, p := range g.Files {
 		dir := path.Dir(p)
-		r.dirOf[i] = dir
-		if len(r.byDir[dir]) == 0 {
+		id, ok := dirs[dir]
+		if !ok {
+			id = int32(len(dirs))
+			dirs[dir] = id
 			r.dirsByBase[path.Base(dir)] = append(r.dirsByBase[path.Base(dir)], dir)
 		}
+		r.dirID[i] = id
 		r.byDir[dir] = append(r.byDir[dir], int32(i))
 		stem := strings.TrimSuffix(p, path.Ext(p))
 		if len(r.byStem[stem]) == 0 {
@@ -61,29 +70,43 @@ func newResolver(g *Graph, nameDefiners [][]int32) *resolver {
 func (r *resolver) target(from, name int32, scope string) int32 {
 	all := r.nameDefiners[name]
 	switch scope {
-	case "", Unknown:
-		if scope == "" {
-			dir := r.dirOf[from]
-			if local := r.narrow(all, func(f int32) bool { return r.dirOf[f] == dir }); len(local) > 0 {
-				return r.intern(targetKey{name, "dir:" + dir}, local)
+	case Unknown:
+		return r.intern(targetKey{name: name}, func() []int32 { return all })
+	case "":
+		dir := r.dirID[from]
+		return r.intern(targetKey{name, 1, dir}, func() []int32 {
+			if local := r.narrow(all, func(f int32) bool { return r.dirID[f] == dir }); len(local) > 0 {
+				return local
 			}
-		}
-		return r.intern(targetKey{name, ""}, all)
+			return all
+		})
 	}
-	spec := specPath(r.g.Files[from], scope)
-	files, ok := r.specFiles[spec]
-	if !ok {
-		files = r.filesOf(spec)
-		r.specFiles[spec] = files
-	}
+	spec := r.spec(from, scope)
+	files := r.specFiles[spec]
 	if len(files) == 0 {
 		return -1
 	}
-	in := r.narrow(all, func(f int32) bool { _, found := slices.BinarySearch(files, f); return found })
-	if len(in) == 0 {
-		return -1
+	return r.intern(targetKey{name, 2, spec}, func() []int32 {
+		return r.narrow(all, func(f int32) bool { _, found := slices.BinarySearch(files, f); return found })
+	})
+}
+
+// spec numbers the spec file from imports as written.
+func (r *resolver) spec(from int32, written string) int32 {
+	if id, ok := r.plain[written]; ok {
+		return id
 	}
-	return r.intern(targetKey{name, "spec:" + spec}, in)
+	s := specPath(r.g.Files[from], written)
+	id, ok := r.specs[s]
+	if !ok {
+		id = int32(len(r.specFiles))
+		r.specs[s] = id
+		r.specFiles = append(r.specFiles, r.filesOf(s))
+	}
+	if !strings.HasPrefix(strings.Trim(written, "\"'<>` "), ".") {
+		r.plain[written] = id
+	}
+	return id
 }
 
 // narrow is the definers keep accepts: all itself when it accepts every
@@ -110,14 +133,20 @@ func (r *resolver) narrow(all []int32, keep func(int32) bool) []int32 {
 	return out
 }
 
-func (r *resolver) intern(k targetKey, definers []int32) int32 {
+// intern returns k's target, made from definers() the first time; a
+// target with no definers is -1.
+func (r *resolver) intern(k targetKey, definers func() []int32) int32 {
 	if t, ok := r.targets[k]; ok {
 		return t
 	}
-	t := int32(len(r.definers))
+	ds := definers()
+	t := int32(-1)
+	if len(ds) > 0 {
+		t = int32(len(r.definers))
+		r.definers = append(r.definers, ds)
+		r.tName = append(r.tName, k.name)
+	}
 	r.targets[k] = t
-	r.definers = append(r.definers, definers)
-	r.tName = append(r.tName, k.name)
 	return t
 }
 
