@@ -271,6 +271,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateSearch(msg)
 	case treeMsg:
 		return m.takeTree(msg)
+	case treeCountMsg:
+		return m.takeCounts(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
 	case editReadyMsg, editedMsg, editTextMsg, sendReadyMsg, streamMsg, streamDoneMsg, turnsMsg, renderedMsg, refsMsg, copiedMsg:

@@ -44,6 +44,8 @@ type treePane struct {
 	cursor, top int
 	// confirm is the folder whose add waits for the add key again.
 	confirm int32
+	// encoding is the tokenizer the tree's exact counts are taken with.
+	encoding string
 }
 
 type treeMsg struct {
@@ -119,7 +121,8 @@ func (m Model) takeTree(msg treeMsg) (tea.Model, tea.Cmd) {
 		p.flt = p.t.filter(q, nil)
 	}
 	p.layout(sel)
-	return m, nil
+	p.encoding = m.snap.Encoding
+	return m, countTreeCmd(p.t, 0, m.opts.Root, p.encoding)
 }
 
 // selectedPath is the path of the selected row, "" for none.

@@ -99,7 +99,7 @@ func hasLine(lines []string, prefix, suffix string) bool {
 
 // TestTreeShowsTheIndexedFiles: t opens the tree on the index's file
 // list, folders first and closed, each with its files and tokens
-// (estimated, bytes/4), what the flow holds marked; → opens a folder,
+// (counted once the background count is done), what the flow holds marked; → opens a folder,
 // ← closes it; esc closes the pane.
 func TestTreeShowsTheIndexedFiles(t *testing.T) {
 	m, _ := treeModel(t)
@@ -109,23 +109,23 @@ func TestTreeShowsTheIndexedFiles(t *testing.T) {
 	}
 	lines := treeLines(m)
 	view := m.View()
-	for _, want := range []string{"Files · 11 indexed · ~tokens: estimate (bytes/4)"} {
+	for _, want := range []string{"Files · 11 indexed · tokens o200k_base"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}
 	}
 	// docs, parser, render, util: the flow holds a file of the first three.
-	if !hasLine(lines, "▸ "+markPart+" parser/", "1 in flow · 2 files ~"+shortCount(100+estimateTokens(int64(len(parseGo))))) {
+	if !hasLine(lines, "▸ "+markPart+" parser/", "1 in flow · 2 files "+shortCount(exactTokens(t, m, "parser/lex.go", "parser/parse.go"))) {
 		t.Errorf("parser/ row wrong:\n%s", strings.Join(lines, "\n"))
 	}
-	if !hasLine(lines, "▸   util/", "7 files ~70") {
+	if !hasLine(lines, "▸   util/", "7 files "+shortCount(exactTokens(t, m, "util/u0.go")*7)) {
 		t.Errorf("util/ row wrong:\n%s", strings.Join(lines, "\n"))
 	}
 	// parser is the second row: open it.
 	m = key1(t, m, tea.KeyDown)
 	m = key1(t, m, tea.KeyRight)
 	lines = treeLines(m)
-	if !hasLine(lines, "▾ "+markPart+" parser/", "") || !hasLine(lines, markIn+" parse.go", "") || !hasLine(lines, "lex.go", "~100") {
+	if !hasLine(lines, "▾ "+markPart+" parser/", "") || !hasLine(lines, markIn+" parse.go", "") || !hasLine(lines, "lex.go", " "+shortCount(exactTokens(t, m, "parser/lex.go"))) {
 		t.Errorf("parser/ did not open with its files marked:\n%s", strings.Join(lines, "\n"))
 	}
 	m = key1(t, m, tea.KeyDown) // lex.go
@@ -148,7 +148,7 @@ func TestTreeFilterAndAdd(t *testing.T) {
 	m = keys(t, m, "t")
 	m = typeText(t, m, "plex")
 	lines := treeLines(m)
-	if hasLine(lines, "", "util/") || hasLine(lines, "▾", "render/") || !hasLine(lines, "▾ "+markPart+" parser/", "1 in flow · 1 match ~100") {
+	if hasLine(lines, "", "util/") || hasLine(lines, "▾", "render/") || !hasLine(lines, "▾ "+markPart+" parser/", "1 in flow · 1 match "+shortCount(exactTokens(t, m, "parser/lex.go"))) {
 		t.Fatalf("filter plex shows wrong rows:\n%s", strings.Join(lines, "\n"))
 	}
 	if id, _ := m.tree.selectedID(); m.tree.t.nodes[id].path != "parser/lex.go" {
@@ -185,7 +185,7 @@ func TestTreeFolderAddAsks(t *testing.T) {
 		m = key1(t, m, tea.KeyDown) // util/
 	}
 	m = ctrlA(m)
-	if !strings.HasPrefix(m.status, "add 7 files of util/ as 7 parts, ~70 tokens (estimate), the flow at ") || len(m.snap.Rows) != before {
+	if want := fmt.Sprintf("add 7 files of util/ as 7 parts, %d tokens, the flow at ", exactTokens(t, m, "util/u0.go")*7); !strings.HasPrefix(m.status, want) || len(m.snap.Rows) != before {
 		t.Fatalf("folder add did not ask: %q, %d rows", m.status, len(m.snap.Rows))
 	}
 	m = key1(t, m, tea.KeyUp)
@@ -198,7 +198,7 @@ func TestTreeFolderAddAsks(t *testing.T) {
 	if len(m.snap.Rows) != before+7 {
 		t.Fatalf("second ctrl+a added %d parts, want 7 (status %q)", len(m.snap.Rows)-before, m.status)
 	}
-	if !hasLine(treeLines(m), "▸ "+markPart+" util/", "7 in flow · 7 files ~70") {
+	if !hasLine(treeLines(m), "▸ "+markPart+" util/", "7 in flow · 7 files "+shortCount(exactTokens(t, m, "util/u0.go")*7)) {
 		t.Errorf("util/ not marked:\n%s", strings.Join(treeLines(m), "\n"))
 	}
 	m = ctrlA(m)
@@ -321,7 +321,7 @@ func TestTreeBeforeTheIndex(t *testing.T) {
 	}
 	ready.Store(true)
 	m = send(t, m, indexReport(indexMsg{kind: indexReady}))
-	if !hasLine(treeLines(m), "main.go", "~4") {
+	if !hasLine(treeLines(m), "main.go", " "+shortCount(exactTokens(t, m, "main.go"))) {
 		t.Errorf("the tree did not fill in once the index was ready:\n%s", m.View())
 	}
 }

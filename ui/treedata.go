@@ -21,6 +21,8 @@ type fileTree struct {
 	files []int32
 	paths []string
 	gen   int // Model.indexGen when it was read
+	// counted is how many files have exact counts.
+	counted int
 }
 
 // treeNode is a folder or a file. Tokens and files are the sums over a
@@ -32,6 +34,9 @@ type treeNode struct {
 	dir        bool
 	tokens     int
 	files      int
+	// exact counts the files under the node (itself, for a file) whose
+	// tokens are counted, not estimated (treecount.go).
+	exact int
 	kids       []int32
 }
 

@@ -50,9 +50,9 @@ func (m Model) treeView(w, h int) string {
 		b.WriteString(st.Help.Render("reading the index's file list…") + "\n")
 		return m.pane(title, b.String(), w, h, true)
 	}
-	title = fmt.Sprintf("Files · %d indexed · ~tokens: estimate (bytes/4)", len(p.t.files))
+	title = fmt.Sprintf("Files · %d indexed · %s", len(p.t.files), p.tokensNote())
 	if p.flt != nil {
-		title = fmt.Sprintf("Files · %d of %d match · ~tokens: estimate (bytes/4)", len(p.flt.cands), len(p.t.files))
+		title = fmt.Sprintf("Files · %d of %d match · %s", len(p.flt.cands), len(p.t.files), p.tokensNote())
 	}
 	if m.indexing != "" {
 		hint = "the index is still being built: these are the files indexed so far · " + hint
@@ -82,7 +82,10 @@ func (m Model) treeRow(id int32, selected bool, w int) string {
 	if p.flt != nil {
 		tokens, files = p.flt.sums[id], p.flt.count[id]
 	}
-	right := "~" + shortCount(tokens)
+	right := shortCount(tokens)
+	if n.exact < n.files {
+		right = "~" + right // an estimate under it yet
+	}
 	if n.dir {
 		arrow, name = "▸ ", name+"/"
 		if p.expanded(id) {
@@ -179,7 +182,7 @@ func (m Model) addFromTree(confirm int32) (tea.Model, tea.Cmd) {
 	}
 	n := p.t.nodes[id]
 	var todo []string
-	held, tokens := 0, 0
+	held, tokens, estimated := 0, 0, false
 	for _, f := range p.t.under(id, p.flt) {
 		path := p.t.nodes[f].path
 		if _, _, in := m.snap.Coverage.Held(path, 0, 0); in {
@@ -188,6 +191,7 @@ func (m Model) addFromTree(confirm int32) (tea.Model, tea.Cmd) {
 		}
 		todo = append(todo, path)
 		tokens += p.t.nodes[f].tokens
+		estimated = estimated || p.t.nodes[f].exact == 0
 	}
 	what := termsafe.Line(n.path)
 	if n.dir {
@@ -205,8 +209,12 @@ func (m Model) addFromTree(confirm int32) (tea.Model, tea.Cmd) {
 		return m, nil
 	case len(todo) > treeConfirmOver && confirm != id:
 		p.confirm = id
-		m.status, m.statusErr = fmt.Sprintf("add %d files of %s as %d parts, ~%d tokens (estimate), the flow at %d of %d: %s again to add, any other key cancels",
-			len(todo), what, len(todo), tokens, m.snap.Tokens, m.snap.Budget, m.keys.TreeAdd.Help().Key), false
+		count := fmt.Sprintf("%d tokens", tokens)
+		if estimated {
+			count = "~" + count + " (estimate)"
+		}
+		m.status, m.statusErr = fmt.Sprintf("add %d files of %s as %d parts, %s, the flow at %d of %d: %s again to add, any other key cancels",
+			len(todo), what, len(todo), count, m.snap.Tokens, m.snap.Budget, m.keys.TreeAdd.Help().Key), false
 		return m, nil
 	}
 	cmds := make([]tea.Cmd, 0, len(todo))
@@ -221,4 +229,16 @@ func (m Model) addFromTree(confirm int32) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, tea.Batch(cmds...) // queued: they run one after another
+}
+
+// tokensNote says how the rows' tokens were taken: estimates, counted
+// with the budget's tokenizer, or some of each while counting goes on.
+func (p *treePane) tokensNote() string {
+	switch {
+	case p.t.counted == 0:
+		return "~tokens: estimate (bytes/4)"
+	case p.t.counted < len(p.t.files):
+		return fmt.Sprintf("tokens %s: %d of %d counted, ~ estimates", p.encoding, p.t.counted, len(p.t.files))
+	}
+	return "tokens " + p.encoding
 }

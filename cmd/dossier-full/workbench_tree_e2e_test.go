@@ -46,26 +46,29 @@ func TestWorkbenchE2EFileTree(t *testing.T) {
 	})
 	tm.keys("t")
 	scr := tm.waitFor("the tree, alpha/ marked as in the flow", 0, func(s *screen) bool {
-		return strings.Contains(s.text, "Files · 5 indexed · ~tokens: estimate (bytes/4)") &&
-			treeRow(s, "◐", "alpha/", "1 in flow · 1 file ~") && treeRow(s, " ", "bravo/", "2 files ~")
+		return strings.Contains(s.text, "Files · 5 indexed · ") &&
+			treeRow(s, "◐", "alpha/", "1 in flow · 1 file ") && treeRow(s, " ", "bravo/", "2 files ")
+	})
+	tm.waitFor("the tokens counted with the budget's tokenizer", 0, func(s *screen) bool {
+		return strings.Contains(s.text, "Files · 5 indexed · tokens o200k_base") && treeRow(s, " ", "bravo/", "2 files ")
 	})
 	if strings.Contains(scr.text, "build/") {
 		t.Errorf("the gitignored build/ is in the tree:\n%s", scr)
 	}
 	tm.literal("brgo")
 	tm.waitFor("the filter's matches only", 0, func(s *screen) bool {
-		return strings.Contains(s.text, "Files · 2 of 5 match") && treeRow(s, " ", "bravo.go", "~") &&
+		return strings.Contains(s.text, "Files · 2 of 5 match") && treeRow(s, " ", "bravo.go", "") &&
 			!strings.Contains(s.text, "alpha/") && !strings.Contains(s.text, "charlie/")
 	})
 	tm.keys("Enter")
 	tm.waitFor("bravo.go added and marked", 0, func(s *screen) bool {
-		return partID(evDir, "bravo_go") != "" && treeRow(s, "●", "bravo.go", "~") &&
-			treeRow(s, "◐", "bravo/", "1 in flow · 2 matches ~")
+		return partID(evDir, "bravo_go") != "" && treeRow(s, "●", "bravo.go", "") &&
+			treeRow(s, "◐", "bravo/", "1 in flow · 2 matches ")
 	})
 	// Two escapes sent together read as one alt+esc: one at a time.
 	tm.keys("Escape")
 	tm.waitFor("esc clearing the filter", 0, func(s *screen) bool {
-		return strings.Contains(s.text, "Files · 5 indexed") && treeRow(s, "◐", "bravo/", "1 in flow · 2 files ~")
+		return strings.Contains(s.text, "Files · 5 indexed") && treeRow(s, "◐", "bravo/", "1 in flow · 2 files ")
 	})
 	tm.keys("Escape")
 	tm.waitFor("esc closing the tree", 0, func(s *screen) bool { return !strings.Contains(s.text, "Files · ") })
