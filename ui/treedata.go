@@ -37,7 +37,7 @@ type treeNode struct {
 	// exact counts the files under the node (itself, for a file) whose
 	// tokens are counted, not estimated (treecount.go).
 	exact int
-	kids       []int32
+	kids  []int32
 }
 
 // estimateTokens is the tokens of a file of size bytes as dossier's
