@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -95,4 +96,38 @@ func BenchmarkTreeKey(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkTreeCount is the exact count in the background: "batch" is one
+// command counting countBatch files with the budget's tokenizer (off the
+// Update loop), "fold" is Update taking its answer (what the count costs
+// the loop that draws frames and reads keys).
+func BenchmarkTreeCount(b *testing.B) {
+	m := treeBenchModel(b).treeOpened(b)
+	m.tree.encoding = "o200k_base"
+	b.Run("batch", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			from := i * countBatch % len(m.tree.t.paths)
+			_ = countTreeCmd(m.tree.t, from, m.opts.Root, m.tree.encoding)()
+		}
+	})
+	msg := countTreeCmd(m.tree.t, 0, m.opts.Root, m.tree.encoding)().(treeCountMsg)
+	b.Run("fold", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			cur := m
+			cur.tree.t = cloneTree(m.tree.t)
+			msg.t = cur.tree.t
+			b.StartTimer()
+			next, _ := cur.Update(msg)
+			_ = next.(Model).View()
+		}
+	})
+}
+
+// cloneTree copies t's nodes, so each fold starts from estimates.
+func cloneTree(t *fileTree) *fileTree {
+	c := *t
+	c.nodes = slices.Clone(t.nodes)
+	return &c
 }
