@@ -83,8 +83,8 @@ func DefaultKeyMap() KeyMap {
 		HistoryUp:   b([]string{"up"}, "↑", "history"),
 		HistoryDown: b([]string{"down"}, "↓", "history"),
 
-		Yes: b([]string{"y", "Y"}, "y", "add them"),
-		No:  b([]string{"n", "N"}, "n", "do not add"),
+		Yes: b([]string{"y", "Y"}, "y", "asked: add them"),
+		No:  b([]string{"n", "N"}, "n", "asked: do not add"),
 	}
 }
 
