@@ -3,6 +3,7 @@ package index
 import (
 	"github.com/dossierhq/dossier/index/describe"
 	"github.com/dossierhq/dossier/index/repomap"
+	"github.com/dossierhq/dossier/index/secrets"
 	"github.com/dossierhq/dossier/index/xref"
 	"github.com/dossierhq/dossier/store"
 )
@@ -11,13 +12,20 @@ import (
 // symbols as the map lists them, and the references index/xref reads from
 // a parse of the file, where its language has an extractor and its tree
 // was walked (parsed false: segmentation fell back to text windows, and
-// the same parse would cost as much again). nil when it has neither.
+// the same parse would cost as much again). nil when it has neither. In a
+// file that holds a secret the signatures are redacted first (a
+// constant's signature holds its value): the record is published to a
+// shared store as it is.
 // Storing it per file is what lets a map rank without reading every text:
 // the graph is joined from these records when a map is built.
-func mapRecord(fc *describe.FileContext, parsed bool, syms []store.Symbol) []byte {
+func mapRecord(fc *describe.FileContext, parsed bool, syms []store.Symbol, hasSecrets bool) []byte {
 	var f repomap.File
 	for _, s := range syms {
-		if d, ok := repomap.DefOf(s.Name, s.Kind, s.Signature, s.Line); ok {
+		sig := s.Signature
+		if hasSecrets {
+			sig, _ = secrets.RedactString("", sig)
+		}
+		if d, ok := repomap.DefOf(s.Name, s.Kind, sig, s.Line); ok {
 			f.Defs = append(f.Defs, d)
 		}
 	}

@@ -173,7 +173,7 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 	}
 	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks, res.Symbols),
 		Imports: res.Imports, Framework: framework}
-	u.MapRefs = mapRecord(fc, res.Fallback == "", u.Symbols)
+	u.MapRefs = mapRecord(fc, res.Fallback == "", u.Symbols, len(found) > 0)
 	var embeds []embedItem
 	if u.Search, u.Vectors, embeds, err = w.searchRecords(f.ModTime, chunks, fc.Contents); err != nil {
 		return outcome{path: fc.Path, err: err}
