@@ -24,7 +24,11 @@ package store
 // in a class, C++ friend functions and brace-less `extern "C"` functions:
 // a file indexed before has other chunks and symbols.
 // 16: maprefs, each file's repo map record (definitions and the
-// references index/xref reads), and meta's mapdigest over them.
+// references index/xref reads), and meta's mapdigest over them; and the
+// definitions a parse used to lose (C/C++ macros between type and name,
+// conversion operators, typedef'd struct tags, shell functions after a
+// broken one, Go interface methods): a file indexed before has other
+// chunks and symbols.
 const SchemaVersion = 16
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
