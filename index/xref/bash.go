@@ -24,14 +24,14 @@ type bashX struct {
 	seen  map[string]bool
 }
 
-func parseBash(src []byte) (*File, error) {
-	tree, err := parse(lang.Bash, src)
+func parseBash(src []byte, given *sitter.Node) (*File, error) {
+	root, done, err := parseOr(lang.Bash, src, given)
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
+	defer done()
 	x := &bashX{builder: newBuilder(src), seen: map[string]bool{}}
-	x.walk(tree.RootNode())
+	x.walk(root)
 	return x.done(), nil
 }
 

@@ -34,14 +34,13 @@ type rubyX struct {
 	methods map[string]bool
 }
 
-func parseRuby(src []byte) (*File, error) {
-	tree, err := parse(lang.Ruby, src)
+func parseRuby(src []byte, given *sitter.Node) (*File, error) {
+	root, done, err := parseOr(lang.Ruby, src, given)
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
+	defer done()
 	x := &rubyX{builder: newBuilder(src), sc: newScope(), ivars: map[string]Val{}, methods: map[string]bool{}}
-	root := tree.RootNode()
 	x.scan(root, "")
 	x.walk(root)
 	return x.done(), nil
