@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/search"
 	"github.com/dossierhq/dossier/store"
@@ -95,7 +96,8 @@ func doctorFinds(t *testing.T, root, problem string) {
 func doctorClean(t *testing.T, root string) {
 	t.Helper()
 	out, errOut, code := run(t, "doctor", "--root", root, "--json")
-	if code != 0 || !strings.Contains(out, `"ok": true`) || !strings.Contains(out, `"problems": []`) {
+	if code != 0 || !strings.Contains(out, `"ok": true`) || !strings.Contains(out, `"problems": []`) ||
+		!strings.Contains(out, `"module": "`+cli.Version().Module+`"`) {
 		t.Errorf("doctor on a sound index: exit %d\n%s%s", code, out, errOut)
 	}
 	if out, _, code = run(t, "doctor", "--root", root); code != 0 || !strings.Contains(out, "no problems found") {

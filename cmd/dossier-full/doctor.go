@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dossierhq/dossier/cmd/internal/cli"
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/store"
 )
@@ -32,7 +33,7 @@ func newDoctorCmd(g *globals) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "print {ok, incomplete, problems: [{check, detail, fix}]} as one JSON object")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print {ok, incomplete, problems: [{check, detail, fix}], version} as one JSON object")
 	return cmd
 }
 
@@ -54,10 +55,11 @@ func (o *doctorOptions) run(cmd *cobra.Command) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
-			OK         bool            `json:"ok"`
-			Incomplete string          `json:"incomplete,omitempty"`
-			Problems   []store.Problem `json:"problems"`
-		}{len(problems) == 0, rep.Incomplete, problems}); err != nil {
+			OK         bool             `json:"ok"`
+			Incomplete string           `json:"incomplete,omitempty"`
+			Problems   []store.Problem  `json:"problems"`
+			Version    cli.BuildVersion `json:"version"` // which dossier checked
+		}{len(problems) == 0, rep.Incomplete, problems, cli.Version()}); err != nil {
 			return err
 		}
 	} else {

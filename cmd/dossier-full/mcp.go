@@ -18,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/dossierhq/dossier/cmd/internal/cli"
 	setup "github.com/dossierhq/dossier/cmd/internal/workspace"
 	"github.com/dossierhq/dossier/evidence/mcp"
 	"github.com/dossierhq/dossier/index"
@@ -90,7 +91,7 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	srv := mcp.New(mcp.Options{Root: root, Engine: newEngine(root, cfg), Search: searcher, Embedder: cfg.Embed.Provider,
-		Index: iopts, ReadOnly: o.readOnly, Log: logger, Notice: func(msg string) { fmt.Fprintln(stderr, "dossier mcp:", msg) }})
+		Index: iopts, ReadOnly: o.readOnly, Log: logger, Version: cli.Version().Short(), Notice: func(msg string) { fmt.Fprintln(stderr, "dossier mcp:", msg) }})
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
 	kept := make(chan error, 1)

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dossierhq/dossier/cmd/internal/cli"
 )
 
 // TestMCPHTTPAddress refuses an address that is not loopback unless told
@@ -153,6 +155,9 @@ func TestMCPStdioBuildsMissingIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	if got, want := cs.InitializeResult().ServerInfo.Version, cli.Version().Short(); got != want || got == "dev" {
+		t.Errorf("the server's implementation version is %q, want the build's, %q", got, want)
+	}
 	for !strings.Contains(stderr.String(), "indexed ") {
 		if ctx.Err() != nil {
 			t.Fatalf("no notice that the index was built; stderr:\n%s", stderr.String())

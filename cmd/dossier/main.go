@@ -31,6 +31,12 @@ func main() {
 		// The workbench, as dossier-full would open it, without its start.
 		fail(sibling.Workbench.Exec(nil, os.Environ()))
 	}
+	if len(args) == 1 && args[0] == "--version" {
+		// Answered here: the version is this binary's, and needs no
+		// dossier-full beside it.
+		fmt.Println("dossier", cli.Version())
+		os.Exit(cli.ExitOK)
+	}
 	if !answers(args) {
 		fail(handOff(args))
 	}

@@ -328,3 +328,48 @@ func TestFrontHandsOnRemoteQueries(t *testing.T) {
 		t.Errorf("symbol search on a remote index: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestVersion: dossier and dossier-full answer --version with the build
+// version the Go toolchain stamped into each binary, as `go version -m`
+// reads it (module version, VCS revision, dirty flag); dossier answers
+// without dossier-full beside it.
+func TestVersion(t *testing.T) {
+	dir := binaries(t)
+	for _, bin := range []string{frontAlone(t), filepath.Join(dir, "dossier-full")} {
+		out, err := exec.Command("go", "version", "-m", bin).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "dossier " + stampedVersion(string(out))
+		r := runBin(t, bin, "", nil, "--version")
+		if r.code != 0 || !strings.HasPrefix(r.stdout, want) || r.stderr != "" {
+			t.Errorf("%s --version: exit %d, stdout %q, stderr %q; want it to start %q", filepath.Base(bin), r.code, r.stdout, r.stderr, want)
+		}
+	}
+}
+
+// stampedVersion is the start of the version line for the build info
+// `go version -m` prints: the module version, then the revision and the
+// dirty flag when the build was stamped.
+func stampedVersion(info string) string {
+	var mod, rev string
+	dirty := false
+	for line := range strings.Lines(info) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 3 && f[0] == "mod":
+			mod = f[2]
+		case len(f) >= 2 && f[0] == "build" && strings.HasPrefix(f[1], "vcs.revision="):
+			rev = strings.TrimPrefix(f[1], "vcs.revision=")
+		case len(f) >= 2 && f[0] == "build" && f[1] == "vcs.modified=true":
+			dirty = true
+		}
+	}
+	if rev != "" {
+		mod += " (rev " + rev[:min(12, len(rev))]
+		if dirty {
+			mod += ", dirty"
+		}
+	}
+	return mod
+}

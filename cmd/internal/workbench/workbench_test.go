@@ -12,6 +12,17 @@ import (
 	"github.com/dossierhq/dossier/cmd/internal/helptopic"
 )
 
+// TestVersionFlag: dossier-workbench --version prints its name and
+// build version, as every dossier binary does.
+func TestVersionFlag(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := cobracli.Execute(context.Background(), []string{"--version"}, &stdout, &stderr, NewCommand)
+	want := "dossier-workbench " + cli.Version().String() + "\n"
+	if code != cli.ExitOK || stdout.String() != want || stderr.Len() > 0 {
+		t.Errorf("--version: exit %d, stdout %q, stderr %q; want %q", code, stdout.String(), stderr.String(), want)
+	}
+}
+
 // TestCommandErrors: dossier-workbench says what is wrong in one line,
 // with dossier's exit codes: a flag it does not take is a usage error
 // pointing at its own --help, and without a terminal it names the

@@ -52,6 +52,16 @@ func ExecuteOn(ctx context.Context, args []string, stdout, stderr io.Writer, tty
 		cmd.SetArgs(args)
 		cmd.SilenceUsage, cmd.SilenceErrors = true, true
 		cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return fmt.Errorf("%w: %v", cli.ErrUsage, err) })
+		setVersion(cmd)
 		return cmd.Execute()
 	})
+}
+
+// setVersion gives the root command --version, which prints the binary's
+// name and build version (cli.Version) on one line.
+func setVersion(cmd *cobra.Command) {
+	if cmd.Version == "" {
+		cmd.Version = cli.Version().String()
+	}
+	cmd.SetVersionTemplate("{{.Name}} {{.Version}}\n")
 }
