@@ -38,6 +38,7 @@ func Check(root, rel string, opts Options) (Candidate, string, error) {
 	patterns = append(patterns, readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil)...)
 	extra := parsePatterns(opts.Exclude, nil)
 	dir := root
+	git := &gitTracked{}
 	for i, name := range parts {
 		patterns = append(patterns, readPatterns(filepath.Join(dir, ".gitignore"), parts[:i])...)
 		patterns = append(patterns, readPatterns(filepath.Join(dir, IgnoreFile), parts[:i])...)
@@ -65,7 +66,8 @@ func Check(root, rel string, opts Options) (Candidate, string, error) {
 			}
 		}
 		last := i == len(parts)-1
-		if ignored, by := match(append(append([]gitignore.Pattern(nil), patterns...), extra...), parts[:i+1], info.IsDir(), builtinRange(parts[:i+1], nDefault)); ignored {
+		ignored, by := match(append(append([]gitignore.Pattern(nil), patterns...), extra...), parts[:i+1], info.IsDir(), builtinRange(parts[:i+1], nDefault))
+		if ignored && !git.hides(root, strings.Join(parts[:i+1], "/"), by) {
 			return Candidate{}, ignoreReason(by, nDefault), nil
 		}
 		if !last {

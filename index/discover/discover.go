@@ -146,6 +146,7 @@ type walker struct {
 	visited  map[[2]uint64]bool
 	extra    []gitignore.Pattern
 	rec      recorder
+	git      *gitTracked // what git tracks in default-ignored folders
 }
 
 // Walk calls fn for every candidate under root in lexical order. Skips go to
@@ -172,7 +173,7 @@ func Walk(ctx context.Context, root string, opts Options, skips *Skips, fn func(
 	if err != nil {
 		return fmt.Errorf("root %s: %w", abs, err)
 	}
-	w := &walker{root: abs, realRoot: real, opts: opts, skips: skips, fn: fn, visited: map[[2]uint64]bool{}, rec: recorder{opts.Tree}}
+	w := &walker{root: abs, realRoot: real, opts: opts, skips: skips, fn: fn, visited: map[[2]uint64]bool{}, rec: recorder{opts.Tree}, git: &gitTracked{}}
 	if t := opts.Tree; t != nil {
 		t.sig, t.started = signature(abs, opts), time.Now().UnixNano()
 	}
@@ -234,7 +235,11 @@ func (w *walker) dir(ctx context.Context, abs string, rel []string, patterns []g
 			info = target
 			isDir = info.IsDir()
 		}
-		if ignored, by := match(scope, childRel, isDir, builtinRange(childRel, nDefault)); ignored {
+		ignored, by := match(scope, childRel, isDir, builtinRange(childRel, nDefault))
+		if ignored && w.git.hides(w.root, relPath, by) {
+			ignored = false // a default ignore never hides what git tracks
+		}
+		if ignored {
 			reason := ignoreReason(by, nDefault)
 			detail := ""
 			if reason == ReasonSecretFile {

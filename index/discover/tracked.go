@@ -1,0 +1,83 @@
+package discover
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+)
+
+// A default ignore is a guess from a name: a folder called bin/, build/ or
+// dist/ usually holds build output. A file git tracks proves the guess
+// wrong for that file (a project's bin/setup script, a tool in bin/), so
+// the walk asks git, once per default-ignored folder, which files in it
+// are tracked, walks the folder for those and skips the rest (untracked
+// build output stays ignored). The file-name defaults (lock files,
+// minified bundles, object files) are noise whether tracked or not and
+// stay skipped. Without git, or outside a git work tree, the folder is
+// skipped whole, as before.
+//
+// A file git starts tracking in a folder the last walk skipped whole is
+// found by the next full walk (a commit, which moves HEAD, takes one).
+
+// gitTracked is what git tracks in the workspace's default-ignored
+// folders, read on first use: one git process per walk, and none for a
+// workspace without such a folder.
+type gitTracked struct {
+	loaded bool
+	paths  map[string]bool // tracked files and every folder above one
+}
+
+// hides reports whether the pattern at index by of builtins(), which
+// ignores rel (a workspace-relative slash path), is a default-ignored
+// folder that git tracks rel in, or files under rel: then rel is walked
+// all the same. The folder patterns match everything under the folder,
+// so an untracked file there stays ignored.
+func (g *gitTracked) hides(root, rel string, by int) bool {
+	if by < 0 || by >= len(defaultIgnores) || !strings.HasSuffix(defaultIgnores[by], "/") {
+		return false
+	}
+	return g.under(root, rel)
+}
+
+// under reports whether git tracks a file at or under rel, a
+// workspace-relative slash path in a default-ignored folder, asking git
+// on first use.
+func (g *gitTracked) under(root, rel string) bool {
+	if !g.loaded {
+		g.loaded = true
+		g.paths = map[string]bool{}
+		for _, p := range trackedIgnored(root) {
+			for q := p; q != ""; q = q[:max(strings.LastIndexByte(q, '/'), 0)] {
+				g.paths[q] = true
+			}
+		}
+	}
+	return g.paths[rel]
+}
+
+// trackedIgnored lists the files git tracks in the folders of
+// defaultIgnores, as workspace-relative slash paths; none when root is not
+// in a git work tree or git is not on PATH.
+func trackedIgnored(root string) []string {
+	args := []string{"-C", root, "ls-files", "-z", "--cached", "--"}
+	for _, p := range defaultIgnores {
+		if name, ok := strings.CutSuffix(p, "/"); ok {
+			if name, anchored := strings.CutPrefix(name, "/"); anchored {
+				args = append(args, ":(glob)"+name+"/**")
+			} else {
+				args = append(args, ":(glob)**/"+name+"/**")
+			}
+		}
+	}
+	out, err := exec.Command("git", args...).Output()
+	if err != nil {
+		return nil
+	}
+	var paths []string
+	for p := range bytes.SplitSeq(out, []byte{0}) {
+		if len(p) > 0 {
+			paths = append(paths, string(p))
+		}
+	}
+	return paths
+}
