@@ -100,7 +100,8 @@ func expand(ctx context.Context, root string, t related.Target, limit int) (*rel
 func workspacePath(root, p string) (string, error) {
 	if !filepath.IsAbs(p) {
 		if _, err := os.Stat(filepath.Join(root, p)); err == nil {
-			return path.Clean(filepath.ToSlash(p)), nil
+			// Found from the root, but ../ may lead out of it: checked below.
+			return insideRoot(root, filepath.Join(root, p))
 		}
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -111,6 +112,12 @@ func workspacePath(root, p string) (string, error) {
 		}
 		p = abs
 	}
+	return insideRoot(root, p)
+}
+
+// insideRoot is the absolute path p relative to root, slash separated; a
+// path outside root is an error that says so.
+func insideRoot(root, p string) (string, error) {
 	rel, err := filepath.Rel(root, p)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%s is outside the workspace root %s: pass --root or a path inside it", p, root)

@@ -93,6 +93,9 @@ func TestRelatedCLI(t *testing.T) {
 func TestRelatedErrors(t *testing.T) {
 	root := relatedWorkspace(t)
 	os.WriteFile(filepath.Join(root, "cart", "new.go"), []byte("package cart\n"), 0o644)
+	// A sibling of the workspace, reached with ../ from its root.
+	os.MkdirAll(filepath.Join(filepath.Dir(root), "other"), 0o755)
+	os.WriteFile(filepath.Join(filepath.Dir(root), "other", "README.md"), []byte("# other\n"), 0o644)
 	for _, c := range []struct {
 		args []string
 		code int
@@ -108,6 +111,7 @@ func TestRelatedErrors(t *testing.T) {
 		{[]string{"a.go", "b.go"}, exitUsage, []string{"got 2 arguments"}},
 		{[]string{"--limit", "0", "cart/cart.go"}, exitUsage, []string{"--limit 0"}},
 		{[]string{"/etc/passwd"}, exitUsage, []string{"outside the workspace root"}},
+		{[]string{"../other/README.md"}, exitUsage, []string{filepath.Join(filepath.Dir(root), "other", "README.md") + " is outside the workspace root " + root}},
 	} {
 		args := append([]string{"related", "--root", root}, c.args...)
 		out, stderr, code := runCLI(t, args...)
