@@ -339,3 +339,23 @@ func TestSearchStreamLetsWritersIn(t *testing.T) {
 		t.Errorf("stream: %v", err)
 	}
 }
+
+// TestUsageErrorPointsAtItsCommand: a command line a subcommand cannot
+// take points at that subcommand's --help, not the root's.
+func TestUsageErrorPointsAtItsCommand(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"search", "--bogus", "q"}, "run `dossier search --help` for usage\n"},
+		{[]string{"flow", "new", "--bogus"}, "run `dossier flow --help` for usage\n"},
+		{[]string{"related", "--bogus", "a.go"}, "run `dossier related --help` for usage\n"},
+		{[]string{"evidence", "add"}, "run `dossier evidence --help` for usage\n"}, // the engine parses evidence's verbs
+		{[]string{"nosuchcommand"}, "run `dossier --help` for usage\n"},
+	} {
+		_, stderr, code := runCLI(t, c.args...)
+		if code != exitUsage || !strings.HasSuffix(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 ending %q", c.args, code, stderr, c.want)
+		}
+	}
+}

@@ -53,7 +53,13 @@ func ExecuteOn(ctx context.Context, args []string, stdout, stderr io.Writer, tty
 		cmd.SilenceUsage, cmd.SilenceErrors = true, true
 		cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return fmt.Errorf("%w: %v", cli.ErrUsage, err) })
 		setVersion(cmd)
-		return cmd.Execute()
+		// The command that ran, or failed to: a usage error points at
+		// its own --help (`dossier flow new --help`), not the root's.
+		ran, err := cmd.ExecuteC()
+		if ran != nil {
+			name = ran.CommandPath()
+		}
+		return err
 	})
 }
 
