@@ -124,8 +124,8 @@ func openLocal(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	if err != nil {
 		switch {
-		case errors.Is(err, ErrDamaged):
-			return nil, err
+		case errors.Is(err, ErrDamaged), errors.Is(err, ErrNoIndex):
+			return nil, err // they name the path already
 		case errors.Is(err, berrors.ErrTimeout):
 			return nil, fmt.Errorf("%w: %s is locked (waited %s)", ErrInUse, path, timeout)
 		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

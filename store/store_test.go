@@ -245,9 +245,12 @@ func TestRebuildDropsRetiredBuckets(t *testing.T) {
 	})
 }
 
+// TestReadOnlyNeedsAnIndex: opening a missing index says so, naming the
+// path once.
 func TestReadOnlyNeedsAnIndex(t *testing.T) {
-	_, err := Open(filepath.Join(t.TempDir(), "index.db"), Options{ReadOnly: true})
-	if !errors.Is(err, ErrNoIndex) || !strings.Contains(err.Error(), "dossier index") {
+	path := filepath.Join(t.TempDir(), "index.db")
+	_, err := Open(path, Options{ReadOnly: true})
+	if !errors.Is(err, ErrNoIndex) || !strings.Contains(err.Error(), "dossier index") || strings.Count(err.Error(), path) != 1 {
 		t.Errorf("err = %v", err)
 	}
 }
