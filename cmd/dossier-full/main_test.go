@@ -359,3 +359,19 @@ func TestUsageErrorPointsAtItsCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchNoResultsSaysWhy: a query of common words alone is told so,
+// not to check its spelling; a misspelt one is.
+func TestSearchNoResultsSaysWhy(t *testing.T) {
+	root := workspace(t, 3)
+	must(t, "index", "--root", root)
+	for q, want := range map[string]string{
+		"the of":   "its words are all common ones",
+		"zzqqxxyy": "check the spelling",
+	} {
+		out := must(t, "search", "--root", root, "--mode", "text", q)
+		if !strings.Contains(out, want) {
+			t.Errorf("search %q: %s; want it to say %q", q, out, want)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/dossierhq/dossier/index/appgraph"
 	"github.com/dossierhq/dossier/index/embed"
 	"github.com/dossierhq/dossier/index/search"
+	"github.com/dossierhq/dossier/index/terms"
 	"github.com/dossierhq/dossier/store/config"
 	"github.com/dossierhq/dossier/ui/termsafe"
 )
@@ -275,6 +276,14 @@ func (wr *warner) of(resp search.Response) {
 	}
 }
 
+// hasTerms reports whether a query has a word text search looks for: a
+// query of stop words alone ("the") has none, and no spelling would help.
+func hasTerms(q string) bool {
+	found := false
+	terms.New().Each(q, func(string) { found = true })
+	return found
+}
+
 func printResults(w io.Writer, resp search.Response) {
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(w, "no results for %q scoring at least %.2f (%s, %.1f ms)\n", resp.Query, resp.MinScore, resp.Debug.Strategy, resp.Debug.LatencyMS)
@@ -283,6 +292,8 @@ func printResults(w io.Writer, resp search.Response) {
 			for _, r := range resp.Debug.NearMisses {
 				fmt.Fprintf(w, "      %.3f  %s:%d-%d  %s\n", r.Score, termsafe.Line(r.Path), r.StartLine, r.EndLine, orDash(r.Symbol))
 			}
+		} else if !hasTerms(resp.Query) {
+			fmt.Fprintln(w, "its words are all common ones (the, of, to...) that search leaves out: add a word that names what you look for, or look for a pattern (--mode regex)")
 		} else {
 			fmt.Fprintln(w, "nothing in the index matches its words: check the spelling, or look for a name (--mode symbol) or a pattern (--mode regex)")
 		}
