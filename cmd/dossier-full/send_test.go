@@ -295,7 +295,9 @@ func TestSendWithoutLLM(t *testing.T) {
 	root, _ := sendWorkspace(t, "chat", sendtest.Script{}, "")
 	os.Remove(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "dossier", "config.toml"))
 	_, errOut, code := runCLI(t, "send", "--root", root)
-	for _, want := range []string{"no LLM endpoint", "[llm]", `base_url = "https://api.openai.com/v1"`, `api_key_env = "OPENAI_API_KEY"`, `base_url = "http://localhost:11434/v1"`} {
+	// The file to write is named as it is, XDG_CONFIG_HOME resolved.
+	userFile := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "dossier", "config.toml")
+	for _, want := range []string{"no LLM endpoint: add an [llm] section to " + userFile + " (your config)", "[llm]", `base_url = "https://api.openai.com/v1"`, `api_key_env = "OPENAI_API_KEY"`, `base_url = "http://localhost:11434/v1"`} {
 		if code != exitError || !strings.Contains(errOut, want) {
 			t.Errorf("exit %d, stderr lacks %q: %s", code, want, errOut)
 		}

@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -153,8 +155,12 @@ const LLMSnippets = `  # OpenAI
   model = "qwen2.5-coder:7b"
   api = "chat"`
 
-// userConfigHint names the user's config file for a message.
+// userConfigHint names the user's config file for a message: the path
+// load reads (os.UserConfigDir: $XDG_CONFIG_HOME, else ~/.config).
 func userConfigHint() string {
+	if dir, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(dir, "dossier", "config.toml")
+	}
 	return "$XDG_CONFIG_HOME/dossier/config.toml (~/.config/dossier/config.toml)"
 }
 
