@@ -151,7 +151,8 @@ func (s *Server) evidenceAdd(ctx context.Context, in addIn) (string, any, error)
 		}
 		return s.exec(ctx, words)
 	}
-	if _, err := s.confineSelector(in.Selector); err != nil {
+	sel, err := s.confineSelector(in.Selector)
+	if err != nil {
 		return "", nil, err
 	}
 	if in.Confirm {
@@ -160,7 +161,7 @@ func (s *Server) evidenceAdd(ctx context.Context, in addIn) (string, any, error)
 	if in.Outline {
 		words = append(words, "--outline")
 	}
-	positional := []string{in.Selector}
+	positional := []string{sel.String()}
 	for _, x := range in.Exclude {
 		positional = append(positional, "!"+strings.TrimPrefix(x, "!"))
 	}

@@ -78,9 +78,11 @@ func (s *Server) recipe(ctx context.Context, mode, target, request string) (*sdk
 	if strings.TrimSpace(target) == "" {
 		return nil, fmt.Errorf("prompt %s needs a target: path, path::10,40 or path::@Name", mode)
 	}
-	if _, err := s.confineSelector(target); err != nil {
+	sel, err := s.confineSelector(target)
+	if err != nil {
 		return nil, fmt.Errorf("prompt %s: %s", mode, redact(err.Error()))
 	}
+	target = sel.String()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	gathered, _, err := s.exec(ctx, []string{"evidence", "gather", mode}, target)

@@ -242,12 +242,16 @@ func TestRead(t *testing.T) {
 		t.Errorf("read @clamp:\n%s\n%v", text, out)
 	}
 	ok(t, cs, "read", map[string]any{"selector": "calc/calc.go::@Add"})
+	// An absolute path inside the workspace is taken relative to it.
+	if _, out := ok(t, cs, "read", map[string]any{"selector": root + "/calc/calc.go::4,6"}); out["path"] != "calc/calc.go" || out["start_line"] != 4.0 {
+		t.Errorf("read of an absolute path inside the workspace: %v", out)
+	}
 
 	for sel, want := range map[string]string{
 		"../outside.txt":         "leaves the workspace",
 		"calc/../../x.go":        "leaves the workspace",
-		"/etc/passwd":            "absolute path",
-		root + "/calc/calc.go":   "absolute path",
+		"/etc/passwd":            "outside the workspace",
+		root + "/../outside.txt": "outside the workspace",
 		"leak.txt":               "outside the workspace",
 		"away/outside.txt":       "outside the workspace",
 		"calc/nope.go":           "no such file",
@@ -275,7 +279,10 @@ func TestRelated(t *testing.T) {
 		}
 	}
 	fails(t, cs, "related", map[string]any{"target": "../etc/passwd"}, "leaves the workspace")
-	fails(t, cs, "related", map[string]any{"target": "/etc/passwd"}, "absolute")
+	fails(t, cs, "related", map[string]any{"target": "/etc/passwd"}, "outside the workspace")
+	if text, _ := ok(t, cs, "related", map[string]any{"target": root + "/calc/calc.go::@Add"}); !strings.Contains(text, "calc/calc_test.go") {
+		t.Errorf("related of an absolute path inside the workspace:\n%s", text)
+	}
 	fails(t, cs, "related", map[string]any{"target": "leak.txt"}, "outside the workspace")
 	fails(t, cs, "related", map[string]any{"target": "calc/nope.go"}, "no such file")
 	fails(t, cs, "related", map[string]any{"target": "calc/calc.go", "limit": -1}, "limit")
@@ -324,7 +331,7 @@ func TestFlowTools(t *testing.T) {
 		t.Errorf("flow_new: %q %v", text, out)
 	}
 	ok(t, cs, "evidence_add", map[string]any{"selector": "calc/calc.go::@Add", "rank": "150"})
-	ok(t, cs, "evidence_add", map[string]any{"selector": "calc/calc_test.go", "rank": "supporting"})
+	ok(t, cs, "evidence_add", map[string]any{"selector": root + "/calc/calc_test.go", "rank": "supporting"})
 	ok(t, cs, "evidence_add", map[string]any{"role": "system", "text": "Answer in one paragraph."})
 	fails(t, cs, "evidence_add", map[string]any{"selector": "../../etc/passwd"}, "leaves the workspace")
 	fails(t, cs, "evidence_add", map[string]any{"selector": "leak.txt"}, "outside the workspace")
