@@ -413,7 +413,7 @@ func (e *Engine) resolve(selector string) (Extract, error) {
 	}
 	sel, err := ParseSelector(selector)
 	if err != nil {
-		return Extract{}, &UsageError{err.Error()}
+		return Extract{}, &UsageError{Msg: err.Error()}
 	}
 	return e.resolveSelector(sel)
 }

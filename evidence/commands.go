@@ -13,11 +13,22 @@ import (
 
 // UsageError is a command typed wrong: unknown word, missing argument, bad
 // flag. The CLI exits 2 for it; the workbench shows it on its command line.
-type UsageError struct{ Msg string }
+type UsageError struct {
+	Msg string
+	// Usage is the command's synopsis (evidence add SELECTOR...), for a
+	// command line: the CLI and the workbench print it after Msg; the MCP
+	// server, whose tools take no command line, leaves it out.
+	Usage string
+}
 
-func (e *UsageError) Error() string { return e.Msg }
+func (e *UsageError) Error() string {
+	if e.Usage == "" {
+		return e.Msg
+	}
+	return e.Msg + "\nusage: " + e.Usage
+}
 
-func usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
 
 // command is one word of the engine's vocabulary.
 type command struct {
@@ -99,8 +110,8 @@ func (e *Engine) Exec(ctx context.Context, args []string, w io.Writer) error {
 	cl.args = cl.fs.Args()
 	err := c.run(e, cl)
 	var ue *UsageError
-	if errors.As(err, &ue) && !strings.Contains(ue.Msg, "usage:") {
-		ue.Msg += "\nusage: " + c.path() + " " + c.args
+	if errors.As(err, &ue) && ue.Usage == "" && !strings.Contains(ue.Msg, "usage:") {
+		ue.Usage = c.path() + " " + c.args
 	}
 	return err
 }

@@ -63,7 +63,7 @@ func (e *Engine) gather(c *call) error {
 	}
 	sel, err := ParseSelector(spec)
 	if err != nil {
-		return &UsageError{err.Error()}
+		return &UsageError{Msg: err.Error()}
 	}
 	db, err := openIndex(e.Root)
 	if err != nil {

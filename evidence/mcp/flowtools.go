@@ -227,6 +227,11 @@ func (s *Server) run(ctx context.Context, words []string, positional ...string) 
 
 // result is a tool's answer from a command's output and error.
 func (s *Server) result(text string, err error) (string, any, error) {
+	var ue *evidence.UsageError
+	if errors.As(err, &ue) && ue.Usage != "" {
+		// The CLI's synopsis names flags a tool does not take.
+		err = errors.New(ue.Msg)
+	}
 	if err != nil {
 		if text != "" {
 			return "", nil, fmt.Errorf("%s\n%s", s.noFlow(err), text)

@@ -139,6 +139,11 @@ func fails(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any
 	if !strings.Contains(text, want) {
 		t.Errorf("%s %v: error %q does not say %q", name, args, text, want)
 	}
+	// A tool takes no command line: the CLI's synopsis would name flags
+	// it does not have.
+	if strings.Contains(text, "usage:") {
+		t.Errorf("%s %v: error %q carries the CLI's usage line", name, args, text)
+	}
 }
 
 func toolNames(t *testing.T, cs *sdk.ClientSession) []string {
