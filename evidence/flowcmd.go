@@ -53,6 +53,8 @@ func (e *Engine) flowNew(c *call) error {
 			return err
 		}
 		fmt.Fprintf(c.w, "✓ Added user part: %s\n", p.Name)
+	} else {
+		fmt.Fprintln(c.w, "  no request yet: write it with /request TEXT in the workbench, or `dossier evidence add --role user --text \"...\"`")
 	}
 	if _, err := e.Build(); err != nil {
 		return err

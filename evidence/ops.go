@@ -123,20 +123,27 @@ func (e *Engine) status(c *call) error {
 	p, _ := e.Profile()
 	fmt.Fprintf(c.w, "Flow %s  (%s, %s, %s)\n", f.Meta.ID, res.Format, p.Model, res.Encoding)
 	if len(f.Parts) == 0 {
-		fmt.Fprintln(c.w, "  no parts yet: `dossier evidence add PATH[::RANGE]`")
+		fmt.Fprintln(c.w, "  no parts yet: `dossier evidence add PATH[::RANGE]`, and the request: /request TEXT in the workbench, or `dossier evidence add --role user --text \"...\"`")
 	}
-	band := ""
+	// The columns are as wide as their longest cell (at least the
+	// widths most parts fit): a long part id does not push its row out
+	// of line.
+	idW, stateW := 28, 22
 	for _, p := range f.Parts {
-		r, _ := strconv.Atoi(p.Rank)
-		if b := BandOf(r); b.Name != band {
-			band = b.Name
-			fmt.Fprintf(c.w, "  %s\n", strings.ToUpper(b.Name[:1])+b.Name[1:])
+		idW = max(idW, len(p.ID()))
+		stateW = max(stateW, len(strings.Join(States(p, stale[p]), ",")))
+	}
+	heading := ""
+	for _, p := range f.Parts {
+		if h := Heading(p); h != heading {
+			heading = h
+			fmt.Fprintf(c.w, "  %s\n", h)
 		}
 		tok := strconv.Itoa(f.partTokens(res, p))
 		if !p.Active() {
 			tok = "(" + tok + ")"
 		}
-		fmt.Fprintf(c.w, "    %-28s %-8s %-22s %8s  %s\n", p.ID(), p.Role, strings.Join(States(p, stale[p]), ","), tok, SourceLabel(p))
+		fmt.Fprintf(c.w, "    %-*s %-8s %-*s %8s  %s\n", idW, p.ID(), p.Role, stateW, strings.Join(States(p, stale[p]), ","), tok, SourceLabel(p))
 	}
 	e.printTotals(c.w, res)
 	for _, pr := range f.Problems {
@@ -146,6 +153,19 @@ func (e *Engine) status(c *call) error {
 		fmt.Fprintf(c.w, "  Focus: %q (`evidence focus off` restores)\n", f.Meta.Focus.Query)
 	}
 	return nil
+}
+
+// Heading is the heading status lists a part under: its band's name, but
+// a user part in the system band (the request, 010_request.user.md) is
+// under "User request", as the assembled prompt puts it under
+// "# User Request" (seed 003), not under "System".
+func Heading(p *Part) string {
+	r, _ := strconv.Atoi(p.Rank)
+	b := BandOf(r)
+	if b.Name == "system" && p.Role == "user" {
+		return "User request"
+	}
+	return strings.ToUpper(b.Name[:1]) + b.Name[1:]
 }
 
 // States are the marks status and the workbench show for a part; stale is

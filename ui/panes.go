@@ -76,7 +76,7 @@ func (l listPane) view(st themes.Styles, s snapshot, w, h int, focused bool) str
 		lines = append(lines, rowView(st, r, label, i == l.cursor, w-2))
 	}
 	if len(rows) == 0 {
-		lines = append(lines, st.RowMuted.Render("no parts yet: / to search, : for commands"))
+		lines = append(lines, st.RowMuted.Render("no parts yet: /request TEXT to ask, / to search, : for commands"))
 	}
 	title := fmt.Sprintf("Evidence %d/%d", activeCount(rows), len(rows))
 	return frame(st, title, strings.Join(lines, "\n"), w, h, focused)
