@@ -3,11 +3,15 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dossierhq/dossier/assemble"
+	"github.com/dossierhq/dossier/evidence"
 )
 
 // Resource URIs of the current flow.
@@ -63,7 +67,7 @@ func (s *Server) addPrompts() {
 	}
 	for _, r := range recipes {
 		mode := r.name
-		s.srv.AddPrompt(&sdk.Prompt{Name: mode, Title: strings.ToUpper(mode[:1]) + mode[1:], Description: r.what + " The parts are added to the current flow.",
+		s.srv.AddPrompt(&sdk.Prompt{Name: mode, Title: strings.ToUpper(mode[:1]) + mode[1:], Description: r.what + " The current flow is left as it is.",
 			Arguments: []*sdk.PromptArgument{
 				{Name: "target", Required: true, Description: "a file, range or symbol relative to the workspace root: path, path::10,40 or path::@Name"},
 				{Name: "request", Description: "what you want done, added to the prompt as the request"},
@@ -85,6 +89,13 @@ func (s *Server) recipe(ctx context.Context, mode, target, request string) (*sdk
 	target = sel.String()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Fetching a prompt is a read: the recipe gathers into a scratch flow,
+	// removed after, and the current flow is left as it was.
+	done, err := s.scratchFlow(mode)
+	if err != nil {
+		return nil, fmt.Errorf("prompt %s: %s", mode, redact(err.Error()))
+	}
+	defer done()
 	gathered, _, err := s.exec(ctx, []string{"evidence", "gather", mode}, target)
 	if err != nil {
 		return nil, fmt.Errorf("prompt %s: %s", mode, redact(err.Error()))
@@ -99,4 +110,42 @@ func (s *Server) recipe(ctx context.Context, mode, target, request string) (*sdk
 	}
 	return &sdk.GetPromptResult{Description: redact(strings.TrimSpace(gathered)),
 		Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: redact(text)}}}}, nil
+}
+
+// scratchFlow points the engine at a new, empty flow in a temporary
+// directory (as FLOW_DIR would) until done is called, which points it
+// back and removes the directory. s.mu is held.
+func (s *Server) scratchFlow(name string) (done func(), err error) {
+	dir, err := os.MkdirTemp("", "dossier-prompt-")
+	if err != nil {
+		return nil, err
+	}
+	for _, sub := range []string{filepath.Join("ctx", "evidence"), "build"} { // as evidence.Create makes them
+		if err := os.MkdirAll(filepath.Join(dir, sub), evidence.DirMode); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+	}
+	f := &evidence.Flow{Dir: dir, Meta: evidence.Meta{ID: "prompt-" + name, Name: name, Created: s.opts.Engine.Now().UTC().Truncate(time.Second)}}
+	if err := f.SaveMeta(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	e := s.opts.Engine
+	getenv := e.Getenv
+	e.Getenv = func(k string) string {
+		if k == evidence.FlowDirEnv {
+			return dir
+		}
+		if getenv == nil {
+			return os.Getenv(k)
+		}
+		return getenv(k)
+	}
+	e.Reload()
+	return func() {
+		e.Getenv = getenv
+		e.Reload()
+		os.RemoveAll(dir)
+	}, nil
 }

@@ -66,6 +66,8 @@ func TestPrompts(t *testing.T) {
 	if err != nil || len(list.Prompts) != 4 {
 		t.Fatalf("prompts/list: %v %v", err, list)
 	}
+	ok(t, cs, "flow_new", map[string]any{"name": "current"})
+	before, _ := ok(t, cs, "evidence_status", nil)
 	res, err := cs.GetPrompt(context.Background(), &sdk.GetPromptParams{Name: "fix",
 		Arguments: map[string]string{"target": "calc/calc.go::@Add", "request": "Add overflows at 100."}})
 	if err != nil {
@@ -75,8 +77,9 @@ func TestPrompts(t *testing.T) {
 	if !strings.Contains(text, "func Add(a, b int) int") || !strings.Contains(text, "TestAdd") || !strings.HasSuffix(text, "Add overflows at 100.\n") {
 		t.Errorf("fix prompt:\n%s", text)
 	}
-	if status, _ := ok(t, cs, "evidence_status", nil); !strings.Contains(status, "calc/calc_test.go") {
-		t.Errorf("the recipe's parts are not in the flow:\n%s", status)
+	// A prompt is read: the current flow is as it was.
+	if status, _ := ok(t, cs, "evidence_status", nil); status != before {
+		t.Errorf("fetching a prompt changed the current flow:\n%s\nwas\n%s", status, before)
 	}
 	for _, target := range []string{"", "../x.go", "leak.txt"} {
 		if _, err := cs.GetPrompt(context.Background(), &sdk.GetPromptParams{Name: "explain", Arguments: map[string]string{"target": target}}); err == nil {
