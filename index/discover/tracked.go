@@ -2,9 +2,16 @@ package discover
 
 import (
 	"bytes"
+	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"time"
 )
+
+// gitTimeout bounds the git ls-files a walk runs.
+const gitTimeout = 10 * time.Second
 
 // A default ignore is a guess from a name: a folder called bin/, build/ or
 // dist/ usually holds build output. A file git tracks proves the guess
@@ -69,7 +76,17 @@ func trackedIgnored(root string) []string {
 			}
 		}
 	}
-	out, err := exec.Command("git", args...).Output()
+	if !plainGitFiles(root) {
+		return nil
+	}
+	// git would wait on a FIFO dossier's checks did not see (a parent's
+	// .git, a global config): bounded, the walk goes on without it.
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
 	if err != nil {
 		return nil
 	}
@@ -80,4 +97,17 @@ func trackedIgnored(root string) []string {
 		}
 	}
 	return paths
+}
+
+// plainGitFiles reports whether the files git reads first in root's .git
+// (when it is a directory) are regular files or absent: a FIFO or a
+// device there would hold git, and the walk with it.
+func plainGitFiles(root string) bool {
+	for _, name := range []string{"HEAD", "config", "index"} {
+		st, err := os.Lstat(filepath.Join(root, ".git", name))
+		if err == nil && !st.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
 }
