@@ -5,11 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/dossierhq/dossier/index/search"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -634,16 +636,26 @@ func TestReviewRegressions(t *testing.T) {
 }
 
 // ask and focus read search scores as absolute, with search's own
-// threshold (0.25): below it a hit is no candidate ("parser test" scores
-// render.go's Render 0.14, Parse 0.22), at or above it a hit inside a part
-// keeps the part ("expression colours" scores Parse 0.28, which the part
-// of its lines 9-14 holds without the word).
+// threshold (search.DefaultMinScore, 0.1): below it a hit is no candidate,
+// at or above it a hit is listed ("parser test" scores render.go's Render
+// 0.14, Parse 0.22) and a hit inside a part keeps the part ("expression
+// colours" scores Parse 0.28, which the part of its lines 9-14 holds
+// without the word).
 func TestAskAndFocusAbsoluteScores(t *testing.T) {
 	root := flowWorkspace(t)
 	r := "--root=" + root
 	out := must(t, "ask", "what is missing for the parser test?", r)
-	if !strings.Contains(out, "parser/parse_test.go::5,9") || strings.Contains(out, "render/render.go") || strings.Contains(out, "parser/parse.go::8,14") {
-		t.Errorf("ask missing lists hits below the minimum score:\n%s", out)
+	if !strings.Contains(out, "parser/parse_test.go::5,9") || !strings.Contains(out, "render/render.go") {
+		t.Errorf("ask missing leaves out hits at or above the minimum score:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || !strings.Contains(f[0], "::") {
+			continue
+		}
+		if score, err := strconv.ParseFloat(f[len(f)-1], 64); err != nil || score < search.DefaultMinScore {
+			t.Errorf("ask missing lists a hit below the minimum score %.2f: %q", search.DefaultMinScore, line)
+		}
 	}
 	if out := must(t, "ask", "what is missing for xyzzyplugh?", r); !strings.Contains(out, "nothing") {
 		t.Errorf("ask missing, nothing matches:\n%s", out)

@@ -143,7 +143,7 @@ func answer(args []string) int {
 	defer stop()
 	stdout, stderr, flush := cli.Wrap(os.Stdout, os.Stderr, nil)
 	defer flush()
-	return cli.Run(ctx, stderr, func() string { return "dossier" }, func(ctx context.Context) error {
+	return cli.Run(ctx, stderr, func() string { return "dossier " + name }, func(ctx context.Context) error {
 		return run(ctx, query.IO{In: os.Stdin, Out: stdout, Err: stderr}, fs.Args())
 	})
 }
