@@ -19,11 +19,7 @@ import (
 // to TOKENS by the flow's tokenizer. Its provenance names it
 // (source_uri=map:TOKENS), which is all a rebuild needs: status marks it
 // "changed" when the flow's evidence or the index moved the ranking, and
-// refresh rebuilds it. The graph is read from the files' map records the
-// index stores (store's maprefs); the part's file= field is the key of
-// what it was ranked from (mapKey: the index's map digest, the focus, the
-// budget, the tokenizer), so status knows a map is current from one read
-// of the digest, without reading the graph or ranking it.
+// refresh rebuilds it.
 
 // mapScheme starts a repo map's selector and source_uri.
 const mapScheme = "map"
@@ -64,31 +60,23 @@ func isMapPart(p *Part) (int, bool) {
 }
 
 // mapExtract builds the map of budget tokens for flow f (nil: no flow
-// yet), as the extract of a part whose path is its selector. Its File
-// field is the ranking's key (mapKey): while the index's map records, the
-// focus, the budget and the tokenizer are those, the map is the same.
+// yet), as the extract of a part whose path is its selector.
 func (e *Engine) mapExtract(f *Flow, budget int) (Extract, error) {
 	a, err := e.assembler()
 	if err != nil {
 		return Extract{}, err
 	}
-	g, id, err := e.mapGraph()
+	g, err := e.mapGraph()
 	if err != nil {
 		return Extract{}, err
 	}
-	focus := mapFocus(f)
-	key := mapKey(id, focus, budget, a.Counter().Encoding())
-	text := cachedMap(g, key, focus, budget, a)
+	text := cachedMap(g, mapFocus(f), budget, a)
 	if text == "" {
 		return Extract{}, fmt.Errorf("map:%d: the index holds no definitions to map (is it a code repository? `dossier stats` shows what was indexed)", budget)
 	}
 	uri := mapScheme + ":" + strconv.Itoa(budget)
-	x := Extract{Source: assemble.Source{URI: uri, Path: uri, CID: CID([]byte(text)), Span: "all", Language: "text"},
-		Content: text, Whole: true}
-	if strings.HasPrefix(id, digestID) {
-		x.Source.File = key
-	}
-	return x, nil
+	return Extract{Source: assemble.Source{URI: uri, Path: uri, CID: CID([]byte(text)), Span: "all", Language: "text"},
+		Content: text, Whole: true}, nil
 }
 
 // BuildMap ranks g's definitions around focus and renders as many as fit
@@ -113,24 +101,15 @@ func mapFocus(f *Flow) map[string]float64 {
 	return focus
 }
 
-// digestID starts a graph id that is the index's map digest (see
-// store.Tx.MapDigest); any other id (a generation) holds for one process.
-const digestID = "d:"
-
-// mapKey names everything a map depends on: the graph (id), the focus,
-// the budget and the tokenizer's encoding, hashed.
-func mapKey(id string, focus map[string]float64, budget int, encoding string) string {
+// cachedMap is BuildMap, remembered for the graph, focus, budget and
+// encoding: add resolves its selector twice and then asks status.
+func cachedMap(g *repomap.Graph, focus map[string]float64, budget int, a *assemble.Assembler) string {
 	paths := make([]string, 0, len(focus))
 	for p, w := range focus {
 		paths = append(paths, p+"\x00"+strconv.FormatFloat(w, 'g', -1, 64))
 	}
 	slices.Sort(paths)
-	return CID([]byte(id + "\x02" + strings.Join(paths, "\x01") + "\x02" + strconv.Itoa(budget) + "\x02" + encoding))
-}
-
-// cachedMap is BuildMap, remembered by key for graph g: add resolves its
-// selector twice and then asks status.
-func cachedMap(g *repomap.Graph, key string, focus map[string]float64, budget int, a *assemble.Assembler) string {
+	key := strings.Join(paths, "\x01") + "\x02" + strconv.Itoa(budget) + "\x02" + a.Counter().Encoding()
 	graphCache.Lock()
 	defer graphCache.Unlock()
 	if graphCache.g == g {
@@ -148,82 +127,116 @@ func cachedMap(g *repomap.Graph, key string, focus map[string]float64, budget in
 	return text
 }
 
-// graphCache keeps the last graph built, per index file and graph id:
+// graphCache keeps the last graph built, per index file and generation:
 // status asks about a map after every change of the flow, and only the
 // ranking depends on the flow.
 var graphCache struct {
 	sync.Mutex
-	path, id string
-	g        *repomap.Graph
-	// maps are the maps built from g, by mapKey.
+	path string
+	gen  uint64
+	g    *repomap.Graph
+	// maps are the maps built from g, by cachedMap's key.
 	maps map[string]string
 }
 
-// mapGraphID is the identity of the index's map graph: its map digest,
-// or, for a workspace linked to a shared store, its generation.
-func mapGraphID(tx *store.Tx) string {
-	if d, ok := tx.MapDigest(); ok {
-		return digestID + d
-	}
-	return "g:" + strconv.FormatUint(tx.Generation(), 10)
-}
-
-// mapGraph returns the index's map graph and its id, read once per id.
-func (e *Engine) mapGraph() (*repomap.Graph, string, error) {
+func (e *Engine) mapGraph() (*repomap.Graph, error) {
 	db, err := openIndex(e.Root)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	defer db.Close()
 	var g *repomap.Graph
-	var id string
 	err = db.View(func(tx *store.Tx) error {
 		graphCache.Lock()
 		defer graphCache.Unlock()
-		path := store.Path(e.Root)
-		id = mapGraphID(tx)
-		if graphCache.g != nil && graphCache.path == path && graphCache.id == id {
+		path, gen := store.Path(e.Root), tx.Generation()
+		if graphCache.g != nil && graphCache.path == path && graphCache.gen == gen {
 			g = graphCache.g
 			return nil
 		}
 		var err error
 		if g, err = ReadGraph(tx); err == nil {
-			graphCache.path, graphCache.id, graphCache.g = path, id, g
+			graphCache.path, graphCache.gen, graphCache.g = path, gen, g
 			graphCache.maps = map[string]string{}
 		}
 		return err
 	})
-	return g, id, err
+	return g, err
 }
 
-// mapID is the index's map graph id, read without the graph.
-func (e *Engine) mapID() (string, error) {
-	db, err := openIndex(e.Root)
-	if err != nil {
-		return "", err
-	}
-	defer db.Close()
-	var id string
-	err = db.View(func(tx *store.Tx) error { id = mapGraphID(tx); return nil })
-	return id, err
-}
+// memberKinds are the symbols a map leaves out: a struct's fields are
+// read with their type, and their names (to, be, func in C) are words
+// every text mentions.
+var memberKinds = map[string]bool{"field": true, "property": true, "member": true, "attribute": true, "key": true}
 
-// ReadGraph builds the reference graph of an index from its files' map
-// records (definitions and references, stored at index time).
+// ReadGraph builds the reference graph of an index: its symbols are the
+// definitions, and every identifier of every indexed text that names one
+// is a mention.
 func ReadGraph(tx *store.Tx) (*repomap.Graph, error) {
-	files := map[string]*repomap.File{}
-	err := tx.EachMapRefs(func(path string, rec []byte) error {
-		f, err := repomap.Decode(path, rec)
-		if err != nil {
-			return err
+	var defs []repomap.Def
+	names := map[string]bool{}
+	err := tx.SymbolsWithPrefix("", func(s store.Symbol) bool {
+		if s.Name == "" || s.Path == "" || memberKinds[s.Kind] {
+			return true
 		}
-		files[path] = f
+		text, _, _ := strings.Cut(strings.TrimSpace(s.Signature), "\n")
+		if text = strings.TrimSpace(text); text == "" {
+			text = strings.TrimSpace(s.Kind + " " + s.Name)
+		}
+		if len(text) > 160 {
+			text = text[:157] + "..."
+		}
+		defs = append(defs, repomap.Def{Path: s.Path, Name: s.Name, Line: s.Line, Text: text})
+		names[s.Name] = true
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	mentions := map[string]map[string]int{}
+	var buf []byte
+	err = tx.RawBlobs(func(path string, raw []byte) error {
+		text, err := store.DecodeBlobInto(buf, raw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		buf = text
+		if m := identifiers(text, names); len(m) > 0 {
+			mentions[path] = m
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return repomap.NewGraph(files), nil
+	return repomap.NewGraph(defs, mentions), nil
+}
+
+// identifiers counts the words of text (letters, digits and '_', not
+// starting with a digit) that names holds.
+func identifiers(text []byte, names map[string]bool) map[string]int {
+	var m map[string]int
+	isWord := func(c byte) bool {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	}
+	for i := 0; i < len(text); {
+		if !isWord(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWord(text[j]) {
+			j++
+		}
+		if c := text[i]; !(c >= '0' && c <= '9') && names[string(text[i:j])] {
+			if m == nil {
+				m = map[string]int{}
+			}
+			m[string(text[i:j])]++
+		}
+		i = j
+	}
+	return m
 }
 
 // mapState is a repo map's staleness: "edited" by hand, "changed" when a
@@ -231,14 +244,6 @@ func ReadGraph(tx *store.Tx) (*repomap.Graph, error) {
 func (e *Engine) mapState(f *Flow, p *Part, budget int) string {
 	if !pristine(p.Content) {
 		return "edited"
-	}
-	// The key the part was built with still holds: nothing it depends on
-	// moved, and nothing need be ranked.
-	if a, err := e.assembler(); err == nil && p.Source.File != "" {
-		if id, err := e.mapID(); err == nil && strings.HasPrefix(id, digestID) &&
-			mapKey(id, mapFocus(f), budget, a.Counter().Encoding()) == p.Source.File {
-			return ""
-		}
 	}
 	x, err := e.mapExtract(f, budget)
 	if err != nil {
@@ -272,17 +277,12 @@ func (e *Engine) refreshMap(f *Flow, p *Part, budget int) (relocation, error) {
 	if err != nil {
 		return relocation{}, err
 	}
-	content, same := renderEvidence(x.Source, x.Content), x.Source.CID == p.Source.CID
+	content := renderEvidence(x.Source, x.Content)
 	if content == p.Content {
 		return relocation{state: Unchanged}, nil
 	}
 	if err := rewritePart(f, p, content); err != nil {
 		return relocation{}, err
-	}
-	if same {
-		// The same map, under a new key (the index changed elsewhere):
-		// kept so the next status need not rank it.
-		return relocation{state: Unchanged}, nil
 	}
 	return relocation{state: Changed, why: "re-ranked for the flow's evidence as it is now"}, nil
 }

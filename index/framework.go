@@ -18,7 +18,6 @@ import (
 	"github.com/dossierhq/dossier/index/jsapp"
 	"github.com/dossierhq/dossier/index/lang"
 	"github.com/dossierhq/dossier/index/laravel"
-	"github.com/dossierhq/dossier/index/xref"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -93,41 +92,21 @@ func (ds detectors) frameworkOf(language, rel string) (appFramework, string, boo
 	return appFramework{}, "", false
 }
 
-// treeHook arranges for what the indexer reads from a file's syntax tree
-// besides its chunks to be read from the chunker's own parse, which is
-// the costly part (a second parse per file doubled the index's parse
-// time); the returned func undoes it. Two readers share the parse:
-//   - the references index/xref reads, for the file's repo map record
-//     (*refs; nil when the language has no extractor or the chunker made
-//     no tree);
-//   - the facts of a file that belongs to an application. A test file (by
-//     lang.SourceType's classification) is no part of the application:
-//     the routes a test registers on an app of its own, or the app it
-//     mounts under a prefix of its own, would stand beside the
-//     application's (route:POST /contact answering with a test's stub);
-//     only a framework whose routes are placed by their files reads it.
-//
-// A reader that fails costs the file what it reads, nothing else: the
+// frameworkHook arranges for the facts of a file that belongs to an
+// application to be read from the chunker's own parse; the returned func
+// undoes it. A test file (by lang.SourceType's classification) is no part
+// of the application: the routes a test registers on an app of its own,
+// or the app it mounts under a prefix of its own, would stand beside the
+// application's (route:POST /contact answering with a test's stub); only
+// a framework whose routes are placed by their files reads it.
+// An extractor that fails costs the file its facts, nothing else: the
 // failure is appended to *dropped.
-func (w *worker) treeHook(fc *describe.FileContext, dropped *[]store.FileProblem, refs **xref.File) func() {
-	f, home, app := w.detectors.frameworkOf(fc.Language, fc.Path)
-	app = app && !(fc.SourceType == lang.SrcTest && !f.placed)
-	wantRefs := xref.Supported(fc.Language)
-	if !app && !wantRefs {
+func (w *worker) frameworkHook(fc *describe.FileContext, dropped *[]store.FileProblem) func() {
+	f, home, ok := w.detectors.frameworkOf(fc.Language, fc.Path)
+	if !ok || fc.SourceType == lang.SrcTest && !f.placed {
 		return func() {}
 	}
 	w.parsers.OnTree = func(language string, root *sitter.Node, src []byte) {
-		if wantRefs {
-			x, err := refsSafely(language, root, src)
-			if err != nil {
-				*dropped = append(*dropped, store.FileProblem{Reason: NoteFactsDropped,
-					Detail: fmt.Sprintf("references left out of the repo map: the extractor failed: %v", err)})
-			}
-			*refs = x
-		}
-		if !app {
-			return
-		}
 		facts, err := extractSafely(f, root, src, fc.Path, home)
 		if err != nil {
 			*dropped = append(*dropped, factsDropped(f.name, err))
@@ -138,21 +117,6 @@ func (w *worker) treeHook(fc *describe.FileContext, dropped *[]store.FileProblem
 		}
 	}
 	return func() { w.parsers.OnTree = nil }
-}
-
-// refsSafely is xref's reading of the tree at root; err is its error or
-// panic.
-func refsSafely(language string, root *sitter.Node, src []byte) (x *xref.File, err any) {
-	defer func() {
-		if v := recover(); v != nil {
-			x, err = nil, v
-		}
-	}()
-	x, e := xref.ParseTree(language, root, src)
-	if e != nil {
-		return nil, e
-	}
-	return x, nil
 }
 
 // extractSafely is f's facts of a file; err is its extractor's panic.

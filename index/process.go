@@ -19,7 +19,6 @@ import (
 	"github.com/dossierhq/dossier/index/segment"
 	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/index/terms"
-	"github.com/dossierhq/dossier/index/xref"
 	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/fsafe"
 )
@@ -143,8 +142,7 @@ const NoteAsText = "indexed_as_text"
 // indexed, and the problem is kept in its record and noted.
 func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash string, size, mtime int64, found []secrets.Finding) outcome {
 	var problems []store.FileProblem
-	var refs *xref.File
-	undo := w.treeHook(fc, &problems, &refs)
+	undo := w.frameworkHook(fc, &problems)
 	res := segment.File(ctx, w.parsers, fc.Language, fc.SourceType, fc.Contents)
 	undo()
 	if res.ParseError {
@@ -175,7 +173,6 @@ func (w *worker) derive(ctx context.Context, fc *describe.FileContext, hash stri
 	}
 	u := store.FileUpdate{File: f, Chunks: chunks, Blob: fc.Contents, Symbols: describe.Symbols(chunks, res.Symbols),
 		Imports: res.Imports, Framework: framework}
-	u.MapRefs = mapRecord(refs, u.Symbols, len(found) > 0)
 	var embeds []embedItem
 	if u.Search, u.Vectors, embeds, err = w.searchRecords(f.ModTime, chunks, fc.Contents); err != nil {
 		return outcome{path: fc.Path, err: err}

@@ -32,8 +32,6 @@ type Encoded struct {
 	vectors  []byte
 	// framework is FileUpdate.Framework (bucketFramework).
 	framework []byte
-	// mapRefs is FileUpdate.MapRefs (bucketMapRefs).
-	mapRefs []byte
 }
 
 // Path is the file the encoding is for.
@@ -65,7 +63,7 @@ func Encode(u FileUpdate) (*Encoded, error) {
 	if u.Vectors != nil {
 		e.vectors = seal(u.Vectors)
 	}
-	e.framework, e.mapRefs = u.Framework, u.MapRefs
+	e.framework = u.Framework
 	var names []string
 	for _, s := range u.Symbols {
 		v, err := json.Marshal(symbolValue{Name: s.Name, Kind: s.Kind, Signature: s.Signature, Parent: s.Parent, Line: s.Line,
@@ -190,9 +188,6 @@ func (t *Tx) Put(e *Encoded) error {
 				return err
 			}
 		}
-	}
-	if err := t.putMapRefs(p, e.mapRefs); err != nil {
-		return err
 	}
 	if err := t.markDirty(e.path); err != nil {
 		return err

@@ -152,7 +152,4 @@ type FileUpdate struct {
 	// Framework is what a framework describer read from the file (JSON),
 	// nil when none applies.
 	Framework []byte
-	// MapRefs is the file's repo map record (index/repomap.File encoded),
-	// nil when it has neither definitions nor references.
-	MapRefs []byte
 }

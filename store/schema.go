@@ -23,12 +23,10 @@ package store
 // operators, every overload of an interface method, C/C++ types declared
 // in a class, C++ friend functions and brace-less `extern "C"` functions:
 // a file indexed before has other chunks and symbols.
-// 16: maprefs, each file's repo map record (definitions and the
-// references index/xref reads), and meta's mapdigest over them; and the
-// definitions a parse used to lose (C/C++ macros between type and name,
-// conversion operators, typedef'd struct tags, shell functions after a
-// broken one, Go interface methods): a file indexed before has other
-// chunks and symbols.
+// 16: the definitions a parse used to lose (C/C++ macros between type
+// and name, conversion operators, typedef'd struct tags, shell functions
+// after a broken one, Go interface methods): a file indexed before has
+// other chunks and symbols.
 const SchemaVersion = 16
 
 // Bucket names. Keys are described next to each bucket; "\x00" separates the
@@ -95,18 +93,13 @@ var (
 	// the file (JSON, index/laravel.Facts): routes, models, migrations,
 	// controllers. The application graph is joined from these per query.
 	bucketFramework = []byte("framework")
-	// maprefs: relative path -> the file's repo map record (its
-	// definitions and references, encoded by index/repomap): the repo
-	// map's graph is joined from these, so a changed file changes its
-	// own edges only.
-	bucketMapRefs = []byte("maprefs")
 )
 
 var allBuckets = [][]byte{
 	bucketMeta, bucketFiles, bucketFileStat, bucketChunks, bucketPathIDs, bucketBlobs,
 	bucketSymbols, bucketSymNames, bucketImports, bucketTestLinks, bucketSearch, bucketVectors,
 	bucketPostingsA, bucketSnapshotA, bucketPostingsB, bucketSnapshotB,
-	bucketDirty, bucketEmbCache, bucketFramework, bucketMapRefs,
+	bucketDirty, bucketEmbCache, bucketFramework,
 }
 
 // retiredBuckets are buckets of older schemas: rebuilding an older index
@@ -137,11 +130,6 @@ var (
 	// under way), and the next one completes it. Put and DeleteFile set
 	// it, SetSummary removes it.
 	metaUnfinished = []byte("unfinished")
-	// metaMapDigest is the XOR of sha256(path \x00 record) over maprefs
-	// (32 bytes), kept by Put and DeleteFile: it changes exactly when a
-	// file's repo map record does, so a map knows it is current without
-	// reading the graph.
-	metaMapDigest = []byte("mapdigest")
 )
 
 // snapMeta is the key of the search snapshot's header inside a snapshot

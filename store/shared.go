@@ -22,7 +22,7 @@ import (
 // store/ knows which store it reads.
 //
 // Shared buckets come in two kinds. Per file (files, filestat, chunks,
-// blobs, search, vectors, imports, framework, symnames, maprefs, and the symbols of
+// blobs, search, vectors, imports, framework, symnames, and the symbols of
 // a file, whose keys hold its path) the values are stored once per (path,
 // content hash, recipe) and shared by every snapshot holding that file.
 // Per snapshot (meta, the active search snapshot and its postings,
@@ -113,7 +113,6 @@ const (
 	BucketPostings   = "postings.a"
 	BucketSnapshot   = "snapshot.a"
 	BucketFramework  = "framework"
-	BucketMapRefs    = "maprefs"
 	BucketDirty      = "dirty"
 	BucketEmbedCache = "embcache"
 )
@@ -121,7 +120,7 @@ const (
 // FileBuckets are the per-file buckets, keyed by path: a shared store
 // keeps their values once per (path, content hash, recipe).
 var FileBuckets = []string{BucketFiles, BucketFileStat, BucketChunks, BucketBlobs, BucketSearch,
-	BucketVectors, BucketImports, BucketFramework, BucketSymNames, BucketMapRefs}
+	BucketVectors, BucketImports, BucketFramework, BucketSymNames}
 
 // SnapshotBuckets are the per-snapshot buckets a shared snapshot holds.
 // The local file's active slot (a or b) is always published as slot a.

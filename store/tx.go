@@ -299,9 +299,6 @@ func (t *Tx) DeleteFile(path string) error {
 			}
 		}
 	}
-	if err := t.putMapRefs(p, nil); err != nil {
-		return err
-	}
 	for _, b := range [][]byte{bucketChunks, bucketBlobs, bucketImports, bucketSymNames, bucketSearch, bucketVectors, bucketFramework, bucketFiles, bucketFileStat} {
 		if err := t.b(b).Delete(p); err != nil {
 			return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,37 +129,5 @@ func TestRepoMapBadBudget(t *testing.T) {
 		if code == 0 || !strings.Contains(errOut, sel+": ") || !strings.Contains(errOut, want) {
 			t.Errorf("add %s: exit %d, %q; want an error naming it and %q", sel, code, errOut, want)
 		}
-	}
-}
-
-// The map's graph is the code's references, not its words: five gamma
-// files that only name BetaThing in comments and strings leave alpha's
-// core first; once they call it (through an import) and are indexed
-// again, the map is marked changed and beta's core leads.
-func TestRepoMapCountsReferencesNotWords(t *testing.T) {
-	root, r := mapWorkspace(t)
-	gamma := func(body string) map[string]string {
-		files := map[string]string{}
-		for i := range 5 {
-			files[fmt.Sprintf("gamma/g%d.go", i)] = fmt.Sprintf("package gamma\n\nimport \"example.com/m/beta\"\n\n%s\n\nfunc G%d() {}\n", body, i)
-		}
-		return files
-	}
-	writeTree(t, root, gamma("// BetaThing BetaThing BetaThing, said BetaThing.\nvar _ = \"BetaThing BetaThing\"\nvar _ = beta.Other"))
-	must(t, "index", r)
-	must(t, "evidence", "add", "map:2000", r)
-	_, words := mapPart(t, root)
-	if a, b := strings.Index(words, "alpha/thing.go:"), strings.Index(words, "beta/thing.go:"); a < 0 || b >= 0 && b < a {
-		t.Fatalf("words in comments and strings moved beta's core up:\n%s", words)
-	}
-	writeTree(t, root, gamma("var _ = beta.BetaThing() + beta.BetaThing()"))
-	must(t, "index", r)
-	if st := must(t, "evidence", "status", "--json", r); !strings.Contains(st, `"changed"`) {
-		t.Fatalf("status does not mark the map changed after its references changed:\n%s", st)
-	}
-	must(t, "evidence", "refresh", r)
-	_, refs := mapPart(t, root)
-	if a, b := strings.Index(refs, "alpha/thing.go:"), strings.Index(refs, "beta/thing.go:"); b < 0 || a >= 0 && a < b {
-		t.Fatalf("five callers of BetaThing did not bring beta's core first:\n%s", refs)
 	}
 }

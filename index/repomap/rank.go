@@ -1,18 +1,10 @@
 // Package repomap ranks a repository's definitions by its reference graph,
-// as aider ranks its repo map: a file that refers to a name another file
-// defines (a call or mention index/xref reads from its parse, resolved
-// through the file's imports and package: resolve.go) points at that
-// file, PageRank runs over those edges with a
+// as aider ranks its repo map: a file that mentions a name another file
+// defines points at that file, PageRank runs over those edges with a
 // restart vector (plain PageRank when it is empty, personalised to the
 // files a flow holds otherwise), and each file's rank flows along its
 // edges to the definitions it reaches. Everything here is pure: a Graph
 // in, a ranking out, the same every time for the same input.
-//
-// What each file gives the graph (its definitions and references, a File)
-// is derived at index time and stored per file (record.go), so a process
-// builds the graph from one read of those records, without a text; the
-// graph is resolved when it is built, so a changed file changes its own
-// record only.
 package repomap
 
 import (
@@ -31,124 +23,96 @@ type Def struct {
 }
 
 // Graph is the reference graph: the files in path order, the names they
-// define, and per file the targets it refers to. A target is a name and
-// the files that may define what a reference to it means (the package an
-// import names, the referring file's own directory, or anywhere), each
-// taking an equal share; a reference is kept as file → target → definers,
-// so a name defined in a thousand files (String) costs one entry per
-// referring file, not a thousand.
+// define, and per file how often it mentions each defined name. A mention
+// is an edge to every file that defines the name, each taking an equal
+// share, kept as file → name → definers so a name defined in a thousand
+// files (String) costs one entry per mention, not a thousand.
 type Graph struct {
 	Files []string
 	Defs  []Def
-	// mentions[i] are file i's references, sorted by target.
+	// mentions[i] are file i's mentions, sorted by name.
 	mentions [][]mention
-	// definers[t] are the files target t reaches, in path order, and
-	// tName[t] the name it reaches them by.
+	// definers[n] are the files that define name n, in path order.
 	definers [][]int32
-	tName    []int32
 	names    []string
-	// defName[i] is the name id of Defs[i], defFile[i] its file's.
-	defName, defFile []int32
-	index            map[string]int
+	// defName[i] is the name id of Defs[i].
+	defName []int32
+	index   map[string]int
 }
 
 type mention struct {
-	target int32
-	w      float64
+	name int32
+	w    float64
 }
 
-// NewGraph builds the graph from every file's record, by path. A
-// reference through an import reaches the name's definitions in the files
-// the import's spec names (a directory or module path ending as the spec
-// does, relative to the file for ./x); one to nothing there is to a
-// package outside the index, and no edge. A bare reference reaches the
-// name in the referring file's directory (its package) when that defines
-// it, else every definition of it. References nobody's definition
-// answers, and a file's references to names only it defines, are no
-// edges. A name defined in many files says little about which one is
-// meant, so its references weigh a tenth, as aider weighs them; so do
-// names starting with '_', while a long camelCase or snake_case name
-// weighs tenfold; and a name most files refer to weighs by its rarity.
-func NewGraph(files map[string]*File) *Graph {
+// NewGraph builds the graph from the definitions and, per file, the
+// count of each identifier it mentions (names nobody defines, and a
+// file's mentions of names only it defines, are ignored). A name defined
+// in many files says little about which one is meant, so its mentions
+// weigh a tenth, as aider weighs them; so do names starting with '_',
+// while a long camelCase or snake_case name weighs tenfold; and
+// a name most files mention weighs by its rarity.
+func NewGraph(defs []Def, mentions map[string]map[string]int) *Graph {
 	g := &Graph{index: map[string]int{}}
-	ndefs := 0
-	for p, f := range files {
+	for _, d := range defs {
+		g.index[d.Path] = 0
+	}
+	for p := range mentions {
+		g.index[p] = 0
+	}
+	for p := range g.index {
 		g.Files = append(g.Files, p)
-		ndefs += len(f.Defs)
 	}
 	slices.Sort(g.Files)
-	g.Defs = make([]Def, 0, ndefs)
 	for i, p := range g.Files {
 		g.index[p] = i
-		for _, d := range files[p].Defs {
-			d.Path = p
-			g.Defs = append(g.Defs, d)
-		}
 	}
+	g.Defs = slices.Clone(defs)
 	slices.SortFunc(g.Defs, cmpDef)
 	nameIDs := map[string]int32{}
-	var nameDefiners [][]int32
 	for _, d := range g.Defs {
 		id, ok := nameIDs[d.Name]
 		if !ok {
 			id = int32(len(g.names))
 			nameIDs[d.Name] = id
 			g.names = append(g.names, d.Name)
-			nameDefiners = append(nameDefiners, nil)
+			g.definers = append(g.definers, nil)
 		}
+		g.defName = append(g.defName, id)
 		// Defs are in path order: a repeated definer is the last one.
 		f := int32(g.index[d.Path])
-		g.defName, g.defFile = append(g.defName, id), append(g.defFile, f)
-		if ds := nameDefiners[id]; len(ds) == 0 || ds[len(ds)-1] != f {
-			nameDefiners[id] = append(ds, f)
+		if ds := g.definers[id]; len(ds) == 0 || ds[len(ds)-1] != f {
+			g.definers[id] = append(ds, f)
 		}
 	}
-	r := newResolver(g, nameDefiners)
-	type edge struct {
-		target int32
-		n      int
-	}
-	edges := make([][]edge, len(g.Files))
-	// A word most files refer to (len, Error, Fatal) tells nothing:
-	// weigh references by the name's inverse document frequency.
+	// A word most files mention (func, to, in: the scan reads comments
+	// and keywords too) tells nothing: weigh mentions by the name's
+	// inverse document frequency.
 	df := make([]int, len(g.names))
-	referring := 0
-	for i, p := range g.Files {
-		seen := map[int32]bool{}
-		for _, ref := range files[p].Refs {
-			id, ok := nameIDs[ref.Name]
-			if !ok {
-				continue
-			}
-			t := r.target(int32(i), id, ref.Scope)
-			if t < 0 {
-				continue
-			}
-			edges[i] = append(edges[i], edge{t, ref.N})
-			if !seen[id] {
-				seen[id] = true
+	for _, counts := range mentions {
+		for name := range counts {
+			if id, ok := nameIDs[name]; ok {
 				df[id]++
 			}
 		}
-		if len(edges[i]) > 0 {
-			referring++
-		}
 	}
-	g.definers, g.tName = r.definers, r.tName
-	// A name more than a tenth of the files refer to is a stop word: it
-	// names no one place.
-	stopShare := max(referring/10, 10)
+	// A name more than a tenth of the files mention is a stop word
+	// (keywords, English, len and Error alike): it names no one place.
+	stopShare := max(len(mentions)/10, 10)
 	g.mentions = make([][]mention, len(g.Files))
-	for from, es := range edges {
+	for p, counts := range mentions {
+		from := int32(g.index[p])
 		var ms []mention
-		for _, e := range es {
-			id := g.tName[e.target]
-			ds := g.definers[e.target]
-			if df[id] > stopShare || len(ds) == 1 && ds[0] == int32(from) {
+		for name, n := range counts {
+			id, ok := nameIDs[name]
+			if !ok || df[id] > stopShare {
 				continue
 			}
-			name := g.names[id]
-			w := math.Sqrt(float64(e.n)) * math.Log(float64(referring+1)/float64(df[id]))
+			ds := g.definers[id]
+			if len(ds) == 1 && ds[0] == from {
+				continue
+			}
+			w := math.Sqrt(float64(n)) * math.Log(float64(len(mentions)+1)/float64(df[id]))
 			if len(ds) > 5 {
 				w *= 0.1
 			}
@@ -158,26 +122,12 @@ func NewGraph(files map[string]*File) *Graph {
 			if distinctive(name) {
 				w *= 10
 			}
-			ms = append(ms, mention{e.target, w})
+			ms = append(ms, mention{id, w})
 		}
-		g.mentions[from] = mergeMentions(ms)
+		slices.SortFunc(ms, func(a, b mention) int { return int(a.name - b.name) })
+		g.mentions[from] = ms
 	}
 	return g
-}
-
-// mergeMentions sorts ms by target and adds up the weights of a target
-// reached twice (a name in two scopes that resolve alike).
-func mergeMentions(ms []mention) []mention {
-	slices.SortFunc(ms, func(a, b mention) int { return int(a.target - b.target) })
-	out := ms[:0]
-	for _, m := range ms {
-		if n := len(out); n > 0 && out[n-1].target == m.target {
-			out[n-1].w += m.w
-			continue
-		}
-		out = append(out, m)
-	}
-	return out
 }
 
 // distinctive reports a long camelCase or snake_case name, which aider
@@ -245,21 +195,11 @@ func (g *Graph) Rank(focus map[string]float64) []Ranked {
 	}
 	rank := g.pagerank(out, restart)
 	// A definition's score is the rank that flows to it: each mention's
-	// share of its file's rank, split among its target's definers.
-	targetScore := make([]float64, len(g.definers))
+	// share of its file's rank, split among the name's definers.
+	nameScore := make([]float64, len(g.names))
 	for i, ms := range g.mentions {
 		for _, m := range ms {
-			targetScore[m.target] += rank[i] * m.w / out[i]
-		}
-	}
-	byFileName := map[int64]float64{}
-	for t, ds := range g.definers {
-		if targetScore[t] == 0 {
-			continue
-		}
-		share := targetScore[t] / float64(len(ds))
-		for _, f := range ds {
-			byFileName[int64(f)<<32|int64(g.tName[t])] += share
+			nameScore[m.name] += rank[i] * m.w / out[i]
 		}
 	}
 	// Defs are in path, line and name order: the index breaks ties.
@@ -267,13 +207,13 @@ func (g *Graph) Rank(focus map[string]float64) []Ranked {
 	score := make([]float64, len(g.Defs))
 	for i, id := range g.defName {
 		order[i] = int32(i)
-		score[i] = byFileName[int64(g.defFile[i])<<32|int64(id)]
+		score[i] = nameScore[id] / float64(len(g.definers[id]))
 	}
 	slices.SortFunc(order, func(a, b int32) int {
 		if score[a] != score[b] {
 			return cmpFloat(score[b], score[a])
 		}
-		fa, fb := rank[g.defFile[a]], rank[g.defFile[b]]
+		fa, fb := rank[g.index[g.Defs[a].Path]], rank[g.index[g.Defs[b].Path]]
 		if fa != fb {
 			return cmpFloat(fb, fa)
 		}
@@ -281,7 +221,7 @@ func (g *Graph) Rank(focus map[string]float64) []Ranked {
 	})
 	res := make([]Ranked, len(order))
 	for i, d := range order {
-		res[i] = Ranked{g.Defs[d], score[d], rank[g.defFile[d]]}
+		res[i] = Ranked{g.Defs[d], score[d], rank[g.index[g.Defs[d].Path]]}
 	}
 	return res
 }
@@ -300,7 +240,7 @@ func (g *Graph) pagerank(out, restart []float64) []float64 {
 	n := len(g.Files)
 	rank := slices.Clone(restart)
 	next := make([]float64, n)
-	flow := make([]float64, len(g.definers))
+	flow := make([]float64, len(g.names))
 	for range rounds {
 		var dangling float64
 		clear(next)
@@ -311,7 +251,7 @@ func (g *Graph) pagerank(out, restart []float64) []float64 {
 				continue
 			}
 			for _, m := range ms {
-				flow[m.target] += rank[i] * m.w / out[i]
+				flow[m.name] += rank[i] * m.w / out[i]
 			}
 		}
 		for id, ds := range g.definers {

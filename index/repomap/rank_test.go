@@ -6,16 +6,16 @@ import (
 	"testing"
 )
 
-// chain is a graph of n files, each in a directory of its own and
-// calling the next file's function bare.
+// chain is a graph of n files, each mentioning the next file's function.
 func chain(n int) *Graph {
-	files := map[string]*File{}
+	var defs []Def
+	mentions := map[string]map[string]int{}
 	for i := range n {
-		p, name := fmt.Sprintf("d%02d/f.go", i), fmt.Sprintf("DoThing%02d", i)
-		files[p] = &File{Defs: []Def{{Name: name, Line: 3, Text: "func " + name + "(x int) int"}},
-			Refs: []Ref{{Name: fmt.Sprintf("DoThing%02d", (i+1)%n), N: 1}}}
+		p, name := fmt.Sprintf("f%02d.go", i), fmt.Sprintf("DoThing%02d", i)
+		defs = append(defs, Def{Path: p, Name: name, Line: 3, Text: "func " + name + "(x int) int"})
+		mentions[p] = map[string]int{fmt.Sprintf("DoThing%02d", (i+1)%n): 1}
 	}
-	return NewGraph(files)
+	return NewGraph(defs, mentions)
 }
 
 // words counts whitespace-separated words: a tokenizer that is not linear
@@ -44,9 +44,9 @@ func TestRankRestartsAtTheFocus(t *testing.T) {
 	if plain != again {
 		t.Fatalf("two rankings of the same graph differ:\n%s\n%s", plain, again)
 	}
-	// d10 calls DoThing11: focused on d10, d11's definition leads.
-	if top := g.Rank(map[string]float64{"d10/f.go": 1})[0]; top.Path != "d11/f.go" {
-		t.Fatalf("focus on d10/f.go: top is %s, want d11/f.go", top.Path)
+	// f10 mentions DoThing11: focused on f10, f11's definition leads.
+	if top := g.Rank(map[string]float64{"f10.go": 1})[0]; top.Path != "f11.go" {
+		t.Fatalf("focus on f10.go: top is %s, want f11.go", top.Path)
 	}
 	if g.Rank(map[string]float64{"gone.go": 1})[0] != g.Rank(nil)[0] {
 		t.Fatal("a focus outside the graph is not plain PageRank")

@@ -24,14 +24,14 @@ type bashX struct {
 	seen  map[string]bool
 }
 
-func parseBash(src []byte, given *sitter.Node) (*File, error) {
-	root, done, err := parseOr(lang.Bash, src, given)
+func parseBash(src []byte) (*File, error) {
+	tree, err := parse(lang.Bash, src)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer tree.Close()
 	x := &bashX{builder: newBuilder(src), seen: map[string]bool{}}
-	x.walk(root)
+	x.walk(tree.RootNode())
 	return x.done(), nil
 }
 

@@ -38,20 +38,17 @@ type cX struct {
 	members map[string]bool
 }
 
-func parseC(src []byte, given *sitter.Node) (*File, error) {
-	return parseCFamily(lang.C, src, given)
-}
-func parseCPP(src []byte, given *sitter.Node) (*File, error) {
-	return parseCFamily(lang.CPP, src, given)
-}
+func parseC(src []byte) (*File, error)   { return parseCFamily(lang.C, src) }
+func parseCPP(src []byte) (*File, error) { return parseCFamily(lang.CPP, src) }
 
-func parseCFamily(language string, src []byte, given *sitter.Node) (*File, error) {
-	root, done, err := parseOr(language, src, given)
+func parseCFamily(language string, src []byte) (*File, error) {
+	tree, err := parse(language, src)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer tree.Close()
 	x := &cX{builder: newBuilder(src), sc: newScope(), members: map[string]bool{}}
+	root := tree.RootNode()
 	walk(root, func(n *sitter.Node) bool {
 		switch n.Type() {
 		case "class_specifier", "struct_specifier", "union_specifier":

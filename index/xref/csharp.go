@@ -35,13 +35,14 @@ type csX struct {
 	members map[string]bool
 }
 
-func parseCSharp(src []byte, given *sitter.Node) (*File, error) {
-	root, done, err := parseOr(lang.CSharp, src, given)
+func parseCSharp(src []byte) (*File, error) {
+	tree, err := parse(lang.CSharp, src)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer tree.Close()
 	x := &csX{builder: newBuilder(src), sc: newScope(), members: map[string]bool{}, vals: vals{}}
+	root := tree.RootNode()
 	x.scanMembers(root, "")
 	x.walk(root)
 	return x.done(), nil

@@ -10,8 +10,8 @@ import (
 )
 
 func init() {
-	register(lang.Go, func(src []byte, given *sitter.Node) (*File, error) { return parseGo(src, given, false) })
-	registerDefs(lang.Go, func(src []byte, given *sitter.Node) (*File, error) { return parseGo(src, given, true) })
+	register(lang.Go, func(src []byte) (*File, error) { return parseGo(src, false) })
+	registerDefs(lang.Go, func(src []byte) (*File, error) { return parseGo(src, true) })
 }
 
 // goX extracts one Go file. Locals (parameters, receivers, variables) live
@@ -28,13 +28,14 @@ type goX struct {
 	defsOnly bool
 }
 
-func parseGo(src []byte, given *sitter.Node, defsOnly bool) (*File, error) {
-	root, done, err := parseOr(lang.Go, src, given)
+func parseGo(src []byte, defsOnly bool) (*File, error) {
+	tree, err := parse(lang.Go, src)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer tree.Close()
 	g := &goX{b: newBuilder(src), src: src, sc: newScope(), imports: map[string]bool{}, defsOnly: defsOnly, vals: vals{}}
+	root := tree.RootNode()
 	top := named(root)
 	for _, n := range top {
 		switch n.Type() {

@@ -43,15 +43,15 @@ type javaX struct {
 	tvars []string
 }
 
-func parseJava(src []byte, given *sitter.Node) (*File, error) {
-	root, done, err := parseOr(lang.Java, src, given)
+func parseJava(src []byte) (*File, error) {
+	tree, err := parse(lang.Java, src)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer tree.Close()
 	x := &javaX{builder: newBuilder(src), sc: newScope(), statics: map[string]string{}, vals: vals{},
 		fieldTypes: map[string]string{}}
-	x.walk(root)
+	x.walk(tree.RootNode())
 	return x.done(), nil
 }
 

@@ -31,7 +31,7 @@ import (
 func init() {
 	for _, l := range []string{lang.JavaScript, lang.TypeScript, lang.TSX} {
 		language := l
-		register(language, func(src []byte, given *sitter.Node) (*File, error) { return extractJS(language, src, given) })
+		register(language, func(src []byte) (*File, error) { return extractJS(language, src) })
 	}
 }
 
@@ -65,13 +65,14 @@ type jsExtractor struct {
 	overloaded map[uint32]bool
 }
 
-func extractJS(language string, src []byte, given *sitter.Node) (*File, error) {
-	root, done, err := parseOr(language, src, given)
+func extractJS(language string, src []byte) (*File, error) {
+	tree, err := parse(language, src)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer tree.Close()
 	x := &jsExtractor{b: newBuilder(src), src: src, globals: map[string]Val{}, aliases: map[string]map[string]string{}, vals: vals{}}
+	root := tree.RootNode()
 	x.collectGlobals(root)
 	x.statements(root)
 	return x.b.done(), nil

@@ -48,14 +48,14 @@ type phpX struct {
 	docParams map[string]string
 }
 
-func parsePHP(src []byte, given *sitter.Node) (*File, error) {
-	root, done, err := parseOr(lang.PHP, src, given)
+func parsePHP(src []byte) (*File, error) {
+	tree, err := parse(lang.PHP, src)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer tree.Close()
 	x := &phpX{builder: newBuilder(src), sc: newScope(), assigned: map[string]string{}, vals: vals{}}
-	x.walk(root)
+	x.walk(tree.RootNode())
 	for i := range x.f.Defs {
 		if d := &x.f.Defs[i]; d.Kind == "field" && d.Type == "" {
 			d.Type = x.assigned[d.Container+"."+d.Name]

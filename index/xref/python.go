@@ -48,13 +48,14 @@ type pyX struct {
 	modules map[string]bool
 }
 
-func parsePython(src []byte, given *sitter.Node) (*File, error) {
-	root, done, err := parseOr(lang.Python, src, given)
+func parsePython(src []byte) (*File, error) {
+	tree, err := parse(lang.Python, src)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer tree.Close()
 	x := &pyX{builder: newBuilder(src), sc: newScope(), fields: map[string]bool{}, modules: map[string]bool{}, vals: vals{}, dots: map[valKey][]string{}}
+	root := tree.RootNode()
 	x.imports(root)
 	x.walk(root)
 	return x.done(), nil

@@ -34,13 +34,14 @@ type rubyX struct {
 	methods map[string]bool
 }
 
-func parseRuby(src []byte, given *sitter.Node) (*File, error) {
-	root, done, err := parseOr(lang.Ruby, src, given)
+func parseRuby(src []byte) (*File, error) {
+	tree, err := parse(lang.Ruby, src)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer tree.Close()
 	x := &rubyX{builder: newBuilder(src), sc: newScope(), ivars: map[string]Val{}, methods: map[string]bool{}}
+	root := tree.RootNode()
 	x.scan(root, "")
 	x.walk(root)
 	return x.done(), nil

@@ -34,14 +34,14 @@ type rustX struct {
 	bases map[string][]string
 }
 
-func parseRust(src []byte, given *sitter.Node) (*File, error) {
-	root, done, err := parseOr(lang.Rust, src, given)
+func parseRust(src []byte) (*File, error) {
+	tree, err := parse(lang.Rust, src)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer tree.Close()
 	x := &rustX{builder: newBuilder(src), sc: newScope(), bases: map[string][]string{}, vals: vals{}}
-	x.walk(root)
+	x.walk(tree.RootNode())
 	for i := range x.f.Defs {
 		if d := &x.f.Defs[i]; typeKinds(d.Kind) {
 			d.Bases = append(d.Bases, x.bases[d.Name]...)

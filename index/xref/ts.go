@@ -19,7 +19,7 @@ const parseTimeout = 10 * time.Second
 
 // register makes x the extractor of language. Each language's file calls
 // it from its init function, so adding a language touches no shared file.
-func register(language string, x extractor) {
+func register(language string, x func(src []byte) (*File, error)) {
 	if !grammar.Has(language) {
 		panic("xref: no grammar for " + language)
 	}
@@ -28,26 +28,11 @@ func register(language string, x extractor) {
 
 // registerDefs makes x language's extractor of definitions alone (see
 // ParseDefs); optional.
-func registerDefs(language string, x extractor) { defsOnly[language] = x }
+func registerDefs(language string, x func(src []byte) (*File, error)) { defsOnly[language] = x }
 
 // pools keep parsers per language: a parser is not safe for concurrent
 // use, and making one per file costs more than the parse of a small file.
 var pools sync.Map // language -> *sync.Pool
-
-// parseOr is given, the root of a tree of src the caller already has (the
-// indexer's segmenter parsed the file: parsing it again would double the
-// index's parse time), or else the root of a parse of its own; done
-// closes what parseOr opened.
-func parseOr(language string, src []byte, given *sitter.Node) (root *sitter.Node, done func(), err error) {
-	if given != nil {
-		return given, func() {}, nil
-	}
-	tree, err := parse(language, src)
-	if err != nil {
-		return nil, nil, err
-	}
-	return tree.RootNode(), tree.Close, nil
-}
 
 // parse parses src with language's grammar. The caller closes the tree.
 func parse(language string, src []byte) (*sitter.Tree, error) {

@@ -22,7 +22,6 @@ package xref
 import (
 	"errors"
 	"fmt"
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // Via says how a reference reaches its name.
@@ -179,19 +178,14 @@ type Ref struct {
 // ErrUnsupported is returned for a language without an extractor.
 var ErrUnsupported = errors.New("no reference extractor for this language")
 
-// extractor reads a File from src, walking given (the root of a tree of
-// src parsed with the language's grammar) or, when given is nil, a parse
-// of its own.
-type extractor func(src []byte, given *sitter.Node) (*File, error)
-
 // extractors maps a language name (index/lang) to its extractor. Each
 // language's file adds itself with register, from its init function.
-var extractors = map[string]extractor{}
+var extractors = map[string]func(src []byte) (*File, error){}
 
 // defsOnly maps a language to an extractor that skips what only makes
 // references (function bodies), for files read to find a definition. Its
 // Defs, Imports and Package are exactly Parse's.
-var defsOnly = map[string]extractor{}
+var defsOnly = map[string]func(src []byte) (*File, error){}
 
 // ParseDefs is Parse without the references where the language's
 // extractor can skip them (faster), else Parse itself.
@@ -200,7 +194,7 @@ func ParseDefs(lang string, src []byte) (*File, error) {
 	if x == nil {
 		return Parse(lang, src)
 	}
-	f, err := x(src, nil)
+	f, err := x(src)
 	if err != nil {
 		return nil, err
 	}
@@ -213,18 +207,12 @@ func Supported(lang string) bool { return extractors[lang] != nil }
 
 // Parse extracts the definitions, imports and references of src, written
 // in lang.
-func Parse(lang string, src []byte) (*File, error) { return ParseTree(lang, nil, src) }
-
-// ParseTree is Parse reading root, the root of the caller's parse of src
-// with lang's grammar (index/grammar), instead of parsing src again; a nil
-// root is Parse. The tree must stay open until ParseTree returns; the File
-// holds no node of it.
-func ParseTree(lang string, root *sitter.Node, src []byte) (*File, error) {
+func Parse(lang string, src []byte) (*File, error) {
 	x := extractors[lang]
 	if x == nil {
 		return nil, fmt.Errorf("%s: %w", lang, ErrUnsupported)
 	}
-	f, err := x(src, root)
+	f, err := x(src)
 	if err != nil {
 		return nil, err
 	}
