@@ -42,7 +42,9 @@ func (m *Model) asks(msg execMsg) bool {
 	if back == focusConfirm || back == focusCommand {
 		back = focusList
 	}
-	m.ask = &confirmAsk{words: append(slices.Clone(msg.act.do), "--yes"), preview: strings.TrimRight(msg.out, "\n"),
+	// --yes right after "add": after a "--" it would be read as a path
+	words := append(append(slices.Clone(msg.act.do[:2]), "--yes"), msg.act.do[2:]...)
+	m.ask = &confirmAsk{words: words, preview: strings.TrimRight(msg.out, "\n"),
 		files: ce.Files, back: back}
 	m.focus = focusConfirm
 	m.status, m.statusErr = fmt.Sprintf("add %d files? %s yes, %s no", ce.Files, m.keys.Yes.Help().Key, m.keys.No.Help().Key), false

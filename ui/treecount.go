@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"os"
+	"github.com/dossierhq/dossier/store/fsafe"
 	"path/filepath"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -32,6 +32,10 @@ type treeCountMsg struct {
 	counts []int
 }
 
+// treeCountMax is the largest file the tree counts exactly (the index's
+// own default cap on a file's size is far below it).
+const treeCountMax = 16 << 20
+
 // countTreeCmd counts the batch of t's files starting at from, with the
 // budget's encoding, reading them from root; nil when from is past the
 // end or the encoding is no tokenizer.
@@ -47,7 +51,10 @@ func countTreeCmd(t *fileTree, from int, root, encoding string) tea.Cmd {
 	return func() tea.Msg {
 		counts := make([]int, len(paths))
 		for i, p := range paths {
-			text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+			// as it is now, which may not be what was indexed: a log
+			// grown to gigabytes, a FIFO or a link to a device keeps its
+			// estimate (fsafe refuses them) rather than holding the count
+			text, err := fsafe.ReadFile(filepath.Join(root, filepath.FromSlash(p)), treeCountMax)
 			if err != nil {
 				counts[i] = -1
 				continue

@@ -58,9 +58,10 @@ var recipes = []struct{ name, what string }{
 }
 
 // addPrompts serves the task recipes: each gathers the evidence its
-// strategy lists for a target into the current flow (as `dossier evidence
-// gather` does) and returns the assembled prompt. They change the flow,
-// so a read-only server has none.
+// strategy lists for a target into a scratch flow (as `dossier evidence
+// gather` does into FLOW_DIR), removed after, and returns its assembled
+// prompt: the current flow is left as it is. A read-only server has
+// none all the same: gathering writes a flow directory.
 func (s *Server) addPrompts() {
 	if s.opts.ReadOnly {
 		return

@@ -3,10 +3,12 @@ package discover
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -40,10 +42,23 @@ type gitTracked struct {
 // all the same. The folder patterns match everything under the folder,
 // so an untracked file there stays ignored.
 func (g *gitTracked) hides(root, rel string, by int) bool {
-	if by < 0 || by >= len(defaultIgnores) || !strings.HasSuffix(defaultIgnores[by], "/") {
+	if by < 0 || by >= len(defaultIgnores) || !untracked(defaultIgnores[by]) {
 		return false
 	}
 	return g.under(root, rel)
+}
+
+// untracked reports whether pattern is a default-ignored folder whose
+// tracked files are walked: a build or vendor folder, not a version
+// control system's own (.git/, .hg/, .svn/) nor dossier's (.dossier/,
+// which a plain `git add -A` commits: its index, history and kept answers
+// are never sources).
+func untracked(pattern string) bool {
+	switch pattern {
+	case ".git/", ".hg/", ".svn/", ".dossier/":
+		return false
+	}
+	return strings.HasSuffix(pattern, "/")
 }
 
 // under reports whether git tracks a file at or under rel, a
@@ -53,7 +68,7 @@ func (g *gitTracked) under(root, rel string) bool {
 	if !g.loaded {
 		g.loaded = true
 		g.paths = map[string]bool{}
-		for _, p := range trackedIgnored(root) {
+		for _, p := range cachedTrackedIgnored(root) {
 			for q := p; q != ""; q = q[:max(strings.LastIndexByte(q, '/'), 0)] {
 				g.paths[q] = true
 			}
@@ -62,12 +77,45 @@ func (g *gitTracked) under(root, rel string) bool {
 	return g.paths[rel]
 }
 
+// trackedCache keeps trackedIgnored's answer per root while git's index
+// and HEAD are unchanged: Check runs for every path of a watcher's batch
+// and every span evidence reads, and one git process each would be
+// thousands after a build writes into a tracked bin/.
+var trackedCache sync.Map // root -> trackedEntry
+
+type trackedEntry struct {
+	stamp string
+	paths []string
+}
+
+// cachedTrackedIgnored is trackedIgnored, from trackedCache while root's
+// .git/index and .git/HEAD have the size and modification time they had.
+func cachedTrackedIgnored(root string) []string {
+	var stamp strings.Builder
+	for _, name := range []string{"index", "HEAD"} {
+		if st, err := os.Stat(filepath.Join(root, ".git", name)); err == nil {
+			fmt.Fprintf(&stamp, "%d:%d;", st.Size(), st.ModTime().UnixNano())
+		} else {
+			stamp.WriteString("-;")
+		}
+	}
+	if e, ok := trackedCache.Load(root); ok && e.(trackedEntry).stamp == stamp.String() {
+		return e.(trackedEntry).paths
+	}
+	paths := trackedIgnored(root)
+	trackedCache.Store(root, trackedEntry{stamp: stamp.String(), paths: paths})
+	return paths
+}
+
 // trackedIgnored lists the files git tracks in the folders of
 // defaultIgnores, as workspace-relative slash paths; none when root is not
 // in a git work tree or git is not on PATH.
 func trackedIgnored(root string) []string {
 	args := []string{"-C", root, "ls-files", "-z", "--cached", "--"}
 	for _, p := range defaultIgnores {
+		if !untracked(p) {
+			continue
+		}
 		if name, ok := strings.CutSuffix(p, "/"); ok {
 			if name, anchored := strings.CutPrefix(name, "/"); anchored {
 				args = append(args, ":(glob)"+name+"/**")

@@ -9,8 +9,9 @@ import (
 // TestTrackedInDefaultIgnored: a default-ignored folder (bin/, build/,
 // node_modules/) hides no file git tracks: the walk and Check find a
 // project's bin/setup and bin/tool-popup, while untracked build output
-// beside them, a file-name default (a tracked lock file) and a folder git
-// tracks nothing in stay skipped as default_ignore.
+// beside them, a file-name default (a tracked lock file), a folder git
+// tracks nothing in and dossier's own .dossier/ (committed all the same)
+// stay skipped as default_ignore.
 func TestTrackedInDefaultIgnored(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not on PATH")
@@ -20,6 +21,8 @@ func TestTrackedInDefaultIgnored(t *testing.T) {
 		"bin/out.bin": "built\n", "bin/sub/helper.sh": "#!/bin/sh\n", "bin/sub/cache.tmp": "x\n",
 		"web/node_modules/vendored/index.js": "module.exports = 1\n", "web/node_modules/other/index.js": "x\n",
 		"build/out.o.txt": "built\n", "go.sum": "h1\n",
+		// a plain `git add -A` commits dossier's own folder: never a source
+		".dossier/config.toml": "x = 1\n", ".dossier/flows/f1/turns/001.answer.md": "an answer\n",
 	})
 	git := func(args ...string) {
 		t.Helper()
@@ -30,7 +33,7 @@ func TestTrackedInDefaultIgnored(t *testing.T) {
 		}
 	}
 	git("init", "-q")
-	git("add", "-f", "main.go", "bin/setup", "bin/tool-popup", "bin/sub/helper.sh", "web/node_modules/vendored/index.js", "go.sum")
+	git("add", "-f", "main.go", "bin/setup", "bin/tool-popup", "bin/sub/helper.sh", "web/node_modules/vendored/index.js", "go.sum", ".dossier")
 	git("commit", "-qm", "init")
 
 	got, skips := walk(t, root, Options{})
@@ -47,7 +50,8 @@ func TestTrackedInDefaultIgnored(t *testing.T) {
 			t.Errorf("%s: skipped as %q, want %q", p, reasons[p], ReasonDefault)
 		}
 	}
-	for rel, reason := range map[string]string{"bin/setup": "", "bin/sub/helper.sh": "", "bin/out.bin": ReasonDefault, "build/out.o.txt": ReasonDefault} {
+	for rel, reason := range map[string]string{"bin/setup": "", "bin/sub/helper.sh": "", "bin/out.bin": ReasonDefault, "build/out.o.txt": ReasonDefault,
+		".dossier/flows/f1/turns/001.answer.md": ReasonDefault} {
 		if _, got, err := Check(root, rel, Options{}); got != reason || err != nil {
 			t.Errorf("Check(%s) = %q, %v; want %q", rel, got, err, reason)
 		}

@@ -170,3 +170,6 @@ func SmallRecordBlocks(t interface{ Cleanup(func()) }) {
 
 // SymbolNameTable is the snapshot's table of symbol names (nil if none).
 func SymbolNameTable(tx *store.Tx) ([]byte, error) { return tx.SnapshotValue(keyNames) }
+
+// IsReleaseNotes is isReleaseNotes, for the ranking tests.
+var IsReleaseNotes = isReleaseNotes

@@ -51,9 +51,10 @@ func classOf(m *Meta, p string) docClass {
 	return classCode
 }
 
-// releaseNames are the stems (lower-cased, up to the first '.', '-' or
-// '_') of files that hold release notes: CHANGELOG.md, HISTORY.rst,
-// NEWS, RELEASE-NOTES.md, CHANGES.txt, whatsnew.rst.
+// releaseNames are the stems (lower-cased, without '-' and '_', or
+// followed by a version) of files that hold release notes: CHANGELOG.md,
+// HISTORY.rst, NEWS, RELEASE-NOTES.md, CHANGES.txt, whatsnew.rst,
+// changelog-2.1.md.
 var releaseNames = map[string]bool{"changelog": true, "changes": true, "history": true, "news": true,
 	"release": true, "releases": true, "releasenotes": true, "whatsnew": true}
 
@@ -66,12 +67,19 @@ var releaseDirs = map[string]bool{"changelog": true, "changelogs": true, "releas
 func isReleaseNotes(p string) bool {
 	lower := strings.ToLower(p)
 	base := path.Base(lower)
-	if i := strings.IndexAny(base, ".-_"); i > 0 {
-		if releaseNames[base[:i]] || releaseNames[strings.NewReplacer("-", "", "_", "").Replace(strings.TrimSuffix(base, path.Ext(base)))] {
+	// the whole stem (CHANGELOG.md, release-notes.rst, HISTORY), or a
+	// name and a version (changelog-1.2.md, NEWS_3.txt): a prefix alone
+	// would make docs/release-process.md or history-of-auth.md release
+	// notes
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	if releaseNames[base] || releaseNames[strings.NewReplacer("-", "", "_", "").Replace(stem)] {
+		return true
+	}
+	if i := strings.IndexAny(stem, ".-_"); i > 0 && releaseNames[stem[:i]] {
+		rest := strings.TrimLeft(stem[i+1:], "v")
+		if rest != "" && rest[0] >= '0' && rest[0] <= '9' {
 			return true
 		}
-	} else if releaseNames[base] {
-		return true
 	}
 	for _, d := range strings.Split(path.Dir(lower), "/") {
 		if releaseDirs[d] {

@@ -107,3 +107,19 @@ func TestKindPriorRanksCodeFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseNotesByName: a changelog is known by its whole name, a name
+// and a version, or its folder, never by a prefix of another document's
+// name (docs/release-process.md is a guide, not release notes).
+func TestReleaseNotesByName(t *testing.T) {
+	for p, want := range map[string]bool{
+		"CHANGELOG.md": true, "HISTORY.rst": true, "NEWS": true, "RELEASE-NOTES.md": true, "CHANGES.txt": true,
+		"docs/whatsnew.rst": true, "changelog-2.1.md": true, "NEWS_v3.txt": true, "docs/changelog/1.2.md": true,
+		"docs/release-process.md": false, "release_checklist.md": false, "docs/news-feed-design.md": false,
+		"history-of-auth.md": false, "changes-to-config.md": false,
+	} {
+		if got := search.IsReleaseNotes(p); got != want {
+			t.Errorf("IsReleaseNotes(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
