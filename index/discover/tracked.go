@@ -29,8 +29,9 @@ const gitTimeout = 10 * time.Second
 // found by the next full walk (a commit, which moves HEAD, takes one).
 
 // gitTracked is what git tracks in the workspace's default-ignored
-// folders, read on first use: one git process per walk, and none for a
-// workspace without such a folder.
+// folders, read on first use: at most one git process per walk (none
+// while git's index and HEAD are unchanged, see trackedCache), and none
+// for a workspace without such a folder.
 type gitTracked struct {
 	loaded bool
 	paths  map[string]bool // tracked files and every folder above one
@@ -42,18 +43,18 @@ type gitTracked struct {
 // all the same. The folder patterns match everything under the folder,
 // so an untracked file there stays ignored.
 func (g *gitTracked) hides(root, rel string, by int) bool {
-	if by < 0 || by >= len(defaultIgnores) || !untracked(defaultIgnores[by]) {
+	if by < 0 || by >= len(defaultIgnores) || !walksTracked(defaultIgnores[by]) {
 		return false
 	}
 	return g.under(root, rel)
 }
 
-// untracked reports whether pattern is a default-ignored folder whose
+// walksTracked reports whether pattern is a default-ignored folder whose
 // tracked files are walked: a build or vendor folder, not a version
 // control system's own (.git/, .hg/, .svn/) nor dossier's (.dossier/,
 // which a plain `git add -A` commits: its index, history and kept answers
 // are never sources).
-func untracked(pattern string) bool {
+func walksTracked(pattern string) bool {
 	switch pattern {
 	case ".git/", ".hg/", ".svn/", ".dossier/":
 		return false
@@ -113,7 +114,7 @@ func cachedTrackedIgnored(root string) []string {
 func trackedIgnored(root string) []string {
 	args := []string{"-C", root, "ls-files", "-z", "--cached", "--"}
 	for _, p := range defaultIgnores {
-		if !untracked(p) {
+		if !walksTracked(p) {
 			continue
 		}
 		if name, ok := strings.CutSuffix(p, "/"); ok {
