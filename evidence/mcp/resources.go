@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -128,6 +129,18 @@ func (s *Server) scratchFlow(name string) (done func(), err error) {
 		}
 	}
 	f := &evidence.Flow{Dir: dir, Meta: evidence.Meta{ID: "prompt-" + name, Name: name, Created: s.opts.Engine.Now().UTC().Truncate(time.Second)}}
+	// The prompt is fitted and counted as the current flow would be: its
+	// model (the tokenizer), budget and format carry over; without a flow
+	// the engine's, from the config, apply.
+	s.opts.Engine.Reload()
+	cur, err := s.opts.Engine.Flow()
+	switch {
+	case err == nil:
+		f.Meta.Model, f.Meta.Budget, f.Meta.Format = cur.Meta.Model, cur.Meta.Budget, cur.Meta.Format
+	case !errors.Is(err, evidence.ErrNoFlow):
+		os.RemoveAll(dir)
+		return nil, err
+	}
 	if err := f.SaveMeta(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err

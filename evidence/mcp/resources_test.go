@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log"
 	"strings"
 	"testing"
@@ -67,11 +68,22 @@ func TestPrompts(t *testing.T) {
 		t.Fatalf("prompts/list: %v %v", err, list)
 	}
 	ok(t, cs, "flow_new", map[string]any{"name": "current"})
+	// The current flow's budget and model (cl100k_base, where the default
+	// is o200k_base) are the prompt's.
+	other := evidence.NewEngine(root)
+	for _, words := range [][]string{{"flow", "set", "budget", "7777"}, {"flow", "set", "model", "gpt-4"}} {
+		if err := other.Exec(context.Background(), words, io.Discard); err != nil {
+			t.Fatalf("%v: %v", words, err)
+		}
+	}
 	before, _ := ok(t, cs, "evidence_status", nil)
 	res, err := cs.GetPrompt(context.Background(), &sdk.GetPromptParams{Name: "fix",
 		Arguments: map[string]string{"target": "calc/calc.go::@Add", "request": "Add overflows at 100."}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(res.Description, "cl100k_base") || !strings.Contains(res.Description, "of 7777 token limit") {
+		t.Errorf("the prompt is not counted with the current flow's model and budget:\n%s", res.Description)
 	}
 	text := res.Messages[0].Content.(*sdk.TextContent).Text
 	if !strings.Contains(text, "func Add(a, b int) int") || !strings.Contains(text, "TestAdd") || !strings.HasSuffix(text, "Add overflows at 100.\n") {
