@@ -46,6 +46,9 @@ type treePane struct {
 	confirm int32
 	// encoding is the tokenizer the tree's exact counts are taken with.
 	encoding string
+	// opened says the tree has been shown: its files are counted from
+	// then on (treecount.go); counting says a count of t is under way.
+	opened, counting bool
 }
 
 type treeMsg struct {
@@ -98,8 +101,9 @@ func (m Model) openTree() (tea.Model, tea.Cmd) {
 	m.focus = focusTree
 	m.tree.input.Focus()
 	m.tree.confirm = -1
+	m.tree.opened = true
 	if m.tree.t != nil && m.tree.t.gen == m.indexGen || m.tree.loading {
-		return m, nil
+		return m, m.tree.startCount(m.opts.Root)
 	}
 	m.tree.loading = true
 	return m, m.loadTreeCmd()
@@ -115,14 +119,19 @@ func (m Model) takeTree(msg treeMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	sel := p.selectedPath()
+	old := p.t
 	p.t, p.err = msg.t, ""
+	if p.encoding == m.snap.Encoding {
+		p.t.keepCounts(old)
+	}
+	p.encoding = m.snap.Encoding
 	p.flt = nil
 	if q := p.input.Value(); q != "" {
 		p.flt = p.t.filter(q, nil)
 	}
 	p.layout(sel)
-	p.encoding = m.snap.Encoding
-	return m, countTreeCmd(p.t, 0, m.opts.Root, p.encoding)
+	p.counting = false // a count of the old tree drops its answers
+	return m, p.startCount(m.opts.Root)
 }
 
 // selectedPath is the path of the selected row, "" for none.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -51,7 +52,11 @@ func (f *treeFiles) list(context.Context) ([]indexsum.FileSize, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, indexsum.FileSize{Path: rel, Size: st.Size()})
+		text, err := os.ReadFile(filepath.Join(f.root, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, indexsum.FileSize{Path: rel, Size: st.Size(), Hash: fmt.Sprintf("%x", sha256.Sum256(text))})
 	}
 	return out, nil
 }
@@ -60,10 +65,18 @@ func (f *treeFiles) list(context.Context) ([]indexsum.FileSize, error) {
 // three files (all in the flow), parser/lex.go (400 bytes: ~100 tokens)
 // and util/ with seven files of 40 bytes.
 func treeModel(t testing.TB) (Model, *treeFiles) {
+	return treeModelWith(t, nil)
+}
+
+// treeModelWith is treeModel with more options set by set (nil: none).
+func treeModelWith(t testing.TB, set func(root string, o *Options)) (Model, *treeFiles) {
 	files := &treeFiles{}
 	m, _ := newModelWith(t, func(root string, o *Options) {
 		files.root = root
 		o.Files = files.list
+		if set != nil {
+			set(root, o)
+		}
 	})
 	files.paths = []string{"parser/parse.go", "render/render.go", "docs/guide.md"}
 	files.write(t, "parser/lex.go", "package parser\n//"+strings.Repeat("x", 400-15-3)+"\n")

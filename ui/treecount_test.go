@@ -57,3 +57,52 @@ func TestTreeCountsExactlyInTheBackground(t *testing.T) {
 		t.Fatalf("the exact counts did not replace the estimates (lex.go %d):\n%s", lex, strings.Join(lines, "\n"))
 	}
 }
+
+// TestTreeCountsOnceOpened: the tree read in the background when the
+// index is ready counts nothing until it is first shown; then it counts
+// every file.
+func TestTreeCountsOnceOpened(t *testing.T) {
+	m, _ := treeModel(t)
+	m = send(t, m, indexReport(indexMsg{kind: indexReady}))
+	if m.tree.t == nil || m.tree.t.counted != 0 || m.tree.counting {
+		t.Fatalf("a tree never opened is counted (%d files)", m.tree.t.counted)
+	}
+	m = keys(t, m, "t")
+	if m.tree.t.counted != 11 || m.tree.counting {
+		t.Fatalf("opening the tree counted %d of its 11 files", m.tree.t.counted)
+	}
+}
+
+// TestTreeKeepsCountsAcrossBatches: a tree read again after an index
+// batch keeps the counts of the files whose content did not change and
+// counts only the changed and the new one.
+func TestTreeKeepsCountsAcrossBatches(t *testing.T) {
+	m, files := treeModel(t)
+	m = keys(t, m, "t")
+	if m.tree.t.counted != 11 {
+		t.Fatalf("counted %d of 11 files", m.tree.t.counted)
+	}
+	if err := os.WriteFile(filepath.Join(files.root, "util", "u0.go"), []byte("package util\n\nvar changed = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files.write(t, "parser/new.go", "package parser\n")
+	next, cmd := m.Update(indexReport(indexMsg{kind: indexBatch, indexed: 2}))
+	m = next.(Model)
+	next, count := m.Update(findMsg[treeMsg](t, cmd))
+	m = next.(Model)
+	if m.tree.t.counted != 10 || !hasLine(treeLines(m), "▸ "+markPart+" render/", "1 in flow · 1 file "+shortCount(exactTokens(t, m, "render/render.go"))) {
+		t.Fatalf("the unchanged files' counts were not kept (%d of 12 counted):\n%s", m.tree.t.counted, strings.Join(treeLines(m), "\n"))
+	}
+	msg := findMsg[treeCountMsg](t, count)
+	var counted []string
+	for _, id := range msg.ids {
+		counted = append(counted, m.tree.t.nodes[id].path)
+	}
+	if strings.Join(counted, " ") != "parser/new.go util/u0.go" {
+		t.Fatalf("the count after the batch reads %v, want the new and the changed file", counted)
+	}
+	m = send(t, m, msg)
+	if m.tree.t.counted != 12 || !hasLine(treeLines(m), "▸   util/", "7 files "+shortCount(exactTokens(t, m, "util/u0.go", "util/u1.go")+exactTokens(t, m, "util/u1.go")*5)) {
+		t.Fatalf("after the count (%d of 12):\n%s", m.tree.t.counted, strings.Join(treeLines(m), "\n"))
+	}
+}

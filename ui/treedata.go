@@ -20,7 +20,10 @@ type fileTree struct {
 	// fuzzy filter's candidates.
 	files []int32
 	paths []string
-	gen   int // Model.indexGen when it was read
+	// hashes are the files' content hashes as indexed ("": not known):
+	// a file whose hash a tree read again keeps has its count kept.
+	hashes []string
+	gen    int // Model.indexGen when it was read
 	// counted is how many files have exact counts.
 	counted int
 }
@@ -75,6 +78,7 @@ func buildTree(files []indexsum.FileSize, gen int) *fileTree {
 		id := t.add(treeNode{name: name, path: f.Path, parent: folder(dir), tokens: estimateTokens(f.Size), files: 1})
 		t.files = append(t.files, id)
 		t.paths = append(t.paths, f.Path)
+		t.hashes = append(t.hashes, f.Hash)
 	}
 	// Parents come before their children: one pass from the end sums.
 	for i := len(t.nodes) - 1; i >= 0; i-- {

@@ -6,11 +6,12 @@ import (
 	"github.com/dossierhq/dossier/store"
 )
 
-// FileSize is one indexed file: its workspace-relative path and size in
-// bytes when it was indexed.
+// FileSize is one indexed file: its workspace-relative path, size in
+// bytes and content hash (sha256, hex) when it was indexed.
 type FileSize struct {
 	Path string
 	Size int64
+	Hash string
 }
 
 // Files lists the files the index holds, in path order: what discovery
@@ -27,7 +28,7 @@ func Files(ctx context.Context, root string) ([]FileSize, error) {
 	var out []FileSize
 	err = db.View(func(tx *store.Tx) error {
 		return tx.Files(func(f store.File) error {
-			out = append(out, FileSize{Path: f.Path, Size: f.Size})
+			out = append(out, FileSize{Path: f.Path, Size: f.Size, Hash: f.Hash})
 			return nil
 		})
 	})
