@@ -192,15 +192,26 @@ func fingerprint(dir string) string {
 	return b.String()
 }
 
+// noFlowSnapshot is the snapshot when there is no flow to show (err says
+// why): its tokenizer is the default budget's, which the file tree
+// counts with.
+func (r *runner) noFlowSnapshot(err error, format assemble.Format) snapshot {
+	s := snapshot{Version: r.version, Err: err.Error(), Format: format}
+	if p, err := r.e.Profile(); err == nil {
+		s.Encoding = p.Encoding
+	}
+	return s
+}
+
 func (r *runner) snapshotLocked(format assemble.Format) snapshot {
 	r.version++
 	f, err := r.e.Flow()
 	if err != nil {
-		return snapshot{Version: r.version, Err: err.Error(), Format: format}
+		return r.noFlowSnapshot(err, format)
 	}
 	res, snap, err := r.e.Assemble(format)
 	if err != nil {
-		return snapshot{Version: r.version, Err: err.Error(), Format: format}
+		return r.noFlowSnapshot(err, format)
 	}
 	// The pieces of the secrets each part's whole source holds, which
 	// the prompt's redaction replaces first: a part may hold only a

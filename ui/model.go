@@ -355,10 +355,11 @@ func (m *Model) takeSnapshot(s snapshot) tea.Cmd {
 	m.snap, m.ready = s, true
 	m.snap.Rows = m.withPending(s.Rows)
 	m.clamp()
+	recount := m.treeRecount()
 	if s.Format != m.format {
-		return m.loadCmd()
+		return tea.Batch(m.loadCmd(), recount)
 	}
-	return nil
+	return recount
 }
 
 // mutates says whether a command line may change the flow.

@@ -134,6 +134,17 @@ func (m Model) takeTree(msg treeMsg) (tea.Model, tea.Cmd) {
 	return m, p.startCount(m.opts.Root)
 }
 
+// treeRecount reads the tree again when the budget's tokenizer changed
+// (a flow started or switched, its model set): its counts are another
+// tokenizer's.
+func (m *Model) treeRecount() tea.Cmd {
+	if m.tree.t == nil || m.tree.loading || m.snap.Encoding == m.tree.encoding || m.opts.Files == nil {
+		return nil
+	}
+	m.tree.loading = true
+	return m.loadTreeCmd()
+}
+
 // selectedPath is the path of the selected row, "" for none.
 func (p *treePane) selectedPath() string {
 	if p.t == nil || p.cursor >= len(p.rows) {

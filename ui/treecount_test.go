@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/dossierhq/dossier/assemble/tokens"
+	"github.com/dossierhq/dossier/evidence"
 )
 
 // exactTokens is the sum of the files' tokens by the budget's tokenizer.
@@ -104,5 +105,31 @@ func TestTreeKeepsCountsAcrossBatches(t *testing.T) {
 	m = send(t, m, msg)
 	if m.tree.t.counted != 12 || !hasLine(treeLines(m), "▸   util/", "7 files "+shortCount(exactTokens(t, m, "util/u0.go", "util/u1.go")+exactTokens(t, m, "util/u1.go")*5)) {
 		t.Fatalf("after the count (%d of 12):\n%s", m.tree.t.counted, strings.Join(treeLines(m), "\n"))
+	}
+}
+
+// TestTreeCountsWithoutAFlow: with no current flow, the tree counts with
+// the default budget's tokenizer (the configured model's: gpt-4 counts
+// with cl100k_base), not only estimates until it is read again.
+func TestTreeCountsWithoutAFlow(t *testing.T) {
+	m, _ := treeModelWith(t, func(root string, o *Options) {
+		if err := os.Remove(filepath.Join(evidence.FlowsDir(root), "current")); err != nil {
+			t.Fatal(err)
+		}
+		o.Engine.Reload()
+		o.Engine.Model = "gpt-4"
+	})
+	m = keys(t, m, "t")
+	lines := treeLines(m)
+	c, err := tokens.ForEncoding(tokens.Cl100kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(filepath.Join(m.opts.Root, "parser", "lex.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.View(), "tokens cl100k_base") || !hasLine(lines, "▸   parser/", "2 files "+shortCount(c.Count(string(text))+c.Count(parseGo))) {
+		t.Fatalf("without a flow the tree is not counted with the default tokenizer:\n%s", m.View())
 	}
 }
