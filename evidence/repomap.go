@@ -139,6 +139,8 @@ var graphCache struct {
 	maps map[string]string
 }
 
+// mapGraph is the index's reference graph: this process's, or the one
+// kept under .dossier/ (repomapcache.go), or built (and kept) now.
 func (e *Engine) mapGraph() (*repomap.Graph, error) {
 	db, err := openIndex(e.Root)
 	if err != nil {
@@ -146,22 +148,31 @@ func (e *Engine) mapGraph() (*repomap.Graph, error) {
 	}
 	defer db.Close()
 	var g *repomap.Graph
+	var w mapCacheWrite
+	graphCache.Lock()
+	defer graphCache.Unlock()
 	err = db.View(func(tx *store.Tx) error {
-		graphCache.Lock()
-		defer graphCache.Unlock()
 		path, gen := store.Path(e.Root), tx.Generation()
 		if graphCache.g != nil && graphCache.path == path && graphCache.gen == gen {
 			g = graphCache.g
 			return nil
 		}
 		var err error
-		if g, err = ReadGraph(tx); err == nil {
+		if g, w, err = cachedGraph(tx, store.Dir(e.Root)); err == nil {
 			graphCache.path, graphCache.gen, graphCache.g = path, gen, g
 			graphCache.maps = map[string]string{}
 		}
 		return err
 	})
-	return g, err
+	if err != nil {
+		return nil, err
+	}
+	// The map is right without the cache: a workspace that cannot keep
+	// it (read-only) builds the graph again next time, and says so.
+	if err := w.write(); err != nil && e.Stderr != nil {
+		fmt.Fprintf(e.Stderr, "warning: %v (the next map builds the graph again)\n", err)
+	}
+	return g, nil
 }
 
 // memberKinds are the symbols a map leaves out: a struct's fields are
@@ -169,25 +180,18 @@ func (e *Engine) mapGraph() (*repomap.Graph, error) {
 // every text mentions.
 var memberKinds = map[string]bool{"field": true, "property": true, "member": true, "attribute": true, "key": true}
 
-// ReadGraph builds the reference graph of an index: its symbols are the
-// definitions, and every identifier of every indexed text that names one
-// is a mention.
+// ReadGraph builds the reference graph of an index from scratch: its
+// symbols are the definitions, and every identifier of every indexed text
+// that names one is a mention. The graph a map uses is cachedGraph's,
+// which must equal it.
 func ReadGraph(tx *store.Tx) (*repomap.Graph, error) {
 	var defs []repomap.Def
 	names := map[string]bool{}
 	err := tx.SymbolsWithPrefix("", func(s store.Symbol) bool {
-		if s.Name == "" || s.Path == "" || memberKinds[s.Kind] {
-			return true
+		if d, ok := mapDef(s); ok {
+			defs = append(defs, d)
+			names[s.Name] = true
 		}
-		text, _, _ := strings.Cut(strings.TrimSpace(s.Signature), "\n")
-		if text = strings.TrimSpace(text); text == "" {
-			text = strings.TrimSpace(s.Kind + " " + s.Name)
-		}
-		if len(text) > 160 {
-			text = text[:157] + "..."
-		}
-		defs = append(defs, repomap.Def{Path: s.Path, Name: s.Name, Line: s.Line, Text: text})
-		names[s.Name] = true
 		return true
 	})
 	if err != nil {
@@ -212,10 +216,23 @@ func ReadGraph(tx *store.Tx) (*repomap.Graph, error) {
 	return repomap.NewGraph(defs, mentions), nil
 }
 
-// identifiers counts the words of text (letters, digits and '_', not
-// starting with a digit) that names holds.
+// identifiers counts the words of text that names holds.
 func identifiers(text []byte, names map[string]bool) map[string]int {
 	var m map[string]int
+	eachWord(text, func(w []byte) {
+		if names[string(w)] {
+			if m == nil {
+				m = map[string]int{}
+			}
+			m[string(w)]++
+		}
+	})
+	return m
+}
+
+// eachWord calls fn with each word of text: letters, digits, '_' and
+// any non-ASCII byte, not starting with a digit.
+func eachWord(text []byte, fn func(w []byte)) {
 	isWord := func(c byte) bool {
 		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 	}
@@ -228,15 +245,11 @@ func identifiers(text []byte, names map[string]bool) map[string]int {
 		for j < len(text) && isWord(text[j]) {
 			j++
 		}
-		if c := text[i]; !(c >= '0' && c <= '9') && names[string(text[i:j])] {
-			if m == nil {
-				m = map[string]int{}
-			}
-			m[string(text[i:j])]++
+		if c := text[i]; !(c >= '0' && c <= '9') {
+			fn(text[i:j])
 		}
 		i = j
 	}
-	return m
 }
 
 // mapState is a repo map's staleness: "edited" by hand, "changed" when a

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
@@ -175,6 +176,28 @@ func (t *Tx) FileSymbolNames(path string) ([]string, error) {
 		names = append(names, strings.Split(string(v), "\x00")...)
 	}
 	return names, nil
+}
+
+// FileSymbols returns every symbol of path: those under each name
+// FileSymbolNames gives, in name and chunk order.
+func (t *Tx) FileSymbols(path string) ([]Symbol, error) {
+	names, err := t.FileSymbolNames(path)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	var out []Symbol
+	for _, name := range slices.Compact(names) {
+		p := string(key(name, path, ""))
+		err := t.symbolsFrom(p, p, func(s Symbol) bool {
+			out = append(out, s)
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // SymbolsLongerThan calls fn, as SymbolsWithPrefix, with the symbols whose

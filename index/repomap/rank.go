@@ -151,7 +151,12 @@ func cmpDef(a, b Def) int {
 	if a.Line != b.Line {
 		return a.Line - b.Line
 	}
-	return strings.Compare(a.Name, b.Name)
+	if c := strings.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	// The order is total, so that it does not depend on the order the
+	// definitions came in (the index's, or a cache's).
+	return strings.Compare(a.Text, b.Text)
 }
 
 // Ranked is a definition with its score.
