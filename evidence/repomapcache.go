@@ -27,8 +27,8 @@ import (
 //     holds and every word of its text with its count. A file whose hash
 //     is the index's keeps its row; only new and changed files are read
 //     again, so a re-index of a few files costs a few files' reads.
-//   - repomap.graph: the graph built from the rows, with the digest of the
-//     index's paths and hashes it stands for. A process whose index has
+//   - repomap.graph: the graph built from the rows (repomap's encoding),
+//     after the digest of the index's paths and hashes it stands for. A process whose index has
 //     that digest decodes it instead of building it.
 //
 // Rows hold all words, not only the names defined somewhere: a new
@@ -64,13 +64,6 @@ type mapRow struct {
 	Words []uint32
 }
 
-// mapGraphCache is the graph file.
-type mapGraphCache struct {
-	Version int
-	Key     string // indexKey of the index the graph was built from
-	Graph   []byte
-}
-
 // indexKey is the digest of the index's paths and content hashes (in
 // path order) and its schema: what the graph is derived from.
 func indexKey(files []store.File) string {
@@ -98,9 +91,8 @@ func cachedGraph(tx *store.Tx, dir string) (*repomap.Graph, mapCacheWrite, error
 		return nil, mapCacheWrite{}, err
 	}
 	key := indexKey(files)
-	var gc mapGraphCache
-	if readMapCache(filepath.Join(dir, mapGraphFile), &gc) == nil && gc.Version == mapCacheVersion && gc.Key == key {
-		if g, err := repomap.UnmarshalGraph(gc.Graph); err == nil {
+	if raw, err := readMapFile(filepath.Join(dir, mapGraphFile)); err == nil && bytes.HasPrefix(raw, []byte(key)) {
+		if g, err := repomap.UnmarshalGraph(raw[len(key):]); err == nil {
 			return g, mapCacheWrite{}, nil
 		}
 	}
@@ -120,12 +112,10 @@ func cachedGraph(tx *store.Tx, dir string) (*repomap.Graph, mapCacheWrite, error
 		}
 	}
 	raw, err := g.MarshalBinary()
-	if err == nil {
-		w.graph, err = encodeMapCache(mapGraphCache{Version: mapCacheVersion, Key: key, Graph: raw})
-	}
 	if err != nil {
 		return nil, mapCacheWrite{}, err
 	}
+	w.graph = sealMapFile(append([]byte(key), raw...))
 	return g, w, nil
 }
 
@@ -335,29 +325,42 @@ func (l *wordList) count(text []byte) []uint32 {
 	return out
 }
 
-// readMapCache decodes the cache file at path into v; any error (none,
-// damaged, of another layout) means it is built again.
-func readMapCache(path string, v any) error {
+// readMapFile returns the contents of the cache file at path, checked
+// against the CRC-32 before them; any error (none, damaged) means it is
+// built again. The graph file holds the index's key, then the graph as
+// repomap encodes it; the rows file holds mapRows in gob.
+func readMapFile(path string) ([]byte, error) {
 	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) < 4 || crc32.ChecksumIEEE(raw[4:]) != binary.LittleEndian.Uint32(raw) {
+		return nil, errors.New("not whole")
+	}
+	return raw[4:], nil
+}
+
+// sealMapFile is data as a cache file holds it: a CRC-32, then data.
+func sealMapFile(data []byte) []byte {
+	return append(binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(data)), data...)
+}
+
+// readMapCache decodes the rows file at path into v.
+func readMapCache(path string, v any) error {
+	raw, err := readMapFile(path)
 	if err != nil {
 		return err
 	}
-	if len(raw) < 4 || crc32.ChecksumIEEE(raw[4:]) != binary.LittleEndian.Uint32(raw) {
-		return errors.New("not whole")
-	}
-	return gob.NewDecoder(bytes.NewReader(raw[4:])).Decode(v)
+	return gob.NewDecoder(bytes.NewReader(raw)).Decode(v)
 }
 
-// encodeMapCache is v as a cache file holds it: a CRC-32, then v.
+// encodeMapCache is v as the rows file holds it.
 func encodeMapCache(v any) ([]byte, error) {
 	var b bytes.Buffer
-	b.Write(make([]byte, 4))
 	if err := gob.NewEncoder(&b).Encode(v); err != nil {
 		return nil, err
 	}
-	raw := b.Bytes()
-	binary.LittleEndian.PutUint32(raw, crc32.ChecksumIEEE(raw[4:]))
-	return raw, nil
+	return sealMapFile(b.Bytes()), nil
 }
 
 // write puts the changed cache files in place, each atomically: the

@@ -1,78 +1,170 @@
 package repomap
 
 import (
-	"bytes"
-	"encoding/gob"
-	"fmt"
+	"encoding/binary"
+	"errors"
+	"math"
 )
 
-// graphWire is a Graph as it is encoded: every field, the weights as
-// their exact bits (gob keeps a float64 whole), so that a decoded graph
-// ranks exactly as the one encoded.
-type graphWire struct {
-	Files    []string
-	Defs     []Def
-	Names    []string
-	DefName  []int32
-	Definers [][]int32
-	// MentionNames[i] and MentionWeights[i] are file i's mentions.
-	MentionNames   [][]int32
-	MentionWeights [][]float64
-}
+// A graph is encoded as a sequence of uvarints, strings (a length and the
+// bytes) and float64 bits, in field order; the weights keep their exact
+// bits, so a decoded graph ranks exactly as the one encoded. Decoding
+// takes the strings as substrings of one copy of the data, so that a
+// graph of 200k definitions decodes without an allocation per string.
+
+// graphMagic starts an encoding; its last byte is the layout's version.
+const graphMagic = "repomap\x01"
 
 // MarshalBinary encodes the graph (see UnmarshalGraph).
 func (g *Graph) MarshalBinary() ([]byte, error) {
-	w := graphWire{Files: g.Files, Defs: g.Defs, Names: g.names, DefName: g.defName, Definers: g.definers,
-		MentionNames: make([][]int32, len(g.mentions)), MentionWeights: make([][]float64, len(g.mentions))}
-	for i, ms := range g.mentions {
-		for _, m := range ms {
-			w.MentionNames[i] = append(w.MentionNames[i], m.name)
-			w.MentionWeights[i] = append(w.MentionWeights[i], m.w)
+	b := []byte(graphMagic)
+	u := func(v int) { b = binary.AppendUvarint(b, uint64(v)) }
+	str := func(s string) { u(len(s)); b = append(b, s...) }
+	u(len(g.Files))
+	for _, f := range g.Files {
+		str(f)
+	}
+	u(len(g.names))
+	for _, n := range g.names {
+		str(n)
+	}
+	u(len(g.Defs))
+	for i, d := range g.Defs {
+		u(g.index[d.Path])
+		u(int(g.defName[i]))
+		u(d.Line)
+		str(d.Text)
+	}
+	for _, ds := range g.definers {
+		u(len(ds))
+		for _, f := range ds {
+			u(int(f))
 		}
 	}
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(&w); err != nil {
-		return nil, err
+	for _, ms := range g.mentions {
+		u(len(ms))
+		for _, m := range ms {
+			u(int(m.name))
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(m.w))
+		}
 	}
-	return b.Bytes(), nil
+	return b, nil
 }
 
-// UnmarshalGraph decodes what MarshalBinary encoded, checking that its
-// ids are in range: a damaged encoding is an error, never a panic later.
+// errDamaged is a graph encoding that is cut short or names what it lacks.
+var errDamaged = errors.New("repo map graph: damaged encoding")
+
+// graphReader reads an encoding; err is set at the first fault, after
+// which every read gives zero.
+type graphReader struct {
+	s   string
+	err error
+}
+
+func (r *graphReader) u() int {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint([]byte(r.s[:min(len(r.s), binary.MaxVarintLen64)]))
+	if n <= 0 || v > math.MaxInt32 {
+		r.err = errDamaged
+		return 0
+	}
+	r.s = r.s[n:]
+	return int(v)
+}
+
+// index reads an id below n.
+func (r *graphReader) index(n int) int {
+	v := r.u()
+	if v >= n {
+		r.err = errDamaged
+		return 0
+	}
+	return v
+}
+
+func (r *graphReader) str() string {
+	n := r.u()
+	if r.err != nil || n > len(r.s) {
+		r.err = errDamaged
+		return ""
+	}
+	s := r.s[:n]
+	r.s = r.s[n:]
+	return s
+}
+
+// count reads a length no larger than the bytes left could hold.
+func (r *graphReader) count() int {
+	n := r.u()
+	if n > len(r.s) {
+		r.err = errDamaged
+		return 0
+	}
+	return n
+}
+
+func (r *graphReader) float() float64 {
+	if r.err != nil || len(r.s) < 8 {
+		r.err = errDamaged
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64([]byte(r.s[:8])))
+	r.s = r.s[8:]
+	return v
+}
+
+// UnmarshalGraph decodes what MarshalBinary encoded. A damaged encoding
+// is an error, never a panic later.
 func UnmarshalGraph(data []byte) (*Graph, error) {
-	var w graphWire
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w); err != nil {
-		return nil, fmt.Errorf("repo map graph: %w", err)
+	s := string(data)
+	if len(s) < len(graphMagic) || s[:len(graphMagic)] != graphMagic {
+		return nil, errDamaged
 	}
-	bad := len(w.DefName) != len(w.Defs) || len(w.Definers) != len(w.Names) ||
-		len(w.MentionNames) > len(w.Files) || len(w.MentionWeights) != len(w.MentionNames)
-	g := &Graph{Files: w.Files, Defs: w.Defs, names: w.Names, defName: w.DefName, definers: w.Definers,
-		mentions: make([][]mention, len(w.Files)), index: make(map[string]int, len(w.Files))}
-	for i, p := range w.Files {
-		g.index[p] = i
+	r := &graphReader{s: s[len(graphMagic):]}
+	g := &Graph{}
+	g.Files = make([]string, r.count())
+	g.index = make(map[string]int, len(g.Files))
+	for i := range g.Files {
+		g.Files[i] = r.str()
+		g.index[g.Files[i]] = i
 	}
-	for i := 0; !bad && i < len(w.MentionNames); i++ {
-		ns, ws := w.MentionNames[i], w.MentionWeights[i]
-		bad = len(ns) != len(ws)
-		for j := 0; !bad && j < len(ns); j++ {
-			bad = ns[j] < 0 || int(ns[j]) >= len(w.Names)
-			g.mentions[i] = append(g.mentions[i], mention{ns[j], ws[j]})
+	g.names = make([]string, r.count())
+	for i := range g.names {
+		g.names[i] = r.str()
+	}
+	nd := r.count()
+	g.Defs, g.defName = make([]Def, nd), make([]int32, nd)
+	for i := 0; i < nd && r.err == nil; i++ {
+		f, name := r.index(len(g.Files)), r.index(len(g.names))
+		line, text := r.u(), r.str()
+		if r.err == nil {
+			g.Defs[i] = Def{Path: g.Files[f], Name: g.names[name], Line: line, Text: text}
+			g.defName[i] = int32(name)
 		}
 	}
-	for _, id := range w.DefName {
-		bad = bad || id < 0 || int(id) >= len(w.Names)
-	}
-	for _, ds := range w.Definers {
-		for _, f := range ds {
-			bad = bad || f < 0 || int(f) >= len(w.Files)
+	g.definers = make([][]int32, len(g.names))
+	for i := range g.definers {
+		for range r.count() {
+			g.definers[i] = append(g.definers[i], int32(r.index(len(g.Files))))
 		}
 	}
-	for _, d := range w.Defs {
-		_, ok := g.index[d.Path]
-		bad = bad || !ok
+	g.mentions = make([][]mention, len(g.Files))
+	for i := range g.mentions {
+		n := r.count()
+		if n > 0 {
+			g.mentions[i] = make([]mention, 0, n)
+		}
+		for range n {
+			g.mentions[i] = append(g.mentions[i], mention{int32(r.index(len(g.names))), r.float()})
+		}
 	}
-	if bad {
-		return nil, fmt.Errorf("repo map graph: ids out of range (a damaged encoding)")
+	if r.err == nil && len(r.s) != 0 {
+		r.err = errDamaged
+	}
+	if r.err != nil {
+		return nil, r.err
 	}
 	return g, nil
 }
