@@ -109,21 +109,32 @@ func cachedMap(g *repomap.Graph, focus map[string]float64, budget int, a *assemb
 		paths = append(paths, p+"\x00"+strconv.FormatFloat(w, 'g', -1, 64))
 	}
 	slices.Sort(paths)
-	key := strings.Join(paths, "\x01") + "\x02" + strconv.Itoa(budget) + "\x02" + a.Counter().Encoding()
+	focusKey := strings.Join(paths, "\x01")
+	key := focusKey + "\x02" + strconv.Itoa(budget) + "\x02" + a.Counter().Encoding()
 	graphCache.Lock()
 	defer graphCache.Unlock()
-	if graphCache.g == g {
-		if text, ok := graphCache.maps[key]; ok {
-			return text
-		}
+	if graphCache.g != g {
+		_, text := repomap.Fit(g.Rank(focus), budget, a.Count)
+		return text
 	}
-	text := BuildMap(g, focus, budget, a.Count)
-	if graphCache.g == g {
-		if len(graphCache.maps) >= 16 {
-			clear(graphCache.maps)
-		}
-		graphCache.maps[key] = text
+	if text, ok := graphCache.maps[key]; ok {
+		return text
 	}
+	// The ranking depends on the focus alone: two maps of one flow (two
+	// budgets) rank once.
+	ranked, ok := graphCache.ranks[focusKey]
+	if !ok {
+		ranked = g.Rank(focus)
+		if len(graphCache.ranks) >= 4 {
+			clear(graphCache.ranks)
+		}
+		graphCache.ranks[focusKey] = ranked
+	}
+	_, text := repomap.Fit(ranked, budget, a.Count)
+	if len(graphCache.maps) >= 16 {
+		clear(graphCache.maps)
+	}
+	graphCache.maps[key] = text
 	return text
 }
 
@@ -135,8 +146,10 @@ var graphCache struct {
 	path string
 	gen  uint64
 	g    *repomap.Graph
-	// maps are the maps built from g, by cachedMap's key.
-	maps map[string]string
+	// maps are the maps built from g, by cachedMap's key, and ranks its
+	// rankings, by focus.
+	maps  map[string]string
+	ranks map[string][]repomap.Ranked
 }
 
 // mapGraph is the index's reference graph: this process's, or the one
@@ -160,7 +173,7 @@ func (e *Engine) mapGraph() (*repomap.Graph, error) {
 		var err error
 		if g, w, err = cachedGraph(tx, store.Dir(e.Root)); err == nil {
 			graphCache.path, graphCache.gen, graphCache.g = path, gen, g
-			graphCache.maps = map[string]string{}
+			graphCache.maps, graphCache.ranks = map[string]string{}, map[string][]repomap.Ranked{}
 		}
 		return err
 	})

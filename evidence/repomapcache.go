@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -328,7 +327,7 @@ func (l *wordList) count(text []byte) []uint32 {
 // readMapFile returns the contents of the cache file at path, checked
 // against the CRC-32 before them; any error (none, damaged) means it is
 // built again. The graph file holds the index's key, then the graph as
-// repomap encodes it; the rows file holds mapRows in gob.
+// repomap encodes it; the rows file holds mapRows (repomaprows.go).
 func readMapFile(path string) ([]byte, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -343,24 +342,6 @@ func readMapFile(path string) ([]byte, error) {
 // sealMapFile is data as a cache file holds it: a CRC-32, then data.
 func sealMapFile(data []byte) []byte {
 	return append(binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(data)), data...)
-}
-
-// readMapCache decodes the rows file at path into v.
-func readMapCache(path string, v any) error {
-	raw, err := readMapFile(path)
-	if err != nil {
-		return err
-	}
-	return gob.NewDecoder(bytes.NewReader(raw)).Decode(v)
-}
-
-// encodeMapCache is v as the rows file holds it.
-func encodeMapCache(v any) ([]byte, error) {
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(v); err != nil {
-		return nil, err
-	}
-	return sealMapFile(b.Bytes()), nil
 }
 
 // write puts the changed cache files in place, each atomically: the

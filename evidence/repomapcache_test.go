@@ -191,7 +191,7 @@ func TestMapGraphCacheReadsOnlyChangedFiles(t *testing.T) {
 	}
 	mark(&rows, "use/u3.go").Text = "marked in the cache"
 	mark(&rows, "use/u4.go").Text = "marked in the cache"
-	raw, err := encodeMapCache(rows)
+	raw, err := encodeMapCache(&rows)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ const graphMagic = "repomap\x01"
 func (g *Graph) MarshalBinary() ([]byte, error) {
 	b := []byte(graphMagic)
 	u := func(v int) { b = binary.AppendUvarint(b, uint64(v)) }
-	str := func(s string) { u(len(s)); b = append(b, s...) }
+	str := func(s string) { b = AppendString(b, s) }
 	u(len(g.Files))
 	for _, f := range g.Files {
 		str(f)
@@ -54,14 +54,32 @@ func (g *Graph) MarshalBinary() ([]byte, error) {
 // errDamaged is a graph encoding that is cut short or names what it lacks.
 var errDamaged = errors.New("repo map graph: damaged encoding")
 
-// graphReader reads an encoding; err is set at the first fault, after
-// which every read gives zero.
-type graphReader struct {
+// Reader reads an encoding of uvarints, strings and float64 bits (the
+// graph's, and the rows a cache keeps beside it); its error is set at
+// the first fault (errDamaged), after which every read gives zero.
+type Reader struct {
 	s   string
 	err error
 }
 
-func (r *graphReader) u() int {
+// NewReader reads s; the strings it gives are substrings of s.
+func NewReader(s string) *Reader { return &Reader{s: s} }
+
+// Err is the first fault, or an error when bytes are left over.
+func (r *Reader) Err() error {
+	if r.err == nil && len(r.s) != 0 {
+		return errDamaged
+	}
+	return r.err
+}
+
+// AppendString appends s as a Reader's Str reads it.
+func AppendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// U reads a uvarint up to MaxInt32.
+func (r *Reader) U() int {
 	if r.err != nil {
 		return 0
 	}
@@ -75,8 +93,8 @@ func (r *graphReader) u() int {
 }
 
 // index reads an id below n.
-func (r *graphReader) index(n int) int {
-	v := r.u()
+func (r *Reader) index(n int) int {
+	v := r.U()
 	if v >= n {
 		r.err = errDamaged
 		return 0
@@ -84,8 +102,9 @@ func (r *graphReader) index(n int) int {
 	return v
 }
 
-func (r *graphReader) str() string {
-	n := r.u()
+// Str reads a string.
+func (r *Reader) Str() string {
+	n := r.U()
 	if r.err != nil || n > len(r.s) {
 		r.err = errDamaged
 		return ""
@@ -95,9 +114,9 @@ func (r *graphReader) str() string {
 	return s
 }
 
-// count reads a length no larger than the bytes left could hold.
-func (r *graphReader) count() int {
-	n := r.u()
+// Count reads a length no larger than the bytes left.
+func (r *Reader) Count() int {
+	n := r.U()
 	if n > len(r.s) {
 		r.err = errDamaged
 		return 0
@@ -105,7 +124,7 @@ func (r *graphReader) count() int {
 	return n
 }
 
-func (r *graphReader) float() float64 {
+func (r *Reader) float() float64 {
 	if r.err != nil || len(r.s) < 8 {
 		r.err = errDamaged
 		return 0
@@ -122,23 +141,23 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 	if len(s) < len(graphMagic) || s[:len(graphMagic)] != graphMagic {
 		return nil, errDamaged
 	}
-	r := &graphReader{s: s[len(graphMagic):]}
+	r := NewReader(s[len(graphMagic):])
 	g := &Graph{}
-	g.Files = make([]string, r.count())
+	g.Files = make([]string, r.Count())
 	g.index = make(map[string]int, len(g.Files))
 	for i := range g.Files {
-		g.Files[i] = r.str()
+		g.Files[i] = r.Str()
 		g.index[g.Files[i]] = i
 	}
-	g.names = make([]string, r.count())
+	g.names = make([]string, r.Count())
 	for i := range g.names {
-		g.names[i] = r.str()
+		g.names[i] = r.Str()
 	}
-	nd := r.count()
+	nd := r.Count()
 	g.Defs, g.defName = make([]Def, nd), make([]int32, nd)
 	for i := 0; i < nd && r.err == nil; i++ {
 		f, name := r.index(len(g.Files)), r.index(len(g.names))
-		line, text := r.u(), r.str()
+		line, text := r.U(), r.Str()
 		if r.err == nil {
 			g.Defs[i] = Def{Path: g.Files[f], Name: g.names[name], Line: line, Text: text}
 			g.defName[i] = int32(name)
@@ -146,13 +165,13 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 	}
 	g.definers = make([][]int32, len(g.names))
 	for i := range g.definers {
-		for range r.count() {
+		for range r.Count() {
 			g.definers[i] = append(g.definers[i], int32(r.index(len(g.Files))))
 		}
 	}
 	g.mentions = make([][]mention, len(g.Files))
 	for i := range g.mentions {
-		n := r.count()
+		n := r.Count()
 		if n > 0 {
 			g.mentions[i] = make([]mention, 0, n)
 		}
@@ -160,11 +179,8 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 			g.mentions[i] = append(g.mentions[i], mention{int32(r.index(len(g.names))), r.float()})
 		}
 	}
-	if r.err == nil && len(r.s) != 0 {
-		r.err = errDamaged
-	}
-	if r.err != nil {
-		return nil, r.err
+	if err := r.Err(); err != nil {
+		return nil, err
 	}
 	return g, nil
 }
