@@ -1,14 +1,11 @@
 package evidence
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/dossierhq/dossier/index"
 )
 
 // refWorkspace is a workspace with Go, TypeScript and PHP files, indexed,
@@ -16,13 +13,7 @@ import (
 func refWorkspace(t *testing.T) (*Engine, string) {
 	t.Helper()
 	e, root := newTestEngine(t)
-	write := func(rel, text string) {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { writeFile(t, root, rel, text) }
 	var goSrc strings.Builder
 	goSrc.WriteString("package parser\n\nimport \"strings\"\n\n")
 	for i := 0; i < 8; i++ {
@@ -35,14 +26,7 @@ func refWorkspace(t *testing.T) (*Engine, string) {
 	write("app/Http/Controllers/UserController.php", "<?php\nnamespace App\\Http\\Controllers;\n\nclass UserController\n{\n    public function show(int $id): string\n    {\n        return (string) $id;\n    }\n}\n")
 	write("README.md", "# ws\n")
 	write(".pgpass", "db:5432:app:admin:hunter2\n")
-	ix, err := index.Open(index.Options{Root: root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ix.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	ix.Close()
+	reindex(t, root)
 	run(t, e, "flow", "new", "refs")
 	run(t, e, "evidence", "add", "README.md")
 	run(t, e, "evidence", "add", "web/src/api/client.ts::@ApiClient.fetchUser")
