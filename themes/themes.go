@@ -12,10 +12,12 @@ package themes
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // ChromaStyle names the chroma style used for highlighted code on a light and
@@ -162,6 +164,23 @@ func NoColor(getenv func(string) string) bool {
 		return false
 	}
 	return getenv("NO_COLOR") != ""
+}
+
+// NewRenderer is the renderer for styles drawn on the terminal w, to be
+// built with the same noColor. termenv reads NO_COLOR as "no escape
+// sequences at all" (its Ascii profile), which would also drop the bold,
+// reverse and underline that NewStyles keeps for focus and selection; but
+// the NO_COLOR convention removes colour, not emphasis. So with noColor
+// the renderer gets the ANSI profile, whose attributes are drawn, on any
+// terminal that shows them (a TTY whose TERM is not dumb); the styles
+// carry no colour for it to draw. opts are termenv's (tests set the TTY
+// and the environment).
+func NewRenderer(w io.Writer, noColor bool, opts ...termenv.OutputOption) *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(w, opts...)
+	if noColor && termenv.NewOutput(w, opts...).ColorProfile() != termenv.Ascii {
+		r.SetColorProfile(termenv.ANSI)
+	}
+	return r
 }
 
 // Styles is every lipgloss style the TUI uses, built once from a palette by

@@ -220,3 +220,53 @@ func TestNilRenderer(t *testing.T) {
 		t.Error("HelpStyles.ShortKey differs from HelpKey")
 	}
 }
+
+// env is a fixed environment for termenv.
+type env map[string]string
+
+func (e env) Environ() []string {
+	var out []string
+	for k, v := range e {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+func (e env) Getenv(k string) string { return e[k] }
+
+// TestNoColorKeepsEmphasis: with NO_COLOR on a terminal the selection is
+// reverse video and focus bold, with no colour anywhere (termenv's own
+// reading of NO_COLOR drew neither); a dumb terminal still gets plain text.
+func TestNoColorKeepsEmphasis(t *testing.T) {
+	e := env{"TERM": "xterm-256color", "NO_COLOR": "1"}
+	r := NewRenderer(io.Discard, NoColor(e.Getenv), termenv.WithTTY(true), termenv.WithEnvironment(e))
+	out := renderAll(NewStyles(r, Dark(), true))
+	if !hasSGR(out["RowSelected"], "7") {
+		t.Errorf("RowSelected %q is not reverse video under NO_COLOR", out["RowSelected"])
+	}
+	if !hasSGR(out["PaneTitleFocused"], "1") {
+		t.Errorf("PaneTitleFocused %q is not bold under NO_COLOR", out["PaneTitleFocused"])
+	}
+	for name, got := range out {
+		if cs, other := colourCodes(got); len(cs) > 0 || other {
+			t.Errorf("%s = %q under NO_COLOR: colour codes %v (other escapes: %v)", name, got, cs, other)
+		}
+	}
+	e["TERM"] = "dumb"
+	r = NewRenderer(io.Discard, true, termenv.WithTTY(true), termenv.WithEnvironment(e))
+	if got := NewStyles(r, Dark(), true).RowSelected.Render("x"); got != "x" {
+		t.Errorf("a dumb terminal got escapes: %q", got)
+	}
+}
+
+// hasSGR says whether s sets the SGR attribute param (1 bold, 7 reverse).
+func hasSGR(s, param string) bool {
+	for _, m := range sgr.FindAllStringSubmatch(s, -1) {
+		for _, p := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' }) {
+			if p == param {
+				return true
+			}
+		}
+	}
+	return false
+}

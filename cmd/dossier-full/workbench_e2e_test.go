@@ -246,6 +246,13 @@ type tmuxTerm struct {
 // pane stays after it exits.
 func startTmux(t *testing.T, tmuxPath, root, cfgHome string, args ...string) *tmuxTerm {
 	t.Helper()
+	return startTmuxEnv(t, tmuxPath, root, cfgHome, nil, args...)
+}
+
+// startTmuxEnv is startTmux with env (NAME=value) added to the
+// workbench's environment.
+func startTmuxEnv(t *testing.T, tmuxPath, root, cfgHome string, env []string, args ...string) *tmuxTerm {
+	t.Helper()
 	self, err := filepath.Abs(os.Args[0])
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +295,11 @@ func startTmux(t *testing.T, tmuxPath, root, cfgHome string, args ...string) *tm
 	tm.mustRun("new-session", "-d", "-s", "setup", "-x", "120", "-y", "40")
 	socketPath = strings.TrimSpace(tm.mustRun("display-message", "-p", "#{socket_path}"))
 	tm.mustRun("set-option", "-g", "set-clipboard", "on")
-	cmd := "env DOSSIER_AS_MAIN=1 TERM=xterm-256color XDG_CONFIG_HOME=" + shq(cfgHome) +
+	cmd := "env DOSSIER_AS_MAIN=1 TERM=xterm-256color "
+	for _, kv := range env {
+		cmd += shq(kv) + " "
+	}
+	cmd += "XDG_CONFIG_HOME=" + shq(cfgHome) +
 		" XDG_CACHE_HOME=" + shq(cfgHome) + " " + shq(self) + " --root " + shq(root)
 	for _, a := range args {
 		cmd += " " + shq(a) // a command to run in the terminal instead of the workbench
@@ -333,9 +344,15 @@ func (tm *tmuxTerm) literal(text string) {
 	tm.mustRun("send-keys", "-t", "e2e", "-l", text)
 }
 
-func (tm *tmuxTerm) capture() *screen {
+func (tm *tmuxTerm) capture() *screen { return tm.captureWith() }
+
+// captureSGR is the screen with its attributes and colours as SGR
+// sequences (capture-pane -e).
+func (tm *tmuxTerm) captureSGR() *screen { return tm.captureWith("-e") }
+
+func (tm *tmuxTerm) captureWith(flags ...string) *screen {
 	tm.t.Helper()
-	out, err := tm.run("capture-pane", "-p", "-t", "e2e")
+	out, err := tm.run(append(append([]string{"capture-pane", "-p"}, flags...), "-t", "e2e")...)
 	if err != nil {
 		tm.t.Fatalf("capture-pane: %v", err)
 	}

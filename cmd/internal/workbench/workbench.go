@@ -81,7 +81,12 @@ func Open(ctx context.Context, root string, flags cli.WorkbenchFlags, stderr io.
 	}
 	searcher := search.NewEngine()
 	searcher.AllowEndpoint(cfg.Embed)
-	styles := themes.NewStyles(lipgloss.DefaultRenderer(), palette, themes.NoColor(os.Getenv))
+	noColor := themes.NoColor(os.Getenv)
+	// One renderer for every style, ours and the components' defaults:
+	// under NO_COLOR it keeps bold and reverse (themes.NewRenderer).
+	r := themes.NewRenderer(os.Stdout, noColor)
+	lipgloss.SetDefaultRenderer(r)
+	styles := themes.NewStyles(r, palette, noColor)
 	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
 		Index:  Keep(root, cfg),
 		Search: Search(root, searcher),
