@@ -33,7 +33,7 @@ run: build
 test: mcp-client pglite
 	$(GO) test -count=1 -timeout 25m $(PKGS)
 
-## man: the manual pages of every command (section 1) and help topic (section 7) into bin/man, from the help in the code (`man -l bin/man/dossier.1`)
+## man: the manual pages of every command of dossier and dossier-workbench (section 1) and help topic (section 7) into bin/man, from the help in the code (`man -l bin/man/dossier.1`)
 man:
 	DOSSIER_MAN_DIR=$(CURDIR)/bin/man $(GO) test -count=1 -run '^TestManPages$$' ./cmd/dossier-full
 

@@ -15,11 +15,13 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dossierhq/dossier/cmd/internal/helptopic"
+	"github.com/dossierhq/dossier/cmd/internal/workbench"
 	"github.com/dossierhq/dossier/evidence"
 )
 
-// TestManPages makes the manual pages from the command tree and the help
-// topics, and checks that every command has its page, naming each of its
+// TestManPages makes the manual pages from the command trees (dossier's
+// and dossier-workbench's) and the help topics, and checks that every
+// command has its page, naming each of its
 // flags (the evidence and flow pages each engine command's), and every
 // topic its page. `make man` runs it with
 // DOSSIER_MAN_DIR set to where the pages go (bin/man); otherwise they go
@@ -30,12 +32,13 @@ func TestManPages(t *testing.T) {
 		dir = t.TempDir()
 	}
 	root := newRootCmd(context.Background(), io.Discard, io.Discard)
-	if err := writeMan(root, dir); err != nil {
+	bench := workbench.NewCommand(context.Background(), io.Discard, io.Discard)
+	if err := writeMan(root, bench, dir); err != nil {
 		t.Fatal(err)
 	}
 	var check func(c *cobra.Command)
 	check = func(c *cobra.Command) {
-		if !c.IsAvailableCommand() && c != root || c.IsAdditionalHelpTopicCommand() {
+		if !c.IsAvailableCommand() && c != root && c != bench || c.IsAdditionalHelpTopicCommand() {
 			return
 		}
 		name := filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", "-")+".1")
@@ -54,6 +57,7 @@ func TestManPages(t *testing.T) {
 		}
 	}
 	check(root)
+	check(bench) // dossier-workbench.1: the workbench's own flags
 	for _, group := range []string{"evidence", "flow"} {
 		page, _ := os.ReadFile(filepath.Join(dir, "dossier-"+group+".1"))
 		for _, word := range evidence.Words(group) {
@@ -71,14 +75,16 @@ func TestManPages(t *testing.T) {
 	}
 }
 
-// writeMan writes the manual pages of root's command tree into dir: one a
-// command in section 1 (cobra/doc, from the commands' help) and one a help
-// topic in section 7 (dossier-TOPIC.7, from its Markdown).
-func writeMan(root *cobra.Command, dir string) error {
+// writeMan writes the manual pages of root's command tree and of
+// dossier-workbench's (bench) into dir: one a command in section 1
+// (cobra/doc, from the commands' help) and one a help topic in section 7
+// (dossier-TOPIC.7, from its Markdown).
+func writeMan(root, bench *cobra.Command, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	root.DisableAutoGenTag = true // pages that do not change with the day they are made
+	// Pages that do not change with the day they are made.
+	root.DisableAutoGenTag, bench.DisableAutoGenTag = true, true
 	// The evidence engine parses its groups' words and flags itself: their
 	// pages hold each command's own help.
 	for _, c := range root.Commands() {
@@ -88,6 +94,10 @@ func writeMan(root *cobra.Command, dir string) error {
 	}
 	hdr := &doc.GenManHeader{Title: "DOSSIER", Section: "1", Source: "dossier", Manual: "dossier manual"}
 	if err := doc.GenManTree(root, hdr, dir); err != nil {
+		return err
+	}
+	hdr = &doc.GenManHeader{Title: "DOSSIER-WORKBENCH", Section: "1", Source: "dossier", Manual: "dossier manual"}
+	if err := doc.GenManTree(bench, hdr, dir); err != nil {
 		return err
 	}
 	for _, topic := range helptopic.Topics {

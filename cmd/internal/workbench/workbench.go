@@ -40,7 +40,9 @@ func NewCommand(_ context.Context, _, stderr io.Writer) *cobra.Command {
 		Short: "Open dossier's workbench on the workspace",
 		Long: "dossier-workbench is the workbench that `dossier` without a command opens on a terminal:\n" +
 			"it brings the index up to date in the background and opens the workspace's current flow,\n" +
-			"starting one when there is none.",
+			"starting one when there is none.\n\n" +
+			"Its panes, keys and command line: `dossier help keys` (dossier-keys(7)), or ? in the workbench;\n" +
+			"its settings ([ui], [llm]): `dossier help config`.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cli.IsTerminal() {
