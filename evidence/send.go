@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,11 @@ type Outgoing struct {
 	// Redactions are the secrets replaced in what goes (or sent as they
 	// are with [secrets] allow).
 	Redactions []assemble.Redaction
+	// Cost is what the Tokens cost the model's input side, in USD, as
+	// InputCost says it before anything is sent (the answer adds its
+	// output); HasCost is false when the price is not known.
+	Cost    float64
+	HasCost bool
 
 	cfg     send.Config
 	flowDir string
@@ -110,6 +116,7 @@ func (e *Engine) PrepareSend(o SendOptions) (*Outgoing, error) {
 			out.Tokens += a.Count(h.Instruction) + a.Count(h.Answer)
 		}
 	}
+	out.Cost, _, _, out.HasCost = e.InputCost(out.Tokens)
 	return out, nil
 }
 
@@ -329,14 +336,22 @@ func apiOf(cfg send.Config) send.API {
 	return cfg.API
 }
 
-// Loopback reports whether the endpoint stays on this machine.
+// Loopback reports whether the endpoint stays on this machine: its host
+// is localhost (or a name under .localhost, which resolvers keep on the
+// machine) or a loopback address (127.0.0.0/8, ::1). A name that merely
+// resolves to one is not trusted to: the check reads the URL, not DNS.
+// (send speaks HTTP over TCP only, so there is no unix socket to count.)
 func (out *Outgoing) Loopback() bool {
 	u, err := url.Parse(out.Endpoint)
 	if err != nil {
 		return false
 	}
-	h := u.Hostname()
-	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1"
+	h := strings.ToLower(u.Hostname())
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -585,3 +585,26 @@ func TestStallAfterTextIsNotACancel(t *testing.T) {
 		t.Errorf("turn %+v", turn)
 	}
 }
+
+// TestOutgoingLoopback: what counts as this machine for the workbench's
+// send confirmation and the CLI's "leaves this machine": loopback
+// addresses and localhost by name, never a name that only resolves to one.
+func TestOutgoingLoopback(t *testing.T) {
+	for url, want := range map[string]bool{
+		"http://localhost:11434/v1/chat/completions": true,
+		"http://LOCALHOST/v1/responses":              true,
+		"http://ollama.localhost/v1/responses":       true,
+		"http://127.0.0.1:8080/v1/responses":         true,
+		"http://127.1.2.3/v1/responses":              true,
+		"http://[::1]:8080/v1/responses":             true,
+		"https://api.openai.com/v1/responses":        false,
+		"http://192.168.1.10:11434/v1/responses":     false,
+		"http://localhost.example.com/v1/responses":  false,
+		"http://[::ffff:10.0.0.1]/v1/responses":      false,
+		"http://0.0.0.0:8080/v1/responses":           false,
+	} {
+		if got := (&Outgoing{Endpoint: url}).Loopback(); got != want {
+			t.Errorf("Loopback(%s) = %v, want %v", url, got, want)
+		}
+	}
+}

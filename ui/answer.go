@@ -27,6 +27,7 @@ type answerPane struct {
 
 	live      *stream
 	preparing bool // a send's request is being prepared
+	wasOpen   bool // the pane was open before the send: a send not confirmed leaves it so
 	// waiting is a send asked for while changes were queued: it goes
 	// once they are applied (its follow-up; nil when none waits).
 	waiting *string
@@ -51,7 +52,9 @@ type (
 	sendReadyMsg struct {
 		out  *evidence.Outgoing
 		send func(context.Context, *evidence.Outgoing, func(string)) (evidence.Turn, error)
-		err  error
+		// ask: the request waits for a yes (confirm.go).
+		ask bool
+		err error
 	}
 	turnsMsg struct {
 		turns []evidence.Turn
@@ -96,23 +99,38 @@ func (m Model) send(followUp string) (tea.Model, tea.Cmd) {
 		m.status, m.statusErr = fmt.Sprintf("sending once %d change(s) are applied …", len(m.queue)), false
 		return m, nil
 	}
+	m.ans.wasOpen = m.ans.open
 	m.ans.open, m.ans.failed, m.ans.preparing = true, "", true
 	m.ans.asked = followUp
 	m.status, m.statusErr = "preparing the request …", false
 	r := m.run
 	o := evidence.SendOptions{FollowUp: followUp}
 	return m, func() tea.Msg {
-		out, send, err := r.prepareSend(o)
-		return sendReadyMsg{out: out, send: send, err: err}
+		out, send, ask, err := r.prepareSend(o)
+		return sendReadyMsg{out: out, send: send, ask: ask, err: err}
 	}
 }
 
+// handleSendReady sends the prepared request, or asks first.
 func (m Model) handleSendReady(msg sendReadyMsg) (tea.Model, tea.Cmd) {
 	m.ans.preparing = false
-	if msg.err != nil {
+	switch {
+	case msg.err != nil:
 		m.status, m.statusErr = firstLine(msg.err.Error()), true
 		return m, nil
+	case msg.ask && m.ask != nil:
+		// Another question is open (an add typed right after S).
+		m.ans.open = m.ans.wasOpen
+		m.status, m.statusErr = "not sent: answer the open question first, then S again", true
+		return m, nil
+	case m.asksToSend(msg):
+		return m, nil
 	}
+	return m.startSend(msg)
+}
+
+// startSend posts the prepared request and streams its answer in.
+func (m Model) startSend(msg sendReadyMsg) (tea.Model, tea.Cmd) {
 	m.ans.nextID++
 	out := msg.out
 	s := newStream(m.ans.nextID)

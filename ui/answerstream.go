@@ -120,25 +120,28 @@ func (s *stream) read() tea.Msg {
 // engine's settings: a send lasts as long as the answer, and holding the
 // lock for it would stop every key meanwhile. The send writes only under
 // the flow's turns/, which no other command touches.
-func (r *runner) prepareSend(o evidence.SendOptions) (*evidence.Outgoing, func(context.Context, *evidence.Outgoing, func(string)) (evidence.Turn, error), error) {
+//
+// ask says the request waits for a yes: confirmation is on and the
+// endpoint is off this machine.
+func (r *runner) prepareSend(o evidence.SendOptions) (out *evidence.Outgoing, send func(context.Context, *evidence.Outgoing, func(string)) (evidence.Turn, error), ask bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return nil, nil, errClosed
+		return nil, nil, false, errClosed
 	}
 	if !r.unchanged() {
 		r.e.Reload()
 	}
-	out, err := r.e.PrepareSend(o)
+	out, err = r.e.PrepareSend(o)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	e := r.e
 	c := evidence.NewEngine(e.Root)
 	c.Getenv, c.Now, c.Model, c.DefaultBudget, c.DefaultFormat = e.Getenv, e.Now, e.Model, e.DefaultBudget, e.DefaultFormat
 	c.Cwd, c.AllowSecrets, c.ExtraRoots, c.LLM = e.Cwd, e.AllowSecrets, e.ExtraRoots, e.LLM
 	c.Stdin, c.Stderr = nil, nil
-	return out, c.SendPrepared, nil
+	return out, c.SendPrepared, r.confirm && !out.Loopback(), nil
 }
 
 // turns lists the flow's turns under the lock.

@@ -33,6 +33,9 @@ type runner struct {
 	// engine's own writes looks at it.
 	quit     context.Context
 	stopWait context.CancelFunc
+
+	// confirm is [ui] confirm_send (confirm.go).
+	confirm bool
 }
 
 // newRunner is the runner of e.

@@ -23,7 +23,7 @@ type KeyMap struct {
 	Tree, TreeOpen, TreeClose, TreeAdd key.Binding
 	// Overlays and the command line.
 	Accept, Cancel, Mark, Band, Complete, HistoryUp, HistoryDown key.Binding
-	// The dialog of an add that asks first: Yes adds, No (or Cancel)
+	// The dialog of an add or a send that asks first: Yes adds or sends, No (or Cancel)
 	// does not.
 	Yes, No key.Binding
 }
@@ -83,8 +83,8 @@ func DefaultKeyMap() KeyMap {
 		HistoryUp:   b([]string{"up"}, "↑", "history"),
 		HistoryDown: b([]string{"down"}, "↓", "history"),
 
-		Yes: b([]string{"y", "Y"}, "y", "asked: add them"),
-		No:  b([]string{"n", "N"}, "n", "asked: do not add"),
+		Yes: b([]string{"y", "Y"}, "y", "asked: yes"),
+		No:  b([]string{"n", "N"}, "n", "asked: no"),
 	}
 }
 

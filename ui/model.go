@@ -59,6 +59,9 @@ type Options struct {
 	// Notice is shown on the status line at start (the ignored settings
 	// of an untrusted workspace).
 	Notice string
+	// ConfirmSend has a send to an endpoint off this machine ask first,
+	// showing the model, tokens and cost ([ui] confirm_send; confirm.go).
+	ConfirmSend bool
 }
 
 // Model is the workbench's root model.
@@ -149,6 +152,7 @@ func New(o Options) Model {
 	m := Model{opts: o, keys: DefaultKeyMap(), styles: o.Styles, run: newRunner(o.Engine), hl: &Highlighter{}, bg: &background{},
 		help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)), format: assemble.MDCtx}
 	m.format = o.Engine.Format()
+	m.run.confirm = o.ConfirmSend
 	m.cmd = newCmdLine()
 	m.search = newSearchOverlay()
 	m.ans = newAnswerPane()

@@ -58,7 +58,15 @@ type UI struct {
 	// Theme is auto (follows the terminal's background), dark, light or
 	// high-contrast; --theme overrides it.
 	Theme string `toml:"theme"`
+	// ConfirmSend, when false, has the workbench send (S, /send,
+	// /followup) without asking first; unset is true. A send to an
+	// endpoint on this machine never asks (see evidence.Outgoing.Loopback).
+	ConfirmSend *bool `toml:"confirm_send"`
 }
+
+// Confirm reports whether a workbench send asks first ([ui]
+// confirm_send, true unless set to false).
+func (u UI) Confirm() bool { return u.ConfirmSend == nil || *u.ConfirmSend }
 
 // Prompt sets what new flows are assembled for; a flow's own settings
 // (`dossier flow set`) win.

@@ -174,6 +174,26 @@ func TestUntrustedWorkspaceCannotWidenWhatFlowsRead(t *testing.T) {
 	}
 }
 
+// TestConfirmSend: the workbench asks before a send unless the user's own
+// config says confirm_send = false; an untrusted workspace cannot turn the
+// question off (it may always ask for it).
+func TestConfirmSend(t *testing.T) {
+	root := workspace(t, "", "[ui]\nconfirm_send = false\n")
+	c, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.UI.Confirm() || len(c.Notices) != 1 || !strings.Contains(c.Notices[0], "[ui] confirm_send") {
+		t.Errorf("untrusted workspace: Confirm %v, notices %q", c.UI.Confirm(), c.Notices)
+	}
+	if c, err := Load(workspace(t, "", "[ui]\nconfirm_send = true\n")); err != nil || !c.UI.Confirm() || len(c.Notices) != 0 {
+		t.Errorf("confirm_send = true: Confirm %v, notices %q (%v)", c.UI.Confirm(), c.Notices, err)
+	}
+	if c, err := Load(workspace(t, "[ui]\nconfirm_send = false\n", "")); err != nil || c.UI.Confirm() {
+		t.Errorf("the user's confirm_send = false: Confirm %v (%v)", c.UI.Confirm(), err)
+	}
+}
+
 // TestOtherCasesAreRefused: the decoder matches names in any case, the
 // trust gate by their exact names, so [Embed] Base_URL must not pass.
 func TestOtherCasesAreRefused(t *testing.T) {

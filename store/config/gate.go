@@ -60,6 +60,9 @@ var GatedKeys = []GatedKey{
 	{Section: "llm", Key: "max_retries"},
 	{Section: "llm", Key: "input_price"},
 	{Section: "llm", Key: "output_price"},
+	// Whether a paid request asks first is the user's to say: a cloned
+	// repository must not turn the question off.
+	{Section: "ui", Key: "confirm_send", Safe: []string{"true"}, Means: "the workbench sends without asking first"},
 	{Section: "secrets", Key: "allow", Safe: []string{"false"}, Means: "secrets leave unredacted"},
 	{Section: "evidence", Key: "extra_roots", Means: "flows may read any file under these directories"},
 	{Section: "store", Key: "url", URL: true, Means: "`dossier index --store` uploads the workspace's index (redacted text) here, and every reader queries it"},

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -132,6 +133,39 @@ func New(t testing.TB, sc Script) *Server {
 	t.Helper()
 	s := &Server{script: sc}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = s.Server.URL + "/v1"
+	t.Cleanup(s.Close)
+	return s
+}
+
+// NewRemote is New on an address of this machine that is not a loopback
+// one, so that the server is what a remote endpoint looks like to the
+// code that tells them apart (evidence.Outgoing.Loopback); the test is
+// skipped on a machine with no such address.
+func NewRemote(t testing.TB, sc Script) *Server {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Skipf("no network interfaces: %v", err)
+	}
+	var ln net.Listener
+	for _, a := range addrs {
+		ip, ok := a.(*net.IPNet)
+		if !ok || ip.IP.IsLoopback() || ip.IP.To4() == nil || ip.IP.IsLinkLocalUnicast() {
+			continue
+		}
+		if ln, err = net.Listen("tcp", net.JoinHostPort(ip.IP.String(), "0")); err == nil {
+			break
+		}
+	}
+	if ln == nil {
+		t.Skip("this machine has no IPv4 address other than loopback to listen on")
+	}
+	s := &Server{script: sc}
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	s.Server.Listener.Close()
+	s.Server.Listener = ln
+	s.Server.Start()
 	s.URL = s.Server.URL + "/v1"
 	t.Cleanup(s.Close)
 	return s

@@ -90,9 +90,10 @@ func Open(ctx context.Context, root string, flags cli.WorkbenchFlags, stderr io.
 	lipgloss.SetDefaultRenderer(r)
 	styles := themes.NewStyles(r, palette, noColor)
 	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
-		Index:  Keep(root, cfg),
-		Search: Search(root, searcher),
-		Files:  func(ctx context.Context) ([]summary.FileSize, error) { return summary.Files(ctx, root) },
+		ConfirmSend: cfg.UI.Confirm(),
+		Index:       Keep(root, cfg),
+		Search:      Search(root, searcher),
+		Files:       func(ctx context.Context) ([]summary.FileSize, error) { return summary.Files(ctx, root) },
 	}}
 	if len(cfg.Notices) > 0 {
 		opts.Notice = strings.TrimPrefix(cfg.Notices[0], "dossier: ")

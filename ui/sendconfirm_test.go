@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dossierhq/dossier/assemble/send/sendtest"
+	"github.com/dossierhq/dossier/evidence"
+)
+
+// TestSendAsksFirst: S for an endpoint off this machine sends nothing until
+// y: the dialog names the model, the endpoint, the input tokens and the
+// estimated cost; a stray S or any other key leaves it open, n sends
+// nothing, and /send asks the same.
+func TestSendAsksFirst(t *testing.T) {
+	srv := sendtest.NewRemote(t, sendtest.Script{Chunks: []string{"ok\n"}})
+	m := sendModel(t, srv)
+	m.run.confirm = true
+	m = keys(t, m, "S")
+	if m.focus != focusConfirm || m.ask == nil {
+		t.Fatalf("S sent without asking: focus %d, status %q, %d requests", m.focus, m.status, len(srv.Requests()))
+	}
+	tokens := m.ask.ready.out.Tokens
+	v := m.View()
+	for _, want := range []string{"send: turn 1 to gpt-4o-mini", "Model:     gpt-4o-mini", "Endpoint:  POST " + srv.URL + "/responses · leaves this machine",
+		"Input:     " + evidence.Thousands(tokens) + " tokens (turn 1)", "Cost:      ~$", "[ui] confirm_send = false", "Send turn 1 (" + evidence.Thousands(tokens) + " tokens to gpt-4o-mini, ~$", "y yes · n no"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the dialog lacks %q:\n%s", want, v)
+		}
+	}
+	m = keys(t, m, "S", "x", "j") // the rest of a burst answers nothing
+	if m.focus != focusConfirm || len(srv.Requests()) != 0 {
+		t.Fatalf("stray keys: focus %d, %d requests", m.focus, len(srv.Requests()))
+	}
+	m = keys(t, m, "n")
+	if m.focus != focusList || m.ans.open || len(srv.Requests()) != 0 || !strings.Contains(m.status, "not sent") {
+		t.Fatalf("n: focus %d, answer pane open %v, %d requests, status %q", m.focus, m.ans.open, len(srv.Requests()), m.status)
+	}
+	m = keys(t, m, ":")
+	m = typeText(t, m, "/send")
+	m = keys(t, m, "enter")
+	if m.focus != focusConfirm || len(srv.Requests()) != 0 {
+		t.Fatalf("/send did not ask: focus %d, %d requests, status %q", m.focus, len(srv.Requests()), m.status)
+	}
+	m = keys(t, m, "esc")
+	if m.focus != focusList || len(srv.Requests()) != 0 {
+		t.Fatalf("esc: focus %d, %d requests", m.focus, len(srv.Requests()))
+	}
+	m = keys(t, m, "S", "y")
+	if len(srv.Requests()) != 1 || len(m.ans.turns) != 1 {
+		t.Fatalf("y: %d requests, %d turns, status %q", len(srv.Requests()), len(m.ans.turns), m.status)
+	}
+}
+
+// TestSendWithoutAsking: a send to a loopback endpoint, or with [ui]
+// confirm_send = false, goes at once.
+func TestSendWithoutAsking(t *testing.T) {
+	local := sendtest.New(t, sendtest.Script{Chunks: []string{"ok\n"}})
+	m := sendModel(t, local)
+	m.run.confirm = true
+	m = keys(t, m, "S")
+	if m.ask != nil || len(local.Requests()) != 1 {
+		t.Errorf("a loopback endpoint asked: focus %d, %d requests, status %q", m.focus, len(local.Requests()), m.status)
+	}
+	remote := sendtest.NewRemote(t, sendtest.Script{Chunks: []string{"ok\n"}})
+	m = sendModel(t, remote)
+	m.run.confirm = false
+	m = keys(t, m, "S")
+	if m.ask != nil || len(remote.Requests()) != 1 {
+		t.Errorf("confirm_send = false asked: focus %d, %d requests, status %q", m.focus, len(remote.Requests()), m.status)
+	}
+}
