@@ -121,13 +121,18 @@ func (s *stream) read() tea.Msg {
 // lock for it would stop every key meanwhile. The send writes only under
 // the flow's turns/, which no other command touches.
 //
-// ask says the request waits for a yes: confirmation is on and the
-// endpoint is off this machine.
+// The send takes the config files as they are now (refreshSettings): an
+// edited [llm] applies to the next send without a restart, and a config
+// that no longer reads sends nothing. ask says the request waits for a
+// yes: confirmation is on and the endpoint is off this machine.
 func (r *runner) prepareSend(o evidence.SendOptions) (out *evidence.Outgoing, send func(context.Context, *evidence.Outgoing, func(string)) (evidence.Turn, error), ask bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return nil, nil, false, errClosed
+	}
+	if _, err := r.refreshSettings(); err != nil {
+		return nil, nil, false, err
 	}
 	if !r.unchanged() {
 		r.e.Reload()

@@ -34,8 +34,15 @@ type runner struct {
 	quit     context.Context
 	stopWait context.CancelFunc
 
-	// confirm is [ui] confirm_send (confirm.go).
-	confirm bool
+	// The send settings (settings.go): how to read them, the files they
+	// come from and those files' print at the last read, the error of a
+	// config that did not read, and [ui] confirm_send.
+	settings  func() (SendSettings, error)
+	cfgFiles  []string
+	cfgPrint  string
+	cfgErr    error
+	cfgNotice string
+	confirm   bool
 }
 
 // newRunner is the runner of e.

@@ -62,6 +62,12 @@ type Options struct {
 	// ConfirmSend has a send to an endpoint off this machine ask first,
 	// showing the model, tokens and cost ([ui] confirm_send; confirm.go).
 	ConfirmSend bool
+	// Settings, when set, reads the send settings from ConfigFiles again:
+	// the workbench calls it when one of them changed, so an edited [llm]
+	// applies without a restart (settings.go). Engine.LLM and ConfirmSend
+	// are what the files said at start.
+	Settings    func() (SendSettings, error)
+	ConfigFiles []string
 }
 
 // Model is the workbench's root model.
@@ -152,7 +158,8 @@ func New(o Options) Model {
 	m := Model{opts: o, keys: DefaultKeyMap(), styles: o.Styles, run: newRunner(o.Engine), hl: &Highlighter{}, bg: &background{},
 		help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)), format: assemble.MDCtx}
 	m.format = o.Engine.Format()
-	m.run.confirm = o.ConfirmSend
+	m.run.settings, m.run.cfgFiles, m.run.confirm = o.Settings, o.ConfigFiles, o.ConfirmSend
+	m.run.cfgPrint, m.run.cfgNotice = filesPrint(o.ConfigFiles), o.Notice
 	m.cmd = newCmdLine()
 	m.search = newSearchOverlay()
 	m.ans = newAnswerPane()
@@ -271,6 +278,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Batch(m.loadCmd(), m.turnsCmd())
 		}
 		return m, m.loadCmd()
+	case configChangedMsg:
+		return m, m.settingsCmd()
+	case settingsMsg:
+		return m.handleSettings(msg)
 	case searchResultMsg, searchTickMsg:
 		return m.updateSearch(msg)
 	case treeMsg:

@@ -65,6 +65,8 @@ func Run(ctx context.Context, o RunOptions) error {
 	p := tea.NewProgram(m, opts...)
 	stop := watchFlows(o.Root, p, logger)
 	defer stop()
+	stopConfig := watchConfig(o.ConfigFiles, p, logger)
+	defer stopConfig()
 	logger.Printf("start root=%s", o.Root)
 	final, err := p.Run()
 	m.run.close() // a change still being applied finishes before we return

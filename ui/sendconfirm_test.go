@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dossierhq/dossier/assemble/send/sendtest"
 	"github.com/dossierhq/dossier/evidence"
+	"github.com/dossierhq/dossier/store/config"
 )
 
 // TestSendAsksFirst: S for an endpoint off this machine sends nothing until
@@ -68,5 +71,61 @@ func TestSendWithoutAsking(t *testing.T) {
 	m = keys(t, m, "S")
 	if m.ask != nil || len(remote.Requests()) != 1 {
 		t.Errorf("confirm_send = false asked: focus %d, %d requests, status %q", m.focus, len(remote.Requests()), m.status)
+	}
+}
+
+// TestSendReadsTheConfigAgain: every send reads the config files again
+// when they changed (no watcher runs here): the next S after an edit goes
+// to the new endpoint and model; a config that no longer reads sends
+// nothing and says why, until it is fixed.
+func TestSendReadsTheConfigAgain(t *testing.T) {
+	first := sendtest.New(t, sendtest.Script{Text: "First."})
+	second := sendtest.New(t, sendtest.Script{Text: "Second."})
+	cfgHome := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfgHome)
+	file := filepath.Join(cfgHome, "dossier", "config.toml")
+	write := func(url, model, extra string) {
+		t.Helper()
+		text := "[llm]\nbase_url = \"" + url + "\"\nmodel = \"" + model + "\"\nmax_retries = -1\n" + extra
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(first.URL, "gpt-4o-mini", "")
+	m, root := newTestModel(t, nil)
+	load := func() (SendSettings, error) {
+		cfg, err := config.Load(root)
+		l := evidence.LLMConfig{}
+		l.BaseURL, l.Model, l.MaxRetries = cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.MaxRetries
+		return SendSettings{LLM: l, Confirm: cfg.UI.Confirm()}, err
+	}
+	s, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.opts.Engine.LLM = s.LLM
+	m.run.settings, m.run.cfgFiles, m.run.cfgPrint = load, config.Files(root), filesPrint(config.Files(root))
+
+	write(second.URL, "gpt-4.1-mini", "")
+	m = keys(t, m, "S")
+	if len(first.Requests()) != 0 || len(second.Requests()) != 1 || len(m.ans.turns) != 1 || m.ans.turns[0].Model != "gpt-4.1-mini" {
+		t.Fatalf("after the edit: %d and %d requests, turns %v, status %q", len(first.Requests()), len(second.Requests()), m.ans.turns, m.status)
+	}
+	write(first.URL, "gpt-4o-mini", "modle = \"typo\"\n")
+	m = keys(t, m, "S")
+	if !m.statusErr || !strings.Contains(m.status, file) || !strings.Contains(m.status, "unknown setting llm.modle") || !strings.Contains(m.status, "nothing is sent") {
+		t.Errorf("a broken config: status %q", m.status)
+	}
+	m = keys(t, m, "S") // unchanged since: still refused, not the last good settings
+	if n := len(first.Requests()) + len(second.Requests()); n != 1 || len(m.ans.turns) != 1 {
+		t.Fatalf("a broken config sent: %d requests, %d turns", n, len(m.ans.turns))
+	}
+	write(first.URL, "gpt-4o-mini", "")
+	m = keys(t, m, "S")
+	if len(first.Requests()) != 1 || len(m.ans.turns) != 2 {
+		t.Fatalf("fixed: %d requests to the first server, %d turns, status %q", len(first.Requests()), len(m.ans.turns), m.status)
 	}
 }

@@ -60,3 +60,58 @@ func TestWorkbenchE2ESendAsksFirst(t *testing.T) {
 	tm.waitFor("the workbench to exit", 0, func(s *screen) bool { return strings.Contains(s.text, exitMarker) })
 	tm.exited = true
 }
+
+// TestWorkbenchE2EConfigReread: the workbench reads [llm] again when the
+// config file changes: the status line names the new model and endpoint
+// and the next S sends there; a config that no longer reads is named on
+// the status line and sends nothing; fixed, it sends again.
+func TestWorkbenchE2EConfigReread(t *testing.T) {
+	tmuxPath := tmuxOrSkip(t)
+	first := sendtest.New(t, sendtest.Script{Text: "First server."})
+	second := sendtest.New(t, sendtest.Script{Text: "Second server."})
+	root := askWorkspace(t, "rereadws")
+	cfgHome := t.TempDir()
+	llm := func(url, model string) string {
+		return "[llm]\nbase_url = \"" + url + "\"\nmodel = \"" + model + "\"\nmax_retries = -1\n"
+	}
+	writeFile(t, cfgHome, "dossier/config.toml", llm(first.URL, "gpt-4o-mini"))
+
+	tm := startTmux(t, tmuxPath, root, cfgHome)
+	tm.waitFor("the flow loaded", 20*time.Second, func(s *screen) bool { return strings.Contains(s.text, "Evidence 2/2") })
+	writeFile(t, cfgHome, "dossier/config.toml", llm(second.URL, "gpt-4.1-mini"))
+	tm.waitFor("the new [llm] on the status line", 0, func(s *screen) bool {
+		return strings.Contains(s.status(), "config changed: S sends to gpt-4.1-mini at "+second.URL)
+	})
+	tm.keys("S")
+	tm.waitFor("turn 1 from the second server", 20*time.Second, func(s *screen) bool {
+		return strings.Contains(s.text, "Answer · turn 1 of 1 · gpt-4.1-mini") && strings.Contains(s.text, "Second server.")
+	})
+	if len(first.Requests()) != 0 || len(second.Requests()) != 1 {
+		t.Fatalf("requests: %d to the first server, %d to the second", len(first.Requests()), len(second.Requests()))
+	}
+	if body, err := second.Requests()[0].JSON(); err != nil || body["model"] != "gpt-4.1-mini" {
+		t.Errorf("the request named model %v (%v)", body["model"], err)
+	}
+
+	writeFile(t, cfgHome, "dossier/config.toml", llm(first.URL, "gpt-4o-mini")+"modle = \"typo\"\n")
+	tm.waitFor("the broken config on the status line", 0, func(s *screen) bool {
+		return strings.HasPrefix(s.status(), "config ") && strings.Contains(s.status(), "unknown setting llm.modle")
+	})
+	// Refused: a send that went with the last good settings would be turn
+	// 2, and the one below turn 3.
+	tm.keys("S")
+	tm.waitFor("the send refused", 0, func(s *screen) bool { return strings.Contains(s.status(), "unknown setting llm.modle") })
+
+	writeFile(t, cfgHome, "dossier/config.toml", llm(first.URL, "gpt-4o-mini"))
+	tm.waitFor("the fixed config", 0, func(s *screen) bool { return strings.Contains(s.status(), "S sends to gpt-4o-mini") })
+	tm.keys("S")
+	tm.waitFor("turn 2 from the first server", 20*time.Second, func(s *screen) bool {
+		return strings.Contains(s.text, "turn 2 of 2 · gpt-4o-mini") && strings.Contains(s.text, "First server.")
+	})
+	if len(first.Requests()) != 1 || len(second.Requests()) != 1 {
+		t.Errorf("requests: %d to the first server, %d to the second", len(first.Requests()), len(second.Requests()))
+	}
+	tm.keys("q")
+	tm.waitFor("the workbench to exit", 0, func(s *screen) bool { return strings.Contains(s.text, exitMarker) })
+	tm.exited = true
+}

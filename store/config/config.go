@@ -190,6 +190,18 @@ func Load(root string) (Config, error) {
 	return c, err
 }
 
+// Files are the files Load(root) reads, whether they exist or not: the
+// user file, the workspace file and the trust file that decides which of
+// the workspace's settings apply. A program that keeps running (the
+// workbench) watches them to read the settings again.
+func Files(root string) []string {
+	files := []string{filepath.Join(root, FileName)}
+	if dir, err := os.UserConfigDir(); err == nil {
+		files = append(files, filepath.Join(dir, "dossier", "config.toml"), filepath.Join(dir, "dossier", TrustFileName))
+	}
+	return files
+}
+
 // load merges the files; asTrusted applies the workspace's gated settings
 // whatever the trust file says (to check them before they are trusted).
 func load(root string, asTrusted bool) (Config, Workspace, error) {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -241,5 +242,15 @@ func TestConfigLinkedOutOfTheWorkspace(t *testing.T) {
 	_, err := Load(root)
 	if err == nil || !strings.Contains(err.Error(), "symlink out of the workspace") || strings.Contains(err.Error(), "wJalr") {
 		t.Errorf("Load = %v", err)
+	}
+}
+
+// TestFiles: the files a running workbench watches are those Load reads.
+func TestFiles(t *testing.T) {
+	root := workspace(t, "", "")
+	home := os.Getenv("XDG_CONFIG_HOME")
+	want := []string{filepath.Join(root, FileName), filepath.Join(home, "dossier", "config.toml"), filepath.Join(home, "dossier", TrustFileName)}
+	if got := Files(root); !slices.Equal(got, want) {
+		t.Errorf("Files = %q, want %q", got, want)
 	}
 }

@@ -90,10 +90,10 @@ func Open(ctx context.Context, root string, flags cli.WorkbenchFlags, stderr io.
 	lipgloss.SetDefaultRenderer(r)
 	styles := themes.NewStyles(r, palette, noColor)
 	opts := ui.RunOptions{Options: ui.Options{Root: root, Engine: e, Styles: styles,
-		ConfirmSend: cfg.UI.Confirm(),
-		Index:       Keep(root, cfg),
-		Search:      Search(root, searcher),
-		Files:       func(ctx context.Context) ([]summary.FileSize, error) { return summary.Files(ctx, root) },
+		ConfirmSend: cfg.UI.Confirm(), Settings: SendSettings(root), ConfigFiles: config.Files(root),
+		Index:  Keep(root, cfg),
+		Search: Search(root, searcher),
+		Files:  func(ctx context.Context) ([]summary.FileSize, error) { return summary.Files(ctx, root) },
 	}}
 	if len(cfg.Notices) > 0 {
 		opts.Notice = strings.TrimPrefix(cfg.Notices[0], "dossier: ")
@@ -104,6 +104,23 @@ func Open(ctx context.Context, root string, flags cli.WorkbenchFlags, stderr io.
 		}
 	}
 	return ui.Run(ctx, opts)
+}
+
+// SendSettings reads the settings a workbench send takes from root's
+// config files, as Open does at start: the workbench calls it again when
+// one of them changed (ui.Options.Settings).
+func SendSettings(root string) func() (ui.SendSettings, error) {
+	return func() (ui.SendSettings, error) {
+		cfg, err := config.Load(root)
+		if err != nil {
+			return ui.SendSettings{}, err
+		}
+		s := ui.SendSettings{LLM: workspace.LLMConfig(cfg.LLM), Confirm: cfg.UI.Confirm()}
+		if len(cfg.Notices) > 0 {
+			s.Notice = strings.TrimPrefix(cfg.Notices[0], "dossier: ")
+		}
+		return s, nil
+	}
 }
 
 // Keep is the workbench's index keeper: index.Keep, as `dossier mcp`
