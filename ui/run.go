@@ -140,6 +140,23 @@ func watchFlows(root string, p *tea.Program, logger *log.Logger) func() {
 			_ = w.Add(d)
 		}
 	}
+	return debounce(w, p, flowChangedMsg{}, logger, func(ev fsnotify.Event) bool {
+		if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 && dirs[ev.Name] {
+			delete(dirs, ev.Name) // the kernel dropped its watch; re-add it if it comes back
+		}
+		if ev.Op&fsnotify.Create != 0 {
+			if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+				add() // a new flow or evidence directory
+			}
+		}
+		return true
+	})
+}
+
+// debounce sends msg to p at most every 150 ms while w reports events
+// that matter says are worth it, and logs w's errors; it runs until the
+// function it returns is called, which closes w.
+func debounce(w *fsnotify.Watcher, p *tea.Program, msg tea.Msg, logger *log.Logger, matter func(fsnotify.Event) bool) func() {
 	done := make(chan struct{})
 	go func() {
 		var timer <-chan time.Time
@@ -151,15 +168,7 @@ func watchFlows(root string, p *tea.Program, logger *log.Logger) func() {
 				if !ok {
 					return
 				}
-				if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 && dirs[ev.Name] {
-					delete(dirs, ev.Name) // the kernel dropped its watch; re-add it if it comes back
-				}
-				if ev.Op&fsnotify.Create != 0 {
-					if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
-						add() // a new flow or evidence directory
-					}
-				}
-				if timer == nil {
+				if matter(ev) && timer == nil {
 					timer = time.After(150 * time.Millisecond)
 				}
 			case err, ok := <-w.Errors:
@@ -169,7 +178,7 @@ func watchFlows(root string, p *tea.Program, logger *log.Logger) func() {
 				logger.Printf("watch: %v", err)
 			case <-timer:
 				timer = nil
-				p.Send(flowChangedMsg{})
+				p.Send(msg)
 			}
 		}
 	}()

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/fsnotify/fsnotify"
@@ -147,33 +146,5 @@ func watchConfig(files []string, p *tea.Program, logger *log.Logger) func() {
 			logger.Printf("watch config: %v", err)
 		}
 	}
-	done := make(chan struct{})
-	go func() {
-		var timer <-chan time.Time
-		for {
-			select {
-			case <-done:
-				return
-			case ev, ok := <-w.Events:
-				if !ok {
-					return
-				}
-				if names[filepath.Clean(ev.Name)] && timer == nil {
-					timer = time.After(150 * time.Millisecond)
-				}
-			case err, ok := <-w.Errors:
-				if !ok {
-					return
-				}
-				logger.Printf("watch config: %v", err)
-			case <-timer:
-				timer = nil
-				p.Send(configChangedMsg{})
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		w.Close()
-	}
+	return debounce(w, p, configChangedMsg{}, logger, func(ev fsnotify.Event) bool { return names[filepath.Clean(ev.Name)] })
 }

@@ -98,9 +98,14 @@ func TestWorkbenchE2EConfigReread(t *testing.T) {
 		return strings.HasPrefix(s.status(), "config ") && strings.Contains(s.status(), "unknown setting llm.modle")
 	})
 	// Refused: a send that went with the last good settings would be turn
-	// 2, and the one below turn 3.
+	// 2, and the one below turn 3. The answer pane, closed first, opens on
+	// S: the status under it is then S's, not the watcher's.
+	tm.keys("Escape")
+	tm.waitFor("the answer pane closed", 0, func(s *screen) bool { return strings.Contains(s.text, "Evidence 2/2") })
 	tm.keys("S")
-	tm.waitFor("the send refused", 0, func(s *screen) bool { return strings.Contains(s.status(), "unknown setting llm.modle") })
+	tm.waitFor("the send refused", 0, func(s *screen) bool {
+		return strings.Contains(s.text, "Answer · turn 1 of 1") && strings.Contains(s.status(), "unknown setting llm.modle")
+	})
 
 	writeFile(t, cfgHome, "dossier/config.toml", llm(first.URL, "gpt-4o-mini"))
 	tm.waitFor("the fixed config", 0, func(s *screen) bool { return strings.Contains(s.status(), "S sends to gpt-4o-mini") })
