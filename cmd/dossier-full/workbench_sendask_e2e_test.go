@@ -34,7 +34,9 @@ func TestWorkbenchE2ESendAsksFirst(t *testing.T) {
 	writeFile(t, cfgHome, "dossier/config.toml", "[llm]\nbase_url = \""+srv.URL+"\"\nmodel = \"gpt-4o-mini\"\nmax_retries = -1\n")
 
 	tm := startTmux(t, tmuxPath, root, cfgHome)
-	tm.waitFor("the flow loaded", 20*time.Second, func(s *screen) bool { return strings.Contains(s.text, "Evidence 2/2") })
+	tm.waitFor("the flow loaded and a finished index", 20*time.Second, func(s *screen) bool {
+		return strings.Contains(s.text, "Evidence 2/2") && strings.Contains(s.status(), "index up to date")
+	})
 	tm.keys("S", "S", "j", "k")
 	scr := tm.waitFor("the send dialog", 0, func(s *screen) bool { return strings.Contains(s.text, "Send turn 1 (") })
 	for _, want := range []string{"Model:     gpt-4o-mini", "leaves this machine", "Input:     ", "Cost:      ~$", "y yes · n no"} {
@@ -77,7 +79,10 @@ func TestWorkbenchE2EConfigReread(t *testing.T) {
 	writeFile(t, cfgHome, "dossier/config.toml", llm(first.URL, "gpt-4o-mini"))
 
 	tm := startTmux(t, tmuxPath, root, cfgHome)
-	tm.waitFor("the flow loaded", 20*time.Second, func(s *screen) bool { return strings.Contains(s.text, "Evidence 2/2") })
+	// The index's notice would replace the config's on the status line.
+	tm.waitFor("the flow loaded and a finished index", 20*time.Second, func(s *screen) bool {
+		return strings.Contains(s.text, "Evidence 2/2") && strings.Contains(s.status(), "index up to date")
+	})
 	writeFile(t, cfgHome, "dossier/config.toml", llm(second.URL, "gpt-4.1-mini"))
 	tm.waitFor("the new [llm] on the status line", 0, func(s *screen) bool {
 		return strings.Contains(s.status(), "config changed: S sends to gpt-4.1-mini at "+second.URL)
