@@ -51,6 +51,12 @@ func (v *view) finish(cands []fused, q Query, f filter) (rs, misses []Result, er
 	}
 	all := make([]ranked, 0, n)
 	v.prefetch(cands[:min(n, rerankDepth)], q.K)
+	var qt map[string]int
+	if q.Mode == Hybrid {
+		if qt, _, err = v.queryTerms(q.Text); err != nil {
+			return nil, nil, err
+		}
+	}
 	for _, c := range cands {
 		if len(all) >= rerankDepth && q.Mode != Regex {
 			break
@@ -68,6 +74,9 @@ func (v *view) finish(cands []fused, q Query, f filter) (rs, misses []Result, er
 				prior *= importsPrior
 			}
 			prior *= proximity(q.Near, c.key.path)
+			if qt != nil {
+				prior *= 1 + nameBoost*v.nameCover(m.Symbol, qt)
+			}
 			if mtime > 0 {
 				// In whole days, so the same search ranks the same all day.
 				age := math.Floor(now.Sub(time.Unix(0, mtime)).Hours() / 24)

@@ -16,6 +16,8 @@ import (
 type view struct {
 	tx *store.Tx
 	e  *Engine
+	// nameTerms is nameCover's buffer for a name's terms.
+	nameTerms []string
 	// docs is the document table, unchecked: each block of docBlock
 	// entries is checked against docSums when first read (see docsIn).
 	docs     []byte
