@@ -173,3 +173,10 @@ func SymbolNameTable(tx *store.Tx) ([]byte, error) { return tx.SnapshotValue(key
 
 // IsReleaseNotes is isReleaseNotes, for the ranking tests.
 var IsReleaseNotes = isReleaseNotes
+
+// NameCover is nameCover for symbol and the terms of query, as e splits
+// them.
+func NameCover(e *Engine, symbol, query string) float64 {
+	v := &view{e: e}
+	return v.nameCover(symbol, e.queryTerms(query))
+}

@@ -68,3 +68,26 @@ func TestNameCoverRanksTheNamedFunction(t *testing.T) {
 		t.Errorf("hybrid ranks splitAddress %d (dialAll %d), want 1", hybrid["splitAddress"], hybrid["dialAll"])
 	}
 }
+
+// TestNameCover: the share of a name's own parts the query's terms hold,
+// split and stemmed as the index splits them, the joined form not counted
+// as a part, the type of a method not part of its name.
+func TestNameCover(t *testing.T) {
+	e := search.NewEngine()
+	for _, c := range []struct {
+		symbol, query string
+		want          float64
+	}{
+		{"splitAddress", "split a network address", 1},
+		{"ReadFile", "read the whole thing", 0.5},
+		{"Conn.close", "close the connection", 1},
+		{"Adapter.__init__", "init", 1},
+		{"parseHTTPRequest", "parse the request", 2.0 / 3},
+		{"", "anything", 0},
+		{"dialAll", "split a network address", 0},
+	} {
+		if got := search.NameCover(e, c.symbol, c.query); got != c.want {
+			t.Errorf("NameCover(%q, %q) = %v, want %v", c.symbol, c.query, got, c.want)
+		}
+	}
+}
