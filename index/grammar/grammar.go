@@ -1,6 +1,22 @@
 // Package grammar is the one table of tree-sitter grammars, by index/lang
 // name, that the chunker (index/segment) and the reference extractors
-// (index/xref) parse with.
+// (index/xref) parse with, and the ways through a syntax tree they walk.
+//
+// Flatten copies a parse into Go memory (Tree, Node), by hand, because the
+// binding costs more than the parse: every node reached through
+// github.com/smacker/go-tree-sitter is a cgo call that goes through
+// Tree.cachedNode, which allocates a *Node and adds it to a per-tree map,
+// and each Type call builds a new Go string from C. The chunker's walk
+// over GOROOT/src cost about half as much again as its parse, the
+// reference extractor's 27.5 s (issue 37). flat.c walks the tree with one
+// tree-sitter cursor in C and fills the array in one cgo call; after it,
+// a walk is plain Go with no allocation per node, and type and field names
+// are the grammar's strings, made once per process. No generated binding
+// or library does this: the binding's own types keep the TSTree pointer
+// unexported (see treePointer), and flat.c declares the few tree-sitter
+// functions it calls, whose code the binding's package compiles and links.
+// Node answers as sitter.Node does (flat_test.go checks every method
+// against the binding on every node of real files, in every grammar).
 package grammar
 
 import (
