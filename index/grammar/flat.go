@@ -278,14 +278,6 @@ func (n *Node) childByField(id uint16) *Node {
 	return nil
 }
 
-// FieldNameForChild is the field of the node's i-th child, "" for none.
-func (n *Node) FieldNameForChild(i int) string {
-	if c := n.Child(i); c != nil {
-		return c.Field()
-	}
-	return ""
-}
-
 // Children lists the node's children, named or not (each knows its
 // Field); nil for none.
 func (n *Node) Children() []*Node {

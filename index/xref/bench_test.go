@@ -21,3 +21,34 @@ func BenchmarkParseGo(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSampleGo runs the Go extractor over 300 of the toolchain's own
+// files (go/... and net/..., in path order; index/segment's
+// BenchmarkParseOnly is the parse of the same files alone, so the rest is
+// the extractor's walk).
+func BenchmarkSampleGo(b *testing.B) {
+	var srcs [][]byte
+	var n int64
+	for _, dir := range []string{"go", "net"} {
+		_ = filepath.WalkDir(filepath.Join(runtime.GOROOT(), "src", dir), func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && filepath.Ext(path) == ".go" && len(srcs) < 300 {
+				if src, err := os.ReadFile(path); err == nil {
+					srcs, n = append(srcs, src), n+int64(len(src))
+				}
+			}
+			return nil
+		})
+	}
+	if len(srcs) < 300 {
+		b.Skipf("%d Go files in GOROOT/src/{go,net}, want 300", len(srcs))
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range srcs {
+			if _, err := Parse("go", src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
