@@ -3,7 +3,7 @@ package xref
 import (
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/dossierhq/dossier/index/grammar"
 
 	"github.com/dossierhq/dossier/index/lang"
 )
@@ -29,15 +29,14 @@ func parseBash(src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
 	x := &bashX{builder: newBuilder(src), seen: map[string]bool{}}
-	x.walk(tree.RootNode())
+	x.walk(tree.Root())
 	return x.done(), nil
 }
 
-func (x *bashX) text(n *sitter.Node) string { return text(n, x.src) }
+func (x *bashX) text(n *grammar.Node) string { return text(n, x.src) }
 
-func (x *bashX) walk(n *sitter.Node) {
+func (x *bashX) walk(n *grammar.Node) {
 	if n == nil {
 		return
 	}
@@ -89,7 +88,7 @@ func (x *bashX) walk(n *sitter.Node) {
 }
 
 // variable defines a top-level variable once, at its first assignment.
-func (x *bashX) variable(a, span *sitter.Node, kind string) {
+func (x *bashX) variable(a, span *grammar.Node, kind string) {
 	name := field(a, "name")
 	if name == nil || x.seen[x.text(name)] {
 		return
@@ -98,7 +97,7 @@ func (x *bashX) variable(a, span *sitter.Node, kind string) {
 	x.def(nodeDef(span, name, x.src, kind, ""))
 }
 
-func (x *bashX) command(n *sitter.Node) {
+func (x *bashX) command(n *grammar.Node) {
 	name := field(n, "name")
 	word := childOfType(name, "word")
 	args := childrenOfType(n, "word", "string", "raw_string", "concatenation", "simple_expansion",

@@ -3,7 +3,7 @@ package xref
 import (
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/dossierhq/dossier/index/grammar"
 
 	"github.com/dossierhq/dossier/index/lang"
 )
@@ -46,10 +46,9 @@ func parseCFamily(language string, src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
 	x := &cX{builder: newBuilder(src), sc: newScope(), members: map[string]bool{}}
-	root := tree.RootNode()
-	walk(root, func(n *sitter.Node) bool {
+	root := tree.Root()
+	walk(root, func(n *grammar.Node) bool {
 		switch n.Type() {
 		case "class_specifier", "struct_specifier", "union_specifier":
 			class := x.text(field(n, "name"))
@@ -67,11 +66,11 @@ func parseCFamily(language string, src []byte) (*File, error) {
 	return x.done(), nil
 }
 
-func (x *cX) text(n *sitter.Node) string { return text(n, x.src) }
+func (x *cX) text(n *grammar.Node) string { return text(n, x.src) }
 
 // declName is the identifier a declarator declares (through pointers,
 // references, arrays, function declarators, initialisers).
-func (x *cX) declName(n *sitter.Node) *sitter.Node {
+func (x *cX) declName(n *grammar.Node) *grammar.Node {
 	for n != nil {
 		switch n.Type() {
 		case "identifier", "field_identifier", "type_identifier", "qualified_identifier", "destructor_name",
@@ -91,7 +90,7 @@ func (x *cX) declName(n *sitter.Node) *sitter.Node {
 }
 
 // isFuncDecl reports whether a declarator declares a function.
-func isFuncDecl(n *sitter.Node) bool {
+func isFuncDecl(n *grammar.Node) bool {
 	for n != nil {
 		switch n.Type() {
 		case "function_declarator":
@@ -110,7 +109,7 @@ func isFuncDecl(n *sitter.Node) bool {
 
 // typeName is the type a type node names, without qualifiers or template
 // arguments ("" for a primitive).
-func (x *cX) typeName(n *sitter.Node) string {
+func (x *cX) typeName(n *grammar.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -131,7 +130,7 @@ func (x *cX) typeName(n *sitter.Node) string {
 	return ""
 }
 
-func (x *cX) walk(n *sitter.Node) {
+func (x *cX) walk(n *grammar.Node) {
 	if n == nil {
 		return
 	}
@@ -233,7 +232,7 @@ func (x *cX) walk(n *sitter.Node) {
 	}
 }
 
-func (x *cX) typeSpec(n *sitter.Node, typedef string) {
+func (x *cX) typeSpec(n *grammar.Node, typedef string) {
 	name := field(n, "name")
 	body := field(n, "body")
 	if body == nil {
@@ -281,7 +280,7 @@ func (x *cX) typeSpec(n *sitter.Node, typedef string) {
 	}
 }
 
-func (x *cX) declaration(n *sitter.Node) {
+func (x *cX) declaration(n *grammar.Node) {
 	typ := field(n, "type")
 	if typ != nil && field(typ, "body") != nil {
 		x.typeSpec(typ, "")
@@ -298,7 +297,7 @@ func (x *cX) declaration(n *sitter.Node) {
 			// A prototype: its parameter types are mentions.
 			up := x.sc
 			x.sc = up.push()
-			walk(d, func(c *sitter.Node) bool {
+			walk(d, func(c *grammar.Node) bool {
 				if c.Type() == "parameter_list" {
 					x.walk(c)
 					return false
@@ -309,7 +308,7 @@ func (x *cX) declaration(n *sitter.Node) {
 			continue
 		}
 		name := x.declName(d)
-		var init *sitter.Node
+		var init *grammar.Node
 		if d.Type() == "init_declarator" {
 			init = field(d, "value")
 			x.walk(init)
@@ -341,7 +340,7 @@ func (x *cX) declaration(n *sitter.Node) {
 	}
 }
 
-func (x *cX) function(n *sitter.Node) {
+func (x *cX) function(n *grammar.Node) {
 	decl := field(n, "declarator")
 	name := x.declName(decl)
 	up := x.sc
@@ -377,7 +376,7 @@ func (x *cX) function(n *sitter.Node) {
 		}
 	}
 	x.typeRef(field(n, "type"))
-	walk(decl, func(c *sitter.Node) bool {
+	walk(decl, func(c *grammar.Node) bool {
 		if c.Type() == "parameter_list" {
 			x.walk(c)
 			return false
@@ -398,7 +397,7 @@ func (x *cX) function(n *sitter.Node) {
 	x.walk(field(n, "body"))
 }
 
-func (x *cX) call(n *sitter.Node) {
+func (x *cX) call(n *grammar.Node) {
 	fn := field(n, "function")
 	switch {
 	case fn == nil:
@@ -442,10 +441,10 @@ func (x *cX) call(n *sitter.Node) {
 }
 
 // typeRef refers to the named types of a type node.
-func (x *cX) typeRef(n *sitter.Node) { x.typeRefCall(n, false) }
+func (x *cX) typeRef(n *grammar.Node) { x.typeRefCall(n, false) }
 
-func (x *cX) typeRefCall(n *sitter.Node, call bool) {
-	walk(n, func(c *sitter.Node) bool {
+func (x *cX) typeRefCall(n *grammar.Node, call bool) {
+	walk(n, func(c *grammar.Node) bool {
 		switch c.Type() {
 		case "type_identifier":
 			x.ref(nameRef(c, x.src, call, Bare, ""))
@@ -474,7 +473,7 @@ func (x *cX) typeRefCall(n *sitter.Node, call bool) {
 }
 
 // value is what the syntax shows of the type of expression n.
-func (x *cX) value(n *sitter.Node) Val {
+func (x *cX) value(n *grammar.Node) Val {
 	if n == nil {
 		return Val{}
 	}

@@ -3,7 +3,7 @@ package xref
 import (
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/dossierhq/dossier/index/grammar"
 
 	"github.com/dossierhq/dossier/index/lang"
 )
@@ -40,23 +40,22 @@ func parseCSharp(src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
 	x := &csX{builder: newBuilder(src), sc: newScope(), members: map[string]bool{}, vals: vals{}}
-	root := tree.RootNode()
+	root := tree.Root()
 	x.scanMembers(root, "")
 	x.walk(root)
 	return x.done(), nil
 }
 
-func (x *csX) text(n *sitter.Node) string { return text(n, x.src) }
+func (x *csX) text(n *grammar.Node) string { return text(n, x.src) }
 
 var csClassKinds = map[string]string{"class_declaration": "class", "struct_declaration": "struct",
 	"interface_declaration": "interface", "enum_declaration": "enum", "record_declaration": "record",
 	"record_struct_declaration": "record"}
 
 // scanMembers records the member names of the file's classes.
-func (x *csX) scanMembers(n *sitter.Node, class string) {
-	walk(n, func(c *sitter.Node) bool {
+func (x *csX) scanMembers(n *grammar.Node, class string) {
+	walk(n, func(c *grammar.Node) bool {
 		switch t := c.Type(); {
 		case csClassKinds[t] != "":
 			if same(c, n) {
@@ -78,7 +77,7 @@ func (x *csX) scanMembers(n *sitter.Node, class string) {
 	})
 }
 
-func (x *csX) walk(n *sitter.Node) {
+func (x *csX) walk(n *grammar.Node) {
 	if n == nil {
 		return
 	}
@@ -256,7 +255,7 @@ func (x *csX) walk(n *sitter.Node) {
 }
 
 // csSimple is the identifier of a simple or generic name.
-func csSimple(n *sitter.Node, src []byte) *sitter.Node {
+func csSimple(n *grammar.Node, src []byte) *grammar.Node {
 	if n.Type() == "generic_name" {
 		if id := childOfType(n, "identifier"); id != nil {
 			return id
@@ -265,7 +264,7 @@ func csSimple(n *sitter.Node, src []byte) *sitter.Node {
 	return n
 }
 
-func (x *csX) using(n *sitter.Node) {
+func (x *csX) using(n *grammar.Node) {
 	target := childOfType(n, "qualified_name", "identifier", "alias_qualified_name")
 	alias := field(n, "name")
 	if alias != nil {
@@ -289,7 +288,7 @@ func (x *csX) using(n *sitter.Node) {
 
 // baseType is a type as written without type arguments, nullability or
 // array brackets; "" for a predefined type or var.
-func (x *csX) baseType(n *sitter.Node) string {
+func (x *csX) baseType(n *grammar.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -308,7 +307,7 @@ func (x *csX) baseType(n *sitter.Node) string {
 	return ""
 }
 
-func (x *csX) declared(typ, init *sitter.Node) Val {
+func (x *csX) declared(typ, init *grammar.Node) Val {
 	if t := x.baseType(typ); t != "" {
 		return typed(t)
 	}
@@ -316,7 +315,7 @@ func (x *csX) declared(typ, init *sitter.Node) Val {
 }
 
 // initOf is the initialiser of a variable declarator.
-func (x *csX) initOf(d *sitter.Node) *sitter.Node {
+func (x *csX) initOf(d *grammar.Node) *grammar.Node {
 	if v := childOfType(d, "equals_value_clause"); v != nil {
 		if c := named(v); len(c) > 0 {
 			return c[0]
@@ -329,7 +328,7 @@ func (x *csX) initOf(d *sitter.Node) *sitter.Node {
 	return nil
 }
 
-func (x *csX) classDecl(n *sitter.Node, kind string) {
+func (x *csX) classDecl(n *grammar.Node, kind string) {
 	name := field(n, "name")
 	if name == nil {
 		return
@@ -369,7 +368,7 @@ func (x *csX) classDecl(n *sitter.Node, kind string) {
 	x.walk(field(n, "body"))
 }
 
-func (x *csX) method(n *sitter.Node) {
+func (x *csX) method(n *grammar.Node) {
 	name := field(n, "name")
 	if name != nil && !x.anon && name.Type() == "identifier" {
 		d := nodeDef(n, name, x.src, "method", x.class)
@@ -389,7 +388,7 @@ func (x *csX) method(n *sitter.Node) {
 	}
 }
 
-func (x *csX) fieldDecl(n *sitter.Node) {
+func (x *csX) fieldDecl(n *grammar.Node) {
 	kind := "field"
 	for _, m := range childrenOfType(n, "modifier") {
 		if x.text(m) == "const" {
@@ -433,7 +432,7 @@ func (x *csX) ctorName(via Via) string {
 	return ""
 }
 
-func (x *csX) invocation(n *sitter.Node) {
+func (x *csX) invocation(n *grammar.Node) {
 	fn := field(n, "function")
 	switch {
 	case fn == nil:
@@ -472,7 +471,7 @@ func (x *csX) invocation(n *sitter.Node) {
 
 // mention refers to a name read in an expression: a member of the
 // enclosing class the file declares, or a type or global by name.
-func (x *csX) mention(n *sitter.Node) {
+func (x *csX) mention(n *grammar.Node) {
 	name := x.text(n)
 	if _, ok := x.sc.lookup(name); ok {
 		return
@@ -493,7 +492,7 @@ func (x *csX) mention(n *sitter.Node) {
 }
 
 // typeRef refers to the type a type node names (Call for `new`).
-func (x *csX) typeRef(n *sitter.Node, call bool) {
+func (x *csX) typeRef(n *grammar.Node, call bool) {
 	if n == nil {
 		return
 	}
@@ -521,9 +520,9 @@ func (x *csX) typeRef(n *sitter.Node, call bool) {
 }
 
 // value is what the syntax shows of the type of expression n.
-func (x *csX) value(n *sitter.Node) Val { return x.vals.of(n, x.valueOf) }
+func (x *csX) value(n *grammar.Node) Val { return x.vals.of(n, x.valueOf) }
 
-func (x *csX) valueOf(n *sitter.Node) Val {
+func (x *csX) valueOf(n *grammar.Node) Val {
 	if n == nil {
 		return Val{}
 	}

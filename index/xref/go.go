@@ -3,9 +3,8 @@ package xref
 import (
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
-
 	"github.com/dossierhq/dossier/index/grammar"
+
 	"github.com/dossierhq/dossier/index/lang"
 )
 
@@ -33,9 +32,8 @@ func parseGo(src []byte, defsOnly bool) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
 	g := &goX{b: newBuilder(src), src: src, sc: newScope(), imports: map[string]bool{}, defsOnly: defsOnly, vals: vals{}}
-	root := tree.RootNode()
+	root := tree.Root()
 	top := named(root)
 	for _, n := range top {
 		switch n.Type() {
@@ -68,8 +66,8 @@ func parseGo(src []byte, defsOnly bool) (*File, error) {
 	return g.b.done(), nil
 }
 
-func (g *goX) importDecl(n *sitter.Node) {
-	walk(n, func(c *sitter.Node) bool {
+func (g *goX) importDecl(n *grammar.Node) {
+	walk(n, func(c *grammar.Node) bool {
 		if c.Type() != "import_spec" {
 			return true
 		}
@@ -109,7 +107,7 @@ func GoImportName(spec string) string {
 }
 
 // funcDecl defines a function or method and reads its body.
-func (g *goX) funcDecl(n *sitter.Node) {
+func (g *goX) funcDecl(n *grammar.Node) {
 	name := field(n, "name")
 	d := Def{Name: text(name, g.src), Kind: "function", Start: int(n.StartByte()), End: int(n.EndByte()),
 		NameStart: int(name.StartByte())}
@@ -117,7 +115,7 @@ func (g *goX) funcDecl(n *sitter.Node) {
 	g.tparams = map[string]bool{}
 	g.typeParams(field(n, "type_parameters"))
 	var recvName string
-	var recvType *sitter.Node
+	var recvType *grammar.Node
 	if recv := field(n, "receiver"); recv != nil {
 		d.Kind = "method"
 		for _, p := range named(recv) {
@@ -148,13 +146,13 @@ func (g *goX) funcDecl(n *sitter.Node) {
 
 // recvType is the base type name of a receiver (*T[K] -> T) and declares
 // the receiver's type parameters.
-func (g *goX) recvType(t *sitter.Node) string {
+func (g *goX) recvType(t *grammar.Node) string {
 	for t != nil {
 		switch t.Type() {
 		case "pointer_type", "parenthesized_type":
 			t = t.NamedChild(0)
 		case "generic_type":
-			walk(field(t, "type_arguments"), func(c *sitter.Node) bool {
+			walk(field(t, "type_arguments"), func(c *grammar.Node) bool {
 				if c.Type() == "type_identifier" {
 					g.tparams[text(c, g.src)] = true
 				}
@@ -168,7 +166,7 @@ func (g *goX) recvType(t *sitter.Node) string {
 	return ""
 }
 
-func (g *goX) typeParams(n *sitter.Node) {
+func (g *goX) typeParams(n *grammar.Node) {
 	for _, p := range named(n) {
 		for _, c := range named(p) {
 			if c.Type() == "identifier" {
@@ -180,7 +178,7 @@ func (g *goX) typeParams(n *sitter.Node) {
 }
 
 // resultType is the base type of a function's (first) result.
-func (g *goX) resultType(n *sitter.Node) (string, byte) {
+func (g *goX) resultType(n *grammar.Node) (string, byte) {
 	if n == nil {
 		return "", 0
 	}
@@ -196,7 +194,7 @@ func (g *goX) resultType(n *sitter.Node) (string, byte) {
 }
 
 // results lists the base types of a result list of two or more.
-func (g *goX) results(n *sitter.Node) []string {
+func (g *goX) results(n *grammar.Node) []string {
 	if n == nil || n.Type() != "parameter_list" {
 		return nil
 	}
@@ -224,7 +222,7 @@ func (g *goX) results(n *sitter.Node) []string {
 
 // params declares the names of a parameter list with their types and
 // records the types as references.
-func (g *goX) params(n *sitter.Node) {
+func (g *goX) params(n *grammar.Node) {
 	if n == nil || n.Type() != "parameter_list" {
 		g.types(n, false)
 		return
@@ -246,7 +244,7 @@ func (g *goX) params(n *sitter.Node) {
 
 // base is the base type name of a type node ("T" for *T, []T, map[K]T,
 // chan T; "pkg.T" qualified) and what collection holds it.
-func (g *goX) base(t *sitter.Node) (string, byte) {
+func (g *goX) base(t *grammar.Node) (string, byte) {
 	var coll byte
 	for t != nil {
 		switch t.Type() {
@@ -270,7 +268,7 @@ func (g *goX) base(t *sitter.Node) (string, byte) {
 }
 
 // typeVal is the value of a variable declared with type t.
-func (g *goX) typeVal(t *sitter.Node) Val {
+func (g *goX) typeVal(t *grammar.Node) Val {
 	if v, ok := g.anonStruct(t); ok {
 		return v
 	}
@@ -285,7 +283,7 @@ func (g *goX) typeVal(t *sitter.Node) Val {
 
 // anonStruct is the value of an anonymous struct type, or a slice, array
 // or map of one, with its fields' values.
-func (g *goX) anonStruct(t *sitter.Node) (Val, bool) {
+func (g *goX) anonStruct(t *grammar.Node) (Val, bool) {
 	var coll byte
 	for t != nil {
 		switch t.Type() {
@@ -319,8 +317,8 @@ func (g *goX) anonStruct(t *sitter.Node) (Val, bool) {
 }
 
 // types records the type names a type expression mentions.
-func (g *goX) types(t *sitter.Node, call bool) {
-	walk(t, func(c *sitter.Node) bool {
+func (g *goX) types(t *grammar.Node, call bool) {
+	walk(t, func(c *grammar.Node) bool {
 		switch c.Type() {
 		case "type_identifier":
 			if name := text(c, g.src); !g.tparams[name] {
@@ -340,7 +338,7 @@ func (g *goX) types(t *sitter.Node, call bool) {
 			g.types(field(c, "type"), false)
 			return false
 		case "method_elem":
-			walk(field(c, "parameters"), func(p *sitter.Node) bool { g.types(field(p, "type"), false); return p == c })
+			walk(field(c, "parameters"), func(p *grammar.Node) bool { g.types(field(p, "type"), false); return p == c })
 			return false
 		}
 		call = false // only the outermost named type is instantiated
@@ -349,7 +347,7 @@ func (g *goX) types(t *sitter.Node, call bool) {
 }
 
 // typeSpec defines a type, its fields or interface methods.
-func (g *goX) typeSpec(n *sitter.Node) {
+func (g *goX) typeSpec(n *grammar.Node) {
 	if n.Type() != "type_spec" && n.Type() != "type_alias" {
 		return
 	}
@@ -387,7 +385,7 @@ func (g *goX) typeSpec(n *sitter.Node) {
 	g.tparams = nil
 }
 
-func (g *goX) structFields(i int, t *sitter.Node) {
+func (g *goX) structFields(i int, t *grammar.Node) {
 	owner := g.b.f.Defs[i].Name
 	for _, list := range named(t) {
 		for _, f := range named(list) {
@@ -418,7 +416,7 @@ func (g *goX) structFields(i int, t *sitter.Node) {
 	}
 }
 
-func (g *goX) ifaceMethods(i int, t *sitter.Node) {
+func (g *goX) ifaceMethods(i int, t *grammar.Node) {
 	owner := g.b.f.Defs[i].Name
 	for _, m := range named(t) {
 		switch m.Type() {
@@ -440,12 +438,12 @@ func (g *goX) ifaceMethods(i int, t *sitter.Node) {
 }
 
 // valueDecl defines package-level constants and variables.
-func (g *goX) valueDecl(n *sitter.Node) {
+func (g *goX) valueDecl(n *grammar.Node) {
 	kind := "var"
 	if n.Type() == "const_declaration" {
 		kind = "const"
 	}
-	walk(n, func(s *sitter.Node) bool {
+	walk(n, func(s *grammar.Node) bool {
 		if s.Type() != "const_spec" && s.Type() != "var_spec" {
 			return true
 		}
@@ -454,9 +452,9 @@ func (g *goX) valueDecl(n *sitter.Node) {
 		values := named(field(s, "value"))
 		first := -1
 		k := 0
-		for _, c := range grammar.Children(s) {
-			id := c.Node
-			if id.Type() != "identifier" || c.Field != "name" {
+		for _, c := range s.Children() {
+			id := c
+			if id.Type() != "identifier" || c.Field() != "name" {
 				continue
 			}
 			d := Def{Name: text(id, g.src), Kind: kind, Start: int(s.StartByte()), End: int(s.EndByte()),

@@ -1,8 +1,6 @@
 package xref
 
 import (
-	sitter "github.com/smacker/go-tree-sitter"
-
 	"github.com/dossierhq/dossier/index/grammar"
 )
 
@@ -12,7 +10,7 @@ var typeFields = map[string]bool{"type": true, "type_arguments": true, "result":
 
 // visit reads the statements and expressions under n, declaring locals as
 // they come into scope and recording every reference.
-func (g *goX) visit(n *sitter.Node) {
+func (g *goX) visit(n *grammar.Node) {
 	if n == nil {
 		return
 	}
@@ -83,22 +81,22 @@ func (g *goX) visit(n *sitter.Node) {
 }
 
 // children visits n's children, reading those in type fields as types.
-func (g *goX) children(n *sitter.Node) {
-	for _, c := range grammar.Children(n) {
-		if !c.Node.IsNamed() {
+func (g *goX) children(n *grammar.Node) {
+	for _, c := range n.Children() {
+		if !c.IsNamed() {
 			continue
 		}
-		if typeFields[c.Field] {
-			g.types(c.Node, false)
+		if typeFields[c.Field()] {
+			g.types(c, false)
 		} else {
-			g.visit(c.Node)
+			g.visit(c)
 		}
 	}
 }
 
 // literal visits a composite literal's elements; a bare identifier as a
 // key is a field name, not a reference.
-func (g *goX) literal(body *sitter.Node) {
+func (g *goX) literal(body *grammar.Node) {
 	for _, el := range named(body) {
 		if el.Type() == "keyed_element" {
 			kids := named(el)
@@ -120,7 +118,7 @@ func (g *goX) literal(body *sitter.Node) {
 // call records a call: a bare function or conversion, a package's
 // function, a method through its receiver's value. A call of a local (a
 // closure, a func-typed parameter) is no reference.
-func (g *goX) call(n *sitter.Node) {
+func (g *goX) call(n *grammar.Node) {
 	fn := field(n, "function")
 	args := field(n, "arguments")
 	if fn != nil && fn.Type() == "index_expression" { // F[T](x)
@@ -156,7 +154,7 @@ func (g *goX) call(n *sitter.Node) {
 	g.types(field(n, "type_arguments"), false)
 }
 
-func isTypeNode(n *sitter.Node) bool {
+func isTypeNode(n *grammar.Node) bool {
 	if n == nil {
 		return false
 	}
@@ -168,7 +166,7 @@ func isTypeNode(n *sitter.Node) bool {
 }
 
 // selector records x.name: a package's member, or a member of x's value.
-func (g *goX) selector(n *sitter.Node, call bool) {
+func (g *goX) selector(n *grammar.Node, call bool) {
 	op, f := field(n, "operand"), field(n, "field")
 	name, start := text(f, g.src), int(f.StartByte())
 	if op.Type() == "identifier" {
@@ -193,9 +191,9 @@ func (g *goX) selector(n *sitter.Node, call bool) {
 }
 
 // valOf is what the syntax shows about the type of expression n.
-func (g *goX) valOf(n *sitter.Node) Val { return g.vals.of(n, g.valOfNode) }
+func (g *goX) valOf(n *grammar.Node) Val { return g.vals.of(n, g.valOfNode) }
 
-func (g *goX) valOfNode(n *sitter.Node) Val {
+func (g *goX) valOfNode(n *grammar.Node) Val {
 	if n == nil {
 		return Val{}
 	}
@@ -293,7 +291,7 @@ func (g *goX) valOfNode(n *sitter.Node) Val {
 }
 
 // declare gives the names on the left of := or = their values.
-func (g *goX) declare(left, right []*sitter.Node) {
+func (g *goX) declare(left, right []*grammar.Node) {
 	for i, l := range left {
 		if l.Type() != "identifier" {
 			continue
@@ -315,8 +313,8 @@ func (g *goX) declare(left, right []*sitter.Node) {
 
 // localDecl declares the names of a var or const declaration inside a
 // function.
-func (g *goX) localDecl(n *sitter.Node) {
-	walk(n, func(s *sitter.Node) bool {
+func (g *goX) localDecl(n *grammar.Node) {
+	walk(n, func(s *grammar.Node) bool {
 		if s.Type() != "var_spec" && s.Type() != "const_spec" {
 			return true
 		}
@@ -324,10 +322,10 @@ func (g *goX) localDecl(n *sitter.Node) {
 		g.types(t, false)
 		values := field(s, "value")
 		g.visit(values)
-		var names []*sitter.Node
-		for _, c := range grammar.Children(s) {
-			if c.Field == "name" {
-				names = append(names, c.Node)
+		var names []*grammar.Node
+		for _, c := range s.Children() {
+			if c.Field() == "name" {
+				names = append(names, c)
 			}
 		}
 		if t != nil {
@@ -344,7 +342,7 @@ func (g *goX) localDecl(n *sitter.Node) {
 
 // rangeClause declares the variables of for ... range x: the element of
 // a slice, map or channel gets the element's type.
-func (g *goX) rangeClause(n *sitter.Node) {
+func (g *goX) rangeClause(n *grammar.Node) {
 	right := field(n, "right")
 	g.visit(right)
 	left := named(field(n, "left"))
@@ -368,33 +366,33 @@ func (g *goX) rangeClause(n *sitter.Node) {
 
 // typeSwitch declares the switch's alias in each case with the case's
 // type when the case names one.
-func (g *goX) typeSwitch(n *sitter.Node) {
+func (g *goX) typeSwitch(n *grammar.Node) {
 	g.sc = g.sc.push()
 	defer func() { g.sc = g.sc.up }()
 	var alias string
 	for _, a := range named(field(n, "alias")) {
 		alias = text(a, g.src)
 	}
-	for _, c := range grammar.Children(n) {
+	for _, c := range n.Children() {
 		switch {
-		case !c.Node.IsNamed():
-		case c.Field == "alias":
-		case c.Node.Type() == "type_case" || c.Node.Type() == "default_case":
-			g.typeCase(c.Node, alias)
+		case !c.IsNamed():
+		case c.Field() == "alias":
+		case c.Type() == "type_case" || c.Type() == "default_case":
+			g.typeCase(c, alias)
 		default:
-			g.visit(c.Node)
+			g.visit(c)
 		}
 	}
 }
 
-func (g *goX) typeCase(c *sitter.Node, alias string) {
+func (g *goX) typeCase(c *grammar.Node, alias string) {
 	g.sc = g.sc.push()
 	defer func() { g.sc = g.sc.up }()
-	var types []*sitter.Node
-	kids := grammar.Children(c)
+	var types []*grammar.Node
+	kids := c.Children()
 	for _, k := range kids {
-		if k.Field == "type" {
-			types = append(types, k.Node)
+		if k.Field() == "type" {
+			types = append(types, k)
 		}
 	}
 	var v Val
@@ -405,13 +403,13 @@ func (g *goX) typeCase(c *sitter.Node, alias string) {
 		g.sc.set(alias, v)
 	}
 	for _, k := range kids {
-		if !k.Node.IsNamed() {
+		if !k.IsNamed() {
 			continue
 		}
-		if k.Field == "type" {
-			g.types(k.Node, false)
+		if k.Field() == "type" {
+			g.types(k, false)
 		} else {
-			g.visit(k.Node)
+			g.visit(k)
 		}
 	}
 }

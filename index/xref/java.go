@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/dossierhq/dossier/index/grammar"
 
 	"github.com/dossierhq/dossier/index/lang"
 )
@@ -48,14 +48,13 @@ func parseJava(src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
 	x := &javaX{builder: newBuilder(src), sc: newScope(), statics: map[string]string{}, vals: vals{},
 		fieldTypes: map[string]string{}}
-	x.walk(tree.RootNode())
+	x.walk(tree.Root())
 	return x.done(), nil
 }
 
-func (x *javaX) text(n *sitter.Node) string { return text(n, x.src) }
+func (x *javaX) text(n *grammar.Node) string { return text(n, x.src) }
 
 var javaClassKinds = map[string]string{"class_declaration": "class", "interface_declaration": "interface",
 	"enum_declaration": "enum", "record_declaration": "record", "annotation_type_declaration": "interface"}
@@ -67,7 +66,7 @@ func capitalised(s string) bool {
 	return unicode.IsUpper(r)
 }
 
-func (x *javaX) walk(n *sitter.Node) {
+func (x *javaX) walk(n *grammar.Node) {
 	if n == nil {
 		return
 	}
@@ -185,7 +184,7 @@ func (x *javaX) walk(n *sitter.Node) {
 	}
 }
 
-func (x *javaX) importDecl(n *sitter.Node) {
+func (x *javaX) importDecl(n *grammar.Node) {
 	name := childOfType(n, "scoped_identifier", "identifier")
 	if name == nil {
 		return
@@ -206,7 +205,7 @@ func (x *javaX) importDecl(n *sitter.Node) {
 
 // baseType is a type as written without its type arguments or array
 // brackets: List for List<User>, a.b.C, Outer.Inner; "" for a primitive.
-func (x *javaX) baseType(n *sitter.Node) string {
+func (x *javaX) baseType(n *grammar.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -228,7 +227,7 @@ func (x *javaX) baseType(n *sitter.Node) string {
 
 // declared is the value of a variable of declared type typ, or of its
 // initialiser when the type is var.
-func (x *javaX) declared(typ, init *sitter.Node) Val {
+func (x *javaX) declared(typ, init *grammar.Node) Val {
 	var v Val
 	if t := x.baseType(typ); t != "" {
 		v = typed(t)
@@ -241,17 +240,17 @@ func (x *javaX) declared(typ, init *sitter.Node) Val {
 	return v
 }
 
-func (x *javaX) classDecl(n *sitter.Node, kind string) {
+func (x *javaX) classDecl(n *grammar.Node, kind string) {
 	name := field(n, "name")
 	if name == nil {
 		return
 	}
 	d := nodeDef(n, name, x.src, kind, x.class)
-	var bases []*sitter.Node
+	var bases []*grammar.Node
 	for _, c := range named(n) {
 		switch c.Type() {
 		case "superclass", "super_interfaces", "extends_interfaces":
-			walk(c, func(b *sitter.Node) bool {
+			walk(c, func(b *grammar.Node) bool {
 				switch b.Type() {
 				case "type_identifier", "scoped_type_identifier", "generic_type":
 					bases = append(bases, b)
@@ -295,7 +294,7 @@ func (x *javaX) classDecl(n *sitter.Node, kind string) {
 
 // anonBody walks the body of an anonymous class: its members are no
 // definitions, its calls belong to the enclosing method.
-func (x *javaX) anonBody(body *sitter.Node) {
+func (x *javaX) anonBody(body *grammar.Node) {
 	if body == nil {
 		return
 	}
@@ -305,7 +304,7 @@ func (x *javaX) anonBody(body *sitter.Node) {
 	x.anon = anon
 }
 
-func (x *javaX) method(n *sitter.Node) {
+func (x *javaX) method(n *grammar.Node) {
 	name := field(n, "name")
 	if name == nil && n.Type() == "compact_constructor_declaration" {
 		name = childOfType(n, "identifier")
@@ -330,7 +329,7 @@ func (x *javaX) method(n *sitter.Node) {
 	}
 }
 
-func (x *javaX) param(n *sitter.Node) {
+func (x *javaX) param(n *grammar.Node) {
 	typ := field(n, "type")
 	if typ == nil {
 		typ = childOfType(n, "catch_type", "type_identifier", "generic_type", "scoped_type_identifier")
@@ -360,7 +359,7 @@ func (x *javaX) param(n *sitter.Node) {
 	}
 }
 
-func (x *javaX) varDecl(n, typ *sitter.Node) {
+func (x *javaX) varDecl(n, typ *grammar.Node) {
 	x.walk(typ)
 	for _, d := range childrenOfType(n, "variable_declarator") {
 		init := field(d, "value")
@@ -371,7 +370,7 @@ func (x *javaX) varDecl(n, typ *sitter.Node) {
 	}
 }
 
-func (x *javaX) fieldDecl(n *sitter.Node) {
+func (x *javaX) fieldDecl(n *grammar.Node) {
 	typ := field(n, "type")
 	x.walk(childOfType(n, "modifiers"))
 	x.walk(typ)
@@ -422,7 +421,7 @@ func typeKinds(kind string) bool {
 	return false
 }
 
-func (x *javaX) invocation(n *sitter.Node) {
+func (x *javaX) invocation(n *grammar.Node) {
 	obj, name := field(n, "object"), field(n, "name")
 	x.walk(field(n, "type_arguments"))
 	if name == nil {
@@ -446,7 +445,7 @@ func (x *javaX) invocation(n *sitter.Node) {
 
 // mention refers to a name read in an expression: a class (capitalised)
 // or a field of the enclosing class, unless a local.
-func (x *javaX) mention(n *sitter.Node) {
+func (x *javaX) mention(n *grammar.Node) {
 	name := x.text(n)
 	if _, ok := x.sc.lookup(name); ok {
 		return
@@ -470,7 +469,7 @@ func (x *javaX) mention(n *sitter.Node) {
 }
 
 // typeRef refers to the type a type node names (Call for `new`).
-func (x *javaX) typeRef(n *sitter.Node, call bool) {
+func (x *javaX) typeRef(n *grammar.Node, call bool) {
 	if n == nil {
 		return
 	}
@@ -496,9 +495,9 @@ func (x *javaX) typeRef(n *sitter.Node, call bool) {
 }
 
 // value is what the syntax shows of the type of expression n.
-func (x *javaX) value(n *sitter.Node) Val { return x.vals.of(n, x.valueOf) }
+func (x *javaX) value(n *grammar.Node) Val { return x.vals.of(n, x.valueOf) }
 
-func (x *javaX) valueOf(n *sitter.Node) Val {
+func (x *javaX) valueOf(n *grammar.Node) Val {
 	if n == nil {
 		return Val{}
 	}
@@ -554,7 +553,7 @@ func (x *javaX) valueOf(n *sitter.Node) Val {
 // packageQualified is the type a field access written a.b.C names (a
 // package-qualified class: lower-case parts, then a capitalised one, the
 // first no local), or "".
-func (x *javaX) packageQualified(n *sitter.Node) string {
+func (x *javaX) packageQualified(n *grammar.Node) string {
 	var parts []string
 	c := n
 	for c != nil && c.Type() == "field_access" {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/dossierhq/dossier/index/grammar"
 )
 
 // Java overloads differ by their parameters: a method's Def carries the
@@ -16,7 +16,7 @@ import (
 // javaArity is the argument counts a method or constructor takes: one
 // per formal parameter, any number more for a trailing varargs; nil for
 // a compact constructor, whose parameters are the record's.
-func javaArity(n *sitter.Node) *Arity {
+func javaArity(n *grammar.Node) *Arity {
 	if n.Type() == "annotation_type_element_declaration" {
 		return &Arity{}
 	}
@@ -40,7 +40,7 @@ func javaArity(n *sitter.Node) *Arity {
 }
 
 // argCount is the number of arguments an argument list holds.
-func argCount(args *sitter.Node) int {
+func argCount(args *grammar.Node) int {
 	n := 0
 	for _, a := range named(args) {
 		if t := a.Type(); t != "line_comment" && t != "block_comment" {
@@ -52,7 +52,7 @@ func argCount(args *sitter.Node) int {
 
 // setArgs gives the calls referred to since the k-th reference the
 // count and the known types of the arguments of list args.
-func (x *javaX) setArgs(k int, args *sitter.Node) {
+func (x *javaX) setArgs(k int, args *grammar.Node) {
 	n := argCount(args)
 	var types []string
 	for _, a := range named(args) {
@@ -83,7 +83,7 @@ func (x *javaX) anyArgs(k int) {
 // argType is the type of argument expression n where the syntax shows it
 // without a type checker, written as typeName writes a declared type; ""
 // otherwise.
-func (x *javaX) argType(n *sitter.Node) string {
+func (x *javaX) argType(n *grammar.Node) string {
 	switch n.Type() {
 	case "string_literal", "text_block":
 		return "String"
@@ -135,7 +135,7 @@ func (x *javaX) argType(n *sitter.Node) string {
 // typeName is a declared type as argType writes it: a primitive, the
 // simple name of a class without its type arguments, "[]" after an
 // array's element, "?" for a type variable; "" for var or anything else.
-func (x *javaX) typeName(n *sitter.Node) string {
+func (x *javaX) typeName(n *grammar.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -169,7 +169,7 @@ func (x *javaX) typeName(n *sitter.Node) string {
 
 // paramTypes are the declared types of a method's or constructor's
 // parameters (Def.ParamTypes); nil for a compact constructor.
-func (x *javaX) paramTypes(n *sitter.Node) []string {
+func (x *javaX) paramTypes(n *grammar.Node) []string {
 	params := field(n, "parameters")
 	if params == nil || n.Type() == "compact_constructor_declaration" {
 		return nil
@@ -188,7 +188,7 @@ func (x *javaX) paramTypes(n *sitter.Node) []string {
 
 // typeVars brings the type variables a declaration declares into scope
 // and returns what takes them out again.
-func (x *javaX) typeVars(params *sitter.Node) func() {
+func (x *javaX) typeVars(params *grammar.Node) func() {
 	n := len(x.tvars)
 	for _, p := range childrenOfType(params, "type_parameter") {
 		if id := childOfType(p, "type_identifier", "identifier"); id != nil {
@@ -201,7 +201,7 @@ func (x *javaX) typeVars(params *sitter.Node) func() {
 // readFieldTypes notes the declared types of the fields a class body
 // declares, before its methods are walked: a method may pass a field
 // declared below it.
-func (x *javaX) readFieldTypes(body *sitter.Node) {
+func (x *javaX) readFieldTypes(body *grammar.Node) {
 	for _, f := range childrenOfType(body, "field_declaration", "constant_declaration") {
 		t := x.typeName(field(f, "type"))
 		for _, d := range childrenOfType(f, "variable_declarator") {

@@ -3,9 +3,8 @@ package xref
 import (
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
-
 	"github.com/dossierhq/dossier/index/grammar"
+
 	"github.com/dossierhq/dossier/index/lang"
 )
 
@@ -70,23 +69,22 @@ func extractJS(language string, src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
 	x := &jsExtractor{b: newBuilder(src), src: src, globals: map[string]Val{}, aliases: map[string]map[string]string{}, vals: vals{}}
-	root := tree.RootNode()
+	root := tree.Root()
 	x.collectGlobals(root)
 	x.statements(root)
 	return x.b.done(), nil
 }
 
-func (x *jsExtractor) text(n *sitter.Node) string { return text(n, x.src) }
+func (x *jsExtractor) text(n *grammar.Node) string { return text(n, x.src) }
 
-func (x *jsExtractor) line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
+func (x *jsExtractor) line(n *grammar.Node) int { return int(n.StartPoint().Row) + 1 }
 
 // collectGlobals records the top-level names before the walk, so a
 // reference made before a definition (hoisting) sees it.
-func (x *jsExtractor) collectGlobals(root *sitter.Node) {
-	var visit func(n *sitter.Node)
-	visit = func(n *sitter.Node) {
+func (x *jsExtractor) collectGlobals(root *grammar.Node) {
+	var visit func(n *grammar.Node)
+	visit = func(n *grammar.Node) {
 		switch n.Type() {
 		case "export_statement", "ambient_declaration", "expression_statement":
 			for _, c := range named(n) {
@@ -128,11 +126,11 @@ func (x *jsExtractor) collectGlobals(root *sitter.Node) {
 	}
 }
 
-func (x *jsExtractor) addImport(local, spec, member string, n *sitter.Node) {
+func (x *jsExtractor) addImport(local, spec, member string, n *grammar.Node) {
 	x.b.f.Imports = append(x.b.f.Imports, Import{Local: local, Spec: spec, Member: member, Line: x.line(n)})
 }
 
-func (x *jsExtractor) importStatement(n *sitter.Node) {
+func (x *jsExtractor) importStatement(n *grammar.Node) {
 	spec := unquoteJS(x.text(field(n, "source")))
 	bound := false
 	for _, c := range named(n) {
@@ -178,7 +176,7 @@ func (x *jsExtractor) importStatement(n *sitter.Node) {
 
 // requireImport records `const x = require("m")`, `const {a, b: c} =
 // require("m")` and `const x = require("m").a` as imports.
-func (x *jsExtractor) requireImport(d *sitter.Node) bool {
+func (x *jsExtractor) requireImport(d *grammar.Node) bool {
 	v := field(d, "value")
 	member := ""
 	if v != nil && v.Type() == "member_expression" {
@@ -212,7 +210,7 @@ func (x *jsExtractor) requireImport(d *sitter.Node) bool {
 }
 
 // isRequire reports whether declarator d binds a require call.
-func (x *jsExtractor) isRequire(d *sitter.Node) bool {
+func (x *jsExtractor) isRequire(d *grammar.Node) bool {
 	v := field(d, "value")
 	if v != nil && v.Type() == "member_expression" {
 		v = field(v, "object")
@@ -222,7 +220,7 @@ func (x *jsExtractor) isRequire(d *sitter.Node) bool {
 }
 
 // requireSpec is the module of a require("m") call.
-func (x *jsExtractor) requireSpec(v *sitter.Node) (string, bool) {
+func (x *jsExtractor) requireSpec(v *grammar.Node) (string, bool) {
 	if v == nil || v.Type() != "call_expression" || x.text(field(v, "function")) != "require" {
 		return "", false
 	}
@@ -235,12 +233,12 @@ func (x *jsExtractor) requireSpec(v *sitter.Node) (string, bool) {
 
 // exportStatement records re-exports and the default export, then walks
 // the declaration or value.
-func (x *jsExtractor) exportStatement(n *sitter.Node) {
+func (x *jsExtractor) exportStatement(n *grammar.Node) {
 	src := field(n, "source")
 	spec := unquoteJS(x.text(src))
 	isDefault := false
-	for _, c := range grammar.Children(n) {
-		if !c.Node.IsNamed() && c.Node.Type() == "default" {
+	for _, c := range n.Children() {
+		if !c.IsNamed() && c.Type() == "default" {
 			isDefault = true
 		}
 	}
@@ -291,7 +289,7 @@ func (x *jsExtractor) exportStatement(n *sitter.Node) {
 func unquoteJS(s string) string { return strings.Trim(s, "\"'`") }
 
 // statements walks the statements of a program, block or namespace body.
-func (x *jsExtractor) statements(n *sitter.Node) {
+func (x *jsExtractor) statements(n *grammar.Node) {
 	x.hoist(n)
 	kids := named(n)
 	x.overloads(kids)
@@ -304,7 +302,7 @@ func (x *jsExtractor) statements(n *sitter.Node) {
 // (its statements, kids), exported or not, that an implementation of the
 // same name follows, found in one pass from the end: a look ahead from
 // every signature was quadratic in a file of them.
-func (x *jsExtractor) overloads(kids []*sitter.Node) {
+func (x *jsExtractor) overloads(kids []*grammar.Node) {
 	var impl map[string]bool
 	for i := len(kids) - 1; i >= 0; i-- {
 		d := kids[i]
@@ -329,7 +327,7 @@ func (x *jsExtractor) overloads(kids []*sitter.Node) {
 
 // hoist declares, at the start of a block inside a function, the names
 // its declarations bind, so a call made before one is a local's.
-func (x *jsExtractor) hoist(n *sitter.Node) {
+func (x *jsExtractor) hoist(n *grammar.Node) {
 	if x.sc == nil {
 		return
 	}
@@ -348,7 +346,7 @@ func (x *jsExtractor) hoist(n *sitter.Node) {
 }
 
 // statement walks one statement.
-func (x *jsExtractor) statement(n *sitter.Node) {
+func (x *jsExtractor) statement(n *grammar.Node) {
 	if n == nil {
 		return
 	}
@@ -393,7 +391,7 @@ func (x *jsExtractor) statement(n *sitter.Node) {
 }
 
 // block walks a block with a scope of its own.
-func (x *jsExtractor) block(n *sitter.Node) {
+func (x *jsExtractor) block(n *grammar.Node) {
 	if x.sc == nil {
 		x.statements(n)
 		return
@@ -407,7 +405,7 @@ func (x *jsExtractor) block(n *sitter.Node) {
 // atDefScope reports whether a declaration here is a definition.
 func (x *jsExtractor) atDefScope() bool { return x.fnDepth == 0 }
 
-func (x *jsExtractor) namespace(n *sitter.Node) {
+func (x *jsExtractor) namespace(n *grammar.Node) {
 	name := x.text(field(n, "name"))
 	body := field(n, "body")
 	if n.Type() == "module" || !x.atDefScope() || strings.ContainsAny(name, `"'`) {
@@ -434,7 +432,7 @@ func (x *jsExtractor) namespace(n *sitter.Node) {
 	x.b.leave()
 }
 
-func (x *jsExtractor) functionDecl(n *sitter.Node) {
+func (x *jsExtractor) functionDecl(n *grammar.Node) {
 	id := field(n, "name")
 	if !x.atDefScope() {
 		if x.sc != nil {
@@ -452,7 +450,7 @@ func (x *jsExtractor) functionDecl(n *sitter.Node) {
 
 // functionSignature is an overload or an ambient declaration: a
 // definition only when no implementation follows in the same block.
-func (x *jsExtractor) functionSignature(n *sitter.Node) {
+func (x *jsExtractor) functionSignature(n *grammar.Node) {
 	id := field(n, "name")
 	if !x.atDefScope() || id == nil {
 		return
@@ -468,7 +466,7 @@ func (x *jsExtractor) functionSignature(n *sitter.Node) {
 // varDecl walks const/let/var: at the top level each name is a
 // definition (a function when bound to one, an object when bound to an
 // object literal, whose members are definitions too).
-func (x *jsExtractor) varDecl(n *sitter.Node) {
+func (x *jsExtractor) varDecl(n *grammar.Node) {
 	kind := "var"
 	if n.Type() == "lexical_declaration" && n.ChildCount() > 0 && n.Child(0).Type() == "const" {
 		kind = "const"
@@ -533,7 +531,7 @@ func (x *jsExtractor) varDecl(n *sitter.Node) {
 
 // object walks an object literal bound to the top-level name container:
 // its methods and function properties are definitions.
-func (x *jsExtractor) object(n *sitter.Node, container string) {
+func (x *jsExtractor) object(n *grammar.Node, container string) {
 	for _, m := range named(n) {
 		switch m.Type() {
 		case "method_definition":
@@ -557,7 +555,7 @@ func (x *jsExtractor) object(n *sitter.Node, container string) {
 
 // member adds a method-like definition named by id in container and walks
 // fn (a function node, or a method definition) with `this` as given.
-func (x *jsExtractor) member(n, id *sitter.Node, container, kind string, fn *sitter.Node, this Val) {
+func (x *jsExtractor) member(n, id *grammar.Node, container, kind string, fn *grammar.Node, this Val) {
 	if id == nil {
 		x.expr(fn)
 		return
@@ -569,7 +567,7 @@ func (x *jsExtractor) member(n, id *sitter.Node, container, kind string, fn *sit
 	x.b.leave()
 }
 
-func isFunctionNode(n *sitter.Node) bool {
+func isFunctionNode(n *grammar.Node) bool {
 	switch n.Type() {
 	case "arrow_function", "function_expression", "function", "generator_function":
 		return true
@@ -579,7 +577,7 @@ func isFunctionNode(n *sitter.Node) bool {
 
 // unwrapJS strips parentheses, type assertions and `satisfies` around an
 // expression.
-func unwrapJS(n *sitter.Node) *sitter.Node {
+func unwrapJS(n *grammar.Node) *grammar.Node {
 	for n != nil {
 		switch n.Type() {
 		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion":
@@ -602,7 +600,7 @@ func unwrapJS(n *sitter.Node) *sitter.Node {
 // function walks a function-like node (declaration, expression, arrow,
 // method definition): its parameters and body, in a scope of its own.
 // this is the value of `this` inside, when the function binds it.
-func (x *jsExtractor) function(n *sitter.Node, this Val) {
+func (x *jsExtractor) function(n *grammar.Node, this Val) {
 	if n.Type() == "arrow_function" {
 		this = x.thisVal()
 	}
@@ -645,7 +643,7 @@ func (x *jsExtractor) thisVal() Val {
 
 // params declares a function's parameters with their declared types and
 // walks default values.
-func (x *jsExtractor) params(n *sitter.Node) {
+func (x *jsExtractor) params(n *grammar.Node) {
 	for _, p := range named(n) {
 		switch p.Type() {
 		case "required_parameter", "optional_parameter":
@@ -666,7 +664,7 @@ func (x *jsExtractor) params(n *sitter.Node) {
 }
 
 // bindPattern declares every name a binding pattern binds, types unknown.
-func (x *jsExtractor) bindPattern(n *sitter.Node) {
+func (x *jsExtractor) bindPattern(n *grammar.Node) {
 	if n == nil || x.sc == nil {
 		return
 	}
@@ -691,7 +689,7 @@ func (x *jsExtractor) bindPattern(n *sitter.Node) {
 // objectAliases records the members of the object literal obj, bound to
 // the top-level name, that only name another value ({ get, post: send }):
 // a call of api.get is a call of get.
-func (x *jsExtractor) objectAliases(name string, obj *sitter.Node) {
+func (x *jsExtractor) objectAliases(name string, obj *grammar.Node) {
 	if obj == nil || obj.Type() != "object" {
 		return
 	}

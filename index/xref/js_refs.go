@@ -4,14 +4,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/dossierhq/dossier/index/grammar"
 )
 
 // The references of JavaScript and TypeScript: every call, `new`, tagged
 // template and JSX element, with what the syntax shows about its receiver.
 
 // expr walks an expression (or any node below a statement) for references.
-func (x *jsExtractor) expr(n *sitter.Node) {
+func (x *jsExtractor) expr(n *grammar.Node) {
 	if n == nil {
 		return
 	}
@@ -95,7 +95,7 @@ func (x *jsExtractor) local(name string) bool {
 }
 
 // call records the reference a call makes and walks its parts.
-func (x *jsExtractor) call(n *sitter.Node) {
+func (x *jsExtractor) call(n *grammar.Node) {
 	fn, args := field(n, "function"), field(n, "arguments")
 	inner := unwrapJS(fn)
 	switch {
@@ -114,7 +114,7 @@ func (x *jsExtractor) call(n *sitter.Node) {
 }
 
 // newExpr records `new C()` as a call of C.
-func (x *jsExtractor) newExpr(n *sitter.Node) {
+func (x *jsExtractor) newExpr(n *grammar.Node) {
 	ctor := unwrapJS(field(n, "constructor"))
 	switch {
 	case ctor == nil:
@@ -130,7 +130,7 @@ func (x *jsExtractor) newExpr(n *sitter.Node) {
 
 // jsxTag records <Comp /> and <ns.Item /> as calls; intrinsic elements
 // (<div>) are not references.
-func (x *jsExtractor) jsxTag(n *sitter.Node) {
+func (x *jsExtractor) jsxTag(n *grammar.Node) {
 	name := field(n, "name")
 	switch {
 	case name == nil:
@@ -150,7 +150,7 @@ func (x *jsExtractor) jsxTag(n *sitter.Node) {
 
 // bare records a call of the unqualified name id, unless a local of that
 // name (a parameter, a closure) is what is called.
-func (x *jsExtractor) bare(id *sitter.Node) {
+func (x *jsExtractor) bare(id *grammar.Node) {
 	name := x.text(id)
 	if x.local(name) {
 		return
@@ -160,7 +160,7 @@ func (x *jsExtractor) bare(id *sitter.Node) {
 
 // memberRef records a call of recv.name with how recv's type is reached,
 // and walks recv.
-func (x *jsExtractor) memberRef(m *sitter.Node) {
+func (x *jsExtractor) memberRef(m *grammar.Node) {
 	obj, prop := field(m, "object"), field(m, "property")
 	if o := unwrapJS(obj); o != nil && prop != nil && o.Type() == "identifier" && !x.local(x.text(o)) {
 		if target, ok := x.aliases[x.text(o)][x.text(prop)]; ok {
@@ -184,9 +184,9 @@ func then(v Val, name string) Val {
 }
 
 // val is what the syntax shows about the type of the value of n.
-func (x *jsExtractor) val(n *sitter.Node) Val { return x.vals.of(n, x.valOf) }
+func (x *jsExtractor) val(n *grammar.Node) Val { return x.vals.of(n, x.valOf) }
 
-func (x *jsExtractor) valOf(n *sitter.Node) Val {
+func (x *jsExtractor) valOf(n *grammar.Node) Val {
 	if n == nil {
 		return Val{}
 	}
@@ -255,7 +255,7 @@ func (x *jsExtractor) valOf(n *sitter.Node) Val {
 
 // declVal is the value a variable declarator binds: its annotation, else
 // what its initializer shows.
-func (x *jsExtractor) declVal(d *sitter.Node) Val {
+func (x *jsExtractor) declVal(d *grammar.Node) Val {
 	if t := x.typeName(field(d, "type")); t != "" {
 		return typed(t)
 	}
@@ -275,7 +275,7 @@ func (x *jsExtractor) declVal(d *sitter.Node) Val {
 
 // narrowing walks an if statement or a conditional expression: where its
 // condition tests `v instanceof T`, v is a T in the consequence.
-func (x *jsExtractor) narrowing(n *sitter.Node) {
+func (x *jsExtractor) narrowing(n *grammar.Node) {
 	cond, cons := field(n, "condition"), field(n, "consequence")
 	x.expr(cond)
 	types := map[string]string{}
@@ -295,7 +295,7 @@ func (x *jsExtractor) narrowing(n *sitter.Node) {
 
 // instanceofs collects the `v instanceof T` tests that hold when cond
 // does (joined by &&).
-func (x *jsExtractor) instanceofs(cond *sitter.Node, out map[string]string) {
+func (x *jsExtractor) instanceofs(cond *grammar.Node, out map[string]string) {
 	if cond == nil {
 		return
 	}

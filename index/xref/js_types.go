@@ -3,8 +3,6 @@ package xref
 import (
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
-
 	"github.com/dossierhq/dossier/index/grammar"
 )
 
@@ -14,7 +12,7 @@ import (
 // class walks a class declaration or expression named name ("" for an
 // anonymous one). Outside a function body it and its members are
 // definitions; `this` in its members is the class (Via Self).
-func (x *jsExtractor) class(n *sitter.Node, name string) {
+func (x *jsExtractor) class(n *grammar.Node, name string) {
 	isDef := x.atDefScope() && name != ""
 	this := Val{}
 	if isDef {
@@ -46,7 +44,7 @@ func (x *jsExtractor) class(n *sitter.Node, name string) {
 		}
 	}
 	body := field(n, "body")
-	var decorators []*sitter.Node
+	var decorators []*grammar.Node
 	for _, m := range named(body) {
 		if m.Type() == "decorator" {
 			decorators = append(decorators, m)
@@ -62,7 +60,7 @@ func (x *jsExtractor) class(n *sitter.Node, name string) {
 
 // classMember walks one member of a class body; decorators are those
 // written before it, walked inside it.
-func (x *jsExtractor) classMember(m *sitter.Node, class string, isDef bool, this Val, decorators []*sitter.Node) {
+func (x *jsExtractor) classMember(m *grammar.Node, class string, isDef bool, this Val, decorators []*grammar.Node) {
 	enter := func(d Def) func() {
 		if !isDef {
 			return func() {}
@@ -140,14 +138,14 @@ func (x *jsExtractor) classMember(m *sitter.Node, class string, isDef bool, this
 	}
 }
 
-func (x *jsExtractor) walkAll(ns []*sitter.Node) {
+func (x *jsExtractor) walkAll(ns []*grammar.Node) {
 	for _, n := range ns {
 		x.expr(n)
 	}
 }
 
 // implemented reports whether a class body defines method name with a body.
-func (x *jsExtractor) implemented(m *sitter.Node, name string) bool {
+func (x *jsExtractor) implemented(m *grammar.Node, name string) bool {
 	for _, s := range named(m.Parent()) {
 		if s.Type() == "method_definition" && x.text(field(s, "name")) == name {
 			return true
@@ -158,7 +156,7 @@ func (x *jsExtractor) implemented(m *sitter.Node, name string) bool {
 
 // parameterProperties adds the fields a constructor declares with its
 // parameters: constructor(private repo: Repo).
-func (x *jsExtractor) parameterProperties(ctor *sitter.Node, class string) {
+func (x *jsExtractor) parameterProperties(ctor *grammar.Node, class string) {
 	for _, p := range named(field(ctor, "parameters")) {
 		if p.Type() != "required_parameter" && p.Type() != "optional_parameter" {
 			continue
@@ -169,8 +167,8 @@ func (x *jsExtractor) parameterProperties(ctor *sitter.Node, class string) {
 				prop = true
 			}
 		}
-		for _, c := range grammar.Children(p) {
-			if c.Node.Type() == "readonly" {
+		for _, c := range p.Children() {
+			if c.Type() == "readonly" {
 				prop = true
 			}
 		}
@@ -184,9 +182,9 @@ func (x *jsExtractor) parameterProperties(ctor *sitter.Node, class string) {
 }
 
 // heritage lists the types a class extends and implements, as written.
-func (x *jsExtractor) heritage(n *sitter.Node) []string {
+func (x *jsExtractor) heritage(n *grammar.Node) []string {
 	var out []string
-	add := func(t *sitter.Node) {
+	add := func(t *grammar.Node) {
 		if s := x.typeName(t); s != "" {
 			out = append(out, s)
 		}
@@ -212,7 +210,7 @@ func (x *jsExtractor) heritage(n *sitter.Node) []string {
 }
 
 // heritageExprs walks the expressions of an extends clause (a mixin call).
-func (x *jsExtractor) heritageExprs(c *sitter.Node) {
+func (x *jsExtractor) heritageExprs(c *grammar.Node) {
 	for _, h := range named(c) {
 		switch h.Type() {
 		case "extends_clause":
@@ -225,7 +223,7 @@ func (x *jsExtractor) heritageExprs(c *sitter.Node) {
 }
 
 // iface adds an interface and its method and property signatures.
-func (x *jsExtractor) iface(n *sitter.Node) {
+func (x *jsExtractor) iface(n *grammar.Node) {
 	id := field(n, "name")
 	if !x.atDefScope() || id == nil {
 		return
@@ -252,7 +250,7 @@ func (x *jsExtractor) iface(n *sitter.Node) {
 
 // typeMembers adds the method and property signatures of an interface
 // body or object type as members of container.
-func (x *jsExtractor) typeMembers(body *sitter.Node, container string) {
+func (x *jsExtractor) typeMembers(body *grammar.Node, container string) {
 	for _, m := range named(body) {
 		id := field(m, "name")
 		if id == nil || (id.Type() != "property_identifier" && id.Type() != "private_property_identifier") {
@@ -273,7 +271,7 @@ func (x *jsExtractor) typeMembers(body *sitter.Node, container string) {
 
 // typeAlias adds a type alias; an object type's members are its members,
 // the types it names or intersects are its Bases.
-func (x *jsExtractor) typeAlias(n *sitter.Node) {
+func (x *jsExtractor) typeAlias(n *grammar.Node) {
 	id := field(n, "name")
 	if !x.atDefScope() || id == nil {
 		return
@@ -283,8 +281,8 @@ func (x *jsExtractor) typeAlias(n *sitter.Node) {
 	defer func() { x.tparams = x.tparams[:len(x.tparams)-1] }()
 	value := field(n, "value")
 	var bases []string
-	var objects []*sitter.Node
-	parts := []*sitter.Node{value}
+	var objects []*grammar.Node
+	parts := []*grammar.Node{value}
 	if value != nil && value.Type() == "intersection_type" {
 		parts = named(value)
 	}
@@ -308,7 +306,7 @@ func (x *jsExtractor) typeAlias(n *sitter.Node) {
 }
 
 // enum adds an enum and its members (kind const).
-func (x *jsExtractor) enum(n *sitter.Node) {
+func (x *jsExtractor) enum(n *grammar.Node) {
 	id := field(n, "name")
 	if id == nil {
 		return
@@ -323,7 +321,7 @@ func (x *jsExtractor) enum(n *sitter.Node) {
 	i := x.b.def(Def{Name: name, Kind: "enum", Container: x.ns, Start: int(n.StartByte()), End: int(n.EndByte()), NameStart: int(id.StartByte())})
 	x.b.enter(i)
 	for _, m := range named(field(n, "body")) {
-		mid, value := m, (*sitter.Node)(nil)
+		mid, value := m, (*grammar.Node)(nil)
 		if m.Type() == "enum_assignment" {
 			mid, value = field(m, "name"), field(m, "value")
 		}
@@ -343,7 +341,7 @@ func (x *jsExtractor) enum(n *sitter.Node) {
 
 // pushTypeParams makes the type parameters of n known until the matching
 // pop: a value typed T extends Base is a Base.
-func (x *jsExtractor) pushTypeParams(n *sitter.Node) {
+func (x *jsExtractor) pushTypeParams(n *grammar.Node) {
 	m := map[string]string{}
 	x.tparams = append(x.tparams, m)
 	for _, p := range named(field(n, "type_parameters")) {
@@ -371,7 +369,7 @@ func (x *jsExtractor) typeParam(name string) (string, bool) {
 
 // resultType is the declared result type of a function-like node,
 // through a Promise.
-func (x *jsExtractor) resultType(fn *sitter.Node) string {
+func (x *jsExtractor) resultType(fn *grammar.Node) string {
 	if fn == nil {
 		return ""
 	}
@@ -381,7 +379,7 @@ func (x *jsExtractor) resultType(fn *sitter.Node) string {
 // typeName is the name of the type an annotation shows, "" when it shows
 // no single named type (a primitive, an array, a function or object type,
 // a union of several).
-func (x *jsExtractor) typeName(n *sitter.Node) string {
+func (x *jsExtractor) typeName(n *grammar.Node) string {
 	if n == nil {
 		return ""
 	}

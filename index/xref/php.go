@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/dossierhq/dossier/index/grammar"
 
 	"github.com/dossierhq/dossier/index/lang"
 )
@@ -53,9 +53,8 @@ func parsePHP(src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
 	x := &phpX{builder: newBuilder(src), sc: newScope(), assigned: map[string]string{}, vals: vals{}}
-	x.walk(tree.RootNode())
+	x.walk(tree.Root())
 	for i := range x.f.Defs {
 		if d := &x.f.Defs[i]; d.Kind == "field" && d.Type == "" {
 			d.Type = x.assigned[d.Container+"."+d.Name]
@@ -68,7 +67,7 @@ func parsePHP(src []byte) (*File, error) {
 var phpClassKinds = map[string]string{"class_declaration": "class", "interface_declaration": "interface",
 	"trait_declaration": "trait", "enum_declaration": "enum"}
 
-func (x *phpX) text(n *sitter.Node) string { return text(n, x.src) }
+func (x *phpX) text(n *grammar.Node) string { return text(n, x.src) }
 
 // phpDocVar and phpDocParam read the types docblocks declare: @var T
 // [$name] and @param T $name.
@@ -98,7 +97,7 @@ func phpDocType(s string) string {
 }
 
 // docComment is the doc comment right before n, or "".
-func (x *phpX) docComment(n *sitter.Node) string {
+func (x *phpX) docComment(n *grammar.Node) string {
 	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
 		switch p.Type() {
 		case "comment":
@@ -114,14 +113,14 @@ func (x *phpX) docComment(n *sitter.Node) string {
 // phpVar drops the $ of a variable name.
 func phpVar(s string) string { return strings.TrimPrefix(s, "$") }
 
-func isPHPName(n *sitter.Node) bool {
+func isPHPName(n *grammar.Node) bool {
 	return n != nil && (n.Type() == "name" || n.Type() == "qualified_name")
 }
 
 // typeOf is the class a type annotation names, as written: the T of ?T,
 // of a union with null, of self/static (the enclosing class); "" for a
 // scalar type or a union of classes.
-func (x *phpX) typeOf(n *sitter.Node) string {
+func (x *phpX) typeOf(n *grammar.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -152,7 +151,7 @@ func (x *phpX) typeOf(n *sitter.Node) string {
 	return ""
 }
 
-func (x *phpX) walk(n *sitter.Node) {
+func (x *phpX) walk(n *grammar.Node) {
 	if n == nil {
 		return
 	}
@@ -311,7 +310,7 @@ func (x *phpX) walk(n *sitter.Node) {
 
 // walkScope walks the scope of a static access: Foo:: mentions the class
 // Foo, $x:: is an expression.
-func (x *phpX) walkScope(n *sitter.Node) {
+func (x *phpX) walkScope(n *grammar.Node) {
 	switch {
 	case n == nil || n.Type() == "relative_scope":
 	case isPHPName(n):
@@ -323,8 +322,8 @@ func (x *phpX) walkScope(n *sitter.Node) {
 
 // imports reads `use A\B\C [as D];`, `use function ...`, `use const ...`
 // and group use `use A\{B, C as D}`.
-func (x *phpX) imports(n *sitter.Node) {
-	add := func(prefix string, clause *sitter.Node) {
+func (x *phpX) imports(n *grammar.Node) {
+	add := func(prefix string, clause *grammar.Node) {
 		target := childOfType(clause, "qualified_name", "namespace_name", "name")
 		if target == nil {
 			return
@@ -358,7 +357,7 @@ func (x *phpX) imports(n *sitter.Node) {
 	}
 }
 
-func (x *phpX) classDecl(n *sitter.Node, kind string) {
+func (x *phpX) classDecl(n *grammar.Node, kind string) {
 	name := field(n, "name")
 	if name == nil {
 		for _, c := range named(n) {
@@ -366,7 +365,7 @@ func (x *phpX) classDecl(n *sitter.Node, kind string) {
 		}
 		return
 	}
-	var bases []*sitter.Node
+	var bases []*grammar.Node
 	for _, clause := range childrenOfType(n, "base_clause", "class_interface_clause") {
 		for _, c := range named(clause) {
 			if isPHPName(c) {
@@ -404,7 +403,7 @@ func (x *phpX) classDecl(n *sitter.Node, kind string) {
 	x.walk(body)
 }
 
-func (x *phpX) funcDecl(n *sitter.Node, kind, container string) {
+func (x *phpX) funcDecl(n *grammar.Node, kind, container string) {
 	name := field(n, "name")
 	if name != nil && !x.anon {
 		d := nodeDef(n, name, x.src, kind, container)
@@ -432,7 +431,7 @@ func (x *phpX) funcDecl(n *sitter.Node, kind, container string) {
 
 // params binds the parameters of a function in the current scope with
 // their declared types; promoted constructor parameters are also fields.
-func (x *phpX) params(list *sitter.Node, method bool) {
+func (x *phpX) params(list *grammar.Node, method bool) {
 	for _, p := range named(list) {
 		typ := field(p, "type")
 		x.walk(typ)
@@ -462,7 +461,7 @@ func (x *phpX) params(list *sitter.Node, method bool) {
 	}
 }
 
-func (x *phpX) property(n *sitter.Node) {
+func (x *phpX) property(n *grammar.Node) {
 	typ := field(n, "type")
 	x.walk(typ)
 	declared := x.typeOf(typ)
@@ -490,7 +489,7 @@ func (x *phpX) property(n *sitter.Node) {
 }
 
 // call handles f(), A\f(), \f(), and calls of variables and expressions.
-func (x *phpX) call(n *sitter.Node) {
+func (x *phpX) call(n *grammar.Node) {
 	switch fn := field(n, "function"); {
 	case fn == nil:
 	case isPHPName(fn):
@@ -503,7 +502,7 @@ func (x *phpX) call(n *sitter.Node) {
 
 // typeRef refers to the class or function a name or qualified name
 // written in the file denotes.
-func (x *phpX) typeRef(n *sitter.Node, call bool) {
+func (x *phpX) typeRef(n *grammar.Node, call bool) {
 	s := x.text(n)
 	switch strings.ToLower(s) {
 	case "self", "static", "parent":
@@ -521,7 +520,7 @@ func (x *phpX) typeRef(n *sitter.Node, call bool) {
 	}
 }
 
-func (x *phpX) newExpr(n *sitter.Node) {
+func (x *phpX) newExpr(n *grammar.Node) {
 	for _, c := range named(n) {
 		switch c.Type() {
 		case "name", "qualified_name":
@@ -555,7 +554,7 @@ func (x *phpX) newExpr(n *sitter.Node) {
 // scopeValue is what a static access reaches: self:: and static:: the
 // enclosing class, parent:: its bases, Foo:: the class as written, $x::
 // the type of $x.
-func (x *phpX) scopeValue(n *sitter.Node) Val {
+func (x *phpX) scopeValue(n *grammar.Node) Val {
 	if n == nil {
 		return Val{}
 	}
@@ -573,9 +572,9 @@ func (x *phpX) scopeValue(n *sitter.Node) Val {
 }
 
 // value is what the syntax shows of the type of expression n.
-func (x *phpX) value(n *sitter.Node) Val { return x.vals.of(n, x.valueOf) }
+func (x *phpX) value(n *grammar.Node) Val { return x.vals.of(n, x.valueOf) }
 
-func (x *phpX) valueOf(n *sitter.Node) Val {
+func (x *phpX) valueOf(n *grammar.Node) Val {
 	if n == nil {
 		return Val{}
 	}
@@ -630,7 +629,7 @@ func (x *phpX) valueOf(n *sitter.Node) Val {
 
 // containerMake is the class app(Foo::class) or resolve(Foo::class)
 // returns from Laravel's container: the class the argument names.
-func (x *phpX) containerMake(fn, args *sitter.Node) string {
+func (x *phpX) containerMake(fn, args *grammar.Node) string {
 	switch strings.TrimPrefix(x.text(fn), `\`) {
 	case "app", "resolve":
 	default:

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/dossierhq/dossier/index/grammar"
 
 	"github.com/dossierhq/dossier/index/lang"
 )
@@ -53,19 +53,18 @@ func parsePython(src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
 	x := &pyX{builder: newBuilder(src), sc: newScope(), fields: map[string]bool{}, modules: map[string]bool{}, vals: vals{}, dots: map[valKey][]string{}}
-	root := tree.RootNode()
+	root := tree.Root()
 	x.imports(root)
 	x.walk(root)
 	return x.done(), nil
 }
 
-func (x *pyX) text(n *sitter.Node) string { return text(n, x.src) }
+func (x *pyX) text(n *grammar.Node) string { return text(n, x.src) }
 
 // imports reads every import statement of the file, at any depth.
-func (x *pyX) imports(root *sitter.Node) {
-	walk(root, func(n *sitter.Node) bool {
+func (x *pyX) imports(root *grammar.Node) {
+	walk(root, func(n *grammar.Node) bool {
 		line := int(n.StartPoint().Row) + 1
 		switch n.Type() {
 		case "import_statement":
@@ -114,7 +113,7 @@ func (x *pyX) imports(root *sitter.Node) {
 	})
 }
 
-func (x *pyX) walk(n *sitter.Node) {
+func (x *pyX) walk(n *grammar.Node) {
 	if n == nil {
 		return
 	}
@@ -211,9 +210,9 @@ func (x *pyX) walk(n *sitter.Node) {
 }
 
 // identifiers lists the identifiers a binding target names.
-func identifiers(n *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
-	walk(n, func(c *sitter.Node) bool {
+func identifiers(n *grammar.Node) []*grammar.Node {
+	var out []*grammar.Node
+	walk(n, func(c *grammar.Node) bool {
 		switch c.Type() {
 		case "identifier":
 			out = append(out, c)
@@ -227,14 +226,14 @@ func identifiers(n *sitter.Node) []*sitter.Node {
 
 // bindAll declares the names a target or parameter list binds, of unknown
 // types.
-func (x *pyX) bindAll(n *sitter.Node) {
+func (x *pyX) bindAll(n *grammar.Node) {
 	for _, id := range identifiers(n) {
 		x.sc.set(x.text(id), Val{})
 	}
 }
 
 // mention refers to a name read in an expression, unless a local.
-func (x *pyX) mention(n *sitter.Node) {
+func (x *pyX) mention(n *grammar.Node) {
 	name := x.text(n)
 	if _, ok := x.sc.lookup(name); ok || name == "self" {
 		return
@@ -242,7 +241,7 @@ func (x *pyX) mention(n *sitter.Node) {
 	x.ref(nameRef(n, x.src, false, Bare, ""))
 }
 
-func (x *pyX) decorator(d *sitter.Node) {
+func (x *pyX) decorator(d *grammar.Node) {
 	for _, c := range named(d) {
 		switch c.Type() {
 		case "identifier":
@@ -263,7 +262,7 @@ func (x *pyX) decorator(d *sitter.Node) {
 	}
 }
 
-func (x *pyX) classDef(n *sitter.Node) {
+func (x *pyX) classDef(n *grammar.Node) {
 	name := field(n, "name")
 	if name == nil {
 		return
@@ -273,7 +272,7 @@ func (x *pyX) classDef(n *sitter.Node) {
 		x.sc.set(x.text(name), Val{})
 	}
 	d := nodeDef(n, name, x.src, "class", x.class)
-	var bases []*sitter.Node
+	var bases []*grammar.Node
 	for _, c := range named(field(n, "superclasses")) {
 		switch c.Type() {
 		case "identifier", "attribute":
@@ -315,7 +314,7 @@ func (x *pyX) classDef(n *sitter.Node) {
 }
 
 // classAttr defines the attributes a class body assigns or annotates.
-func (x *pyX) classAttr(a *sitter.Node) {
+func (x *pyX) classAttr(a *grammar.Node) {
 	left, typ, right := field(a, "left"), field(a, "type"), field(a, "right")
 	x.walk(typ)
 	x.walk(right)
@@ -343,7 +342,7 @@ func isConstName(name string) bool {
 	return strings.ToUpper(name) == name && strings.ContainsAny(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }
 
-func (x *pyX) funcDef(n *sitter.Node) {
+func (x *pyX) funcDef(n *grammar.Node) {
 	name := field(n, "name")
 	if name == nil {
 		return
@@ -376,7 +375,7 @@ func (x *pyX) funcDef(n *sitter.Node) {
 		}
 	}
 	for i, p := range named(field(n, "parameters")) {
-		var id, typ, def *sitter.Node
+		var id, typ, def *grammar.Node
 		switch p.Type() {
 		case "identifier":
 			id = p
@@ -407,7 +406,7 @@ func (x *pyX) funcDef(n *sitter.Node) {
 
 // selfAnnotation is the annotation of a method's first parameter as
 // typeName reads it (the T of `self: T`), or "".
-func (x *pyX) selfAnnotation(fn *sitter.Node) string {
+func (x *pyX) selfAnnotation(fn *grammar.Node) string {
 	params := named(field(fn, "parameters"))
 	if len(params) == 0 || params[0].Type() != "typed_parameter" {
 		return ""
@@ -417,7 +416,7 @@ func (x *pyX) selfAnnotation(fn *sitter.Node) string {
 
 // withStatement is the with statement an as_pattern of its items lies
 // in, or nil.
-func withStatement(n *sitter.Node) *sitter.Node {
+func withStatement(n *grammar.Node) *grammar.Node {
 	for p := n.Parent(); p != nil; p = p.Parent() {
 		switch p.Type() {
 		case "with_statement":
@@ -430,7 +429,7 @@ func withStatement(n *sitter.Node) *sitter.Node {
 	return nil
 }
 
-func (x *pyX) assign(n *sitter.Node) {
+func (x *pyX) assign(n *grammar.Node) {
 	left, typ, right := field(n, "left"), field(n, "type"), field(n, "right")
 	x.walk(typ)
 	x.walk(right)
@@ -487,7 +486,7 @@ func (x *pyX) assign(n *sitter.Node) {
 		for _, id := range identifiers(left) {
 			x.sc.set(x.text(id), Val{})
 		}
-		walk(left, func(c *sitter.Node) bool {
+		walk(left, func(c *grammar.Node) bool {
 			if c.Type() == "attribute" || c.Type() == "subscript" {
 				x.walk(c)
 				return false
@@ -500,7 +499,7 @@ func (x *pyX) assign(n *sitter.Node) {
 // resultType is the type a call written `Foo(...)` or `mod.Foo(...)`
 // gives a variable, as written: the callee's name, which the resolver
 // reads as a class or a function whose result type it knows.
-func (x *pyX) resultType(n *sitter.Node) string {
+func (x *pyX) resultType(n *grammar.Node) string {
 	if n == nil || n.Type() != "call" {
 		return ""
 	}
@@ -522,7 +521,7 @@ func (x *pyX) resultType(n *sitter.Node) string {
 	return ""
 }
 
-func (x *pyX) call(n *sitter.Node) {
+func (x *pyX) call(n *grammar.Node) {
 	fn, args := field(n, "function"), field(n, "arguments")
 	switch {
 	case fn == nil:
@@ -548,7 +547,7 @@ func (x *pyX) call(n *sitter.Node) {
 // dotted is the value of an attribute expression whose object is an
 // import binding or a dotted prefix of one (os.path.join): Via Package,
 // Qual the binding, with the members between it and the name as Chain.
-func (x *pyX) dotted(attr *sitter.Node) (Val, bool) {
+func (x *pyX) dotted(attr *grammar.Node) (Val, bool) {
 	parts := x.names(field(attr, "object"))
 	// No module name has more parts than the deepest import.
 	for k := min(len(parts), max(x.moduleDepth, 1)); k >= 1; k-- {
@@ -562,7 +561,7 @@ func (x *pyX) dotted(attr *sitter.Node) (Val, bool) {
 // names are the names of a dotted expression a.b.c whose root is no local,
 // root first; nil for any other expression. Each attribute's are worked
 // out once from its object's, so a long chain costs its length.
-func (x *pyX) names(n *sitter.Node) []string {
+func (x *pyX) names(n *grammar.Node) []string {
 	if n == nil {
 		return nil
 	}
@@ -587,9 +586,9 @@ func (x *pyX) names(n *sitter.Node) []string {
 }
 
 // value is what the syntax shows of the type of expression n.
-func (x *pyX) value(n *sitter.Node) Val { return x.vals.of(n, x.valueOf) }
+func (x *pyX) value(n *grammar.Node) Val { return x.vals.of(n, x.valueOf) }
 
-func (x *pyX) valueOf(n *sitter.Node) Val {
+func (x *pyX) valueOf(n *grammar.Node) Val {
 	if n == nil {
 		return Val{}
 	}
@@ -630,7 +629,7 @@ func (x *pyX) valueOf(n *sitter.Node) Val {
 // typeName is the class an annotation names, as written: Foo, "Foo",
 // mod.Foo, Optional[Foo], Foo | None; "" for anything else (list[Foo],
 // Union[A, B], a scalar).
-func (x *pyX) typeName(n *sitter.Node) string {
+func (x *pyX) typeName(n *grammar.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -693,8 +692,8 @@ func isDottedName(s string) bool {
 }
 
 // typeRefs refers to the classes an annotation names.
-func (x *pyX) typeRefs(n *sitter.Node) {
-	walk(n, func(c *sitter.Node) bool {
+func (x *pyX) typeRefs(n *grammar.Node) {
+	walk(n, func(c *grammar.Node) bool {
 		switch c.Type() {
 		case "identifier":
 			x.mention(c)

@@ -3,7 +3,7 @@ package xref
 import (
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/dossierhq/dossier/index/grammar"
 
 	"github.com/dossierhq/dossier/index/lang"
 )
@@ -39,18 +39,17 @@ func parseRuby(src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
 	x := &rubyX{builder: newBuilder(src), sc: newScope(), ivars: map[string]Val{}, methods: map[string]bool{}}
-	root := tree.RootNode()
+	root := tree.Root()
 	x.scan(root, "")
 	x.walk(root)
 	return x.done(), nil
 }
 
-func (x *rubyX) text(n *sitter.Node) string { return text(n, x.src) }
+func (x *rubyX) text(n *grammar.Node) string { return text(n, x.src) }
 
 // scan records the methods the file defines, per class.
-func (x *rubyX) scan(n *sitter.Node, class string) {
+func (x *rubyX) scan(n *grammar.Node, class string) {
 	for _, c := range named(n) {
 		switch c.Type() {
 		case "class", "module":
@@ -69,7 +68,7 @@ func (x *rubyX) scan(n *sitter.Node, class string) {
 	}
 }
 
-func (x *rubyX) walk(n *sitter.Node) {
+func (x *rubyX) walk(n *grammar.Node) {
 	if n == nil {
 		return
 	}
@@ -137,7 +136,7 @@ func (x *rubyX) walk(n *sitter.Node) {
 	}
 }
 
-func (x *rubyX) classDef(n *sitter.Node) {
+func (x *rubyX) classDef(n *grammar.Node) {
 	name := field(n, "name")
 	if name == nil {
 		return
@@ -190,7 +189,7 @@ func (x *rubyX) classDef(n *sitter.Node) {
 	}
 }
 
-func (x *rubyX) methodDef(n *sitter.Node) {
+func (x *rubyX) methodDef(n *grammar.Node) {
 	name := field(n, "name")
 	if name == nil {
 		return
@@ -223,7 +222,7 @@ func (x *rubyX) methodDef(n *sitter.Node) {
 
 // bareCall is a method called without a receiver (or an identifier that
 // is no local: a call without arguments).
-func (x *rubyX) bareCall(n *sitter.Node, call bool) {
+func (x *rubyX) bareCall(n *grammar.Node, call bool) {
 	name := x.text(n)
 	if _, ok := x.sc.lookup(name); ok {
 		return
@@ -246,7 +245,7 @@ func (x *rubyX) bareCall(n *sitter.Node, call bool) {
 	}
 }
 
-func (x *rubyX) call(n *sitter.Node) {
+func (x *rubyX) call(n *grammar.Node) {
 	recv, m := field(n, "receiver"), field(n, "method")
 	args := field(n, "arguments")
 	if recv == nil && m != nil {
@@ -283,7 +282,7 @@ func (x *rubyX) call(n *sitter.Node) {
 }
 
 // constRef refers to a constant as written (Foo, Shop::Foo).
-func (x *rubyX) constRef(n *sitter.Node, call bool) {
+func (x *rubyX) constRef(n *grammar.Node, call bool) {
 	if n.Type() == "constant" {
 		x.ref(nameRef(n, x.src, call, Bare, ""))
 		return
@@ -297,7 +296,7 @@ func (x *rubyX) constRef(n *sitter.Node, call bool) {
 }
 
 // value is what the syntax shows of the class of expression n.
-func (x *rubyX) value(n *sitter.Node) Val {
+func (x *rubyX) value(n *grammar.Node) Val {
 	if n == nil {
 		return Val{}
 	}

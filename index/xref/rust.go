@@ -3,7 +3,7 @@ package xref
 import (
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/dossierhq/dossier/index/grammar"
 
 	"github.com/dossierhq/dossier/index/lang"
 )
@@ -39,9 +39,8 @@ func parseRust(src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
 	x := &rustX{builder: newBuilder(src), sc: newScope(), bases: map[string][]string{}, vals: vals{}}
-	x.walk(tree.RootNode())
+	x.walk(tree.Root())
 	for i := range x.f.Defs {
 		if d := &x.f.Defs[i]; typeKinds(d.Kind) {
 			d.Bases = append(d.Bases, x.bases[d.Name]...)
@@ -50,7 +49,7 @@ func parseRust(src []byte) (*File, error) {
 	return x.done(), nil
 }
 
-func (x *rustX) text(n *sitter.Node) string { return text(n, x.src) }
+func (x *rustX) text(n *grammar.Node) string { return text(n, x.src) }
 
 // rustWrappers stand for the type they hold, for method calls on values.
 var rustWrappers = map[string]bool{"Result": true, "Option": true, "Box": true, "Rc": true, "Arc": true,
@@ -63,7 +62,7 @@ var rustPassThrough = map[string]bool{"unwrap": true, "expect": true, "clone": t
 
 // typeName is the type a type node names, as written: T for &T, &mut T,
 // Box<T>, Result<T, E>; the impl's type for Self; "" for a primitive.
-func (x *rustX) typeName(n *sitter.Node) string {
+func (x *rustX) typeName(n *grammar.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -88,7 +87,7 @@ func (x *rustX) typeName(n *sitter.Node) string {
 	return ""
 }
 
-func (x *rustX) walk(n *sitter.Node) {
+func (x *rustX) walk(n *grammar.Node) {
 	if n == nil {
 		return
 	}
@@ -230,8 +229,8 @@ func (x *rustX) walk(n *sitter.Node) {
 }
 
 // bindPattern declares the names a pattern binds, of unknown types.
-func (x *rustX) bindPattern(n *sitter.Node) {
-	walk(n, func(c *sitter.Node) bool {
+func (x *rustX) bindPattern(n *grammar.Node) {
+	walk(n, func(c *grammar.Node) bool {
 		switch c.Type() {
 		case "identifier":
 			if p := c.Parent(); p != nil && (p.Type() == "tuple_struct_pattern" || p.Type() == "struct_pattern") && same(field(p, "type"), c) {
@@ -246,7 +245,7 @@ func (x *rustX) bindPattern(n *sitter.Node) {
 }
 
 // use reads one use tree under prefix.
-func (x *rustX) use(n *sitter.Node, prefix string, line int) {
+func (x *rustX) use(n *grammar.Node, prefix string, line int) {
 	if n == nil {
 		return
 	}
@@ -288,7 +287,7 @@ func (x *rustX) use(n *sitter.Node, prefix string, line int) {
 	}
 }
 
-func (x *rustX) function(n *sitter.Node) {
+func (x *rustX) function(n *grammar.Node) {
 	name := field(n, "name")
 	if name == nil {
 		return
@@ -327,7 +326,7 @@ func (x *rustX) function(n *sitter.Node) {
 	x.walk(field(n, "body"))
 }
 
-func (x *rustX) typeDef(n *sitter.Node, kind string) {
+func (x *rustX) typeDef(n *grammar.Node, kind string) {
 	name := field(n, "name")
 	if name == nil {
 		return
@@ -369,7 +368,7 @@ func (x *rustX) typeDef(n *sitter.Node, kind string) {
 	}
 }
 
-func (x *rustX) call(n *sitter.Node) {
+func (x *rustX) call(n *grammar.Node) {
 	fn := field(n, "function")
 	switch {
 	case fn == nil:
@@ -417,7 +416,7 @@ func pathQual(qual string) (Via, string) {
 }
 
 // pathRef refers to the name a path (a::b::c, T::f, Self::new) ends in.
-func (x *rustX) pathRef(n *sitter.Node, call bool) {
+func (x *rustX) pathRef(n *grammar.Node, call bool) {
 	if n == nil {
 		return
 	}
@@ -452,8 +451,8 @@ func (x *rustX) pathRef(n *sitter.Node, call bool) {
 }
 
 // typeRefs refers to the named types of a type node.
-func (x *rustX) typeRefs(n *sitter.Node) {
-	walk(n, func(c *sitter.Node) bool {
+func (x *rustX) typeRefs(n *grammar.Node) {
+	walk(n, func(c *grammar.Node) bool {
 		switch c.Type() {
 		case "type_identifier":
 			if s := x.text(c); s != "Self" {
@@ -471,9 +470,9 @@ func (x *rustX) typeRefs(n *sitter.Node) {
 }
 
 // value is what the syntax shows of the type of expression n.
-func (x *rustX) value(n *sitter.Node) Val { return x.vals.of(n, x.valueOf) }
+func (x *rustX) value(n *grammar.Node) Val { return x.vals.of(n, x.valueOf) }
 
-func (x *rustX) valueOf(n *sitter.Node) Val {
+func (x *rustX) valueOf(n *grammar.Node) Val {
 	if n == nil {
 		return Val{}
 	}

@@ -34,8 +34,11 @@ func registerDefs(language string, x func(src []byte) (*File, error)) { defsOnly
 // use, and making one per file costs more than the parse of a small file.
 var pools sync.Map // language -> *sync.Pool
 
-// parse parses src with language's grammar. The caller closes the tree.
-func parse(language string, src []byte) (*sitter.Tree, error) {
+// parse parses src with language's grammar, into a copy in Go memory (see
+// grammar.Flatten): an extractor's walk goes through every node, often
+// more than once, which through the binding's nodes cost several times
+// the parse.
+func parse(language string, src []byte) (*grammar.Tree, error) {
 	if !grammar.Has(language) {
 		return nil, fmt.Errorf("%s: %w", language, ErrUnsupported)
 	}
@@ -55,11 +58,12 @@ func parse(language string, src []byte) (*sitter.Tree, error) {
 		return nil, fmt.Errorf("%s parse: took longer than %s or failed", language, parseTimeout)
 	}
 	pool.Put(p)
-	return tree, nil
+	defer tree.Close()
+	return grammar.Flatten(tree), nil
 }
 
 // text is the source text of n ("" for a nil node).
-func text(n *sitter.Node, src []byte) string {
+func text(n *grammar.Node, src []byte) string {
 	if n == nil {
 		return ""
 	}
@@ -67,19 +71,19 @@ func text(n *sitter.Node, src []byte) string {
 }
 
 // field is n's child in the named field, nil when n is nil or has none.
-func field(n *sitter.Node, name string) *sitter.Node {
+func field(n *grammar.Node, name string) *grammar.Node {
 	if n == nil {
 		return nil
 	}
 	return n.ChildByFieldName(name)
 }
 
-// named lists n's named children (see grammar.Named).
-func named(n *sitter.Node) []*sitter.Node { return grammar.Named(n) }
+// named lists n's named children, none for nil.
+func named(n *grammar.Node) []*grammar.Node { return n.Named() }
 
 // walk visits n and its descendants in source order; fn returns false to
 // skip a node's children.
-func walk(n *sitter.Node, fn func(*sitter.Node) bool) { grammar.Walk(n, fn) }
+func walk(n *grammar.Node, fn func(*grammar.Node) bool) { n.Walk(fn) }
 
 // builder is what every extractor fills: the File, plus the stack of
 // enclosing definitions that gives each Ref its In.
@@ -247,7 +251,7 @@ type valKey struct {
 }
 
 // of is f(n), from the memory when n was worked out before.
-func (m vals) of(n *sitter.Node, f func(*sitter.Node) Val) Val {
+func (m vals) of(n *grammar.Node, f func(*grammar.Node) Val) Val {
 	if n == nil {
 		return Val{}
 	}
