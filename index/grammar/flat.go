@@ -70,26 +70,49 @@ func namesOf(lng unsafe.Pointer) *names {
 
 // Flatten copies t into Go memory. t stays the caller's to close.
 func Flatten(t *sitter.Tree) *Tree {
+	ft := &Tree{}
+	ft.Refill(t)
+	return ft
+}
+
+// keepNodes is the most nodes Refill keeps memory for: a bigger tree's
+// copy is made for it alone, so one huge file does not hold on to its
+// size for the rest of a run.
+const keepNodes = 1 << 16
+
+// Refill makes ft the copy of t, in the memory of ft's last copy where it
+// fits: every Node of the last copy is one of the new tree's (or gone), so
+// only a walker done with ft may refill it. A walker that copies tree
+// after tree (the chunker, file by file) allocates and clears its array
+// once instead of once per file.
+func (ft *Tree) Refill(t *sitter.Tree) {
 	ct := treePointer(t)
-	n := uint32(C.dossier_count(ct))
-	ft := &Tree{nodes: make([]Node, n), names: namesOf(unsafe.Pointer(C.dossier_language(ct)))}
+	n := int(C.dossier_count(ct))
+	ft.names = namesOf(unsafe.Pointer(C.dossier_language(ct)))
+	if c := cap(ft.nodes); n > c || c > keepNodes && n <= keepNodes {
+		size := n
+		if n <= keepNodes {
+			size = min(keepNodes, max(n, 2*c))
+		}
+		ft.nodes = make([]Node, size)
+		for i := range ft.nodes {
+			ft.nodes[i].t = ft
+		}
+	}
+	ft.nodes = ft.nodes[:n]
 	if n == 0 {
-		return ft
+		return
 	}
 	stride := C.uint32_t(unsafe.Sizeof(Node{}))
 	hidden := ft.names.hidden
 	// 0: malloc failed; then the tree is far too large to walk anyway.
-	got := uint32(C.dossier_flatten(ct, unsafe.Pointer(&ft.nodes[0].r), C.uint32_t(n), stride,
+	got := int(C.dossier_flatten(ct, unsafe.Pointer(&ft.nodes[0].r), C.uint32_t(n), stride,
 		(*C.uint8_t)(unsafe.Pointer(&hidden[0])), C.uint32_t(len(hidden))))
 	if got != n {
 		// tree-sitter counts the visible descendants its cursor walks:
 		// they always agree.
 		panic(fmt.Sprintf("grammar: tree-sitter counted %d nodes, its cursor walked %d", n, got))
 	}
-	for i := range ft.nodes {
-		ft.nodes[i].t = ft
-	}
-	return ft
 }
 
 // treePointer is t's TSTree. The binding keeps it unexported, in

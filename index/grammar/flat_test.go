@@ -60,17 +60,20 @@ func flatSources(t *testing.T) map[string][]byte {
 
 // TestFlatMatchesBinding proves that every node of a flattened tree
 // answers every question as go-tree-sitter's node does, on every node of
-// real files in every language.
+// real files in every language, in a Tree refilled file after file.
 func TestFlatMatchesBinding(t *testing.T) {
 	srcs := flatSources(t)
 	langs := map[string]bool{}
+	// One copy refilled with every file, in the map's random order, so
+	// that a copy reuses the memory of a larger one and of a smaller one.
+	ft := Flatten(parse(t, lang.Go, "package p\n"))
 	for path, src := range srcs {
 		language := lang.Detect(path, nil)
 		if !Has(language) {
 			continue
 		}
 		langs[language] = true
-		compareFlat(t, path, language, src)
+		compareFlat(t, path, language, src, ft)
 	}
 	for language := range byLang {
 		if !langs[language] {
@@ -79,12 +82,12 @@ func TestFlatMatchesBinding(t *testing.T) {
 	}
 }
 
-// compareFlat checks every node of src's flattened tree against the
-// binding's.
-func compareFlat(t *testing.T, path, language string, src []byte) {
+// compareFlat checks every node of src's tree, copied into ft (see
+// Refill), against the binding's.
+func compareFlat(t *testing.T, path, language string, src []byte, ft *Tree) {
 	t.Helper()
 	tree := parse(t, language, string(src))
-	ft := Flatten(tree)
+	ft.Refill(tree)
 	fields := ft.names.fields[1:]
 	seen := map[*sitter.Node]*Node{}
 	var rec func(s *sitter.Node, f *Node)

@@ -47,6 +47,9 @@ type Parsers struct {
 	// budget, when not 0, stands for MaxWalkSteps (tests); steps is what
 	// the last walk took.
 	budget, steps int
+	// flat is the copy of the last tree walked, whose memory the next
+	// one reuses (see grammar.Tree.Refill).
+	flat grammar.Tree
 }
 
 // NewParsers returns an empty parser cache.
@@ -79,7 +82,8 @@ func (p *Parsers) code(ctx context.Context, language string, src []byte) (res Re
 	}
 	// The walk reads a copy of the tree in Go memory: one cgo call for
 	// the whole tree instead of a few per node (see grammar.Flatten).
-	root := grammar.Flatten(tree).Root()
+	p.flat.Refill(tree)
+	root := p.flat.Root()
 	tree.Close()
 	w := &walker{sp: sp, src: src, ls: newLines(src), budget: cmp.Or(p.budget, MaxWalkSteps)}
 	w.container(root, nil, false)
