@@ -16,7 +16,8 @@ import (
 
 // flatSources are files in every language with a grammar: the repository's
 // test data, a sample of the Go toolchain's sources, and broken snippets
-// (ERROR and MISSING nodes, fields of recovered nodes).
+// (ERROR and MISSING nodes, fields of recovered nodes) and the binding's
+// field quirks.
 func flatSources(t *testing.T) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{
@@ -26,6 +27,11 @@ func flatSources(t *testing.T) map[string][]byte {
 		"broken.c":   []byte("int f(int a { return a + ; }\nstruct S { int x }\n"),
 		"broken.rs":  []byte("fn f(x: ) -> { let y = ; }\nimpl T for { }\n"),
 		"broken.php": []byte("<?php function f($a { return $a-> ; }\nclass C { public function m( {} }\n"),
+		// Fields the binding finds through a hidden rule made visible by
+		// an alias: a C function without parameters (old-style
+		// declarator), a TypeScript member expression after typeof.
+		"alias.c":  []byte("void f() {\n}\nint g(int a) { return a; }\n"),
+		"alias.ts": []byte("let x: typeof a.b;\nlet y: typeof f._zod.optin;\n"),
 	}
 	root := filepath.Join("..", "..")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
