@@ -32,6 +32,9 @@ func (r *rule) find(raw string) []hit {
 	if r.bare.skipReport || r.bare.regex == nil {
 		return nil // a rule that only reports for another (none in the default config)
 	}
+	if r.lead != nil && !r.lead.may(raw) {
+		return nil
+	}
 	matches := r.bare.regex.FindAllStringIndex(raw, -1)
 	if len(matches) == 0 {
 		return nil

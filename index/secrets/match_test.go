@@ -149,6 +149,39 @@ func (c *corpus) addTree(root string, limit int64) int64 {
 	return size
 }
 
+// testCorpus is the fixture, gitleaks' own rule and detector test cases
+// (each literal alone, as a line `key = "literal"`, and all of a file's
+// literals together), up to own bytes of this module's sources and the
+// trees named by DOSSIER_SECRETS_CORPUS.
+func testCorpus(t *testing.T, own int64) *corpus {
+	var c corpus
+	text, _ := Fixture()
+	c.add("fixture", "cmd/main.go", text)
+	c.add("fixture", "", text)
+	c.add("fixture allowed", "a.go", strings.ReplaceAll(text, "\n", " // gitleaks:allow\n"))
+	gl := gitleaksDir(t)
+	files, _ := filepath.Glob(filepath.Join(gl, "cmd/generate/config/rules/*.go"))
+	files = append(files, filepath.Join(gl, "detect/detect_test.go"), filepath.Join(gl, "config/allowlist_test.go"))
+	if len(files) < 100 {
+		t.Fatalf("%d rule files under %s: gitleaks' test cases are missing", len(files), gl)
+	}
+	for _, f := range files {
+		lits := literals(t, f)
+		name := filepath.Base(f)
+		c.add(name, "src/"+strings.TrimSuffix(name, ".go")+".txt", strings.Join(lits, "\n"))
+		for i, l := range lits {
+			c.add(fmt.Sprintf("%s#%d", name, i), "config/app.yaml", l)
+			c.add(fmt.Sprintf("%s#%d assigned", name, i), "", "secret_key = \""+l+"\"\n")
+		}
+	}
+	c.addTree("../..", own)
+	for _, dir := range filepath.SplitList(os.Getenv("DOSSIER_SECRETS_CORPUS")) {
+		size := c.addTree(dir, 1<<40)
+		t.Logf("%s: %d MB", dir, size>>20)
+	}
+	return &c
+}
+
 // gitleaksDir is the module directory of the gitleaks this module uses.
 func gitleaksDir(t *testing.T) string {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/zricethezav/gitleaks/v8").Output()
@@ -186,31 +219,7 @@ func literals(t *testing.T, file string) []string {
 // this module's sources. DOSSIER_SECRETS_CORPUS (directories separated by
 // the list separator) adds real trees.
 func TestMatchIsGitleaksDetect(t *testing.T) {
-	var c corpus
-	text, _ := Fixture()
-	c.add("fixture", "cmd/main.go", text)
-	c.add("fixture", "", text)
-	c.add("fixture allowed", "a.go", strings.ReplaceAll(text, "\n", " // gitleaks:allow\n"))
-	gl := gitleaksDir(t)
-	files, _ := filepath.Glob(filepath.Join(gl, "cmd/generate/config/rules/*.go"))
-	files = append(files, filepath.Join(gl, "detect/detect_test.go"), filepath.Join(gl, "config/allowlist_test.go"))
-	if len(files) < 100 {
-		t.Fatalf("%d rule files under %s: gitleaks' test cases are missing", len(files), gl)
-	}
-	for _, f := range files {
-		lits := literals(t, f)
-		name := filepath.Base(f)
-		c.add(name, "src/"+strings.TrimSuffix(name, ".go")+".txt", strings.Join(lits, "\n"))
-		for i, l := range lits {
-			c.add(fmt.Sprintf("%s#%d", name, i), "config/app.yaml", l)
-			c.add(fmt.Sprintf("%s#%d assigned", name, i), "", "secret_key = \""+l+"\"\n")
-		}
-	}
-	c.addTree("../..", 64<<20)
-	for _, dir := range filepath.SplitList(os.Getenv("DOSSIER_SECRETS_CORPUS")) {
-		size := c.addTree(dir, 1<<40)
-		t.Logf("%s: %d MB", dir, size>>20)
-	}
+	c := testCorpus(t, 64<<20)
 	dets := map[string]*detect.Detector{}
 	agreed := 0
 	for i := range c.texts {

@@ -61,6 +61,8 @@ type ruleState struct {
 	// path, when set, limits the rule to files it matches (YAML, PHP,
 	// nuget.config): checked before any window is built.
 	path *regexp.Regexp
+	// lead, when set, rules out texts the regex cannot match (see lead).
+	lead *lead
 	err  error
 
 	allowOnce sync.Once
@@ -74,6 +76,9 @@ func (r *rule) compiled() *rule {
 		st := &ruleState{}
 		st.bare, st.err = r.src.compile()
 		st.path = st.bare.path
+		if st.bare.regex != nil {
+			st.lead = newLead(r.src.Regex)
+		}
 		st.before, st.after = reach(r.src.Regex)
 		r.ruleState = st
 	})
