@@ -31,8 +31,8 @@ func parseTimeout(n int) time.Duration {
 // MaxWalkSteps bounds the walk of one file's syntax tree, in nodes gone
 // through (see walker.spend); a file that needs more is indexed as text
 // windows. A count, not a clock, so that the same bytes always give the
-// same segments. The walk reads the tree's copy in Go memory
-// (grammar.Flatten), made before it; the most any file of Go's own
+// same segments. Each node costs the walk a few calls into tree-sitter,
+// about a second for the whole budget; the most any file of Go's own
 // source needs is 7,666 (GOROOT/src), 1 MiB of `//x` lines 262,144.
 const MaxWalkSteps = 1 << 18
 
@@ -47,9 +47,6 @@ type Parsers struct {
 	// budget, when not 0, stands for MaxWalkSteps (tests); steps is what
 	// the last walk took.
 	budget, steps int
-	// flat is the copy of the last tree walked, whose memory the next
-	// one reuses (see grammar.Tree.Refill).
-	flat grammar.Tree
 }
 
 // NewParsers returns an empty parser cache.
@@ -77,14 +74,11 @@ func (p *Parsers) code(ctx context.Context, language string, src []byte) (res Re
 	if err != nil {
 		return Result{}, err.Error()
 	}
+	defer tree.Close()
+	root := tree.RootNode()
 	if p.OnTree != nil {
-		p.OnTree(language, tree.RootNode(), src)
+		p.OnTree(language, root, src)
 	}
-	// The walk reads a copy of the tree in Go memory: one cgo call for
-	// the whole tree instead of a few per node (see grammar.Flatten).
-	p.flat.Refill(tree)
-	root := p.flat.Root()
-	tree.Close()
 	w := &walker{sp: sp, src: src, ls: newLines(src), budget: cmp.Or(p.budget, MaxWalkSteps)}
 	w.container(root, nil, false)
 	w.flush()
@@ -106,15 +100,15 @@ func (p *Parsers) code(ctx context.Context, language string, src []byte) (res Re
 
 // firstErrorLine is the 1-based line of the first ERROR or MISSING node
 // under n, which has an error: a user told "parse errors" can look there.
-func firstErrorLine(n *grammar.Node) int {
+func firstErrorLine(n *sitter.Node) int {
 	for n != nil {
 		if n.IsError() || n.IsMissing() {
 			return int(n.StartPoint().Row) + 1
 		}
-		var next *grammar.Node
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			if c.HasError() || c.IsMissing() {
-				next = c
+		var next *sitter.Node
+		for _, c := range grammar.Children(n) {
+			if c.Node.HasError() || c.Node.IsMissing() {
+				next = c.Node
 				break
 			}
 		}
@@ -188,14 +182,14 @@ type spec struct {
 	// like doc comments they join the definition's span, but not its Doc.
 	attrs map[string]bool
 	// imports returns the import specs a top-level node declares, if any.
-	imports func(n *grammar.Node, src []byte) []string
+	imports func(n *sitter.Node, src []byte) []string
 	// name overrides the default "name" field lookup. It may return parents
 	// (for qualified names like A::b).
-	name func(n *grammar.Node, src []byte) (string, []string)
+	name func(n *sitter.Node, src []byte) (string, []string)
 	// special handles node types the generic rules cannot (Go's grouped type
 	// declarations, JS arrow-function constants). It returns false to fall
 	// through to the generic rules.
-	special func(w *walker, n, outer *grammar.Node, parents []string, inClass bool) bool
+	special func(w *walker, n, outer *sitter.Node, parents []string, inClass bool) bool
 	// decls are definitions chunked verbatim without walking inside
 	// (type aliases).
 	decls map[string]Kind
@@ -237,12 +231,12 @@ type spec struct {
 	// elide is what replaces a member body in an outline.
 	elide string
 	// doc returns a docstring found inside a definition (Python).
-	doc func(n *grammar.Node, src []byte) string
+	doc func(n *sitter.Node, src []byte) string
 	// members returns the member symbols a node declares (constants,
 	// variables, fields, enum members, function-valued properties); n is
 	// the node unwrapped, outer the node as written, cls the class whose
 	// body holds it (nil outside one).
-	members func(n, outer, cls *grammar.Node, src []byte) []member
+	members func(n, outer, cls *sitter.Node, src []byte) []member
 }
 
 type run struct {
@@ -258,14 +252,14 @@ type walker struct {
 	ls       lines
 	out      []Segment
 	imports  []string
-	pending  []*grammar.Node // comments waiting to see what follows them
+	pending  []*sitter.Node // comments waiting to see what follows them
 	leftover run
 	syms     []Symbol
 	seen     map[string]bool // member symbols emitted, by qualified name
-	cls      *grammar.Node   // the class whose body is being walked
+	cls      *sitter.Node    // the class whose body is being walked
 	// after are the named siblings that follow the node being walked by
 	// container, for a look ahead (an overload's definition).
-	after []*grammar.Node
+	after []*sitter.Node
 	// steps counts the nodes the walk has gone through (see spend); past
 	// budget, over is set and the walk stops.
 	steps, budget int
@@ -284,18 +278,18 @@ func (w *walker) spend(n int) bool {
 
 // named lists n's named children, charged to the walk's budget by the
 // children the cursor goes through; none once the walk is over it.
-func (w *walker) named(n *grammar.Node) []*grammar.Node {
+func (w *walker) named(n *sitter.Node) []*sitter.Node {
 	if w.over || w.spend(int(n.ChildCount())) {
 		return nil
 	}
 	return children(n, "")
 }
 
-func (w *walker) text(n *grammar.Node) string { return string(w.src[n.StartByte():n.EndByte()]) }
+func (w *walker) text(n *sitter.Node) string { return string(w.src[n.StartByte():n.EndByte()]) }
 
 // container walks the named children of n.
-func (w *walker) container(n *grammar.Node, parents []string, inClass bool) {
-	var prev *grammar.Node
+func (w *walker) container(n *sitter.Node, parents []string, inClass bool) {
+	var prev *sitter.Node
 	kids, saved := w.named(n), w.after
 	for i, c := range kids {
 		if w.over {
@@ -316,7 +310,7 @@ func (w *walker) container(n *grammar.Node, parents []string, inClass bool) {
 // child walks c, the named child of n after prev. A comment that starts on
 // the line where the code before it ends is a trailing remark on that code
 // (`x := 1 // why`, `} // namespace a`), not the doc of what follows.
-func (w *walker) child(n, prev, c *grammar.Node, parents []string, inClass bool) {
+func (w *walker) child(n, prev, c *sitter.Node, parents []string, inClass bool) {
 	trailing := false
 	if w.comment(c) && len(w.pending) == 0 {
 		if prev != nil {
@@ -335,7 +329,7 @@ func (w *walker) child(n, prev, c *grammar.Node, parents []string, inClass bool)
 	}
 }
 
-func (w *walker) node(c *grammar.Node, parents []string, inClass bool) {
+func (w *walker) node(c *sitter.Node, parents []string, inClass bool) {
 	typ := c.Type()
 	if w.comment(c) || w.sp.attrs[typ] {
 		if len(w.pending) > 0 {
@@ -359,7 +353,7 @@ func (w *walker) node(c *grammar.Node, parents []string, inClass bool) {
 	}
 	inner := w.unwrap(c)
 	if w.sp.members != nil {
-		var cls *grammar.Node
+		var cls *sitter.Node
 		if inClass {
 			cls = w.cls
 		}
@@ -424,13 +418,13 @@ func (w *walker) node(c *grammar.Node, parents []string, inClass bool) {
 
 // unwrap returns the definition inside wrapper nodes (decorators, exports,
 // templates), or n itself.
-func (w *walker) unwrap(n *grammar.Node) *grammar.Node {
+func (w *walker) unwrap(n *sitter.Node) *sitter.Node {
 	for {
 		field, ok := w.sp.wrappers[n.Type()]
 		if !ok {
 			return n
 		}
-		var next *grammar.Node
+		var next *sitter.Node
 		if field != "" {
 			next = n.ChildByFieldName(field)
 		} else if k := w.named(n); len(k) > 0 {
@@ -443,16 +437,16 @@ func (w *walker) unwrap(n *grammar.Node) *grammar.Node {
 	}
 }
 
-func (w *walker) body(n *grammar.Node) *grammar.Node { return n.ChildByFieldName("body") }
+func (w *walker) body(n *sitter.Node) *sitter.Node { return n.ChildByFieldName("body") }
 
 // conditional walks the branches of a preprocessor conditional, skipping
 // its condition (the macro name of #ifdef, the expression of #if).
-func (w *walker) conditional(n *grammar.Node, parents []string) {
+func (w *walker) conditional(n *sitter.Node, parents []string) {
 	w.flushAll()
 	// Looked up once: a field lookup goes through the children, a
 	// conditional can hold thousands.
 	name, cond := n.ChildByFieldName("name"), n.ChildByFieldName("condition")
-	var prev *grammar.Node
+	var prev *sitter.Node
 	for _, c := range w.named(n) {
 		if w.over {
 			return
@@ -468,11 +462,11 @@ func (w *walker) conditional(n *grammar.Node, parents []string) {
 }
 
 // same reports whether f (nil: none) is the node c.
-func same(f, c *grammar.Node) bool {
+func same(f, c *sitter.Node) bool {
 	return f != nil && f.StartByte() == c.StartByte() && f.EndByte() == c.EndByte()
 }
 
-func (w *walker) nameOf(n *grammar.Node) (string, []string) {
+func (w *walker) nameOf(n *sitter.Node) (string, []string) {
 	if w.sp.name != nil {
 		if name, ps := w.sp.name(n, w.src); name != "" {
 			return name, ps
@@ -485,7 +479,7 @@ func (w *walker) nameOf(n *grammar.Node) (string, []string) {
 }
 
 // docStart takes the pending comments directly above n as its doc.
-func (w *walker) docStart(n *grammar.Node) (int, string) {
+func (w *walker) docStart(n *sitter.Node) (int, string) {
 	start := int(n.StartByte())
 	if len(w.pending) == 0 {
 		return start, ""
@@ -513,12 +507,12 @@ func (w *walker) docStart(n *grammar.Node) (int, string) {
 // headerComments returns the comments between a definition's name and its
 // body: Python and Ruby attach a comment above the first member there, not
 // to the body.
-func (w *walker) headerComments(n *grammar.Node) []*grammar.Node {
+func (w *walker) headerComments(n *sitter.Node) []*sitter.Node {
 	name, body := n.ChildByFieldName("name"), w.body(n)
 	if name == nil || body == nil {
 		return nil
 	}
-	var out []*grammar.Node
+	var out []*sitter.Node
 	for _, c := range w.named(n) {
 		if w.comment(c) && c.StartByte() >= name.EndByte() && c.EndByte() <= body.StartByte() {
 			out = append(out, c)
@@ -528,7 +522,7 @@ func (w *walker) headerComments(n *grammar.Node) []*grammar.Node {
 }
 
 // signature is the text from the start of n to its body, on one line.
-func (w *walker) signature(n *grammar.Node) string {
+func (w *walker) signature(n *sitter.Node) string {
 	end := int(n.EndByte())
 	if hc := w.headerComments(n); len(hc) > 0 {
 		end = int(hc[0].StartByte())
@@ -540,7 +534,7 @@ func (w *walker) signature(n *grammar.Node) string {
 	return collapse(strings.TrimRight(string(w.src[n.StartByte():end]), " \t\r\n{:"), 300)
 }
 
-func (w *walker) function(n, outer *grammar.Node, parents []string, inClass bool) {
+func (w *walker) function(n, outer *sitter.Node, parents []string, inClass bool) {
 	w.flushLeftover()
 	name, qual := w.nameOf(n)
 	kind := Function
@@ -551,7 +545,7 @@ func (w *walker) function(n, outer *grammar.Node, parents []string, inClass bool
 }
 
 // emitSymbol emits the verbatim span of a definition (with its doc).
-func (w *walker) emitSymbol(n, outer *grammar.Node, kind Kind, name string, parents []string) {
+func (w *walker) emitSymbol(n, outer *sitter.Node, kind Kind, name string, parents []string) {
 	start, doc := w.docStart(outer)
 	if w.sp.doc != nil {
 		if d := w.sp.doc(n, w.src); d != "" {
@@ -565,7 +559,7 @@ func (w *walker) emitSymbol(n, outer *grammar.Node, kind Kind, name string, pare
 
 // class emits the outline of a type (header, fields and member signatures,
 // member bodies elided) and walks its body for methods and nested types.
-func (w *walker) class(n, outer *grammar.Node, parents []string) {
+func (w *walker) class(n, outer *sitter.Node, parents []string) {
 	w.flushLeftover()
 	name, qual := w.nameOf(n)
 	kind := w.sp.classes[n.Type()]
@@ -627,7 +621,7 @@ func (w *walker) class(n, outer *grammar.Node, parents []string) {
 	w.cls = saved
 }
 
-func (w *walker) addLeftover(n *grammar.Node, isImport bool) {
+func (w *walker) addLeftover(n *sitter.Node, isImport bool) {
 	start, end := int(n.StartByte()), int(n.EndByte())
 	if len(w.pending) > 0 {
 		start = int(w.pending[0].StartByte())

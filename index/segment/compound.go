@@ -3,7 +3,7 @@ package segment
 import (
 	"bytes"
 
-	"github.com/dossierhq/dossier/index/grammar"
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // maxCompoundDepth bounds how deep defines looks for a definition inside
@@ -12,8 +12,8 @@ const maxCompoundDepth = 4
 
 // members lists the named children of a class body, with the children of
 // its groups (Java's enum_body_declarations) in place of the group.
-func (w *walker) members(body *grammar.Node) []*grammar.Node {
-	var out []*grammar.Node
+func (w *walker) members(body *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
 	for _, m := range w.named(body) {
 		if w.sp.groups[m.Type()] {
 			out = append(out, w.named(m)...)
@@ -28,7 +28,7 @@ func (w *walker) members(body *grammar.Node) []*grammar.Node {
 // function or class definition, directly or in a nested compound: only
 // then is n walked, so `if __name__ == "__main__": main()` stays one piece
 // of top-level code.
-func (w *walker) defines(n *grammar.Node, depth int) bool {
+func (w *walker) defines(n *sitter.Node, depth int) bool {
 	if depth > maxCompoundDepth {
 		return false
 	}
@@ -50,7 +50,7 @@ func (w *walker) defines(n *grammar.Node, depth int) bool {
 // a module body, so the definitions in them are chunks and symbols of
 // their own; the text between the blocks (`if cond:`, `except E:`) is
 // top-level code. In a class body it is outline, as other statements are.
-func (w *walker) compound(n *grammar.Node, parents []string, inClass bool) {
+func (w *walker) compound(n *sitter.Node, parents []string, inClass bool) {
 	if !inClass {
 		w.flushPending()
 	}

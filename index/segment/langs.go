@@ -3,7 +3,7 @@ package segment
 import (
 	"strings"
 
-	"github.com/dossierhq/dossier/index/grammar"
+	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/dossierhq/dossier/index/lang"
 )
@@ -181,8 +181,8 @@ func jsSpec() *spec {
 func unquote(s string) string { return strings.Trim(s, "\"'`<> ") }
 
 // fieldImports returns the text of field in nodes of type typ.
-func fieldImports(typ, field string) func(n *grammar.Node, src []byte) []string {
-	return func(n *grammar.Node, src []byte) []string {
+func fieldImports(typ, field string) func(n *sitter.Node, src []byte) []string {
+	return func(n *sitter.Node, src []byte) []string {
 		if n.Type() != typ {
 			return nil
 		}
@@ -194,8 +194,8 @@ func fieldImports(typ, field string) func(n *grammar.Node, src []byte) []string 
 }
 
 // keywordImports strips the leading keywords and trailing ";" of an import node.
-func keywordImports(typ string, keywords ...string) func(n *grammar.Node, src []byte) []string {
-	return func(n *grammar.Node, src []byte) []string {
+func keywordImports(typ string, keywords ...string) func(n *sitter.Node, src []byte) []string {
+	return func(n *sitter.Node, src []byte) []string {
 		if n.Type() != typ {
 			return nil
 		}
@@ -212,13 +212,13 @@ func keywordImports(typ string, keywords ...string) func(n *grammar.Node, src []
 	}
 }
 
-func goImports(n *grammar.Node, src []byte) []string {
+func goImports(n *sitter.Node, src []byte) []string {
 	if n.Type() != "import_declaration" {
 		return nil
 	}
 	var out []string
-	var visit func(*grammar.Node)
-	visit = func(x *grammar.Node) {
+	var visit func(*sitter.Node)
+	visit = func(x *sitter.Node) {
 		if x.Type() == "import_spec" {
 			if p := x.ChildByFieldName("path"); p != nil {
 				out = append(out, unquote(p.Content(src)))
@@ -234,7 +234,7 @@ func goImports(n *grammar.Node, src []byte) []string {
 }
 
 // goName gives methods their receiver type as parent.
-func goName(n *grammar.Node, src []byte) (string, []string) {
+func goName(n *sitter.Node, src []byte) (string, []string) {
 	if n.Type() != "method_declaration" {
 		return "", nil
 	}
@@ -258,7 +258,7 @@ func goName(n *grammar.Node, src []byte) (string, []string) {
 }
 
 // goBaseType is the name of a receiver's base type: *T[K, V] -> T.
-func goBaseType(t *grammar.Node, src []byte) string {
+func goBaseType(t *sitter.Node, src []byte) string {
 	for t != nil {
 		switch t.Type() {
 		case "pointer_type", "parenthesized_type":
@@ -275,18 +275,18 @@ func goBaseType(t *grammar.Node, src []byte) string {
 }
 
 // goTypes emits one segment per type spec of a type declaration.
-func goTypes(w *walker, n, outer *grammar.Node, parents []string, _ bool) bool {
+func goTypes(w *walker, n, outer *sitter.Node, parents []string, _ bool) bool {
 	if n.Type() != "type_declaration" {
 		return false
 	}
-	var specsN []*grammar.Node
+	var specsN []*sitter.Node
 	kids := w.named(n)
 	for _, s := range kids {
 		if s.Type() == "type_spec" || s.Type() == "type_alias" {
 			specsN = append(specsN, s)
 		}
 	}
-	kindOf := func(s *grammar.Node) Kind {
+	kindOf := func(s *sitter.Node) Kind {
 		if t := s.ChildByFieldName("type"); t != nil {
 			switch t.Type() {
 			case "struct_type":
@@ -310,7 +310,7 @@ func goTypes(w *walker, n, outer *grammar.Node, parents []string, _ bool) bool {
 	// A group: each spec takes the doc comments directly above it inside
 	// the parentheses.
 	w.flushAll()
-	var prev *grammar.Node
+	var prev *sitter.Node
 	for _, c := range kids {
 		switch {
 		case w.comment(c):
@@ -326,7 +326,7 @@ func goTypes(w *walker, n, outer *grammar.Node, parents []string, _ bool) bool {
 	return true
 }
 
-func pythonImports(n *grammar.Node, src []byte) []string {
+func pythonImports(n *sitter.Node, src []byte) []string {
 	switch n.Type() {
 	case "import_from_statement":
 		if m := n.ChildByFieldName("module_name"); m != nil {
@@ -347,7 +347,7 @@ func pythonImports(n *grammar.Node, src []byte) []string {
 	return nil
 }
 
-func pythonDoc(n *grammar.Node, src []byte) string {
+func pythonDoc(n *sitter.Node, src []byte) string {
 	body := n.ChildByFieldName("body")
 	if body == nil || body.NamedChildCount() == 0 {
 		return ""
@@ -359,7 +359,7 @@ func pythonDoc(n *grammar.Node, src []byte) string {
 	return ""
 }
 
-func jsImports(n *grammar.Node, src []byte) []string {
+func jsImports(n *sitter.Node, src []byte) []string {
 	switch n.Type() {
 	case "import_statement", "export_statement":
 		if s := n.ChildByFieldName("source"); s != nil {
@@ -370,7 +370,7 @@ func jsImports(n *grammar.Node, src []byte) []string {
 }
 
 // jsSpecial chunks `const f = () => ...` and `const f = function() ...` as functions.
-func jsSpecial(w *walker, n, outer *grammar.Node, parents []string, inClass bool) bool {
+func jsSpecial(w *walker, n, outer *sitter.Node, parents []string, inClass bool) bool {
 	if inClass || (n.Type() != "lexical_declaration" && n.Type() != "variable_declaration") || n.NamedChildCount() != 1 {
 		return false
 	}
@@ -402,7 +402,7 @@ func jsSpecial(w *walker, n, outer *grammar.Node, parents []string, inClass bool
 
 // rustUnitStruct emits a unit struct (`struct Marker;`), which has no body
 // for the generic class rule to walk, as a definition of its own.
-func rustUnitStruct(w *walker, n, outer *grammar.Node, parents []string, _ bool) bool {
+func rustUnitStruct(w *walker, n, outer *sitter.Node, parents []string, _ bool) bool {
 	if n.Type() != "struct_item" || w.body(n) != nil {
 		return false
 	}
@@ -413,7 +413,7 @@ func rustUnitStruct(w *walker, n, outer *grammar.Node, parents []string, _ bool)
 }
 
 // csharpName names an operator as ctags does: "operator ==".
-func csharpName(n *grammar.Node, src []byte) (string, []string) {
+func csharpName(n *sitter.Node, src []byte) (string, []string) {
 	if n.Type() == "operator_declaration" {
 		if op := n.ChildByFieldName("operator"); op != nil {
 			return "operator " + op.Content(src), nil
@@ -422,7 +422,7 @@ func csharpName(n *grammar.Node, src []byte) (string, []string) {
 	return "", nil
 }
 
-func rustName(n *grammar.Node, src []byte) (string, []string) {
+func rustName(n *sitter.Node, src []byte) (string, []string) {
 	if n.Type() == "impl_item" {
 		if t := n.ChildByFieldName("type"); t != nil {
 			return t.Content(src), nil
@@ -433,7 +433,7 @@ func rustName(n *grammar.Node, src []byte) (string, []string) {
 
 // cName digs the function name out of C/C++ declarators; A::b gives b with
 // parent A.
-func cName(n *grammar.Node, src []byte) (string, []string) {
+func cName(n *sitter.Node, src []byte) (string, []string) {
 	d := n.ChildByFieldName("declarator")
 	for d != nil {
 		switch d.Type() {
@@ -461,7 +461,7 @@ func cName(n *grammar.Node, src []byte) (string, []string) {
 	return "", nil
 }
 
-func cNameOf(n *grammar.Node, src []byte) (string, []string) {
+func cNameOf(n *sitter.Node, src []byte) (string, []string) {
 	if n.Type() == "operator_cast" {
 		return castName(n, src), nil
 	}
@@ -480,7 +480,7 @@ func cNameOf(n *grammar.Node, src []byte) (string, []string) {
 
 // castName names a conversion operator by its type, as ctags does:
 // `explicit operator bool() const` is "operator bool".
-func castName(n *grammar.Node, src []byte) string {
+func castName(n *sitter.Node, src []byte) string {
 	if t := n.ChildByFieldName("type"); t != nil {
 		return "operator " + t.Content(src)
 	}
@@ -489,7 +489,7 @@ func castName(n *grammar.Node, src []byte) string {
 
 // cTypedef chunks `typedef struct {...} Name;` as a type named Name, and
 // walks a type declared in a class body (see nestedType) as a class.
-func cTypedef(w *walker, n, outer *grammar.Node, parents []string, _ bool) bool {
+func cTypedef(w *walker, n, outer *sitter.Node, parents []string, _ bool) bool {
 	if t := w.nestedType(n); t != nil {
 		w.class(t, outer, parents)
 		return true
@@ -511,7 +511,7 @@ func cTypedef(w *walker, n, outer *grammar.Node, parents []string, _ bool) bool 
 	return true
 }
 
-func rubyName(n *grammar.Node, src []byte) (string, []string) {
+func rubyName(n *sitter.Node, src []byte) (string, []string) {
 	if n.Type() == "singleton_method" {
 		if name := n.ChildByFieldName("name"); name != nil {
 			return "self." + name.Content(src), nil
@@ -520,7 +520,7 @@ func rubyName(n *grammar.Node, src []byte) (string, []string) {
 	return "", nil
 }
 
-func rubyImports(n *grammar.Node, src []byte) []string {
+func rubyImports(n *sitter.Node, src []byte) []string {
 	if n.Type() != "call" {
 		return nil
 	}
@@ -537,7 +537,7 @@ func rubyImports(n *grammar.Node, src []byte) []string {
 	return nil
 }
 
-func bashImports(n *grammar.Node, src []byte) []string {
+func bashImports(n *sitter.Node, src []byte) []string {
 	if n.Type() != "command" {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 
+	sitter "github.com/smacker/go-tree-sitter"
+
 	"github.com/dossierhq/dossier/index/grammar"
 )
 
@@ -13,18 +15,18 @@ import (
 type member struct {
 	name string
 	kind Kind
-	node *grammar.Node
+	node *sitter.Node
 	sub  []string
 	// sibs are node's siblings, in order, when node is not the declaration
 	// the walker visits: the comments above it among them are its doc.
-	sibs []*grammar.Node
+	sibs []*sitter.Node
 }
 
 // addMembers records ms as symbols under parents. A name declared twice in
 // one scope (a reassigned module variable, `self.x` set in two branches)
 // keeps its first declaration; a method's overloads (an interface's) are
 // each a declaration.
-func (w *walker) addMembers(ms []member, outer *grammar.Node, parents []string) {
+func (w *walker) addMembers(ms []member, outer *sitter.Node, parents []string) {
 	if w.spend(len(ms)) {
 		return
 	}
@@ -58,7 +60,7 @@ func (w *walker) addMembers(ms []member, outer *grammar.Node, parents []string) 
 
 // pendingDoc is where n starts with the comments and attributes directly
 // above it, which the walker holds as pending (see docStart).
-func (w *walker) pendingDoc(n *grammar.Node) int {
+func (w *walker) pendingDoc(n *sitter.Node) int {
 	if len(w.pending) == 0 || w.detached(n) {
 		return int(n.StartByte())
 	}
@@ -68,13 +70,13 @@ func (w *walker) pendingDoc(n *grammar.Node) int {
 // docAbove is where n starts with the comments and attributes directly
 // above it among its siblings sibs; a comment that trails code on its own
 // line belongs to that code.
-func (w *walker) docAbove(n *grammar.Node, sibs []*grammar.Node) int {
+func (w *walker) docAbove(n *sitter.Node, sibs []*sitter.Node) int {
 	start, row := int(n.StartByte()), n.StartPoint().Row
 	i := sort.Search(len(sibs), func(i int) bool { return sibs[i].StartByte() >= n.StartByte() })
 	if i == len(sibs) || sibs[i].StartByte() != n.StartByte() {
 		return start
 	}
-	note := func(x *grammar.Node) bool { return w.comment(x) || w.sp.attrs[x.Type()] }
+	note := func(x *sitter.Node) bool { return w.comment(x) || w.sp.attrs[x.Type()] }
 	for j := i - 1; j >= 0 && note(sibs[j]) && sibs[j].EndPoint().Row+1 >= row && sibs[j].EndPoint().Row < row; j-- {
 		if w.trails(int(sibs[j].StartByte())) {
 			break
@@ -96,24 +98,26 @@ func (w *walker) trails(off int) bool {
 }
 
 // children returns n's named children, or those under field when field is
-// not "", in one pass.
-func children(n *grammar.Node, field string) []*grammar.Node {
-	if n == nil || field == "" {
-		return n.Named()
+// not "", in one pass (see grammar.Children).
+func children(n *sitter.Node, field string) []*sitter.Node {
+	if field == "" {
+		return grammar.Named(n)
 	}
-	var out []*grammar.Node
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if c.IsNamed() && c.Field() == field {
-			out = append(out, c)
+	var out []*sitter.Node
+	for _, c := range grammar.Children(n) {
+		if c.Field == field && c.Node.IsNamed() {
+			out = append(out, c.Node)
 		}
 	}
 	return out
 }
 
 // hasToken reports whether one of n's children, named or not, is of type typ.
-func hasToken(n *grammar.Node, typ string) bool {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if c.Type() == typ {
+func hasToken(n *sitter.Node, typ string) bool {
+	c := sitter.NewTreeCursor(n)
+	defer c.Close()
+	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
+		if c.CurrentNode().Type() == typ {
 			return true
 		}
 	}
@@ -121,7 +125,7 @@ func hasToken(n *grammar.Node, typ string) bool {
 }
 
 // childOfType is n's first named child of type typ, or nil.
-func childOfType(n *grammar.Node, typ string) *grammar.Node {
+func childOfType(n *sitter.Node, typ string) *sitter.Node {
 	for _, c := range children(n, "") {
 		if c.Type() == typ {
 			return c
@@ -130,7 +134,7 @@ func childOfType(n *grammar.Node, typ string) *grammar.Node {
 	return nil
 }
 
-func content(n *grammar.Node, src []byte) string {
+func content(n *sitter.Node, src []byte) string {
 	if n == nil {
 		return ""
 	}
@@ -155,14 +159,14 @@ func upperName(s string) bool {
 // that names it: a grouped `const ( ... )` gives each name its own lines.
 // (A declaration that names several things on one line, `int a, b;`,
 // gives each the whole declaration, doc comment included.)
-func spanOf(one bool, outer, part *grammar.Node) *grammar.Node {
+func spanOf(one bool, outer, part *sitter.Node) *sitter.Node {
 	if one {
 		return outer
 	}
 	return part
 }
 
-func goMembers(n, outer, cls *grammar.Node, src []byte) []member {
+func goMembers(n, outer, cls *sitter.Node, src []byte) []member {
 	var out []member
 	switch n.Type() {
 	case "const_declaration", "var_declaration":
@@ -223,7 +227,7 @@ func goMembers(n, outer, cls *grammar.Node, src []byte) []member {
 	return out
 }
 
-func pythonMembers(n, outer, cls *grammar.Node, src []byte) []member {
+func pythonMembers(n, outer, cls *sitter.Node, src []byte) []member {
 	inClass := cls != nil
 	switch {
 	case n.Type() == "expression_statement":
@@ -247,8 +251,8 @@ func pythonMembers(n, outer, cls *grammar.Node, src []byte) []member {
 	case inClass && n.Type() == "function_definition" && content(n.ChildByFieldName("name"), src) == "__init__":
 		// Instance attributes are declared by assigning them in __init__.
 		var out []member
-		var scan func(b *grammar.Node)
-		scan = func(b *grammar.Node) {
+		var scan func(b *sitter.Node)
+		scan = func(b *sitter.Node) {
 			sibs := children(b, "")
 			for _, st := range sibs {
 				switch st.Type() {
@@ -275,7 +279,7 @@ func pythonMembers(n, outer, cls *grammar.Node, src []byte) []member {
 }
 
 // pythonTargets are the plain names an assignment statement binds.
-func pythonTargets(n *grammar.Node, src []byte) []string {
+func pythonTargets(n *sitter.Node, src []byte) []string {
 	a := childOfType(n, "assignment")
 	if a == nil {
 		return nil
@@ -300,7 +304,7 @@ func pythonTargets(n *grammar.Node, src []byte) []string {
 }
 
 // jsFunction reports whether a value node is a function.
-func jsFunction(v *grammar.Node) bool {
+func jsFunction(v *sitter.Node) bool {
 	if v == nil {
 		return false
 	}
@@ -313,11 +317,11 @@ func jsFunction(v *grammar.Node) bool {
 
 // jsName is a member's name without the '#' of a private one: code calls
 // this.#m(), but a selector's '#' starts tags, and search matches words.
-func jsName(n *grammar.Node, src []byte) string {
+func jsName(n *sitter.Node, src []byte) string {
 	return strings.TrimPrefix(content(n, src), "#")
 }
 
-func jsMembers(n, outer, cls *grammar.Node, src []byte) []member {
+func jsMembers(n, outer, cls *sitter.Node, src []byte) []member {
 	inClass := cls != nil
 	switch n.Type() {
 	case "public_field_definition", "field_definition":
@@ -410,7 +414,7 @@ func jsMembers(n, outer, cls *grammar.Node, src []byte) []member {
 
 // jsBindings appends the names a destructuring pattern binds: `{ a, b: c,
 // d = 1, ...e }` binds a, c, d and e; `[x, [y], ...z]` x, y and z.
-func jsBindings(p *grammar.Node, src []byte, out []string) []string {
+func jsBindings(p *sitter.Node, src []byte, out []string) []string {
 	if p == nil {
 		return out
 	}
@@ -431,7 +435,7 @@ func jsBindings(p *grammar.Node, src []byte, out []string) []string {
 
 // jsObject lists the methods of an object literal bound to a name
 // (`const api = { get() {}, post: (x) => x }`), nested objects included.
-func jsObject(v *grammar.Node, src []byte, sub []string) []member {
+func jsObject(v *sitter.Node, src []byte, sub []string) []member {
 	for v != nil && (v.Type() == "as_expression" || v.Type() == "satisfies_expression" || v.Type() == "parenthesized_expression") {
 		v = v.NamedChild(0)
 	}
@@ -461,7 +465,7 @@ func jsObject(v *grammar.Node, src []byte, sub []string) []member {
 }
 
 // jsSymbolName names private members without their '#'.
-func jsSymbolName(n *grammar.Node, src []byte) (string, []string) {
+func jsSymbolName(n *sitter.Node, src []byte) (string, []string) {
 	if name := n.ChildByFieldName("name"); name != nil && name.Type() == "private_property_identifier" {
 		return jsName(name, src), nil
 	}

@@ -3,13 +3,13 @@ package segment
 import (
 	"strings"
 
-	"github.com/dossierhq/dossier/index/grammar"
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // Member extraction for Rust, Java, C and C++, C#, PHP, Ruby and Bash
 // (members.go has the walker side and Go, Python, JS/TS).
 
-func rustMembers(n, outer, cls *grammar.Node, src []byte) []member {
+func rustMembers(n, outer, cls *sitter.Node, src []byte) []member {
 	inClass := cls != nil
 	name := content(n.ChildByFieldName("name"), src)
 	switch n.Type() {
@@ -32,7 +32,7 @@ func rustMembers(n, outer, cls *grammar.Node, src []byte) []member {
 	return nil
 }
 
-func javaMembers(n, outer, cls *grammar.Node, src []byte) []member {
+func javaMembers(n, outer, cls *sitter.Node, src []byte) []member {
 	var out []member
 	switch n.Type() {
 	case "field_declaration", "constant_declaration":
@@ -68,7 +68,7 @@ func javaMembers(n, outer, cls *grammar.Node, src []byte) []member {
 
 // cDeclName digs the declared name out of a declarator; "" for a
 // function declarator (a prototype or a method declaration).
-func cDeclName(d *grammar.Node, src []byte) string {
+func cDeclName(d *sitter.Node, src []byte) string {
 	for d != nil {
 		switch d.Type() {
 		case "identifier", "field_identifier":
@@ -86,7 +86,7 @@ func cDeclName(d *grammar.Node, src []byte) string {
 }
 
 // cConst reports whether a declaration is const or constexpr.
-func cConst(n *grammar.Node, src []byte) bool {
+func cConst(n *sitter.Node, src []byte) bool {
 	for _, c := range children(n, "") {
 		if c.Type() == "type_qualifier" && (content(c, src) == "const" || content(c, src) == "constexpr") {
 			return true
@@ -95,7 +95,7 @@ func cConst(n *grammar.Node, src []byte) bool {
 	return false
 }
 
-func cMembers(n, outer, cls *grammar.Node, src []byte) []member {
+func cMembers(n, outer, cls *sitter.Node, src []byte) []member {
 	inClass := cls != nil
 	var out []member
 	declarators := func(kind Kind) {
@@ -153,7 +153,7 @@ func cMembers(n, outer, cls *grammar.Node, src []byte) []member {
 	return out
 }
 
-func csharpMembers(n, outer, cls *grammar.Node, src []byte) []member {
+func csharpMembers(n, outer, cls *sitter.Node, src []byte) []member {
 	var out []member
 	switch n.Type() {
 	case "field_declaration", "event_field_declaration":
@@ -165,7 +165,7 @@ func csharpMembers(n, outer, cls *grammar.Node, src []byte) []member {
 		}
 		if v := childOfType(n, "variable_declaration"); v != nil {
 			ds := children(v, "")
-			var named []*grammar.Node
+			var named []*sitter.Node
 			for _, d := range ds {
 				if d.Type() == "variable_declarator" {
 					named = append(named, d)
@@ -184,11 +184,11 @@ func csharpMembers(n, outer, cls *grammar.Node, src []byte) []member {
 }
 
 // phpVar is a variable's name without its '$' ($this->title names title).
-func phpVar(n *grammar.Node, src []byte) string {
+func phpVar(n *sitter.Node, src []byte) string {
 	return strings.TrimPrefix(content(n, src), "$")
 }
 
-func phpMembers(n, outer, cls *grammar.Node, src []byte) []member {
+func phpMembers(n, outer, cls *sitter.Node, src []byte) []member {
 	inClass := cls != nil
 	var out []member
 	switch n.Type() {
@@ -200,7 +200,7 @@ func phpMembers(n, outer, cls *grammar.Node, src []byte) []member {
 			}
 		}
 	case "property_declaration":
-		var es []*grammar.Node
+		var es []*sitter.Node
 		for _, e := range children(n, "") {
 			if e.Type() == "property_element" {
 				es = append(es, e)
@@ -247,7 +247,7 @@ func phpMembers(n, outer, cls *grammar.Node, src []byte) []member {
 	return out
 }
 
-func rubyMembers(n, outer, cls *grammar.Node, src []byte) []member {
+func rubyMembers(n, outer, cls *sitter.Node, src []byte) []member {
 	inClass := cls != nil
 	switch n.Type() {
 	case "assignment":
@@ -280,7 +280,7 @@ func rubyMembers(n, outer, cls *grammar.Node, src []byte) []member {
 	return nil
 }
 
-func bashMembers(n, outer, cls *grammar.Node, src []byte) []member {
+func bashMembers(n, outer, cls *sitter.Node, src []byte) []member {
 	inClass := cls != nil
 	if inClass {
 		return nil

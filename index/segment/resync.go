@@ -54,7 +54,7 @@ func withoutBrokenBodies(ps *sitter.Parser, b *bodyLines, tree *sitter.Tree, src
 		if !root.HasError() {
 			break
 		}
-		line := errorLineUnder(grammar.Flatten(tree).Root())
+		line := errorLineUnder(root)
 		start, end := brokenBody(b, src, line)
 		if start < 0 {
 			break
@@ -87,13 +87,13 @@ func withoutBrokenBodies(ps *sitter.Parser, b *bodyLines, tree *sitter.Tree, src
 // errorLineUnder is the 1-based line of the first error under root, which
 // may be an ERROR node itself (a parse that never found its place again):
 // then it is the first error among its children's.
-func errorLineUnder(root *grammar.Node) int {
+func errorLineUnder(root *sitter.Node) int {
 	if !root.IsError() {
 		return firstErrorLine(root)
 	}
-	for c := root.FirstChild(); c != nil; c = c.NextSibling() {
-		if c.HasError() {
-			return firstErrorLine(c)
+	for _, c := range grammar.Children(root) {
+		if c.Node.HasError() {
+			return firstErrorLine(c.Node)
 		}
 	}
 	return 0
