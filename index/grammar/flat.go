@@ -83,7 +83,7 @@ const keepNodes = 1 << 16
 // Refill makes ft the copy of t, in the memory of ft's last copy where it
 // fits: every Node of the last copy is one of the new tree's (or gone), so
 // only a walker done with ft may refill it. A walker that copies tree
-// after tree (the chunker, file by file) allocates and clears its array
+// after tree (file by file) allocates and clears its array
 // once instead of once per file.
 func (ft *Tree) Refill(t *sitter.Tree) {
 	ct := treePointer(t)
