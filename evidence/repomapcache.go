@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/dossierhq/dossier/index/repomap"
+	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/store"
 	"github.com/dossierhq/dossier/store/fsafe"
 )
@@ -88,6 +89,18 @@ func cachedGraph(tx *store.Tx, dir string) (*repomap.Graph, mapCacheWrite, error
 	var files []store.File
 	if err := tx.FileStats(func(f store.File) { files = append(files, f) }); err != nil {
 		return nil, mapCacheWrite{}, err
+	}
+	// A changed framework manifest derives unchanged files again
+	// (index.Indexer.rederive), so their definitions may change while
+	// their content hash does not: a row is kept for a hash and the
+	// manifests' state together.
+	var sum summary.Summary
+	if _, err := tx.Summary(&sum); err != nil {
+		return nil, mapCacheWrite{}, err
+	}
+	stamp := sha256.Sum256([]byte(sum.ManifestState))
+	for i := range files {
+		files[i].Hash += "/" + hex.EncodeToString(stamp[:8])
 	}
 	key := indexKey(files)
 	if raw, err := readMapFile(filepath.Join(dir, mapGraphFile)); err == nil && bytes.HasPrefix(raw, []byte(key)) {

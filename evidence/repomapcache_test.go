@@ -11,6 +11,7 @@ import (
 
 	"github.com/dossierhq/dossier/index"
 	"github.com/dossierhq/dossier/index/repomap"
+	"github.com/dossierhq/dossier/index/summary"
 	"github.com/dossierhq/dossier/store"
 )
 
@@ -206,5 +207,62 @@ func TestMapGraphCacheReadsOnlyChangedFiles(t *testing.T) {
 	}
 	if mark(&rows, "use/u3.go").Text != "marked in the cache" || mark(&rows, "use/u4.go").Text == "marked in the cache" {
 		t.Fatalf("u3.go (unchanged) was read again, or u4.go (changed) was not: %q, %q", mark(&rows, "use/u3.go").Text, mark(&rows, "use/u4.go").Text)
+	}
+}
+
+// A changed framework manifest derives unchanged files again, so their
+// definitions may change under the same content hash: no row survives it.
+func TestMapGraphCacheFollowsTheManifests(t *testing.T) {
+	_, root := mapCacheWorkspace(t)
+	graphs(t, root)
+	dir := store.Dir(root)
+	var rows mapRows
+	if err := readMapCache(filepath.Join(dir, mapRowsFile), &rows); err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows.Files {
+		if rows.Files[i].Path == "use/u3.go" {
+			rows.Files[i].Defs[0].Text = "marked in the cache"
+		}
+	}
+	raw, err := encodeMapCache(&rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (mapCacheWrite{dir: dir, rows: raw}).write(); err != nil {
+		t.Fatal(err)
+	}
+	// What an index run records when a manifest's verdict changed.
+	db, err := store.Open(store.Path(root), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *store.Tx) error {
+		var sum summary.Summary
+		if _, err := tx.Summary(&sum); err != nil {
+			return err
+		}
+		sum.ManifestState += "\npackage.json express"
+		return tx.SetSummary(sum)
+	})
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, cached, built := graphs(t, root)
+	if !built || !bytes.Equal(fresh, cached) {
+		t.Fatalf("after a manifest change the cached graph was not rebuilt (built %v) or differs from a fresh one", built)
+	}
+	if err := readMapCache(filepath.Join(dir, mapRowsFile), &rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows.Files {
+		for _, d := range r.Defs {
+			if d.Text == "marked in the cache" {
+				t.Fatalf("%s's row was kept across a manifest change", r.Path)
+			}
+		}
 	}
 }
