@@ -337,17 +337,18 @@ func apiOf(cfg send.Config) send.API {
 }
 
 // Loopback reports whether the endpoint stays on this machine: its host
-// is localhost (or a name under .localhost, which resolvers keep on the
-// machine) or a loopback address (127.0.0.0/8, ::1). A name that merely
-// resolves to one is not trusted to: the check reads the URL, not DNS.
-// (send speaks HTTP over TCP only, so there is no unix socket to count.)
+// is localhost or a loopback address (127.0.0.0/8, ::1), the hosts Go's
+// HTTP client never sends through a proxy. A name that merely resolves to
+// one is not trusted to (the check reads the URL, not DNS), nor a name
+// under .localhost: HTTP_PROXY would carry it off the machine. (send
+// speaks HTTP over TCP only, so there is no unix socket to count.)
 func (out *Outgoing) Loopback() bool {
 	u, err := url.Parse(out.Endpoint)
 	if err != nil {
 		return false
 	}
 	h := strings.ToLower(u.Hostname())
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+	if h == "localhost" {
 		return true
 	}
 	ip := net.ParseIP(h)

@@ -593,7 +593,7 @@ func TestOutgoingLoopback(t *testing.T) {
 	for url, want := range map[string]bool{
 		"http://localhost:11434/v1/chat/completions": true,
 		"http://LOCALHOST/v1/responses":              true,
-		"http://ollama.localhost/v1/responses":       true,
+		"http://ollama.localhost/v1/responses":       false, // HTTP_PROXY would carry it
 		"http://127.0.0.1:8080/v1/responses":         true,
 		"http://127.1.2.3/v1/responses":              true,
 		"http://[::1]:8080/v1/responses":             true,
