@@ -27,7 +27,10 @@ type answerPane struct {
 
 	live      *stream
 	preparing bool // a send's request is being prepared
-	wasOpen   bool // the pane was open before the send: a send not confirmed leaves it so
+	// typed: a key arrived while it was; a send that must ask is then
+	// dropped, so the y of a word typed after S cannot confirm it.
+	typed   bool
+	wasOpen bool // the pane was open before the send: a send not confirmed leaves it so
 	// waiting is a send asked for while changes were queued: it goes
 	// once they are applied (its follow-up; nil when none waits).
 	waiting *string
@@ -100,7 +103,7 @@ func (m Model) send(followUp string) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.ans.wasOpen = m.ans.open
-	m.ans.open, m.ans.failed, m.ans.preparing = true, "", true
+	m.ans.open, m.ans.failed, m.ans.preparing, m.ans.typed = true, "", true, false
 	m.ans.asked = followUp
 	m.status, m.statusErr = "preparing the request …", false
 	r := m.run
@@ -117,6 +120,10 @@ func (m Model) handleSendReady(msg sendReadyMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case msg.err != nil:
 		m.status, m.statusErr = firstLine(msg.err.Error()), true
+		return m, nil
+	case msg.ask && m.ans.typed:
+		m.ans.open = m.ans.wasOpen
+		m.status, m.statusErr = fmt.Sprintf("not sent: keys were typed after S (turn %d to %s); S alone asks", msg.out.N, termsafe.Line(msg.out.Model)), true
 		return m, nil
 	case msg.ask && m.ask != nil:
 		// Another question is open (an add typed right after S).

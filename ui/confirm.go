@@ -119,8 +119,9 @@ func sendPreview(out *evidence.Outgoing) string {
 	return strings.Join(lines, "\n") + "\n\n[ui] confirm_send = false in your config.toml sends without asking."
 }
 
-// confirmKey answers the dialog: yes adds or sends, no or esc does not,
-// any other key is ignored (the dialog stays).
+// confirmKey answers the dialog: yes adds or sends, no or esc does not;
+// any other key leaves an add's dialog open and answers a send's no (a
+// word typed after S must not reach its y).
 func (m Model) confirmKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	a := m.ask
 	if a == nil {
@@ -134,7 +135,7 @@ func (m Model) confirmKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.startSend(*a.ready)
 		}
 		return m.runWords(a.words, nil)
-	case key.Matches(msg, m.keys.No), key.Matches(msg, m.keys.Cancel):
+	case key.Matches(msg, m.keys.No), key.Matches(msg, m.keys.Cancel), a.ready != nil:
 		m.ask, m.focus = nil, a.back
 		if a.ready != nil {
 			m.ans.open = m.ans.wasOpen

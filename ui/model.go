@@ -392,6 +392,9 @@ func mutates(words []string) bool {
 }
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.ans.preparing {
+		m.ans.typed = true
+	}
 	switch m.focus {
 	case focusCommand:
 		return m.updateCmdLine(msg)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/dossierhq/dossier/assemble/send/sendtest"
 	"github.com/dossierhq/dossier/evidence"
 	"github.com/dossierhq/dossier/store/config"
@@ -13,8 +15,9 @@ import (
 
 // TestSendAsksFirst: S for an endpoint off this machine sends nothing until
 // y: the dialog names the model, the endpoint, the input tokens and the
-// estimated cost; a stray S or any other key leaves it open, n sends
-// nothing, and /send asks the same.
+// estimated cost; any key but y answers no (a word typed after S, a key
+// typed while the request is prepared), n sends nothing, and /send asks
+// the same.
 func TestSendAsksFirst(t *testing.T) {
 	srv := sendtest.NewRemote(t, sendtest.Script{Chunks: []string{"ok\n"}})
 	m := sendModel(t, srv)
@@ -31,9 +34,27 @@ func TestSendAsksFirst(t *testing.T) {
 			t.Errorf("the dialog lacks %q:\n%s", want, v)
 		}
 	}
-	m = keys(t, m, "S", "x", "j") // the rest of a burst answers nothing
-	if m.focus != focusConfirm || len(srv.Requests()) != 0 {
-		t.Fatalf("stray keys: focus %d, %d requests", m.focus, len(srv.Requests()))
+	m = keys(t, m, "j") // any key but y answers no
+	if m.focus != focusList || m.ans.open || len(srv.Requests()) != 0 || !strings.Contains(m.status, "not sent") {
+		t.Fatalf("stray keys: focus %d, answer pane open %v, %d requests, status %q", m.focus, m.ans.open, len(srv.Requests()), m.status)
+	}
+	m = keys(t, m, "S", "o", "r", "r", "y") // a word typed after S never reaches its y
+	if len(srv.Requests()) != 0 {
+		t.Fatalf("Sorry sent: %d requests, status %q", len(srv.Requests()), m.status)
+	}
+	// A key that arrives while the request is being prepared drops it.
+	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("S")})
+	m = next.(Model)
+	next, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("o")})
+	m = next.(Model)
+	next, _ = m.Update(cmd())
+	m = next.(Model)
+	if m.focus == focusConfirm || len(srv.Requests()) != 0 || !strings.Contains(m.status, "keys were typed after S") {
+		t.Fatalf("a key while preparing: focus %d, %d requests, status %q", m.focus, len(srv.Requests()), m.status)
+	}
+	m = keys(t, m, "S")
+	if m.focus != focusConfirm {
+		t.Fatalf("S alone did not ask: focus %d, status %q", m.focus, m.status)
 	}
 	m = keys(t, m, "n")
 	if m.focus != focusList || m.ans.open || len(srv.Requests()) != 0 || !strings.Contains(m.status, "not sent") {

@@ -38,6 +38,11 @@ func TestWorkbenchE2ESendAsksFirst(t *testing.T) {
 		return strings.Contains(s.text, "Evidence 2/2") && strings.Contains(s.status(), "index up to date")
 	})
 	tm.keys("S", "S", "j", "k")
+	tm.waitFor("the burst not sent", 0, func(s *screen) bool { return strings.Contains(s.status(), "not sent") })
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("a burst of keys sent %d requests", n)
+	}
+	tm.keys("S")
 	scr := tm.waitFor("the send dialog", 0, func(s *screen) bool { return strings.Contains(s.text, "Send turn 1 (") })
 	for _, want := range []string{"Model:     gpt-4o-mini", "leaves this machine", "Input:     ", "Cost:      ~$", "y yes · n no"} {
 		if !strings.Contains(scr.text, want) {
