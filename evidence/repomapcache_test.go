@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -176,22 +177,33 @@ func TestMapGraphCacheRebuildsWhatIsDamaged(t *testing.T) {
 func TestMapGraphCacheReadsOnlyChangedFiles(t *testing.T) {
 	_, root := mapCacheWorkspace(t)
 	graphs(t, root)
+	markRows(t, root, "use/u3.go", "use/u4.go")
+	writeFile(t, root, "use/u4.go", "package use\n\nfunc UseNumber4() int { return CoreThing() + 40 }\n")
+	reindex(t, root)
+	graphs(t, root)
+	if marked := markedRows(t, root); !marked["use/u3.go"] || marked["use/u4.go"] {
+		t.Fatalf("u3.go (unchanged) was read again, or u4.go (changed) was not: rows still marked %v", marked)
+	}
+}
+
+const rowMark = "marked in the cache"
+
+// markRows marks the first definition of each path's row in root's rows
+// file, where only a row kept from the file still carries it.
+func markRows(t *testing.T, root string, paths ...string) {
+	t.Helper()
 	dir := store.Dir(root)
 	var rows mapRows
 	if err := readMapCache(filepath.Join(dir, mapRowsFile), &rows); err != nil {
 		t.Fatal(err)
 	}
-	mark := func(rs *mapRows, path string) *repomap.Def {
-		for i := range rs.Files {
-			if rs.Files[i].Path == path && len(rs.Files[i].Defs) > 0 {
-				return &rs.Files[i].Defs[0]
-			}
+	for _, p := range paths {
+		i := slices.IndexFunc(rows.Files, func(r mapRow) bool { return r.Path == p && len(r.Defs) > 0 })
+		if i < 0 {
+			t.Fatalf("no row with definitions for %s", p)
 		}
-		t.Fatalf("no row with definitions for %s", path)
-		return nil
+		rows.Files[i].Defs[0].Text = rowMark
 	}
-	mark(&rows, "use/u3.go").Text = "marked in the cache"
-	mark(&rows, "use/u4.go").Text = "marked in the cache"
 	raw, err := encodeMapCache(&rows)
 	if err != nil {
 		t.Fatal(err)
@@ -199,15 +211,25 @@ func TestMapGraphCacheReadsOnlyChangedFiles(t *testing.T) {
 	if err := (mapCacheWrite{dir: dir, rows: raw}).write(); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, root, "use/u4.go", "package use\n\nfunc UseNumber4() int { return CoreThing() + 40 }\n")
-	reindex(t, root)
-	graphs(t, root)
-	if err := readMapCache(filepath.Join(dir, mapRowsFile), &rows); err != nil {
+}
+
+// markedRows is the paths whose rows in root's rows file carry markRows'
+// mark.
+func markedRows(t *testing.T, root string) map[string]bool {
+	t.Helper()
+	var rows mapRows
+	if err := readMapCache(filepath.Join(store.Dir(root), mapRowsFile), &rows); err != nil {
 		t.Fatal(err)
 	}
-	if mark(&rows, "use/u3.go").Text != "marked in the cache" || mark(&rows, "use/u4.go").Text == "marked in the cache" {
-		t.Fatalf("u3.go (unchanged) was read again, or u4.go (changed) was not: %q, %q", mark(&rows, "use/u3.go").Text, mark(&rows, "use/u4.go").Text)
+	marked := map[string]bool{}
+	for _, r := range rows.Files {
+		for _, d := range r.Defs {
+			if d.Text == rowMark {
+				marked[r.Path] = true
+			}
+		}
 	}
+	return marked
 }
 
 // A changed framework manifest derives unchanged files again, so their
@@ -215,23 +237,7 @@ func TestMapGraphCacheReadsOnlyChangedFiles(t *testing.T) {
 func TestMapGraphCacheFollowsTheManifests(t *testing.T) {
 	_, root := mapCacheWorkspace(t)
 	graphs(t, root)
-	dir := store.Dir(root)
-	var rows mapRows
-	if err := readMapCache(filepath.Join(dir, mapRowsFile), &rows); err != nil {
-		t.Fatal(err)
-	}
-	for i := range rows.Files {
-		if rows.Files[i].Path == "use/u3.go" {
-			rows.Files[i].Defs[0].Text = "marked in the cache"
-		}
-	}
-	raw, err := encodeMapCache(&rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := (mapCacheWrite{dir: dir, rows: raw}).write(); err != nil {
-		t.Fatal(err)
-	}
+	markRows(t, root, "use/u3.go")
 	// What an index run records when a manifest's verdict changed.
 	db, err := store.Open(store.Path(root), store.Options{})
 	if err != nil {
@@ -255,14 +261,7 @@ func TestMapGraphCacheFollowsTheManifests(t *testing.T) {
 	if !built || !bytes.Equal(fresh, cached) {
 		t.Fatalf("after a manifest change the cached graph was not rebuilt (built %v) or differs from a fresh one", built)
 	}
-	if err := readMapCache(filepath.Join(dir, mapRowsFile), &rows); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows.Files {
-		for _, d := range r.Defs {
-			if d.Text == "marked in the cache" {
-				t.Fatalf("%s's row was kept across a manifest change", r.Path)
-			}
-		}
+	if marked := markedRows(t, root); len(marked) > 0 {
+		t.Fatalf("rows kept across a manifest change: %v", marked)
 	}
 }
